@@ -1,0 +1,40 @@
+"""mathbg: the mathematics of backgammon.
+
+Match equity tables (:mod:`mathbg.met`), doubling-cube theory (:mod:`mathbg.cube`),
+bearoff databases (:mod:`mathbg.bearoff`), race evaluation (:mod:`mathbg.race`) and a
+complete rules model (:mod:`mathbg.rules`), with gnubg interoperability (:mod:`mathbg.io`).
+
+Importing :mod:`mathbg` is cheap: sub-packages, and anything compiled with numba, load
+only when first used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+__all__ = ["MatchState", "MathbgError", "Position", "__version__"]
+
+_LAZY = {
+    "Position": "mathbg.rules.position",
+    "MatchState": "mathbg.rules.match",
+    "MathbgError": "mathbg.errors",
+}
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.errors import MathbgError
+    from mathbg.rules.match import MatchState
+    from mathbg.rules.position import Position
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mathbg' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

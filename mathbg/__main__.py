@@ -1,0 +1,5 @@
+import sys
+
+from mathbg.cli import main
+
+sys.exit(main())

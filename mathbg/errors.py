@@ -1,0 +1,67 @@
+"""Exceptions raised by mathbg.
+
+Every error caused by bad input is a subclass of :class:`MathbgError`, itself a
+:class:`ValueError`, and carries a message that names the problem. The command line
+prints that message and exits with status 2.
+"""
+
+from __future__ import annotations
+
+
+class MathbgError(ValueError):
+    """Base class of all input errors raised by mathbg."""
+
+
+class InvalidIdError(MathbgError):
+    """A gnubg Position ID, Match ID or XGID that cannot be decoded."""
+
+
+class InvalidPositionError(MathbgError):
+    """A position that breaks the rules (too many checkers, a shared point, ...)."""
+
+
+class InvalidRollError(MathbgError):
+    """A roll that is not two dice with values 1..6."""
+
+
+class InvalidNotationError(MathbgError):
+    """A play written in notation that cannot be parsed."""
+
+
+class IllegalPlayError(MathbgError):
+    """A well-formed play that is not legal in the position for the roll."""
+
+
+class AmbiguousPlayError(MathbgError):
+    """A play in notation that matches more than one legal play."""
+
+
+class IllegalActionError(MathbgError):
+    """A game action (double, take, resign, ...) that the current state does not allow."""
+
+
+class InvalidScoreError(MathbgError):
+    """A match score, match length or cube value that is out of range."""
+
+
+class InvalidParameterError(MathbgError):
+    """A model parameter (gammon rate, cube life, ...) that is out of range."""
+
+
+class METFormatError(MathbgError):
+    """A match equity table file that is malformed."""
+
+
+class UnknownTableError(MathbgError, KeyError):
+    """A shipped table name that does not exist."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class DatabaseError(MathbgError):
+    """A bearoff database that is missing, corrupt or does not cover a position."""
+
+
+class ContactPositionError(MathbgError):
+    """A position with contact given to a race-only evaluator."""

@@ -1,0 +1,93 @@
+"""Running GNU Backgammon (gnubg), the reference peer, from the tests.
+
+Debian's ``gnubg`` package installs the programs to ``/usr/games`` and the data
+(``gnubg_os0.bd``, ``met/*.xml``) to ``/usr/share/gnubg``; the two-sided database
+``gnubg_ts0.bd`` is generated at install time into ``/var/lib/gnubg``. gnubg wants a
+writable ``$HOME``: every run gets a fresh temporary one.
+
+Tests use the ``gnubg`` fixture (see ``conftest.py``): it skips with a clear reason when
+gnubg is absent, and fails instead when ``MATHBG_REQUIRE_GNUBG=1`` (as ``.ci/run`` sets),
+so CI can never silently skip a differential test.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+GAMES_DIR = Path("/usr/games")
+SHARE_DIR = Path("/usr/share/gnubg")
+VAR_DIR = Path("/var/lib/gnubg")
+
+
+def _which(name: str) -> Path | None:
+    found = shutil.which(name)
+    if found:
+        return Path(found)
+    candidate = GAMES_DIR / name
+    return candidate if candidate.exists() else None
+
+
+@dataclass(frozen=True)
+class GnubgPeer:
+    """Paths to an installed gnubg and helpers to run it."""
+
+    gnubg: Path
+    makebearoff: Path | None
+    share_dir: Path
+
+    @property
+    def met_dir(self) -> Path:
+        return self.share_dir / "met"
+
+    @property
+    def os_db(self) -> Path:
+        """The shipped one-sided database (6 points, 15 checkers, gammon distributions)."""
+        return self.share_dir / "gnubg_os0.bd"
+
+    @property
+    def ts_db(self) -> Path:
+        """The two-sided 6x6 database generated at package install time."""
+        for d in (VAR_DIR, self.share_dir):
+            if (d / "gnubg_ts0.bd").exists():
+                return d / "gnubg_ts0.bd"
+        return VAR_DIR / "gnubg_ts0.bd"
+
+    def _run(self, flag: str, text: str, suffix: str, timeout: float) -> str:
+        with tempfile.TemporaryDirectory(prefix="gnubg-home-") as home:
+            script = Path(home) / f"script{suffix}"
+            script.write_text(text)
+            env = dict(os.environ, HOME=home, LANG="C", LC_ALL="C")
+            proc = subprocess.run(
+                [str(self.gnubg), "-t", "-q", "-r", flag, str(script)],
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                env=env,
+                cwd=home,
+                stdin=subprocess.DEVNULL,
+            )
+        if proc.returncode != 0:
+            raise RuntimeError(f"gnubg failed ({proc.returncode}): {proc.stderr[-2000:]}")
+        return proc.stdout
+
+    def run_python(self, script: str, timeout: float = 600) -> str:
+        """Run ``script`` in gnubg's embedded Python (``gnubg -t -q -r -p``); return stdout."""
+        return self._run("-p", script, ".py", timeout)
+
+    def run_commands(self, commands: list[str] | str, timeout: float = 600) -> str:
+        """Run gnubg commands (``gnubg -t -q -r -c``); return stdout."""
+        text = commands if isinstance(commands, str) else "\n".join(commands)
+        return self._run("-c", text + "\n", ".cmd", timeout)
+
+
+def find_peer() -> GnubgPeer | None:
+    """The installed gnubg, or None."""
+    gnubg = _which("gnubg")
+    if gnubg is None:
+        return None
+    return GnubgPeer(gnubg=gnubg, makebearoff=_which("makebearoff"), share_dir=SHARE_DIR)
