@@ -1,0 +1,153 @@
+"""``mathbg met``: build, show and convert match equity tables."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+DESCRIPTION = """\
+Print or write a match equity table: a shipped published table (default kazaross-xg2)
+or one built by a model (zadeh, mec, cubeless, montgomery), or a MET file (gnubg .xml,
+XG .met, JSON) given as --model PATH.
+
+Formats: table (percent, for reading), csv, json ({name, length, pre, post}: pre rows
+a = 1..N, columns b = 1..N, MWC of the a-away player; post = trailer's MWC at n-away vs
+1-away post-Crawford), gnubg-xml, xg."""
+
+EPILOG = """\
+examples:
+  mathbg met --length 7
+  mathbg met --model mec --gammon-rate 0.26 --format json
+  mathbg met --model zadeh --free-drop 0.015,0.004 --format gnubg-xml --out zadeh.xml
+  mathbg met --model mec --win-rate 0.55            (a favourite's table)
+  mathbg met --model montgomery --length 11
+  mathbg met --model woolsey --plot woolsey.png
+  mathbg met --list"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``met`` subcommand."""
+    parser = subparsers.add_parser(
+        "met",
+        help="match equity tables: shipped, computed (zadeh, mec, cubeless, montgomery), files",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--model",
+        default="kazaross-xg2",
+        help="shipped table name, model (zadeh, mec, cubeless, montgomery) or a MET file "
+        "path (default: kazaross-xg2)",
+    )
+    parser.add_argument("--length", type=int, help="table length (default: native, 25 for models)")
+    parser.add_argument("--gammon-rate", type=float, help="gammon rate (mec, cubeless)")
+    parser.add_argument(
+        "--win-rate", type=float, help="player 0's game-winning chance (mec; unequal players)"
+    )
+    parser.add_argument(
+        "--free-drop",
+        metavar="F2,F4",
+        help="post-Crawford free-drop values at 2-away and 4-away (zadeh, mec)",
+    )
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="any other model parameter, e.g. delta_bar=0.05 (repeatable)",
+    )
+    parser.add_argument(
+        "--format",
+        default="table",
+        choices=("table", "csv", "json", "gnubg-xml", "xg"),
+        help="output format (default: table)",
+    )
+    parser.add_argument("--decimals", type=int, help="round the numbers (csv, json excluded)")
+    parser.add_argument("--out", metavar="PATH", help="write to PATH instead of stdout")
+    parser.add_argument("--plot", metavar="PNG", help="also save a heatmap + post-Crawford plot")
+    parser.add_argument("--list", action="store_true", help="list the shipped tables and models")
+    parser.set_defaults(handler=run)
+
+
+def _parse_params(args: argparse.Namespace) -> dict[str, float]:
+    from mathbg.errors import InvalidParameterError
+
+    params: dict[str, float] = {}
+    if args.gammon_rate is not None:
+        params["gammon_rate"] = args.gammon_rate
+    if args.win_rate is not None:
+        params["win_rate"] = args.win_rate
+    if args.free_drop is not None:
+        parts = [p.strip() for p in args.free_drop.split(",")]
+        if len(parts) != 2:
+            raise InvalidParameterError(
+                f"--free-drop wants two numbers F2,F4, got {args.free_drop!r}"
+            )
+        try:
+            params["free_drop_2"], params["free_drop_4"] = (float(p) for p in parts)
+        except ValueError:
+            raise InvalidParameterError(
+                f"--free-drop wants two numbers F2,F4, got {args.free_drop!r}"
+            ) from None
+    for item in args.param:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise InvalidParameterError(f"--param wants NAME=VALUE, got {item!r}")
+        try:
+            params[name.strip().replace("-", "_")] = float(value)
+        except ValueError:
+            raise InvalidParameterError(f"--param {name}: {value!r} is not a number") from None
+    return params
+
+
+def _is_path(model: str) -> bool:
+    from pathlib import Path
+
+    return model.lower().endswith((".xml", ".met", ".json")) and (
+        "/" in model or "\\" in model or Path(model).exists()
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handler of ``mathbg met``."""
+    from mathbg.errors import InvalidParameterError
+    from mathbg.met import MODELS, available, build, read
+    from mathbg.met.io import render, write
+
+    if args.list:
+        print("shipped tables: " + ", ".join(available()))
+        print("models: " + ", ".join(MODELS))
+        return 0
+    params = _parse_params(args)
+    if _is_path(args.model):
+        if params:
+            raise InvalidParameterError("model parameters do not apply to a MET file")
+        met = read(args.model, length=args.length)
+    else:
+        met = build(args.model, length=args.length, **params)
+    options = {}
+    if args.decimals is not None and args.format != "json":
+        options["decimals"] = args.decimals
+    if args.out:
+        write(met, args.out, format=args.format, **options)
+    else:
+        sys.stdout.write(render(met, args.format, **options))
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        from mathbg.plots import met_heatmap, post_crawford
+
+        n = met.length
+        fig, (ax1, ax2) = plt.subplots(
+            2, 1, figsize=(4 + 0.4 * n, 7 + 0.4 * n), height_ratios=(3, 1)
+        )
+        met_heatmap(met, ax=ax1)
+        post_crawford(met, ax=ax2)
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=100)
+        plt.close(fig)
+    return 0

@@ -1,0 +1,510 @@
+"""Match equity table models: Zadeh, Tornberg's MEC, the cubeless MET, Montgomery.
+
+Each function builds a :class:`~mathbg.met.MET` from stated assumptions and records them in
+``met.parameters``. Computed in double precision (gnubg uses single precision); the numeric
+kernels are compiled with numba on first use.
+
+References
+----------
+.. [Zadeh1977] N. Zadeh, "On Doubling in Tournament Backgammon", Management Science
+   23(9):986-993 (1977).
+.. [Tornberg1996] C. Tornberg, mec - match equity calculator for backgammon (1996), as
+   distributed with GNU Backgammon (``mec.c``).
+.. [Zoidis2023] T. Zoidis, cubeless MET (2023), GNU Backgammon ``met/cubeless.xml``; gammon
+   and backgammon rates from Tom Keith's cubeless opening rollouts
+   (https://bkgm.com/openings/rollouts.html).
+.. [Montgomery] D. Montgomery's normal-distribution MET model, as in gnubg ``ExtendMET``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from mathbg.errors import InvalidParameterError, InvalidScoreError, UnknownTableError
+from mathbg.met._core import (
+    MAX_LENGTH,
+    PC_FREE_DROP_2,
+    PC_FREE_DROP_4,
+    PC_GAMMON_RATE,
+    continue_post_crawford,
+    montgomery_array,
+)
+from mathbg.met.table import MET
+
+__all__ = [
+    "MODELS",
+    "build",
+    "cubeless",
+    "extend",
+    "mec",
+    "montgomery",
+    "zadeh",
+    "zadeh_post_crawford",
+]
+
+#: Names accepted by :func:`build` besides the shipped tables.
+MODELS = ("zadeh", "mec", "cubeless", "montgomery")
+
+
+def _check_length(length: Any) -> int:
+    if isinstance(length, bool) or not isinstance(length, int | np.integer):
+        raise InvalidScoreError(f"length must be an integer, got {length!r}")
+    if not 1 <= int(length) <= MAX_LENGTH:
+        raise InvalidScoreError(f"length must lie in 1..{MAX_LENGTH}, got {length}")
+    return int(length)
+
+
+def _check_rate(
+    value: Any, what: str, *, low: float = 0.0, high: float = 1.0, open_ends: bool = False
+) -> float:
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"{what} must be a number, got {value!r}") from None
+    ok = (low < x < high) if open_ends else (low <= x <= high)
+    if not (math.isfinite(x) and ok):
+        bounds = f"({low}, {high})" if open_ends else f"[{low}, {high}]"
+        raise InvalidParameterError(f"{what} must lie in {bounds}, got {value!r}")
+    return x
+
+
+def _finite(arrays: tuple[np.ndarray, ...], model: str, params: dict[str, float]) -> None:
+    for arr in arrays:
+        if not np.all(np.isfinite(arr)) or arr.min() < 0.0 or arr.max() > 1.0:
+            shown = ", ".join(f"{k}={v:g}" for k, v in params.items())
+            raise InvalidParameterError(
+                f"{model} parameters ({shown}) give match equities outside [0, 1]: "
+                "the model breaks down for these values"
+            )
+
+
+def _levels(length: int) -> int:
+    """Cube levels 1, 2, 4, ... up to the first that is dead at every score of the table."""
+    levels = 1
+    while (1 << (levels - 1)) < length:
+        levels += 1
+    return levels + 1
+
+
+# ----------------------------------------------------------------------------- Zadeh
+def zadeh_post_crawford(
+    length: int = 25,
+    gammon_rate: float = PC_GAMMON_RATE,
+    free_drop_2: float = PC_FREE_DROP_2,
+    free_drop_4: float = PC_FREE_DROP_4,
+) -> np.ndarray:
+    """Zadeh's post-Crawford trailer vector (n = 1..length), gnubg ``initPostCrawfordMET``.
+
+    The trailer doubles at once, so a game is worth 2 points or, with a gammon (rate ``g``),
+    4::
+
+        PC(n) = 1/2 [(1 - g) PC(n - 2) + g PC(n - 4)],  PC(k <= 0) = 1,  PC(1) = 1/2,
+
+    and the leader's free drop lowers the trailer's 2-away and 4-away values by
+    ``free_drop_2`` and ``free_drop_4`` (before they feed later entries).
+    Defaults (gnubg): g = 0.25, 0.015, 0.004, giving 0.5, 0.485, 0.3125, 0.302875, ...
+    """
+    n = _check_length(length)
+    g = _check_rate(gammon_rate, "post-Crawford gammon rate")
+    f2 = _check_rate(free_drop_2, "free_drop_2", high=0.5)
+    f4 = _check_rate(free_drop_4, "free_drop_4", high=0.5)
+    return continue_post_crawford(np.empty(0), n, g, f2, f4)
+
+
+def zadeh(
+    length: int = 25,
+    *,
+    doubler_gammon_rate: float = 0.25,
+    taker_gammon_rate: float = 0.15,
+    delta: float = 0.08,
+    delta_bar: float = 0.06,
+    post_crawford_gammon_rate: float = PC_GAMMON_RATE,
+    free_drop_2: float = PC_FREE_DROP_2,
+    free_drop_4: float = PC_FREE_DROP_4,
+) -> MET:
+    """Zadeh's (1977) tournament-doubling MET, as gnubg computes it (``initMETZadeh``).
+
+    Parameters
+    ----------
+    length : int
+        Table length N (1..1024). Entries do not depend on N.
+    doubler_gammon_rate : float
+        Fraction of the doubler's wins that are gammons in the drop-point formulas (gnubg
+        calls it ``gammon-rate-leader``; in fact it weights the doubler's wins whoever leads),
+        also the Crawford-game trailer's gammon rate. Default 0.25.
+    taker_gammon_rate : float
+        Fraction of the taker's wins that are gammons (gnubg ``gammon-rate-trailer``).
+        Default 0.15.
+    delta : float
+        Zadeh's delta: the live-cube correction added to the opponent's next-level drop
+        point (semi-efficient recube). Default 0.08.
+    delta_bar : float
+        Zadeh's delta-bar: how far past the cash points the game-winning chance overshoots
+        (market losers). Default 0.06.
+    post_crawford_gammon_rate, free_drop_2, free_drop_4 : float
+        Post-Crawford vector parameters, see :func:`zadeh_post_crawford` (0.25, 0.015, 0.004).
+
+    Notes
+    -----
+    With ``PC`` the post-Crawford vector, ``M(i, j)`` the MWC needing i vs j (terminal values
+    1 when i <= 0, 0 when j <= 0) and g1, g2 the doubler's and taker's gammon rates:
+
+    - Crawford game: ``M(n, 1) = 1/2 [g1 PC(n - 2) + (1 - g1) PC(n - 1)]``.
+    - For each cube level c (highest first) the taker's dead-cube drop point in the doubler's
+      winning chance is ``D̄ = [M(i - c, j) - L] / [W - L]`` with the doubler's win value
+      ``W = g1 M(i - 4c', j) + (1 - g1) M(i - 2c', j)`` and loss value
+      ``L = g2 M(i, j - 4c') + (1 - g2) M(i, j - 2c')``; ``c' = 2c`` when the doubler needs
+      at most 2c but the taker more (automatic redouble), else ``c' = c``. When both need
+      more than 2c the cube is live: ``D = 1 + (D_opp(2c) + delta) (D̄ - 1)``.
+    - ``M(i, j) = [(D2 + δ̄ - 1/2) M(i - 1, j) + (D1 + δ̄ - 1/2) M(i, j - 1)] /
+      (D1 + D2 + 2 δ̄ - 1)``: the chance a martingale started at 1/2 reaches the player's
+      cash point (widened by δ̄) before the opponent's.
+
+    gnubg 1.07 never displays these numbers after loading its ``zadeh.xml`` (length -1: the
+    whole table is overwritten by Montgomery's model, see :func:`montgomery`); it does with a
+    fixed ``<length>``. Reference values (defaults): Crawford 2a/1a 0.3125, 3a/2a 0.3970,
+    4a/2a 0.3229, 5a/3a 0.3492, 11a/6a 0.2470.
+
+    References
+    ----------
+    N. Zadeh, Management Science 23(9):986-993 (1977); gnubg ``matchequity.c``.
+    """
+    n = _check_length(length)
+    g1 = _check_rate(doubler_gammon_rate, "doubler_gammon_rate")
+    g2 = _check_rate(taker_gammon_rate, "taker_gammon_rate")
+    d = _check_rate(delta, "delta", low=-0.5, high=0.5)
+    db = _check_rate(delta_bar, "delta_bar", low=-0.5, high=0.5)
+    post = zadeh_post_crawford(n, post_crawford_gammon_rate, free_drop_2, free_drop_4)
+    params = {
+        "doubler_gammon_rate": g1,
+        "taker_gammon_rate": g2,
+        "delta": d,
+        "delta_bar": db,
+        "post_crawford_gammon_rate": float(post_crawford_gammon_rate),
+        "free_drop_2": float(free_drop_2),
+        "free_drop_4": float(free_drop_4),
+    }
+    from mathbg.met import _kernels
+
+    try:
+        with np.errstate(all="ignore"):
+            pre = _kernels.zadeh_table(n, post, g1, g2, d, db, _levels(n))
+    except ZeroDivisionError:
+        pre = np.full((n, n), np.nan)
+    _finite((pre, post), "zadeh", params)
+    return MET(
+        pre=pre,
+        post=post,
+        name="zadeh",
+        source="N. Zadeh, Management Science 23(9):986-993 (1977), as implemented in gnubg",
+        parameters=params,
+        model="zadeh",
+        title="N. Zadeh",
+        description="Zadeh (1977) tournament-doubling model, gnubg's implementation",
+    )
+
+
+# ----------------------------------------------------------------------------- MEC
+def mec(
+    length: int = 25,
+    gammon_rate: float = 0.26,
+    win_rate: float = 0.5,
+    free_drop_2: float = 0.0,
+    free_drop_4: float = 0.0,
+    *,
+    post_crawford_gammon_rate: float | None = None,
+) -> MET:
+    """Claes Tornberg's match equity calculator (mec, 1996), with unequal players.
+
+    Parameters
+    ----------
+    length : int
+        Table length N (1..1024).
+    gammon_rate : float
+        Fraction of games (won by either side) that are gammons. Default 0.26 (``mec26``).
+    win_rate : float
+        Player 0's chance of winning a game, in (0, 1): 0.5 for equal players, more for a
+        favourite. Tables with ``win_rate != 0.5`` are asymmetric: ``pre[a-1, b-1]`` is the
+        favourite's MWC at a-away vs b-away and ``post[1]`` is the underdog's vector.
+    free_drop_2, free_drop_4 : float
+        Free-drop vigorish post-Crawford: the trailer's MWC at 2-away and 4-away is lowered
+        by these (the leader's gains). Default 0 (Tornberg's original program). gnubg's
+        ``mec.xml`` uses 0.015 and 0.004.
+    post_crawford_gammon_rate : float, optional
+        Gammon rate in the post-Crawford recurrence (default: ``gammon_rate``).
+
+    Notes
+    -----
+    With w the favourite's game-winning chance and g the gammon rate:
+
+    - Post-Crawford, trailer odd n: ``E(n) = w [(1 - g) E(n - 2) + g E(n - 4)]`` (trailer
+      doubles at once; losing a game loses the match), ``E(n) = E(n - 1)`` for even n, then
+      the free-drop terms.
+    - Crawford game (no cube): ``E(n) = w [(1 - g) PC(n - 1) + g PC(n - 2)]``.
+    - Other scores: each player's doubling point (= the opponent's take point) comes from a
+      recursion over redoubles: the taker's MWC is taken as linear in his winning chance,
+      from (0, his MWC losing the doubled game, gammon-weighted) to (his redouble point,
+      his MWC there); the take point is where that line reaches his MWC for passing. The
+      entry is the linear interpolation at w between the two players' doubling points in
+      (winning chance, MWC).
+
+    gnubg's ``mec.c`` adds the 4-away free-drop term to the trailer with the wrong sign
+    (the trailer's 4-away MWC goes up, above 3-away); mathbg subtracts it, as the 2-away
+    term. Reproduces gnubg's ``mec26.xml`` (g = 0.26, w = 0.5, no free drops) to the three
+    printed decimals.
+
+    References
+    ----------
+    C. Tornberg, mec.c (1996), distributed with GNU Backgammon.
+    """
+    n = _check_length(length)
+    g = _check_rate(gammon_rate, "gammon_rate")
+    w = _check_rate(win_rate, "win_rate", open_ends=True)
+    f2 = _check_rate(free_drop_2, "free_drop_2", high=0.5)
+    f4 = _check_rate(free_drop_4, "free_drop_4", high=0.5)
+    pg = (
+        g
+        if post_crawford_gammon_rate is None
+        else _check_rate(post_crawford_gammon_rate, "post_crawford_gammon_rate")
+    )
+    params = {"gammon_rate": g, "win_rate": w, "free_drop_2": f2, "free_drop_4": f4}
+    if post_crawford_gammon_rate is not None:
+        params["post_crawford_gammon_rate"] = pg
+    from mathbg.met import _kernels
+
+    try:
+        with np.errstate(all="ignore"):
+            pre, post0, post1 = _kernels.mec_table(n, g, pg, w, f2, f4)
+    except ZeroDivisionError:
+        pre = np.full((n, n), np.nan)
+        post0 = post1 = np.full(n, np.nan)
+    _finite((pre, post0, post1), "mec", params)
+    if w == 0.5:  # equal players: the two vectors agree mathematically; drop rounding noise
+        post1 = post0
+    return MET(
+        pre=pre,
+        post=np.vstack([post0, post1]),
+        name="mec",
+        source="C. Tornberg, mec - match equity calculator for backgammon (1996)",
+        parameters=params,
+        model="mec",
+        title="mec (match equity calculator)",
+        description="Tornberg's mec, free-drop sign corrected",
+    )
+
+
+# ----------------------------------------------------------------------------- cubeless
+def cubeless(
+    length: int = 25,
+    gammon_rate: float = 0.2762,
+    backgammon_rate: float = 0.0122,
+    one_away: str | MET | None = "kazaross-xg2",
+) -> MET:
+    """The cubeless MET (matches without a doubling cube: Tavla, Tavli, ...), Zoidis (2023).
+
+    Parameters
+    ----------
+    length : int
+        Table length N (1..1024).
+    gammon_rate : float
+        Fraction of games ending in a gammon or backgammon, G. Default 27.62 %.
+    backgammon_rate : float
+        Fraction of games ending in a backgammon, B <= G. Default 1.22 % (both from Tom
+        Keith's cubeless opening rollouts).
+    one_away : str, MET or None
+        Where the n-away vs 1-away entries come from: a table (or shipped table name) whose
+        post-Crawford trailer value at (2n - 1)-away is the cubeless n-away vs 1-away MWC
+        (post-Crawford every game is played for 2, so 2n - 1 away needs n wins, as n away
+        does without a cube). Default Kazaross-XG2; its vector is extended by Zadeh's
+        recurrence past its length. ``None`` computes them by the recurrence as well.
+
+    Notes
+    -----
+    With each game won by either side with probability 1/2, as a single (1 - G), gammon
+    (G - B) or backgammon (B)::
+
+        M(i, j) = 1/2 [(1 - G) M(i-1, j) + (G - B) M(i-2, j) + B M(i-3, j)]
+                + 1/2 [(1 - G) M(i, j-1) + (G - B) M(i, j-2) + B M(i, j-3)],
+
+    ``M(i <= 0, j) = 1``, ``M(i, j <= 0) = 0``. Without a cube the Crawford rule changes
+    nothing, so the post-Crawford vector equals the 1-away column. Reproduces gnubg's
+    ``met/cubeless.xml`` (13 points, four decimals).
+    """
+    n = _check_length(length)
+    g = _check_rate(gammon_rate, "gammon_rate")
+    b = _check_rate(backgammon_rate, "backgammon_rate", high=g)
+    first = np.full(n + 1, -1.0)
+    params = {"gammon_rate": g, "backgammon_rate": b}
+    source = "T. Zoidis (2023), gnubg met/cubeless.xml recipe"
+    if one_away is not None:
+        if isinstance(one_away, str):
+            from mathbg.met.published import load
+
+            table = load(one_away)
+        elif isinstance(one_away, MET):
+            table = one_away
+        else:
+            raise InvalidParameterError(
+                f"one_away must be a table name, a MET or None, got {one_away!r}"
+            )
+        need = 2 * n - 1
+        pc0 = continue_post_crawford(table.post[0], max(need, table.length))
+        pc1 = continue_post_crawford(table.post[1], max(need, table.length))
+        for k in range(2, n + 1):
+            first[k] = pc0[2 * k - 2]
+        if not np.array_equal(pc0, pc1):
+            raise InvalidParameterError(
+                "one_away table has different post-Crawford vectors per player; "
+                "the cubeless recipe needs an equal-players table"
+            )
+        source += f"; 1-away entries from {table.name}'s odd post-Crawford values"
+    from mathbg.met import _kernels
+
+    pre = _kernels.cubeless_table(n, g, b, first)
+    _finite((pre,), "cubeless", params)
+    post = np.vstack([pre[:, 0], 1.0 - pre[0, :]])
+    return MET(
+        pre=pre,
+        post=post,
+        name="cubeless",
+        source=source,
+        parameters=params,
+        model="cubeless",
+        title="Cubeless MET",
+        description="Match equity without a doubling cube (Zoidis 2023 recipe)",
+        notes="" if one_away is None else f"one_away={getattr(one_away, 'name', one_away)}",
+    )
+
+
+# ----------------------------------------------------------------------------- Montgomery
+def montgomery(length: int = 25) -> MET:
+    """A whole table from Montgomery's normal model (what gnubg 1.07 shows for zadeh.xml).
+
+    For the trailer (a >= b) ``MWC(a, b) = Phi(6) - Phi((a - b) / sigma)`` with
+    ``sigma = sqrt(s(a)^2 + s(b)^2) sqrt((a + b) / 2)`` and per-game standard deviations
+    s(n) = 1.24, 1.27, 1.47, 1.50, 1.60, 1.61, 1.66, 1.68, 1.70, 1.72 for n = 1..10, 1.77
+    beyond; the leader's value is the complement, so the diagonal is Phi(6) - 1/2, not 1/2.
+    The post-Crawford vector is Zadeh's (g = 0.25, free drops 0.015 and 0.004), which is
+    what gnubg pairs with it. Examples: 2a/1a 0.322756, 3a/2a 0.372376, 7a/3a 0.209901.
+    """
+    n = _check_length(length)
+    aways = np.arange(1, n + 1)
+    pre = montgomery_array(aways[:, None], aways[None, :])
+    post = continue_post_crawford(np.empty(0), n)
+    return MET(
+        pre=pre,
+        post=post,
+        name="montgomery",
+        source="D. Montgomery's normal-distribution model, as in gnubg ExtendMET",
+        parameters={},
+        model="montgomery",
+        title="Montgomery normal model",
+        description="Normal-distribution approximation; post-Crawford by Zadeh's recurrence",
+    )
+
+
+def extend(met: MET, length: int) -> MET:
+    """``met`` lengthened to ``length`` with Montgomery's model, or cut down to it.
+
+    Entries with both scores within the table are kept; every entry with a score beyond it
+    gets Montgomery's normal-model value (trailer ``Phi(6) - Phi((a - b) / sigma)``, leader
+    the complement, see :func:`montgomery`), as gnubg's ``ExtendMET`` fills its 64 x 64
+    table. Each post-Crawford vector is continued by Zadeh's recurrence (g = 0.25, free
+    drops 0.015 and 0.004 where they fall in the new part). Unlike gnubg, the table's own
+    last post-Crawford entry is kept rather than recomputed.
+
+    A shorter ``length`` returns the leading block.
+    """
+    if not isinstance(met, MET):
+        raise InvalidParameterError(f"extend needs a MET, got {type(met).__name__}")
+    n_new = _check_length(length)
+    n_old = met.length
+    if n_new == n_old:
+        return met
+    native = met.native_length if met.native_length is not None else n_old
+    if n_new < n_old:
+        return MET(
+            pre=met.pre[:n_new, :n_new],
+            post=met.post[:, :n_new],
+            name=met.name,
+            source=met.source,
+            parameters=met.parameters,
+            model=met.model,
+            title=met.title,
+            description=met.description,
+            notice=met.notice,
+            native_length=min(native, n_new) if met.native_length is not None else None,
+            notes=met.notes,
+        )
+    aways = np.arange(1, n_new + 1)
+    pre = montgomery_array(aways[:, None], aways[None, :])
+    pre[:n_old, :n_old] = met.pre
+    post = np.vstack([continue_post_crawford(met.post[p], n_new) for p in (0, 1)])
+    model = met.model if met.model.endswith("+montgomery") else met.model + "+montgomery"
+    note = f"extended from {n_old} to {n_new} points with Montgomery's model"
+    return MET(
+        pre=pre,
+        post=post,
+        name=met.name,
+        source=met.source,
+        parameters=met.parameters,
+        model=model,
+        title=met.title,
+        description=met.description,
+        notice=met.notice,
+        native_length=native,
+        notes=f"{met.notes}; {note}" if met.notes else note,
+    )
+
+
+# ----------------------------------------------------------------------------- build
+_BUILDERS = {"zadeh": zadeh, "mec": mec, "cubeless": cubeless, "montgomery": montgomery}
+
+
+def build(model: str = "kazaross-xg2", length: int | None = None, **params: Any) -> MET:
+    """Build a table by name: a model (``zadeh``, ``mec``, ``cubeless``, ``montgomery``) or a
+    shipped table (``kazaross-xg2``, ``mec26``, ...; see :func:`mathbg.met.available`).
+
+    ``length`` defaults to 25 for models and to the native length for shipped tables (a
+    different length extends with Montgomery's model or cuts). ``params`` go to the model
+    function; shipped tables take none. Parameters that are ``None`` are ignored.
+    """
+    params = {k: v for k, v in params.items() if v is not None}
+    key = str(model).strip().lower()
+    builder = _BUILDERS.get(key)
+    if builder is not None:
+        import inspect
+
+        accepted = [p for p in inspect.signature(builder).parameters if p != "length"]
+        unknown = sorted(set(params) - set(accepted))
+        if unknown:
+            raise InvalidParameterError(
+                f"model {key!r} has no parameter {', '.join(unknown)}; "
+                f"its parameters are: {', '.join(accepted) or 'none'}"
+            )
+        return builder(25 if length is None else length, **params)
+    from mathbg.met.published import load, resolve
+
+    try:
+        name = resolve(key)
+    except UnknownTableError:
+        raise UnknownTableError(
+            f"unknown MET model or table {model!r}; models: {', '.join(MODELS)}; "
+            f"shipped tables: {', '.join(_available())}"
+        ) from None
+    if params:
+        raise InvalidParameterError(
+            f"{name} is a published table: parameters ({', '.join(sorted(params))}) apply "
+            f"only to the models {', '.join(MODELS)}"
+        )
+    met = load(name)
+    return met if length is None else extend(met, length)
+
+
+def _available() -> list[str]:
+    from mathbg.met.published import available
+
+    return available()

@@ -1,0 +1,443 @@
+"""The match equity table value object, :class:`MET`.
+
+Conventions (gnubg's, see ``matchequity.c``):
+
+- ``pre[a-1, b-1]`` is the match winning chance (MWC) of player 0 when player 0 needs ``a``
+  points and player 1 needs ``b``, at the start of a game with the cube centred at 1.
+  Entries with a side 1-away are Crawford-game values (no cube in that game).
+- ``post[p, n-1]`` is the MWC of player ``p`` needing ``n`` against the other player needing 1,
+  post-Crawford (cube available to the trailer). ``post[p, 0]`` is double match point: 1/2
+  for equal players, the favourite's game-winning chance in an unequal-skill table.
+- For equal players ``pre[a-1, b-1] + pre[b-1, a-1] = 1`` and ``post[0] == post[1]``. Tables for
+  unequal players (player 0 the favourite) need neither.
+
+Scores beyond the table's length are extended on the fly: pre-Crawford entries by
+Montgomery's normal model, the post-Crawford vector by Zadeh's recurrence, exactly as
+:func:`mathbg.met.extend` (and gnubg's ``ExtendMET``) does.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from mathbg.errors import InvalidParameterError, InvalidScoreError
+from mathbg.met._core import MAX_LENGTH, continue_post_crawford, montgomery_array, montgomery_mwc
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["MET"]
+
+
+def _readonly(array: Any, shape: tuple[int, ...], what: str) -> np.ndarray:
+    out = np.array(array, dtype=np.float64, copy=True)
+    if out.shape != shape:
+        raise InvalidParameterError(f"MET {what} must have shape {shape}, got {out.shape}")
+    if not np.all(np.isfinite(out)):
+        raise InvalidParameterError(f"MET {what} holds a non-finite value")
+    if out.size and (out.min() < 0.0 or out.max() > 1.0):
+        raise InvalidParameterError(
+            f"MET {what} values must lie in [0, 1], found {out.min():.6g}..{out.max():.6g}"
+        )
+    out.setflags(write=False)
+    return out
+
+
+def _check_int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        if isinstance(value, float | np.floating) and float(value).is_integer():
+            return int(value)
+        raise InvalidScoreError(f"{what} must be an integer number of points away, got {value!r}")
+    return int(value)
+
+
+@dataclass(frozen=True, eq=False)
+class MET:
+    """A match equity table: pre-Crawford matrix, post-Crawford vectors and provenance.
+
+    Parameters
+    ----------
+    pre : array_like, shape (N, N)
+        ``pre[a-1, b-1]`` = MWC of player 0 at a-away vs player 1 at b-away, game start,
+        cube centred; a row or column with a 1-away side holds Crawford-game values.
+    post : array_like, shape (2, N) or (N,)
+        ``post[p, n-1]`` = MWC of player ``p`` at n-away vs the other at 1-away,
+        post-Crawford. A single vector is used for both players.
+    name : str
+        Short identifier (``"kazaross-xg2"``, ``"zadeh"``, ...).
+    source : str
+        Where the numbers come from (publication, program, file).
+    parameters : Mapping[str, float]
+        Model parameters (empty for published tables).
+    model : str
+        ``"published"``, ``"explicit"``, ``"zadeh"``, ``"mec"``, ``"cubeless"``,
+        ``"montgomery"``, or a model with ``"+montgomery"`` when extended.
+    title, description : str
+        Human-readable title and description (gnubg XML ``<name>``, ``<description>``).
+    notice : str
+        Copyright and licence notice carried with the numbers.
+    native_length : int or None
+        Number of leading rows that come from the source; rows beyond it were extended
+        with Montgomery's model. ``None`` means all of them.
+    notes : str
+        Anything else worth knowing (e.g. which entries are not from the source).
+
+    Notes
+    -----
+    The object is immutable: the arrays are read-only copies. Equality is identity; compare
+    tables with :meth:`allclose`.
+    """
+
+    pre: np.ndarray
+    post: np.ndarray
+    name: str = "custom"
+    source: str = ""
+    parameters: Mapping[str, float] = field(default_factory=dict)
+    model: str = "explicit"
+    title: str = ""
+    description: str = ""
+    notice: str = ""
+    native_length: int | None = None
+    notes: str = ""
+
+    def __post_init__(self) -> None:
+        pre = np.asarray(self.pre, dtype=np.float64)
+        if pre.ndim != 2 or pre.shape[0] != pre.shape[1] or pre.shape[0] < 1:
+            raise InvalidParameterError(f"MET pre must be a square (N, N) array, got {pre.shape}")
+        n = pre.shape[0]
+        if n > MAX_LENGTH:
+            raise InvalidParameterError(f"MET length {n} exceeds the maximum {MAX_LENGTH}")
+        post = np.asarray(self.post, dtype=np.float64)
+        if post.ndim == 1:
+            post = np.vstack([post, post])
+        object.__setattr__(self, "pre", _readonly(pre, (n, n), "pre"))
+        object.__setattr__(self, "post", _readonly(post, (2, n), "post"))
+        params = {str(k): float(v) for k, v in dict(self.parameters).items()}
+        object.__setattr__(self, "parameters", MappingProxyType(params))
+        if self.native_length is not None and not 1 <= self.native_length <= n:
+            raise InvalidParameterError(f"native_length {self.native_length} must lie in 1..{n}")
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def length(self) -> int:
+        """Table length N (the largest away score held explicitly)."""
+        return int(self.pre.shape[0])
+
+    def is_symmetric(self, atol: float = 1e-9) -> bool:
+        """True for an equal-players table: ``pre + pre.T == 1`` and ``post[0] == post[1]``."""
+        return bool(
+            np.allclose(self.pre + self.pre.T, 1.0, rtol=0.0, atol=atol)
+            and np.allclose(self.post[0], self.post[1], rtol=0.0, atol=atol)
+        )
+
+    def allclose(self, other: MET, atol: float = 0.0) -> bool:
+        """True when ``other`` has the same length and numbers (to ``atol``)."""
+        return (
+            self.length == other.length
+            and bool(np.allclose(self.pre, other.pre, rtol=0.0, atol=atol))
+            and bool(np.allclose(self.post, other.post, rtol=0.0, atol=atol))
+        )
+
+    def with_metadata(self, **changes: Any) -> MET:
+        """A copy with some metadata fields (``name``, ``source``, ...) replaced."""
+        return replace(self, **changes)
+
+    def extend(self, length: int) -> MET:
+        """This table lengthened (Montgomery) or cut to ``length``: :func:`mathbg.met.extend`."""
+        from mathbg.met.models import extend
+
+        return extend(self, length)
+
+    # ------------------------------------------------------------------ lookups
+    @functools.lru_cache(maxsize=8)  # noqa: B019 - MET is immutable and hashed by identity
+    def _post_extended(self, length: int) -> np.ndarray:
+        out = np.vstack([continue_post_crawford(self.post[p], length) for p in (0, 1)])
+        out.setflags(write=False)
+        return out
+
+    def _post_value(self, player: int, n: int) -> float:
+        if n <= self.length:
+            return float(self.post[player, n - 1])
+        return float(self._post_extended(n)[player, n - 1])
+
+    def _pre_value(self, a: int, b: int) -> float:
+        if a <= self.length and b <= self.length:
+            return float(self.pre[a - 1, b - 1])
+        return montgomery_mwc(a, b)
+
+    def mwc(
+        self,
+        away: int,
+        opp_away: int,
+        *,
+        crawford: bool = False,
+        post_crawford: bool | None = None,
+        player: int = 0,
+    ) -> float:
+        """MWC of ``player`` needing ``away`` against the other player needing ``opp_away``.
+
+        Parameters
+        ----------
+        away, opp_away : int
+            Points needed by ``player`` and by the opponent. ``away <= 0`` means ``player``
+            has won (1.0); otherwise ``opp_away <= 0`` means the opponent has won (0.0).
+        crawford : bool
+            This is the Crawford game (requires a side at 1-away): the pre-Crawford table's
+            Crawford entry is used.
+        post_crawford : bool or None
+            Force the post-Crawford vector (requires a side at 1-away). ``None`` infers it:
+            post-Crawford iff a side is 1-away and ``crawford`` is False.
+        player : {0, 1}
+            Whose MWC: player 0 is the table's row player; for player 1 the pre-Crawford
+            value is ``1 - pre[opp_away-1, away-1]``.
+
+        Returns
+        -------
+        float
+            MWC in [0, 1]. Scores beyond :attr:`length` use Montgomery's normal model
+            (pre-Crawford) and Zadeh's recurrence (post-Crawford), as gnubg does.
+
+        Raises
+        ------
+        InvalidScoreError
+            Non-integer scores, a bad player, or Crawford/post-Crawford flags that the score
+            does not allow.
+        """
+        a = _check_int(away, "away")
+        b = _check_int(opp_away, "opp_away")
+        if player not in (0, 1):
+            raise InvalidScoreError(f"player must be 0 or 1, got {player!r}")
+        if a <= 0:
+            return 1.0
+        if b <= 0:
+            return 0.0
+        one_away = a == 1 or b == 1
+        if crawford and post_crawford:
+            raise InvalidScoreError("a game cannot be both the Crawford game and post-Crawford")
+        if (crawford or post_crawford) and not one_away:
+            kind = "the Crawford game" if crawford else "post-Crawford"
+            raise InvalidScoreError(
+                f"{kind} needs a side at 1-away, the score is {a}-away vs {b}-away"
+            )
+        post = (not crawford) and one_away if post_crawford is None else bool(post_crawford)
+        if post:
+            if b == 1:
+                return self._post_value(player, a)
+            return 1.0 - self._post_value(1 - player, b)
+        if player == 0:
+            return self._pre_value(a, b)
+        return 1.0 - self._pre_value(b, a)
+
+    def mwc_array(
+        self,
+        away: Any,
+        opp_away: Any,
+        *,
+        crawford: Any = False,
+        post_crawford: Any = None,
+        player: int = 0,
+    ) -> np.ndarray:
+        """Vectorised :meth:`mwc`: ``away``, ``opp_away`` and the flags broadcast together.
+
+        ``post_crawford=None`` infers per element. Returns a float64 array of the broadcast
+        shape (0-d for scalars).
+        """
+        if player not in (0, 1):
+            raise InvalidScoreError(f"player must be 0 or 1, got {player!r}")
+        a_in = np.asarray(away)
+        b_in = np.asarray(opp_away)
+        for arr, what in ((a_in, "away"), (b_in, "opp_away")):
+            if arr.dtype.kind not in "iu":
+                if (
+                    arr.dtype.kind == "f"
+                    and np.all(np.isfinite(arr))
+                    and np.all(arr == np.floor(arr))
+                ):
+                    continue
+                raise InvalidScoreError(f"{what} must hold integer numbers of points away")
+        craw_in = np.asarray(crawford, dtype=bool)
+        infer = post_crawford is None
+        post_in = np.asarray(False if infer else post_crawford, dtype=bool)
+        a, b, craw, post_flag = np.broadcast_arrays(
+            a_in.astype(np.int64), b_in.astype(np.int64), craw_in, post_in
+        )
+        live = (a > 0) & (b > 0)
+        one_away = (a == 1) | (b == 1)
+        if np.any(live & craw & post_flag):
+            raise InvalidScoreError("a game cannot be both the Crawford game and post-Crawford")
+        if np.any(live & (craw | post_flag) & ~one_away):
+            raise InvalidScoreError("Crawford/post-Crawford flags need a side at 1-away")
+        use_post = (one_away & ~craw) if infer else post_flag
+        out = np.empty(a.shape, dtype=np.float64)
+        out[a <= 0] = 1.0
+        out[(a > 0) & (b <= 0)] = 0.0
+
+        # pre-Crawford (incl. Crawford-game) entries, from player 0's row and column
+        pre_mask = live & ~use_post
+        if np.any(pre_mask):
+            r, c = (a, b) if player == 0 else (b, a)
+            r, c = r[pre_mask], c[pre_mask]
+            vals = np.empty(r.shape, dtype=np.float64)
+            inside = (r <= self.length) & (c <= self.length)
+            vals[inside] = self.pre[r[inside] - 1, c[inside] - 1]
+            if not np.all(inside):
+                vals[~inside] = montgomery_array(r[~inside], c[~inside])
+            out[pre_mask] = vals if player == 0 else 1.0 - vals
+
+        post_mask = live & use_post
+        if np.any(post_mask):
+            pa, pb = a[post_mask], b[post_mask]
+            nmax = int(max(pa.max(), pb.max()))
+            table = self.post if nmax <= self.length else self._post_extended(nmax)
+            trailing = pb == 1  # the opponent is the 1-away leader (or DMP)
+            vals = np.where(
+                trailing, table[player, pa - 1], 1.0 - table[1 - player, np.maximum(pb, 1) - 1]
+            )
+            out[post_mask] = vals
+        return out
+
+    # ------------------------------------------------------------------ equity <-> MWC
+    def _win_lose(
+        self,
+        away: int,
+        opp_away: int,
+        cube: int,
+        crawford: bool,
+        post_crawford: bool | None,
+        player: int,
+    ) -> tuple[float, float]:
+        a = _check_int(away, "away")
+        b = _check_int(opp_away, "opp_away")
+        c = _check_int(cube, "cube")
+        if a <= 0 or b <= 0:
+            raise InvalidScoreError(f"the match is over at {a}-away vs {b}-away")
+        if c < 1:
+            raise InvalidScoreError(f"cube must be a positive integer, got {c}")
+        # validate the flags for the current game (raises on nonsense)
+        self.mwc(a, b, crawford=crawford, post_crawford=post_crawford, player=player)
+        if a == 1 or b == 1:
+            # the current game is the Crawford game or post-Crawford: the next one is post-Crawford
+            win = self.mwc(a - c, b, post_crawford=True if a - c > 0 else None, player=player)
+            lose = self.mwc(a, b - c, post_crawford=True if b - c > 0 else None, player=player)
+        else:
+            win = self.mwc(a - c, b, crawford=a - c == 1, player=player)
+            lose = self.mwc(a, b - c, crawford=b - c == 1, player=player)
+        return win, lose
+
+    def eq2mwc(
+        self,
+        eq: float,
+        away: int,
+        opp_away: int,
+        cube: int = 1,
+        *,
+        crawford: bool = False,
+        post_crawford: bool | None = None,
+        player: int = 0,
+    ) -> float:
+        """Convert a cubeful game equity (money-like scale) to MWC, as gnubg's ``eq2mwc``.
+
+        The map is affine through ``(-1, MWC if the player loses cube points)`` and
+        ``(+1, MWC if the player wins cube points)``::
+
+            mwc = (eq (W - L) + (W + L)) / 2.
+
+        The next game after a win or loss is post-Crawford when a side is 1-away now, the
+        Crawford game when a side reaches 1-away, else an ordinary game.
+        """
+        win, lose = self._win_lose(away, opp_away, cube, crawford, post_crawford, player)
+        return 0.5 * (float(eq) * (win - lose) + (win + lose))
+
+    def mwc2eq(
+        self,
+        mwc: float,
+        away: int,
+        opp_away: int,
+        cube: int = 1,
+        *,
+        crawford: bool = False,
+        post_crawford: bool | None = None,
+        player: int = 0,
+    ) -> float:
+        """Inverse of :meth:`eq2mwc`: ``eq = (2 mwc - (W + L)) / (W - L)`` (gnubg ``mwc2eq``)."""
+        win, lose = self._win_lose(away, opp_away, cube, crawford, post_crawford, player)
+        if win == lose:
+            raise InvalidScoreError(
+                f"winning and losing {cube} point(s) give the same MWC at {away}-away vs "
+                f"{opp_away}-away: equity is undefined"
+            )
+        return (2.0 * float(mwc) - (win + lose)) / (win - lose)
+
+    # ------------------------------------------------------------------ export
+    def to_frame(self) -> pd.DataFrame:
+        """The pre-Crawford table as a DataFrame.
+
+        Index (``"away"``) and columns (``"opp_away"``) are the integer away scores 1..N, so
+        ``met.to_frame().loc[3, 5]`` is player 0's MWC at 3-away vs 5-away.
+        """
+        import pandas as pd
+
+        labels = pd.Index(range(1, self.length + 1), name="away")
+        return pd.DataFrame(np.array(self.pre), index=labels, columns=labels.rename("opp_away"))
+
+    def post_frame(self) -> pd.DataFrame:
+        """The post-Crawford vectors as a DataFrame: index ``"away"`` 1..N, columns players 0, 1."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            np.array(self.post).T,
+            index=pd.Index(range(1, self.length + 1), name="away"),
+            columns=pd.Index([0, 1], name="player"),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-Python form: ``name``, ``length``, ``pre`` (rows a = 1..N), ``post`` (n = 1..N).
+
+        ``post_player1`` is added for tables whose players' post-Crawford vectors differ.
+        """
+        out: dict[str, Any] = {
+            "name": self.name,
+            "length": self.length,
+            "model": self.model,
+            "source": self.source,
+            "parameters": dict(self.parameters),
+            "pre": [[float(x) for x in row] for row in self.pre],
+            "post": [float(x) for x in self.post[0]],
+        }
+        if not np.array_equal(self.post[0], self.post[1]):
+            out["post_player1"] = [float(x) for x in self.post[1]]
+        return out
+
+    def write(self, path: str | Path, format: str | None = None, **options: Any) -> Path:
+        """Write the table to ``path``; see :func:`mathbg.met.io.write` for formats."""
+        from mathbg.met.io import write
+
+        return write(self, path, format=format, **options)
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{k}={v:g}" for k, v in self.parameters.items())
+        extra = f", {params}" if params else ""
+        return f"MET(name={self.name!r}, length={self.length}, model={self.model!r}{extra})"
+
+    def _repr_html_(self) -> str:
+        import html
+
+        frame = self.to_frame().map(lambda x: f"{100 * x:.1f}")
+        post = self.post_frame().T.map(lambda x: f"{100 * x:.1f}")
+        post.index = [f"post-Crawford, player {p}" for p in post.index]
+        if self.is_symmetric():
+            post = post.iloc[:1]
+            post.index = ["post-Crawford trailer"]
+        head = f"<b>{html.escape(self.name)}</b> (length {self.length}, MWC %"
+        head += f"; {html.escape(self.source)})" if self.source else ")"
+        return (
+            f"<div>{head}<br>row: player 0 away, column: opponent away"
+            f"{frame.to_html()}{post.to_html()}</div>"
+        )
