@@ -1,0 +1,449 @@
+"""numba kernels of the bearoff package (internal; compiled lazily on first call).
+
+Nothing here is public API: :mod:`mathbg.bearoff.moves`, :mod:`~mathbg.bearoff.successors`,
+:mod:`~mathbg.bearoff.onesided` and :mod:`~mathbg.bearoff.twosided` wrap these kernels.
+
+Conventions
+-----------
+- A board is an integer array of length P: ``b[k]`` checkers on the side's point k+1.
+- Rolls are numbered 0..20 in gnubg's order ``(d0, d1)`` for ``d0 = 1..6``, ``d1 = 1..d0``
+  (so ``d0 >= d1``); a roll's weight is 1 (double) or 2 (non-double) out of 36.
+- Successor lists are in gnubg's move-list order (see :func:`roll_successors`), which
+  matters only for tie-breaks between plays of equal value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+#: Weight (out of 36) of each roll in gnubg's order: 1 for doubles, 2 otherwise.
+ROLL_WEIGHTS = np.array([1.0 if d0 == d1 else 2.0 for d0 in range(1, 7) for d1 in range(1, d0 + 1)])
+
+#: Upper bound on the distinct results of one roll (4 moves of one die from <= 24 points).
+MAX_SUCC = 4096
+
+
+@njit(cache=True, inline="always")
+def rank_board(b, npoints, binom):
+    """gnubg bearoff index of board ``b`` (closed form, see :mod:`mathbg.bearoff.index`)."""
+    idx = 0
+    tail = 0
+    for k in range(npoints - 1, -1, -1):
+        tail += b[k]
+        idx += binom[npoints - 1 - k + tail, npoints - k]
+    return idx
+
+
+@njit(cache=True)
+def roll_dice(r):
+    """Dice ``(d0, d1)``, ``d0 >= d1``, of roll number ``r`` in gnubg's order."""
+    k = 0
+    for d0 in range(1, 7):
+        for d1 in range(1, d0 + 1):
+            if k == r:
+                return d0, d1
+            k += 1
+    return 0, 0
+
+
+@njit(cache=True)
+def roll_successors(board, npoints, d0, d1, binom, out, stk, cur, used):
+    """Distinct positions reachable from ``board`` with the roll ``d0-d1`` (``d0 >= d1``).
+
+    The rules are backgammon's, restricted to one side's checkers on points 1..P with no
+    opponent checkers in the way:
+
+    - a checker moves ``d`` pips from point p to point p-d when p-d >= 1;
+    - it bears off (p-d <= 0) only when every checker is in the home board (points 1..6),
+      and then either exactly (p == d) or from the highest occupied point when the die is
+      larger than that point;
+    - as many dice as possible must be used (up to four for doubles); if only one die of
+      a non-double can be used, the larger one must be used when possible.
+
+    The enumeration follows gnubg's ``GenerateMoves``: the dice order (larger, smaller)
+    then (smaller, larger); at each step sources from the highest point down, for doubles
+    never above the previous source; a play is recorded when no further die can be
+    played; only plays using the most dice (then the most pips) are kept; duplicates of a
+    resulting position keep their first place. ``out`` receives the indices (gnubg order)
+    of the resulting positions; the count is returned. ``stk`` (int64[5, P]), ``cur`` and
+    ``used`` (int64[5]) are scratch arrays.
+    """
+    double = d0 == d1
+    ndice = 4 if double else 2
+    norders = 1 if double else 2
+    n_out = 0
+    max_moves = 0
+    max_pips = 0
+    for order in range(norders):
+        for k in range(npoints):
+            stk[0, k] = board[k]
+        cur[0] = npoints - 1
+        used[0] = 0
+        depth = 0
+        while True:
+            if order == 0:
+                die = d0 if depth == 0 or double else d1
+            else:
+                die = d1 if depth == 0 else d0
+            if depth == ndice:
+                save = True
+                n_moves = depth
+            else:
+                advanced = False
+                while cur[depth] >= 0:
+                    src = cur[depth]
+                    cur[depth] -= 1
+                    if stk[depth, src] == 0:
+                        continue
+                    dest = src - die
+                    if dest < 0:
+                        back = npoints - 1
+                        while back >= 0 and stk[depth, back] == 0:
+                            back -= 1
+                        if back > 5 or (src != back and dest != -1):
+                            continue
+                    used[depth] = 1
+                    for k in range(npoints):
+                        stk[depth + 1, k] = stk[depth, k]
+                    stk[depth + 1, src] -= 1
+                    if dest >= 0:
+                        stk[depth + 1, dest] += 1
+                    depth += 1
+                    cur[depth] = src if double else npoints - 1
+                    used[depth] = 0
+                    advanced = True
+                    break
+                if advanced:
+                    continue
+                save = used[depth] == 0 and depth > 0
+                n_moves = depth
+            if save:
+                if double:
+                    n_pips = n_moves * d0
+                elif n_moves == 2:
+                    n_pips = d0 + d1
+                elif order == 0:
+                    n_pips = d0
+                else:
+                    n_pips = d1
+                if n_moves >= max_moves and n_pips >= max_pips:
+                    if n_moves > max_moves or n_pips > max_pips:
+                        n_out = 0
+                        max_moves = n_moves
+                        max_pips = n_pips
+                    idx = rank_board(stk[depth], npoints, binom)
+                    seen = False
+                    for q in range(n_out):
+                        if out[q] == idx:
+                            seen = True
+                            break
+                    if not seen:
+                        out[n_out] = idx
+                        n_out += 1
+            if depth == 0:
+                break
+            depth -= 1
+    return n_out
+
+
+# --------------------------------------------------------------------------------------
+# Successor tables (CSR)
+
+
+@njit(parallel=True, cache=True)
+def csr_counts(boards, binom, counts):
+    """``counts[i*21 + r]`` = number of successors of position i for roll r."""
+    n, npoints = boards.shape
+    for i in prange(n):
+        if i == 0:
+            for r in range(21):
+                counts[r] = 0
+            continue
+        out = np.empty(MAX_SUCC, np.int64)
+        stk = np.empty((5, npoints), np.int64)
+        cur = np.empty(5, np.int64)
+        used = np.empty(5, np.int64)
+        r = 0
+        for d0 in range(1, 7):
+            for d1 in range(1, d0 + 1):
+                counts[i * 21 + r] = roll_successors(
+                    boards[i], npoints, d0, d1, binom, out, stk, cur, used
+                )
+                r += 1
+
+
+@njit(parallel=True, cache=True)
+def csr_fill(boards, binom, ptr, succ):
+    """Fill ``succ[ptr[i*21+r]:ptr[i*21+r+1]]`` with the successors of (i, r)."""
+    n, npoints = boards.shape
+    for i in prange(1, n):
+        out = np.empty(MAX_SUCC, np.int64)
+        stk = np.empty((5, npoints), np.int64)
+        cur = np.empty(5, np.int64)
+        used = np.empty(5, np.int64)
+        r = 0
+        for d0 in range(1, 7):
+            for d1 in range(1, d0 + 1):
+                m = roll_successors(boards[i], npoints, d0, d1, binom, out, stk, cur, used)
+                base = ptr[i * 21 + r]
+                for q in range(m):
+                    succ[base + q] = out[q]
+                r += 1
+
+
+# --------------------------------------------------------------------------------------
+# One-sided databases
+
+
+@njit(cache=True, inline="always")
+def _round_to_ffff(acc, out, lo):
+    """gnubg's fixed point: ``out = (acc + 18) // 36`` then the residue onto the first mode."""
+    total = 0
+    mode = 0
+    top = -1
+    for n in range(32):
+        v = (acc[lo + n] + 18) // 36
+        out[lo + n] = v
+        total += v
+        if v > top:
+            top = v
+            mode = n
+    out[lo + mode] = top - (total - 0xFFFF)
+
+
+@njit(parallel=True, cache=True)
+def os_layer(
+    boards, order, lo, hi, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls, flags
+):
+    """Fill the positions ``order[lo:hi]`` (one pip layer) of a one-sided database.
+
+    ``flags`` bit 1: float64 tables ``dist``/``mean`` (and ``gdist``/``gmean`` for the
+    15-checker positions, index >= ``gstart``); bit 2: gnubg's fixed-point table ``tab``
+    (uint16[N, 64]: 32 bins, then 32 gammon bins) with ``rolls[i] = sum_n n*tab[i, n]``
+    for both halves; bit 4: choose plays by gnubg's fixed-point expected rolls (the first
+    strict minimum in gnubg's move order, as ``makebearoff.c:BearOff`` does) instead of
+    the float64 ones (the first within ``tol`` of the minimum).
+
+    For each roll the chosen play's distribution is shifted by one roll and added with
+    weight 1 (double) or 2 out of 36. The gammon distribution (rolls until the first
+    checker is off) uses its own choice, minimising the expected rolls to the first
+    checker off; a successor with a checker off has a unit mass at 0. The fixed-point
+    table reproduces gnubg's integer arithmetic: accumulation in units of 1/65535 (the
+    successor's bin 31 is dropped), ``(x + 18) // 36`` and the residue on the first mode.
+    """
+    npoints = boards.shape[1]
+    nb = dist.shape[1]
+    nbg = gdist.shape[1]
+    want_float = (flags & 1) != 0
+    want_int = (flags & 2) != 0
+    int_policy = (flags & 4) != 0
+    for t in prange(lo, hi):
+        i = order[t]
+        out = np.empty(MAX_SUCC, np.int64)
+        stk = np.empty((5, npoints), np.int64)
+        cur = np.empty(5, np.int64)
+        used = np.empty(5, np.int64)
+        acc = np.zeros(nb)
+        gacc = np.zeros(nbg)
+        iacc = np.zeros(64, np.int64)
+        m_acc = 0.0
+        g_acc = 0.0
+        full = i >= gstart
+        if not full:
+            iacc[32] = 0xFFFF * 36
+        for d0 in range(1, 7):
+            for d1 in range(1, d0 + 1):
+                w = 1 if d0 == d1 else 2
+                m = roll_successors(boards[i], npoints, d0, d1, binom, out, stk, cur, used)
+                best = out[0]
+                gbest = out[0]
+                if int_policy:
+                    best_rolls = rolls[best, 0]
+                    gbest_rolls = rolls[gbest, 1]
+                    for q in range(1, m):
+                        s = out[q]
+                        if rolls[s, 0] < best_rolls:
+                            best = s
+                            best_rolls = rolls[s, 0]
+                        if rolls[s, 1] < gbest_rolls:
+                            gbest = s
+                            gbest_rolls = rolls[s, 1]
+                else:
+                    best_mean = mean[best]
+                    gbest_mean = gmean[gbest]
+                    for q in range(1, m):
+                        s = out[q]
+                        if mean[s] < best_mean - tol:
+                            best = s
+                            best_mean = mean[s]
+                        if gmean[s] < gbest_mean - tol:
+                            gbest = s
+                            gbest_mean = gmean[s]
+                if want_float:
+                    for n in range(nb - 1):
+                        acc[n + 1] += w * dist[best, n]
+                    m_acc += w * mean[best]
+                    if full:
+                        if gbest >= gstart:
+                            row = gbest - gstart
+                            for n in range(nbg - 1):
+                                gacc[n + 1] += w * gdist[row, n]
+                        else:
+                            gacc[1] += w
+                        g_acc += w * gmean[gbest]
+                if want_int:
+                    for n in range(31):
+                        iacc[n + 1] += w * tab[best, n]
+                    if full:
+                        for n in range(31):
+                            iacc[33 + n] += w * tab[gbest, 32 + n]
+        if want_float:
+            for n in range(nb):
+                dist[i, n] = acc[n] / 36.0
+            mean[i] = 1.0 + m_acc / 36.0
+            if full:
+                row = i - gstart
+                for n in range(nbg):
+                    gdist[row, n] = gacc[n] / 36.0
+                gmean[i] = 1.0 + g_acc / 36.0
+        if want_int:
+            _round_to_ffff(iacc, tab[i], 0)
+            _round_to_ffff(iacc, tab[i], 32)
+            r0 = 0
+            r1 = 0
+            for n in range(1, 32):
+                r0 += n * np.int64(tab[i, n])
+                r1 += n * np.int64(tab[i, 32 + n])
+            rolls[i, 0] = r0
+            rolls[i, 1] = r1
+
+
+# --------------------------------------------------------------------------------------
+# Two-sided databases
+#
+# E[i, j, v]: the side on roll has position i, the opponent position j; v = 0 cubeless
+# equity (2p - 1), 1 roller owns the cube, 2 centred, 3 opponent owns (money, cube 1,
+# before the roller's own cube decision). ET[j, i] = E[i, j] is kept to stream rows.
+# Float mode: E[i,j] = sum_r w_r/36 max_{s in succ(i,r)} g(E[j, s]) with
+#   g0 = -x0, g1 = -x3, g2 = -max(x2, min(2 x3, 1)), g3 = -max(x1, min(2 x3, 1))
+# (the opponent, on roll at (j, s), doubles when min(2 DT, DP) >= ND; the taker takes
+# when 2 DT <= DP = 1). gnubg mode reproduces makebearoff.c:BearOff2's int16 arithmetic:
+# negation ~x = -x - 1, CubeEquity with C integer division, total / 36 truncated.
+
+
+@njit(cache=True, inline="always")
+def _cdiv(a, b):
+    """C integer division (truncation toward zero); exact on integer-valued floats."""
+    q = abs(a) // b
+    return q if a >= 0 else -q
+
+
+@njit(cache=True, inline="always")
+def _cube_gnubg(nd, dt):
+    """gnubg ``CubeEquity(ND, DT, DP=0x7FFF)`` on int16 equities."""
+    if dt >= _cdiv(nd, 2) and 0x7FFF >= nd:
+        if dt >= 0x7FFF // 2:
+            return 0x7FFF
+        return 2 * dt
+    return nd
+
+
+@njit(cache=True, inline="always")
+def _update_best(best, x0, x1, x2, x3, gnubg):
+    if gnubg:
+        v0 = -np.int64(x0) - 1
+        v1 = -np.int64(x3) - 1
+        v2 = -_cube_gnubg(np.int64(x2), np.int64(x3)) - 1
+        v3 = -_cube_gnubg(np.int64(x1), np.int64(x3)) - 1
+    else:
+        dt = min(2.0 * x3, 1.0)
+        v0 = -x0
+        v1 = -x3
+        v2 = -max(x2, dt)
+        v3 = -max(x1, dt)
+    if v0 > best[0]:
+        best[0] = v0
+    if v1 > best[1]:
+        best[1] = v1
+    if v2 > best[2]:
+        best[2] = v2
+    if v3 > best[3]:
+        best[3] = v3
+
+
+@njit(cache=True, inline="always")
+def _finish(acc, v, gnubg):
+    if gnubg:
+        return _cdiv(acc[v], 36)
+    return acc[v] / 36.0
+
+
+@njit(parallel=True, cache=True)
+def ts_shells(m_lo, m_hi, ptr, succ, E, ET, gnubg, block):
+    """Fill the shells ``m_lo <= max(i, j) < m_hi`` of the two-sided table.
+
+    Shell m needs only shells < m for its row part (E[m, j], j < m: reads E[j, s] with
+    s in succ(m) from ET[s, j], contiguous in j) and then the row m for its column
+    part (E[i, m], i <= m: reads E[m, s], s < i). Entries inside each part are
+    independent and computed in parallel.
+    """
+    win = 32767.0 if gnubg else 1.0
+    lose = -32768.0 if gnubg else -1.0
+    low = -65535.0 if gnubg else -np.inf
+    for m in range(m_lo, m_hi):
+        if m == 0:
+            for v in range(4):
+                E[0, 0, v] = win
+                ET[0, 0, v] = win
+            continue
+        for v in range(4):
+            E[m, 0, v] = lose
+            ET[0, m, v] = lose
+            E[0, m, v] = win
+            ET[m, 0, v] = win
+        # row part: E[m, j] for 1 <= j < m, in blocks of `block` opponents
+        nblk = (m - 1 + block - 1) // block
+        for bk in prange(nblk):
+            j0 = 1 + bk * block
+            j1 = min(m, j0 + block)
+            nj = j1 - j0
+            acc = np.zeros((nj, 4))
+            best = np.empty((nj, 4))
+            for r in range(21):
+                rb = ptr[m * 21 + r]
+                re = ptr[m * 21 + r + 1]
+                for jj in range(nj):
+                    for v in range(4):
+                        best[jj, v] = low
+                for q in range(rb, re):
+                    s = succ[q]
+                    for jj in range(nj):
+                        x = ET[s, j0 + jj]
+                        _update_best(best[jj], x[0], x[1], x[2], x[3], gnubg)
+                w = ROLL_WEIGHTS[r]
+                for jj in range(nj):
+                    for v in range(4):
+                        acc[jj, v] += w * best[jj, v]
+            for jj in range(nj):
+                for v in range(4):
+                    val = _finish(acc[jj], v, gnubg)
+                    E[m, j0 + jj, v] = val
+                    ET[j0 + jj, m, v] = val
+        # column part: E[i, m] for 1 <= i <= m (needs the row E[m, s], s < i)
+        for i in prange(1, m + 1):
+            acc1 = np.zeros(4)
+            best1 = np.empty(4)
+            for r in range(21):
+                for v in range(4):
+                    best1[v] = low
+                for q in range(ptr[i * 21 + r], ptr[i * 21 + r + 1]):
+                    x = E[m, succ[q]]
+                    _update_best(best1, x[0], x[1], x[2], x[3], gnubg)
+                w = ROLL_WEIGHTS[r]
+                for v in range(4):
+                    acc1[v] += w * best1[v]
+            for v in range(4):
+                val = _finish(acc1, v, gnubg)
+                E[i, m, v] = val
+                ET[m, i, v] = val

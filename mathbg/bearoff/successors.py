@@ -1,0 +1,173 @@
+"""Bearoff plays and successor tables (documented internal API for the race and match solvers).
+
+Every bearoff computation needs, for each position and each of the 21 rolls, the set
+of positions the side can reach with a legal play. :func:`successors` builds that table
+once per (points, checkers) with a numba kernel and keeps it in CSR form:
+
+``table.succ[table.ptr[i*21 + r] : table.ptr[i*21 + r + 1]]``
+
+are the indices (gnubg bearoff order, :mod:`mathbg.bearoff.index`) of the distinct
+results of roll number ``r`` (:data:`ROLLS`) from position ``i``, listed in gnubg's
+move-generation order. The rules are backgammon's restricted to one side's checkers on
+points 1..P with no opponent in the way (see :func:`play_results`).
+
+Examples
+--------
+>>> from mathbg.bearoff import successors
+>>> t = successors(6, 2)
+>>> t.of([0, 0, 0, 0, 0, 1], (5, 3))    # one checker on the 6-point, roll 5-3: all off
+array([0], dtype=int32)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mathbg.bearoff.index import (
+    _check_size,
+    all_positions,
+    binomial_table,
+    n_positions,
+    rank,
+    unrank,
+    validate_counts,
+)
+from mathbg.errors import InvalidRollError
+
+__all__ = ["ROLLS", "ROLL_WEIGHTS", "SuccessorTable", "play_results", "roll_index", "successors"]
+
+#: The 21 rolls in gnubg's order: ``(d0, d1)`` for ``d0 = 1..6``, ``d1 = 1..d0``.
+ROLLS: tuple[tuple[int, int], ...] = tuple(
+    (d0, d1) for d0 in range(1, 7) for d1 in range(1, d0 + 1)
+)
+
+#: Weight of each roll of :data:`ROLLS` out of 36: 1 for doubles, 2 otherwise.
+ROLL_WEIGHTS: NDArray[np.float64] = np.array([1.0 if a == b else 2.0 for a, b in ROLLS])
+ROLL_WEIGHTS.setflags(write=False)
+
+
+def roll_index(roll: Any) -> int:
+    """Number (0..20) of a roll given as ``(d0, d1)`` in either order, or as an int 0..20."""
+    if isinstance(roll, int | np.integer) and not isinstance(roll, bool):
+        if 0 <= roll < 21:
+            return int(roll)
+        raise InvalidRollError(f"roll number must be in 0..20, got {roll}")
+    try:
+        a, b = (int(x) for x in roll)
+    except (TypeError, ValueError):
+        raise InvalidRollError(f"a roll is two dice, got {roll!r}") from None
+    if not (1 <= a <= 6 and 1 <= b <= 6):
+        raise InvalidRollError(f"dice must be 1..6, got {roll!r}")
+    return ROLLS.index((max(a, b), min(a, b)))
+
+
+@dataclass(frozen=True)
+class SuccessorTable:
+    """CSR table of the successors of every (position, roll) of a P x C bearoff space.
+
+    Attributes
+    ----------
+    points, checkers : int
+        The space: at most ``checkers`` checkers on points 1..``points``.
+    ptr : numpy.ndarray of int64, shape (N*21 + 1,)
+        Row pointers; row ``i*21 + r`` is position ``i`` with roll number ``r``.
+    succ : numpy.ndarray of int32
+        Successor indices, each row in gnubg's move-generation order. Position 0 (all
+        off) has no successors.
+    """
+
+    points: int
+    checkers: int
+    ptr: NDArray[np.int64]
+    succ: NDArray[np.int32]
+
+    @property
+    def n_positions(self) -> int:
+        """Number of positions N = C(P + C, P)."""
+        return (len(self.ptr) - 1) // 21
+
+    def of(self, position: Any, roll: Any) -> NDArray[np.int32]:
+        """Successor indices of ``position`` (index or checker counts) for ``roll``."""
+        if isinstance(position, int | np.integer):
+            index = int(position)
+        else:
+            index = rank(validate_counts(position, self.points, self.checkers), self.points)
+        row = index * 21 + roll_index(roll)
+        return self.succ[self.ptr[row] : self.ptr[row + 1]]
+
+
+def _kernel_scratch(points: int) -> tuple[NDArray[np.int64], ...]:
+    from mathbg.bearoff._kernels import MAX_SUCC
+
+    return (
+        np.empty(MAX_SUCC, np.int64),
+        np.empty((5, points), np.int64),
+        np.empty(5, np.int64),
+        np.empty(5, np.int64),
+    )
+
+
+def play_results(counts: Any, roll: Any) -> list[tuple[int, ...]]:
+    """Distinct positions reachable from ``counts`` with a legal play of ``roll``.
+
+    The rules (standard backgammon, one side, no opponent checkers): a checker moves a
+    die's pips toward the ace point; it may bear off only when all checkers are on points
+    1..6, exactly or, with a die larger than needed, from the highest occupied point; as
+    many dice as possible must be used (four for doubles) and, when only one die of a
+    non-double can be used, the larger one if possible.
+
+    Parameters
+    ----------
+    counts : sequence of int
+        Checkers on points 1..P.
+    roll : (int, int)
+        The dice.
+
+    Returns
+    -------
+    list of tuple of int
+        The resulting positions (length P), in gnubg's move-generation order. A position
+        with no checker left returns ``[]`` (nothing to play).
+    """
+    from mathbg.bearoff._kernels import roll_successors
+
+    board = validate_counts(counts, len(counts))
+    points = board.shape[-1]
+    d0, d1 = ROLLS[roll_index(roll)]
+    if not board.any():
+        return []
+    out, stk, cur, used = _kernel_scratch(points)
+    m = roll_successors(board, points, d0, d1, binomial_table(), out, stk, cur, used)
+    return [tuple(int(x) for x in row) for row in unrank(out[:m], points)]
+
+
+@lru_cache(maxsize=8)
+def _successors_cached(points: int, checkers: int) -> SuccessorTable:
+    from mathbg.bearoff._kernels import csr_counts, csr_fill
+
+    boards = all_positions(points, checkers)
+    binom = binomial_table()
+    counts = np.empty(n_positions(points, checkers) * 21, np.int64)
+    csr_counts(boards, binom, counts)
+    ptr = np.zeros(len(counts) + 1, np.int64)
+    np.cumsum(counts, out=ptr[1:])
+    succ = np.empty(int(ptr[-1]), np.int32)
+    csr_fill(boards, binom, ptr, succ)
+    ptr.setflags(write=False)
+    succ.setflags(write=False)
+    return SuccessorTable(points, checkers, ptr, succ)
+
+
+def successors(points: int, checkers: int) -> SuccessorTable:
+    """The successor table of the ``points`` x ``checkers`` space, built once per process.
+
+    Building takes well under a second for 6x15 (1.1 M position-rolls) on two cores; the
+    result is kept in memory (read-only arrays) for later calls.
+    """
+    _check_size(points, checkers)
+    return _successors_cached(int(points), int(checkers))

@@ -1,0 +1,185 @@
+"""Two-sided bearoff databases: exact cubeless and cubeful money equities.
+
+For every pair (roller's position i, opponent's position j) of a P x C space the table
+holds four values, as gnubg's ``makebearoff -t PxC`` does (``makebearoff.c:BearOff2``):
+
+0. cubeless equity ``2p - 1`` (gammons are impossible to count here: with at most C
+   checkers a side, p is the probability that the roller finishes first);
+1. cubeful money equity per unit cube when the roller owns the cube;
+2. ... when the cube is centred;
+3. ... when the opponent owns the cube.
+
+The cubeful values are *before the roller's own cube decision* ("no double" values, as
+gnubg and Sconyers store them): both sides use the cube optimally at every later turn,
+but the root decision is left to :func:`cube_decision`.
+
+Recursion (float64). With ``S(i, r)`` the positions the roller can reach with roll r,
+weights ``w_r`` 1 (doubles) or 2 out of 36, and ``x = E[j, s]`` the values with the
+opponent on roll:
+
+.. math::
+
+    E_v[i, j] = \\sum_r \\frac{w_r}{36} \\max_{s \\in S(i, r)} g_v(E[j, s])
+
+    g_0 = -x_0, \\quad g_1 = -x_3, \\quad
+    g_2 = -\\max(x_2, \\min(2 x_3, 1)), \\quad g_3 = -\\max(x_1, \\min(2 x_3, 1))
+
+with ``E[0, j] = +1`` (the roller has borne off) and ``E[i, 0] = -1`` (i > 0). In
+``g_2``/``g_3`` the opponent, on roll with access to the cube (centred, or owning it),
+doubles when double/take ``2 x_3`` or double/pass ``+1`` (the taker picks the smaller,
+``min(2 x_3, 1)``) is at least its no-double value; after a double/take the roller owns
+the cube. When the roller owns the cube (``g_1``) the opponent cannot double.
+
+The DP runs in shells ``m = max(i, j)``: E[i, j] needs E[j, s] with ``s < i``; the row
+part of a shell (E[m, j], j < m) depends only on earlier shells and the column part
+(E[i, m], i <= m) only on earlier shells and the row m, so each part is computed in
+parallel (numba ``prange``).
+
+``gnubg=True`` reproduces gnubg's 16-bit integer arithmetic exactly (``~x`` negation,
+its ``CubeEquity`` with C integer division, sum / 36 truncated), which gives its
+``.bd`` file byte for byte.
+
+References
+----------
+gnubg ``makebearoff.c`` (``BearOff2``, ``CubeEquity``), ``eval.c``
+(``EvaluatePerfectCubeful``); Hugh Sconyers' bearoff databases (four cube states).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mathbg.bearoff.index import _check_size, n_positions
+from mathbg.errors import InvalidParameterError
+
+__all__ = [
+    "CUBE_STATES",
+    "CubeDecision",
+    "build_arrays",
+    "cube_decision",
+]
+
+#: Column of each cube state in a two-sided table.
+CUBE_STATES = {"cubeless": 0, "owned": 1, "centred": 2, "opponent_owns": 3}
+
+#: Shells computed per kernel call (progress granularity).
+_SHELLS_PER_CALL = 32
+#: Opponent positions per parallel task in a shell's row part.
+_ROW_BLOCK = 64
+
+ProgressHook = Callable[[int], None]
+
+
+def build_arrays(
+    points: int,
+    checkers: int,
+    *,
+    gnubg: bool = False,
+    out: NDArray | None = None,
+    progress: ProgressHook | None = None,
+) -> NDArray:
+    """Compute the two-sided table ``E[roller, opponent, value]`` of a P x C space.
+
+    Parameters
+    ----------
+    points, checkers : int
+        The space: at most ``checkers`` checkers a side on points 1..``points``.
+    gnubg : bool
+        False: float64 equities (exact up to float rounding). True: gnubg's int16
+        fixed point (equity ``x / 32767.5`` after ``x + 32768`` is stored as uint16).
+    out : numpy.ndarray, optional
+        Array (e.g. a memory map) of shape (n, n, 4) and dtype float64 (int16 when
+        ``gnubg``) to fill; allocated when omitted.
+    progress : callable, optional
+        Called with the number of pairs finished after each batch of shells.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``E`` of shape (n, n, 4), n = C(P + C, P).
+    """
+    from mathbg.bearoff._kernels import ts_shells
+    from mathbg.bearoff.successors import successors
+
+    _check_size(points, checkers)
+    n = n_positions(points, checkers)
+    dtype = np.int16 if gnubg else np.float64
+    if out is None:
+        out = np.empty((n, n, 4), dtype)
+    elif out.shape != (n, n, 4) or out.dtype != dtype:
+        raise InvalidParameterError(f"out must have shape {(n, n, 4)} and dtype {dtype}")
+    table = successors(points, checkers)
+    transposed = np.empty((n, n, 4), dtype)
+    for m0 in range(0, n, _SHELLS_PER_CALL):
+        m1 = min(n, m0 + _SHELLS_PER_CALL)
+        ts_shells(m0, m1, table.ptr, table.succ, out, transposed, gnubg, _ROW_BLOCK)
+        if progress is not None:
+            progress(m1 * m1 - m0 * m0)
+    del transposed
+    return out
+
+
+@dataclass(frozen=True)
+class CubeDecision:
+    """The roller's cube decision at the root of a two-sided position (money, cube 1).
+
+    Attributes
+    ----------
+    no_double, double_take, double_pass : float
+        Equities per unit cube: ND (the stored value for the cube state), DT = 2 x the
+        stored "opponent owns" value (after the double the opponent owns a 2-cube),
+        DP = +1.
+    action : str
+        "no double, take", "no double, pass" (the opponent would pass but the roller does
+        better playing on: impossible without gammons except at equality), "double, take",
+        "double, pass", or "no double available" when the roller cannot double.
+    equity : float
+        The value with optimal decisions: ``max(ND, min(DT, DP))`` when the roller may
+        double, else ND.
+    """
+
+    no_double: float
+    double_take: float
+    double_pass: float
+    action: str
+    equity: float
+
+    @property
+    def should_double(self) -> bool:
+        """Whether doubling is (weakly) right: ``min(DT, DP) >= ND``."""
+        return self.action.startswith("double")
+
+
+def cube_decision(values: NDArray[np.floating], cube: str = "centred") -> CubeDecision:
+    """Apply the roller's root cube decision to a stored 4-vector of equities.
+
+    Parameters
+    ----------
+    values : array_like, shape (4,)
+        [cubeless, owned, centred, opponent owns] no-double equities of a pair.
+    cube : {"centred", "owned", "opponent_owns"}
+        Who has access to the cube before the roller's turn.
+
+    Notes
+    -----
+    Double when ``min(DT, DP) >= ND`` (gnubg's ``CubeEquity`` convention: doubling wins
+    ties); the opponent takes when ``DT <= DP`` (a take wins ties).
+    """
+    if cube not in ("centred", "owned", "opponent_owns"):
+        raise InvalidParameterError(
+            f"cube must be 'centred', 'owned' or 'opponent_owns', got {cube!r}"
+        )
+    v = np.asarray(values, dtype=np.float64)
+    nd = float(v[CUBE_STATES[cube]])
+    dt = 2.0 * float(v[CUBE_STATES["opponent_owns"]])
+    dp = 1.0
+    taker = "take" if dt <= dp else "pass"
+    if cube == "opponent_owns":
+        return CubeDecision(nd, dt, dp, "no double available", nd)
+    if min(dt, dp) >= nd:
+        return CubeDecision(nd, dt, dp, f"double, {taker}", min(dt, dp))
+    return CubeDecision(nd, dt, dp, f"no double, {taker}", nd)
