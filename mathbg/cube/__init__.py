@@ -1,0 +1,70 @@
+"""Doubling-cube theory: money play (Janowski) and match play (from a MET).
+
+Sub-modules (loaded on first use):
+
+- :mod:`mathbg.cube.money`: Janowski's take, beaver, raccoon, initial double (with and
+  without Jacoby, with beavers), redouble, cash and too-good points for any cube life x;
+  cubeful equities; the money cube action.
+- :mod:`mathbg.cube.match`: dead and live take, double, cash and too-good points at any
+  match score, gammon and backgammon values, market windows, Crawford and post-Crawford.
+- :mod:`mathbg.cube.matrix`: the score matrix (every score, every cube level) as a pandas
+  DataFrame.
+- :mod:`mathbg.cube.convert`: cubeless probabilities -> cubeful MWC / equity at a score
+  (gnubg's live/dead blend), EMG, the cube decision at a score.
+- :mod:`mathbg.cube.decisions`: naming cube actions.
+
+Gammon and backgammon rates everywhere are **disjoint fractions of that side's wins**
+(gammons that are not backgammons, and backgammons), as gnubg's ``show marketwindow``
+takes them; ``(G0, G1)`` and ``(B0, B1)`` are the first-named player's and the opponent's.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__all__ = [
+    "convert",
+    "cube_decision",
+    "cubeful_mwc",
+    "decisions",
+    "market_window",
+    "match",
+    "matrix",
+    "money",
+    "money_points",
+    "points",
+    "score_matrix",
+    "take_point",
+]
+
+_SUBMODULES = {"convert", "decisions", "match", "matrix", "money"}
+_LAZY = {
+    "money_points": "mathbg.cube.money",
+    "points": "mathbg.cube.match",
+    "take_point": "mathbg.cube.match",
+    "market_window": "mathbg.cube.match",
+    "score_matrix": "mathbg.cube.matrix",
+    "cubeful_mwc": "mathbg.cube.convert",
+    "cube_decision": "mathbg.cube.convert",
+}
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.cube import convert, decisions, match, matrix, money
+    from mathbg.cube.convert import cube_decision, cubeful_mwc
+    from mathbg.cube.match import market_window, points, take_point
+    from mathbg.cube.matrix import score_matrix
+    from mathbg.cube.money import money_points
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        return importlib.import_module(f"mathbg.cube.{name}")
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mathbg.cube' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,191 @@
+"""Input checks and small conversions shared by the cube modules (numpy only).
+
+Gammon and backgammon *rates* throughout :mod:`mathbg.cube` are **disjoint fractions of that
+side's wins**, as gnubg's ``show marketwindow`` takes them: the gammon rate is the share of
+wins that are gammons but not backgammons, the backgammon rate the share that are
+backgammons. So a side with rates ``(g, b)`` wins a single game with probability
+``1 - g - b`` of its wins, and the average value of its wins is ``W = 1 + g + 2 b``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from mathbg.errors import InvalidParameterError, InvalidScoreError
+
+#: Cube values the score matrix covers by default (gnubg's ``MAXCUBELEVEL`` = 7 levels).
+CUBE_LEVELS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
+
+#: Names of the cube owner accepted everywhere.
+OWNERS: tuple[str, ...] = ("centre", "player", "opponent")
+
+_OWNER_ALIASES = {
+    "centre": "centre",
+    "center": "centre",
+    "centred": "centre",
+    "centered": "centre",
+    "none": "centre",
+    "player": "player",
+    "me": "player",
+    "opponent": "opponent",
+    "opp": "opponent",
+}
+
+
+def check_owner(owner: str) -> str:
+    """Normalise a cube owner name to ``"centre"``, ``"player"`` or ``"opponent"``."""
+    key = str(owner).strip().lower()
+    if key not in _OWNER_ALIASES:
+        raise InvalidParameterError(
+            f"cube owner must be one of centre, player, opponent; got {owner!r}"
+        )
+    return _OWNER_ALIASES[key]
+
+
+def is_power_of_two(value: ArrayLike) -> NDArray[np.bool_]:
+    """Elementwise: is ``value`` a positive integer power of two (1, 2, 4, ...)?"""
+    v = np.asarray(value)
+    if not np.issubdtype(v.dtype, np.integer):
+        as_int = np.rint(v).astype(np.int64)
+        ok = np.isfinite(v) & (as_int == v)
+        v = np.where(ok, as_int, 0)
+    else:
+        ok = np.ones(v.shape, dtype=bool)
+    v = v.astype(np.int64)
+    return ok & (v > 0) & ((v & (v - 1)) == 0)
+
+
+def check_cube(cube: ArrayLike) -> NDArray[np.int64]:
+    """Check that every cube value is a power of two (1, 2, 4, ...); return int64 array."""
+    arr = np.asarray(cube)
+    if arr.dtype == bool or not np.all(is_power_of_two(arr)):
+        bad = arr if arr.ndim == 0 else arr[~is_power_of_two(arr)].ravel()[0]
+        raise InvalidScoreError(f"cube value must be a power of two (1, 2, 4, ...); got {bad}")
+    return np.rint(arr).astype(np.int64)
+
+
+#: Largest score (points away) the cube solvers accept.
+MAX_AWAY = 1024
+
+
+def check_away(away: ArrayLike, what: str = "away") -> NDArray[np.int64]:
+    """Check points-away values: whole numbers in 1..:data:`MAX_AWAY`.
+
+    Scores beyond a table's length are read from its extension (Montgomery's model for the
+    pre-Crawford table, Zadeh's recurrence post-Crawford, as gnubg does).
+    """
+    arr = np.asarray(away)
+    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+        if not np.all(np.isfinite(arr)) or not np.all(np.rint(arr) == arr):
+            raise InvalidScoreError(f"{what} must be a whole number of points; got {away}")
+    iarr = np.rint(arr).astype(np.int64)
+    if np.any(iarr < 1):
+        raise InvalidScoreError(
+            f"{what} must be at least 1 (a side 0-away has already won the match); "
+            f"got {int(iarr.min())}"
+        )
+    if np.any(iarr > MAX_AWAY):
+        raise InvalidScoreError(f"{what} = {int(iarr.max())} is beyond {MAX_AWAY}-away")
+    return iarr
+
+
+def check_rates(
+    gammon: ArrayLike, backgammon: ArrayLike, who: str = "player"
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Check one side's gammon and backgammon rates (disjoint fractions of its wins).
+
+    Each must lie in [0, 1], the backgammon rate may not exceed the gammon rate, and
+    together they may not exceed 1 (they are shares of the same wins).
+    """
+    g = np.asarray(gammon, dtype=np.float64)
+    b = np.asarray(backgammon, dtype=np.float64)
+    for name, r in (("gammon", g), ("backgammon", b)):
+        if not np.all(np.isfinite(r)) or np.any(r < 0.0) or np.any(r > 1.0):
+            raise InvalidParameterError(
+                f"{who}'s {name} rate must be a fraction in [0, 1] of that side's wins; got {r}"
+            )
+    if np.any(b > g + 1e-12):
+        raise InvalidParameterError(
+            f"{who}'s backgammon rate ({b}) is above the gammon rate ({g}); the rates are "
+            "disjoint shares of wins and backgammons cannot outnumber gammons"
+        )
+    if np.any(g + b > 1.0 + 1e-12):
+        raise InvalidParameterError(
+            f"{who}'s gammon + backgammon rates exceed 1 ({g} + {b}); they are disjoint "
+            "shares of that side's wins"
+        )
+    return g, b
+
+
+def check_pair(values: Any, name: str) -> tuple[float, float]:
+    """A pair of numbers (first-named player, opponent), e.g. ``(0.25, 0.2)``."""
+    if isinstance(values, (int, float, np.floating, np.integer)):
+        return float(values), float(values)
+    if not isinstance(values, Sequence | np.ndarray) or len(values) != 2:
+        raise InvalidParameterError(
+            f"{name} must be a pair (first-named player, opponent); got {values!r}"
+        )
+    return float(values[0]), float(values[1])
+
+
+def check_x(x: ArrayLike) -> NDArray[np.float64]:
+    """Check a cube life (cube efficiency) ``x`` in [0, 1]: 0 dead cube, 1 fully live."""
+    arr = np.asarray(x, dtype=np.float64)
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0.0) or np.any(arr > 1.0):
+        raise InvalidParameterError(f"cube life x must lie in [0, 1] (0 dead, 1 live); got {x}")
+    return arr
+
+
+def average_win_value(gammon: ArrayLike, backgammon: ArrayLike) -> NDArray[np.float64]:
+    """Average cubeless value of a side's wins, ``W = 1 + g + 2 b``.
+
+    ``g`` and ``b`` are disjoint fractions of that side's wins (gammons that are not
+    backgammons, and backgammons). In Janowski's notation with cumulative counts this is
+    ``1 + (wins_gammon + wins_backgammon) / wins``; gnubg ``getMoneyPoints`` uses the same.
+    """
+    g, b = check_rates(gammon, backgammon)
+    return 1.0 + g + 2.0 * b
+
+
+def rates_from_probabilities(
+    probs: ArrayLike,
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """Disjoint gammon/backgammon rates of both sides from cubeless probabilities.
+
+    ``probs`` holds gnubg's five outputs on its last axis: ``(p_win, p_win_gammon,
+    p_win_backgammon, p_lose_gammon, p_lose_backgammon)`` with *cumulative* gammons (a
+    backgammon also counts as a gammon). Returns ``(g0, b0, g1, b1)``, each a fraction of that
+    side's wins; a side that never wins gets rates 0 (as gnubg ``GetPoints``).
+    """
+    p = np.asarray(probs, dtype=np.float64)
+    if p.shape[-1] != 5:
+        raise InvalidParameterError(
+            "probabilities must have 5 entries (win, win gammon, win backgammon, lose gammon, "
+            f"lose backgammon); got shape {p.shape}"
+        )
+    w, wg, wb, lg, lb = (p[..., k] for k in range(5))
+    if (
+        not np.all(np.isfinite(p))
+        or np.any(p < -1e-9)
+        or np.any(w > 1 + 1e-9)
+        or np.any(wb > wg + 1e-9)
+        or np.any(wg > w + 1e-9)
+        or np.any(lb > lg + 1e-9)
+        or np.any(lg > 1 - w + 1e-9)
+    ):
+        raise InvalidParameterError(
+            "inconsistent probabilities: need 0 <= win_bg <= win_gammon <= win <= 1 and "
+            f"0 <= lose_bg <= lose_gammon <= 1 - win; got {p}"
+        )
+    lose = 1.0 - w
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g0 = np.where(w > 0, (wg - wb) / w, 0.0)
+        b0 = np.where(w > 0, wb / w, 0.0)
+        g1 = np.where(lose > 0, (lg - lb) / lose, 0.0)
+        b1 = np.where(lose > 0, lb / lose, 0.0)
+    clip = lambda a: np.clip(a, 0.0, 1.0)  # noqa: E731  (rounding in float32 inputs)
+    return clip(g0), clip(b0), clip(g1), clip(b1)

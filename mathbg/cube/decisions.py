@@ -1,0 +1,107 @@
+"""Naming cube actions from the equities of no double, double/take and double/pass.
+
+The classification follows gnubg's ``FindBestCubeDecision`` (eval.c): with ND, DT and DP
+the doubler's equities (or match winning chances) for no double, double/take and
+double/pass,
+
+1. ND > DT > DP: too good, pass;   2. ND > DP > DT: too good, take;
+3. DT >= ND > DP: too good, pass;  4. DT >= DP >= ND: double, pass;
+5. DP > ND > DT: no double, take;  6. DP > DT >= ND: double, take.
+
+A "too good" needs a possible gammon (otherwise gnubg says double, pass or no double,
+take). In money play with beavers allowed, a double/take where the doubler's DT equity is
+in [-2, 0] (the taker is better off holding the doubled cube) is beavered; it stays a
+double only if the beavered game (worth 2 DT to the doubler) is still no worse than ND.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = ["CubeAction", "classify"]
+
+
+class CubeAction(StrEnum):
+    """A cube action as a player would name it."""
+
+    NO_DOUBLE_TAKE = "no double, take"
+    NO_DOUBLE_BEAVER = "no double, beaver"
+    DOUBLE_TAKE = "double, take"
+    DOUBLE_BEAVER = "double, beaver"
+    DOUBLE_PASS = "double, pass"
+    TOO_GOOD_TAKE = "too good, take"
+    TOO_GOOD_PASS = "too good, pass"
+    NOT_AVAILABLE = "cube not available"
+
+    @property
+    def doubles(self) -> bool:
+        """True when the right action is to double."""
+        return self in (CubeAction.DOUBLE_TAKE, CubeAction.DOUBLE_BEAVER, CubeAction.DOUBLE_PASS)
+
+    @property
+    def too_good(self) -> bool:
+        """True when the player is too good to double (plays on for a gammon)."""
+        return self in (CubeAction.TOO_GOOD_TAKE, CubeAction.TOO_GOOD_PASS)
+
+    @property
+    def short(self) -> str:
+        """Coarse name: ``no double``, ``double/take``, ``double/pass``, ``too good``,
+        ``beaver`` or ``not available``."""
+        return {
+            CubeAction.NO_DOUBLE_TAKE: "no double",
+            CubeAction.NO_DOUBLE_BEAVER: "no double",
+            CubeAction.DOUBLE_TAKE: "double/take",
+            CubeAction.DOUBLE_BEAVER: "beaver",
+            CubeAction.DOUBLE_PASS: "double/pass",
+            CubeAction.TOO_GOOD_TAKE: "too good",
+            CubeAction.TOO_GOOD_PASS: "too good",
+            CubeAction.NOT_AVAILABLE: "not available",
+        }[self]
+
+
+def classify(
+    nd: float,
+    dt: float,
+    dp: float,
+    *,
+    can_gammon: bool = True,
+    beavers: bool = False,
+    money: bool = True,
+) -> CubeAction:
+    """Name the cube action from the doubler's no-double, double/take and double/pass values.
+
+    Parameters
+    ----------
+    nd, dt, dp : float
+        The doubler's equity (money, per unit of the current cube) or match winning chance
+        after no double, double/take and double/pass. In money play DT is the equity of the
+        doubled game already multiplied by 2 and DP is +1.
+    can_gammon : bool
+        Whether the doubler can still win a gammon; without one, "too good" is reported as
+        double/pass (or no double/take), as gnubg does.
+    beavers : bool
+        Money play only: the taker may beaver.
+    money : bool
+        Money play (beavers apply) or match play.
+
+    Returns
+    -------
+    CubeAction
+        The action (gnubg ``FindBestCubeDecision`` cases 1-6; optional doubles are named as
+        the plain action).
+    """
+    beaverable = money and beavers and -2.0 <= dt <= 0.0
+    if dt >= nd and dp >= nd:
+        if dp > dt:
+            if beaverable:  # after the beaver the doubler has 2 DT: double only if >= ND
+                return CubeAction.NO_DOUBLE_BEAVER if 2.0 * dt < nd else CubeAction.DOUBLE_BEAVER
+            return CubeAction.DOUBLE_TAKE
+        return CubeAction.DOUBLE_PASS
+    if nd > dt:
+        if dt > dp:
+            return CubeAction.TOO_GOOD_PASS if can_gammon else CubeAction.DOUBLE_PASS
+        if nd > dp:
+            return CubeAction.TOO_GOOD_TAKE if can_gammon else CubeAction.NO_DOUBLE_TAKE
+        return CubeAction.NO_DOUBLE_BEAVER if beaverable else CubeAction.NO_DOUBLE_TAKE
+    # DT >= ND > DP
+    return CubeAction.TOO_GOOD_PASS if can_gammon else CubeAction.DOUBLE_PASS

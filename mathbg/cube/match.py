@@ -1,0 +1,876 @@
+"""Match-play cube points from a match equity table (MET).
+
+Every function is vectorised over the score (``away``, ``opp_away``) and the cube value
+(numpy broadcasting) and reads any :class:`mathbg.met.MET` (or any object with its
+``pre``/``post`` arrays). Conventions:
+
+- ``away`` is the *first-named player's* points to go, ``opp_away`` the opponent's; the
+  cube value ``cube`` is the current one (a double turns it to ``2 cube``).
+- ``gammons = (G0, G1)`` and ``backgammons = (B0, B1)`` are the first-named player's and the
+  opponent's rates, **disjoint fractions of that side's wins** (gammons that are not
+  backgammons, and backgammons), as gnubg's ``show marketwindow`` takes them. Each may be
+  an array (broadcast with the score).
+- Every point is a winning chance of the player it belongs to: the *take point* is the
+  taker's chance at which take and pass break even, the *double*, *cash* and *too-good*
+  points are the doubler's chances.
+- A side 1-away is post-Crawford unless ``crawford=True`` (then that game is the Crawford
+  game: no cube, so cube points are NaN). Results of a Crawford or post-Crawford game are
+  read from the post-Crawford table; results of other games that leave a side 1-away from
+  the Crawford-game entries.
+
+The maths (MWC from the player's point of view; the doubler D doubles from ``c`` to
+``2c``; each "win"/"lose" MWC is weighted by the winner's single/gammon/backgammon rates
+at 1, 2, 3 times the stake)::
+
+    DP  = MWC(D wins c)                       double, pass
+    NDW = MWC(D wins at c),  NDL = MWC(D loses at c)        (gammon-weighted)
+    DTW = MWC(D wins at v),  DTL = MWC(D loses at v)        v = 2c, or 4c when the
+          taker redoubles at once (D needs <= 2c and the taker > 2c: the recube is free)
+
+    dead take point (taker)  TP = (DTW - DP) / (DTW - DTL)     risk / (risk + gain)
+    dead cash point (D)      CP = 1 - TP = (DP - DTL) / (DTW - DTL)
+    double point (D)         (NDL - DTL) / ((NDL - DTL) + (DTW - NDW))
+    too-good point (D)       TG = (DP - NDL) / (NDW - NDL)
+                             (solves p NDW + (1 - p) NDL = DP; money: (L + 1) / (W + L))
+
+Live cube (gnubg ``GetPoints``): at cube level ``c`` with both sides more than ``2c``
+away, the taker owns the ``2c`` cube and cashes at its own live cash point
+``CP_T(2c)``, so D's MWC after the take runs linearly from DTW (taker's chance 0) to
+``RDP = MWC(D loses 2c)`` (taker's chance ``CP_T(2c)``)::
+
+    CP_D(c) = 1 - CP_T(2c) (DTW - DP) / (DTW - RDP)        (single-rate DTW at 2c)
+
+from the top level down; at a level where either side needs ``<= 2c`` the doubled cube is
+dead and ``CP`` is the dead cash point (with the automatic redouble). For a cube life
+``x`` between 0 and 1 the taker's MWC after taking is blended, ``(1 - x)`` dead +
+``x`` live (as gnubg's ``Cl2CfMatch`` blends MWCs), which gives::
+
+    TP(x) = (DTW - DP) / [(1 - x)(DTW - DTL) + x (DTW - RDP) / CP_T(2c)]
+
+the match analogue of Janowski's ``(L - 1/2) / (W + L + x/2)``. As gnubg prints no live
+double point, the double point does not depend on the cube life.
+
+Dead cubes: a doubler who needs ``<= c`` wins the match with any win at the current cube
+and has nothing to double for: its double, cash and too-good points are 1 (so the
+opponent's take point is 0). The doubled cube is dead (live = dead) when either side needs
+``<= 2c``.
+
+Gammon values (XG's convention, gnubg ``show gammonvalues``)::
+
+    gammon value     = (MWC(win 2c) - MWC(win c)) / (MWC(win c) - MWC(lose c))
+    backgammon value = (MWC(win 3c) - MWC(win c)) / (MWC(win c) - MWC(lose c))
+
+0.5 and 1.0 in money play. gnubg's internal "gammon price" (matchequity.c
+``getGammonPrice``) is twice the gammon value; this module never uses it.
+
+References
+----------
+GNU Backgammon matchequity.c (``GetPoints``, ``getGammonPrice``, ``getMEMultiple``), show.c
+(``CommandShowMarketWindow``, ``CommandShowGammonValues``), eval.c (``getMatchPoints``,
+whose too-good point ``(NDW - NDL) / ((NDW - NDL) + (NDW - DP))`` is a different expression:
+it agrees with ours only where gammons are worthless, both then being 1).
+R. Janowski, "Take-Points in Money Games" (1993).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from mathbg.cube._common import (
+    check_away,
+    check_cube,
+    check_owner,
+    check_rates,
+    check_x,
+)
+from mathbg.errors import InvalidParameterError, InvalidScoreError
+
+__all__ = [
+    "STATES",
+    "MarketWindow",
+    "PlayerPoints",
+    "ScorePoints",
+    "backgammon_value",
+    "cash_point",
+    "cash_point_dead",
+    "cash_point_live",
+    "double_point",
+    "gammon_value",
+    "market_window",
+    "may_double",
+    "points",
+    "score_state",
+    "take_point",
+    "take_point_dead",
+    "take_point_live",
+    "too_good_point",
+]
+
+#: Names of the game state at a score.
+STATES: tuple[str, ...] = ("normal", "crawford", "post-crawford", "dmp")
+
+Arr = NDArray[np.float64]
+
+
+# ----------------------------------------------------------------------------- tables
+
+
+@dataclass(frozen=True)
+class _View:
+    """A MET seen by one player (0: the table's row player, 1: the other)."""
+
+    met: Any
+    player: int
+
+    def swapped(self) -> _View:
+        return _View(self.met, 1 - self.player)
+
+
+def _met(met: Any) -> Any:
+    if isinstance(met, str):
+        from mathbg.met import load
+
+        return load(met)
+    if not hasattr(met, "mwc_array"):
+        raise InvalidParameterError(
+            f"expected a mathbg.met.MET or the name of a shipped table; got {met!r}"
+        )
+    return met
+
+
+def _mwc(v: _View, a: NDArray[np.int64], b: NDArray[np.int64], post: NDArray[np.bool_]) -> Arr:
+    """MWC of the viewing player ``a``-away vs ``b``-away after a game (``a``, ``b`` may be <= 0).
+
+    ``post``: the game that ended was the Crawford game or post-Crawford, so a score with a
+    side 1-away reads the post-Crawford table; otherwise the pre-Crawford table, whose
+    1-away entries are Crawford-game values (gnubg ``getMEMultiple``).
+    """
+    post_now = post & ((a == 1) | (b == 1))
+    return v.met.mwc_array(a, b, post_crawford=post_now, player=v.player)
+
+
+# ----------------------------------------------------------------------------- core
+
+
+@dataclass
+class _Side:
+    """One doubler's MWCs and dead points at one cube level (doubling c -> 2c)."""
+
+    dp: Arr  # MWC double, pass
+    ndw: Arr
+    ndl: Arr
+    dtw: Arr  # at 2c
+    dtl: Arr
+    rdp: Arr  # D loses 2c (taker's redouble passed)
+    needs_le_c: NDArray[np.bool_]
+
+
+def _side(t: _View, d, o, c, gd, bd, go, bo, post) -> _Side:
+    sd = 1.0 - gd - bd
+    so = 1.0 - go - bo
+
+    def win(k):
+        return _mwc(t, d - k, o, post)
+
+    def lose(k):
+        return _mwc(t, d, o - k, post)
+
+    w1, w2, w3 = win(c), win(2 * c), win(3 * c)
+    l1, l2, l3 = lose(c), lose(2 * c), lose(3 * c)
+    w4, w6 = win(4 * c), win(6 * c)
+    l4, l6 = lose(4 * c), lose(6 * c)
+    return _Side(
+        dp=w1,
+        ndw=sd * w1 + gd * w2 + bd * w3,
+        ndl=so * l1 + go * l2 + bo * l3,
+        dtw=sd * w2 + gd * w4 + bd * w6,
+        dtl=so * l2 + go * l4 + bo * l6,
+        rdp=l2,
+        needs_le_c=d <= c,
+    )
+
+
+def _ratio(num: Arr, den: Arr, fallback: float) -> Arr:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den != 0.0, num / np.where(den != 0.0, den, 1.0), fallback)
+
+
+@dataclass
+class _Level:
+    """Both players' quantities at one cube level."""
+
+    cube: NDArray[np.int64]
+    p: _Side  # first-named player doubling
+    o: _Side  # opponent doubling (MWCs from the opponent's point of view)
+    live: NDArray[np.bool_]  # the doubled (2c) cube is alive: both need > 2c
+    auto_p: NDArray[np.bool_]  # the opponent redoubles at once if the player doubles
+    auto_o: NDArray[np.bool_]
+
+
+@dataclass
+class _Solution:
+    """Per-level results (leading axis = level k, cube = c 2^k) for both doublers."""
+
+    cube: NDArray[np.int64]
+    post: NDArray[np.bool_]
+    crawford_game: NDArray[np.bool_]
+    # index 0: first-named player as doubler, 1: opponent as doubler
+    double_point: tuple[Arr, Arr]
+    double_point_no_redouble: tuple[Arr, Arr]
+    cash_dead: tuple[Arr, Arr]
+    cash_dead_no_redouble: tuple[Arr, Arr]
+    cash_live: tuple[Arr, Arr]
+    too_good: tuple[Arr, Arr]
+    auto: tuple[NDArray[np.bool_], NDArray[np.bool_]]
+    dead_doubled: NDArray[np.bool_]
+    # for the cube-life blend of the *taker's* take point against doubler i
+    blend: tuple[tuple[Arr, Arr, Arr], tuple[Arr, Arr, Arr]] = field(repr=False)
+
+
+def _prepare(met, away, opp_away, cube, gammons, backgammons, crawford, x=0.0):
+    t = _View(_met(met), 0)
+    a = check_away(away, "away")
+    b = check_away(opp_away, "opp_away")
+    c = check_cube(cube)
+    g0, g1 = _pair(gammons, "gammons")
+    b0, b1 = _pair(backgammons, "backgammons")
+    g0, b0 = check_rates(g0, b0, "player")
+    g1, b1 = check_rates(g1, b1, "opponent")
+    xv = check_x(x)
+    a, b, c, g0, b0, g1, b1, xv = np.broadcast_arrays(a, b, c, g0, b0, g1, b1, xv)
+    one_away = (a == 1) | (b == 1)
+    crawford_game = one_away & bool(crawford) & ~((a == 1) & (b == 1))
+    return t, a, b, c, (g0, b0, g1, b1), one_away, crawford_game, xv
+
+
+def _pair(values: Any, name: str) -> tuple[Any, Any]:
+    if np.ndim(values) == 0:
+        return values, values
+    if len(values) != 2:
+        raise InvalidParameterError(
+            f"{name} must be a pair (first-named player, opponent); got {values!r}"
+        )
+    return values[0], values[1]
+
+
+def _solve(t: _View, a, b, c, rates, post, crawford_game, min_levels: int = 1) -> _Solution:
+    g0, b0, g1, b1 = rates
+    ts = t.swapped()
+    levels: list[_Level] = []
+    k = 0
+    while True:
+        ck = c * (1 << k)
+        p_side = _side(t, a, b, ck, g0, b0, g1, b1, post)
+        o_side = _side(ts, b, a, ck, g1, b1, g0, b0, post)
+        live = (a > 2 * ck) & (b > 2 * ck)
+        auto_p = (a <= 2 * ck) & (b > 2 * ck)
+        auto_o = (b <= 2 * ck) & (a > 2 * ck)
+        levels.append(_Level(ck, p_side, o_side, live, auto_p, auto_o))
+        # results are wanted at levels 0..k-1: level k-1 needs level k for the automatic
+        # redouble, and level k's live cash points only where level k-1 is live
+        if k >= max(min_levels, 1) and not np.any(levels[k - 1].live):
+            break
+        k += 1
+    n_lv = len(levels) - 1  # the last level only serves the auto-redouble lookups
+
+    def dead_points(side: _Side, nxt: _Side, auto):
+        dtw = np.where(auto, nxt.dtw, side.dtw)
+        dtl = np.where(auto, nxt.dtl, side.dtl)
+        risk = side.ndl - dtl
+        gain = dtw - side.ndw
+        dp = _ratio(risk, risk + gain, 0.0)
+        cp = _ratio(side.dp - dtl, dtw - dtl, 1.0)
+        dp_nr = _ratio(side.ndl - side.dtl, side.ndl - side.dtl + side.dtw - side.ndw, 0.0)
+        cp_nr = _ratio(side.dp - side.dtl, side.dtw - side.dtl, 1.0)
+        tg = _ratio(side.dp - side.ndl, side.ndw - side.ndl, 1.0)
+        one = side.needs_le_c
+        return (
+            np.where(one, 1.0, dp),
+            np.where(one, 1.0, dp_nr),
+            np.where(one, 1.0, cp),
+            np.where(one, 1.0, cp_nr),
+            np.where(one, 1.0, tg),
+        )
+
+    out: dict[str, list[list[Arr]]] = {
+        k_: [[], []] for k_ in ("dp", "dp_nr", "cp", "cp_nr", "tg", "live_cp")
+    }
+    for lv in range(n_lv):
+        L, N = levels[lv], levels[lv + 1]
+        for i, (side, nxt, auto) in enumerate(((L.p, N.p, L.auto_p), (L.o, N.o, L.auto_o))):
+            dp, dp_nr, cp, cp_nr, tg = dead_points(side, nxt, auto)
+            out["dp"][i].append(dp)
+            out["dp_nr"][i].append(dp_nr)
+            out["cp"][i].append(cp)
+            out["cp_nr"][i].append(cp_nr)
+            out["tg"][i].append(tg)
+
+    # live cash points, from the top level down
+    live_cp: list[list[Arr | None]] = [[None] * n_lv, [None] * n_lv]
+    blend: list[list[tuple[Arr, Arr, Arr] | None]] = [[None] * n_lv, [None] * n_lv]
+    for lv in range(n_lv - 1, -1, -1):
+        L = levels[lv]
+        for i, side in enumerate((L.p, L.o)):
+            cp_dead = out["cp"][i][lv]
+            if lv + 1 < n_lv:
+                cp_opp_next = live_cp[1 - i][lv + 1]
+            else:
+                cp_opp_next = np.ones_like(cp_dead)
+            # the taker's chance at which D's MWC after the take equals DP
+            tp_live = cp_opp_next * _ratio(side.dtw - side.dp, side.dtw - side.rdp, 0.0)
+            cp_live = np.where(L.live & ~side.needs_le_c, 1.0 - tp_live, cp_dead)
+            live_cp[i][lv] = cp_live
+            # pieces of the blended take point: (gain, dead slope, live slope)
+            gain = side.dtw - side.dp
+            s_dead = side.dtw - side.dtl
+            s_live = _ratio(side.dtw - side.rdp, cp_opp_next, np.inf)
+            blend[i][lv] = (gain, s_dead, s_live)
+
+    def stack(lists):
+        return tuple(np.stack(x) for x in lists)
+
+    live_stack = np.stack([lv.live for lv in levels[:n_lv]])
+    return _Solution(
+        cube=np.stack([lv.cube for lv in levels[:n_lv]]),
+        post=post,
+        crawford_game=crawford_game,
+        double_point=stack(out["dp"]),
+        double_point_no_redouble=stack(out["dp_nr"]),
+        cash_dead=stack(out["cp"]),
+        cash_dead_no_redouble=stack(out["cp_nr"]),
+        cash_live=stack(live_cp),
+        too_good=stack(out["tg"]),
+        auto=(
+            np.stack([lv.auto_p for lv in levels[:n_lv]]),
+            np.stack([lv.auto_o for lv in levels[:n_lv]]),
+        ),
+        dead_doubled=~live_stack,
+        blend=tuple(
+            tuple(np.stack([blend[i][lv][j] for lv in range(n_lv)]) for j in range(3))
+            for i in range(2)
+        ),
+    )
+
+
+def _cash_at_x(sol: _Solution, i: int, x: Arr) -> Arr:
+    """Doubler i's cash point (all levels) at cube life x: 1 - the taker's blended TP."""
+    gain, s_dead, s_live = sol.blend[i]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        slope = (1.0 - x) * s_dead + np.where(x > 0, x * s_live, 0.0)
+        tp = np.where(slope > 0, gain / slope, 0.0)
+    blended = np.where(x >= 1.0, sol.cash_live[i], 1.0 - tp)
+    needs_le_c = sol.cash_dead[i] == 1.0
+    return np.where(sol.dead_doubled | needs_le_c, sol.cash_dead[i], blended)
+
+
+def _nan_crawford(sol: _Solution, arr: Arr) -> Arr:
+    return np.where(sol.crawford_game, np.nan, arr)
+
+
+def _run(met, away, opp_away, cube, gammons, backgammons, crawford, x=0.0):
+    """Check and broadcast the inputs, solve; return the solution and the broadcast x."""
+    t, a, b, c, rates, one_away, crawford_game, xv = _prepare(
+        met, away, opp_away, cube, gammons, backgammons, crawford, x
+    )
+    return _solve(t, a, b, c, rates, one_away, crawford_game), xv
+
+
+def _scalar(arr: Arr) -> float | Arr:
+    return float(arr) if np.ndim(arr) == 0 else arr
+
+
+# ----------------------------------------------------------------------------- public API
+
+_DOC_ARGS = """
+    Parameters
+    ----------
+    met : mathbg.met.MET or str
+        The match equity table (or a shipped table's name).
+    away, opp_away : array_like of int
+        Points the first-named player and the opponent still need (1 .. table length).
+    cube : array_like of int
+        Current cube value (a power of two); a double turns it to ``2 cube``.
+    gammons, backgammons : (G0, G1), (B0, B1)
+        The first-named player's and the opponent's gammon and backgammon rates, disjoint
+        fractions of that side's wins (gammons that are not backgammons; backgammons).
+    crawford : bool
+        Where a side is 1-away: the Crawford game (no cube: NaN) instead of post-Crawford.
+"""
+
+
+def take_point_dead(
+    met: Any,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
+    gammons: Any = (0.0, 0.0),
+    backgammons: Any = (0.0, 0.0),
+    *,
+    crawford: bool = False,
+) -> float | Arr:
+    """Dead-cube take point of the first-named player when the opponent doubles.
+
+    ``TP = (DTW - DP) / (DTW - DTL)`` in the opponent's MWCs, i.e. risk / (risk + gain) for
+    the taker, with gammon-weighted MWCs and the taker's immediate redouble when the
+    doubler needs <= 2 cube and the taker more. Returned as the taker's winning chance.
+    E.g. Kazaross-XG2 3-away/3-away, gammonless: 30.17 %; a 4-away taker against a 2-away
+    doubler: 18.56 %.
+    """
+    sol, _ = _run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    return _scalar(_nan_crawford(sol, 1.0 - sol.cash_dead[1][0]))
+
+
+def take_point_live(
+    met: Any,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
+    gammons: Any = (0.0, 0.0),
+    backgammons: Any = (0.0, 0.0),
+    *,
+    crawford: bool = False,
+) -> float | Arr:
+    """Fully-live take point of the first-named player (gnubg ``GetPoints`` recursion).
+
+    One minus the opponent's live cash point. Equal to the dead take point when the
+    doubled cube is dead (either side needs <= 2 cube). E.g. Kazaross-XG2 3-away/3-away
+    gammonless: 30.17 % x 75.08 % = 22.65 %.
+    """
+    sol, _ = _run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    return _scalar(_nan_crawford(sol, 1.0 - sol.cash_live[1][0]))
+
+
+def take_point(
+    met: Any,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
+    gammons: Any = (0.0, 0.0),
+    backgammons: Any = (0.0, 0.0),
+    *,
+    x: ArrayLike = 0.0,
+    crawford: bool = False,
+) -> float | Arr:
+    """Take point of the first-named player at cube life ``x`` (0 dead, 1 fully live).
+
+    ``TP(x) = (DTW - DP) / [(1 - x)(DTW - DTL) + x (DTW - RDP) / CP_T(2 cube)]`` (the
+    taker's MWC after taking blended ``(1 - x)`` dead + ``x`` live).
+    """
+    sol, xv = _run(met, away, opp_away, cube, gammons, backgammons, crawford, x)
+    return _scalar(_nan_crawford(sol, 1.0 - _cash_at_x(sol, 1, xv)[0]))
+
+
+def cash_point_dead(
+    met: Any,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
+    gammons: Any = (0.0, 0.0),
+    backgammons: Any = (0.0, 0.0),
+    *,
+    crawford: bool = False,
+) -> float | Arr:
+    """Dead-cube cash point of the first-named player: ``(DP - DTL) / (DTW - DTL)``.
+
+    One minus the opponent's dead take point; 1 when the player needs <= cube.
+    """
+    sol, _ = _run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    return _scalar(_nan_crawford(sol, sol.cash_dead[0][0]))
+
+
+def cash_point_live(
+    met: Any,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
+    gammons: Any = (0.0, 0.0),
+    backgammons: Any = (0.0, 0.0),
+    *,
+    crawford: bool = False,
+) -> float | Arr:
+    """Fully-live cash point of the first-named player (gnubg ``GetPoints``)."""
+    sol, _ = _run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    return _scalar(_nan_crawford(sol, sol.cash_live[0][0]))
+
+
+def cash_point(
+    met: Any,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
+    gammons: Any = (0.0, 0.0),
+    backgammons: Any = (0.0, 0.0),
+    *,
+    x: ArrayLike = 0.0,
+    crawford: bool = False,
+) -> float | Arr:
+    """Cash point of the first-named player at cube life ``x``: 1 - the opponent's TP(x)."""
+    sol, xv = _run(met, away, opp_away, cube, gammons, backgammons, crawford, x)
+    return _scalar(_nan_crawford(sol, _cash_at_x(sol, 0, xv)[0]))
+
+
+def double_point(
+    met: Any,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
+    gammons: Any = (0.0, 0.0),
+    backgammons: Any = (0.0, 0.0),
+    *,
+    crawford: bool = False,
+    auto_redouble: bool = True,
+) -> float | Arr:
+    """Dead-cube (last-roll) double point of the first-named player.
+
+    ``risk / (risk + gain)`` with ``risk = NDL - DTL`` and ``gain = DTW - NDW``
+    (gammon-weighted MWCs); with the opponent's immediate redouble when it is free, unless
+    ``auto_redouble=False``. 1 when the player needs <= cube (nothing to double for); 0
+    when doubling risks nothing (e.g. the post-Crawford trailer).
+    """
+    sol, _ = _run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    arr = sol.double_point[0][0] if auto_redouble else sol.double_point_no_redouble[0][0]
+    return _scalar(_nan_crawford(sol, arr))
+
+
+def too_good_point(
+    met: Any,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
+    gammons: Any = (0.0, 0.0),
+    backgammons: Any = (0.0, 0.0),
+    *,
+    crawford: bool = False,
+) -> float | Arr:
+    """Too-good point of the first-named player: ``TG = (DP - NDL) / (NDW - NDL)``.
+
+    The winning chance ``p`` at which playing on for gammons with the cube where it is,
+    ``p NDW + (1 - p) NDL``, equals cashing ``DP``; both sides' gammons weighted. In money
+    play it reduces to Janowski's ``(L + 1) / (W + L)``. 1 without gammon chances.
+
+    gnubg's ``getMatchPoints`` uses ``(NDW - NDL) / ((NDW - NDL) + (NDW - DP))`` instead;
+    the two agree only where ``NDW = DP`` (gammons worthless), both being 1.
+    """
+    sol, _ = _run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    return _scalar(_nan_crawford(sol, sol.too_good[0][0]))
+
+
+for _f in (take_point_dead, take_point_live, take_point, cash_point_dead, cash_point_live,
+           cash_point, double_point, too_good_point):  # fmt: skip
+    _f.__doc__ = (_f.__doc__ or "") + _DOC_ARGS
+
+
+def _gammon_values(t: _View, a, b, c, post) -> tuple[Arr, Arr]:
+    win = _mwc(t, a - c, b, post)
+    win_g = _mwc(t, a - 2 * c, b, post)
+    win_b = _mwc(t, a - 3 * c, b, post)
+    lose = _mwc(t, a, b - c, post)
+    den = win - lose
+    ok = np.abs(0.5 * den) > 1e-7  # as gnubg getGammonPrice
+    gv = np.maximum(_ratio(win_g - win, np.where(ok, den, 0.0), 0.0), 0.0)
+    extra = np.maximum(_ratio(win_b - win_g, np.where(ok, den, 0.0), 0.0), 0.0)
+    return gv, gv + extra
+
+
+def gammon_value(
+    met: Any, away: ArrayLike, opp_away: ArrayLike, cube: ArrayLike = 1, *, crawford: bool = False
+) -> float | Arr:
+    """Gammon value of the first-named player at the score (XG convention).
+
+    ``(MWC(win 2c) - MWC(win c)) / (MWC(win c) - MWC(lose c))``: 0.5 in money play;
+    Kazaross-XG2 3-away/3-away 0.76048. gnubg's internal gammon price is twice this.
+    (``crawford`` only matters at 1-away scores, whose results are post-Crawford either
+    way.)
+    """
+    t, a, b, c, _, one_away, _, _ = _prepare(met, away, opp_away, cube, 0.0, 0.0, crawford)
+    return _scalar(_gammon_values(t, a, b, c, one_away)[0])
+
+
+def backgammon_value(
+    met: Any, away: ArrayLike, opp_away: ArrayLike, cube: ArrayLike = 1, *, crawford: bool = False
+) -> float | Arr:
+    """Backgammon value of the first-named player (XG convention, as gnubg prints it).
+
+    ``(MWC(win 3c) - MWC(win c)) / (MWC(win c) - MWC(lose c))``: 1.0 in money play;
+    Kazaross-XG2 3-away/3-away 2.01332.
+    """
+    t, a, b, c, _, one_away, _, _ = _prepare(met, away, opp_away, cube, 0.0, 0.0, crawford)
+    return _scalar(_gammon_values(t, a, b, c, one_away)[1])
+
+
+def score_state(away: int, opp_away: int, *, crawford: bool = False) -> str:
+    """The game state at a score: ``normal``, ``crawford``, ``post-crawford`` or ``dmp``.
+
+    A side 1-away means post-Crawford unless ``crawford`` (the Crawford game); both 1-away
+    is double match point. ``crawford=True`` at a score without a side 1-away is an error.
+    """
+    if away == 1 and opp_away == 1:
+        if crawford:
+            raise InvalidScoreError(
+                "1-away/1-away cannot be the Crawford game (only one side reaches 1-away first)"
+            )
+        return "dmp"
+    if away == 1 or opp_away == 1:
+        return "crawford" if crawford else "post-crawford"
+    if crawford:
+        raise InvalidScoreError(
+            f"the Crawford game needs a side 1-away; the score is {away}-away/{opp_away}-away"
+        )
+    return "normal"
+
+
+def may_double(away: int, opp_away: int, cube: int, owner: str, *, crawford: bool = False) -> bool:
+    """May the first-named player double? (gnubg ``GetDPEq`` rules.)
+
+    Not in the Crawford game, not as the post-Crawford leader, not when the player already
+    needs <= cube (a dead cube), and only from the centre or the player's own side.
+    """
+    owner = check_owner(owner)
+    state = score_state(away, opp_away, crawford=crawford)
+    if state in ("crawford", "dmp"):
+        return False
+    if state == "post-crawford" and away == 1:
+        return False
+    return away > cube and owner in ("centre", "player")
+
+
+# ----------------------------------------------------------------------------- windows
+
+
+@dataclass(frozen=True)
+class MarketWindow:
+    """A doubler's market window at a score, as gnubg's ``show marketwindow`` prints it.
+
+    All values are the doubler's winning chances. ``auto_redouble``: the taker redoubles
+    at once (the doubler needs <= 2 cube, the taker more), in which case gnubg prints the
+    window without (``*_no_redouble``) and with the redouble. ``dead``: the taker needs
+    <= 2 cube, so gnubg prints no live window. Otherwise ``cash_point_live`` is the upper
+    end of the live window.
+    """
+
+    double_point: float
+    cash_point_dead: float
+    double_point_no_redouble: float
+    cash_point_no_redouble: float
+    cash_point_live: float
+    auto_redouble: bool
+    dead: bool
+
+
+def market_window(
+    met: Any,
+    away: int,
+    opp_away: int,
+    cube: int = 1,
+    gammons: Any = (0.0, 0.0),
+    backgammons: Any = (0.0, 0.0),
+    *,
+    crawford: bool = False,
+) -> tuple[MarketWindow, MarketWindow]:
+    """Both players' market windows (first-named player's first), gnubg-style.
+
+    Rates as in the other functions (disjoint fractions of wins). In the Crawford game all
+    values are NaN (no cube).
+    """
+    sol, _ = _run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    res = []
+    for i in range(2):
+        vals = [
+            sol.double_point[i][0],
+            sol.cash_dead[i][0],
+            sol.double_point_no_redouble[i][0],
+            sol.cash_dead_no_redouble[i][0],
+            sol.cash_live[i][0],
+        ]
+        vals = [float(_nan_crawford(sol, v)) for v in vals]
+        other_away = opp_away if i == 0 else away
+        res.append(
+            MarketWindow(
+                *vals,
+                auto_redouble=bool(sol.auto[i][0]),
+                dead=bool(other_away <= 2 * cube),
+            )
+        )
+    return res[0], res[1]
+
+
+# ----------------------------------------------------------------------------- summary
+
+
+@dataclass(frozen=True)
+class PlayerPoints:
+    """One player's cube points at a score (winning chances of that player).
+
+    ``None`` where a value does not exist in this state (the Crawford game has no cube
+    points; post-Crawford and DMP games have no live points).
+    """
+
+    take_point_dead: float | None
+    take_point_live: float | None
+    double_point_dead: float | None
+    double_point_live: float | None
+    cash_point_dead: float | None
+    cash_point_live: float | None
+    too_good_point: float | None
+    gammon_value: float
+    backgammon_value: float
+    may_double: bool
+
+    def as_dict(self) -> dict[str, float | bool]:
+        """JSON-ready dict without the keys that do not exist in this state."""
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class ScorePoints:
+    """Both players' cube points at one score (see :func:`points`)."""
+
+    away: tuple[int, int]
+    cube: int
+    owner: str
+    state: str
+    gammons: tuple[float, float]
+    backgammons: tuple[float, float]
+    cube_life: float | None
+    met: str
+    players: tuple[PlayerPoints, PlayerPoints]
+    free_drop: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON object of ``mathbg takepoint --json``."""
+        return {
+            "away": list(self.away),
+            "cube": self.cube,
+            "owner": self.owner,
+            "state": self.state,
+            "met": self.met,
+            "gammons": list(self.gammons),
+            "backgammons": list(self.backgammons),
+            "cube_life": self.cube_life,
+            "free_drop": self.free_drop,
+            "players": [p.as_dict() for p in self.players],
+        }
+
+
+def points(
+    met: Any,
+    away: int,
+    opp_away: int,
+    *,
+    cube: int = 1,
+    owner: str = "centre",
+    gammons: Any = (0.0, 0.0),
+    backgammons: Any = (0.0, 0.0),
+    crawford: bool = False,
+    x: float | None = None,
+) -> ScorePoints:
+    """Take, double, cash and too-good points of both players at one score.
+
+    Parameters
+    ----------
+    met : mathbg.met.MET or str
+        The match equity table (or a shipped table's name).
+    away, opp_away : int
+        Points the first-named player and the opponent need.
+    cube : int
+        Current cube value (power of two); doubles go to ``2 cube``.
+    owner : {"centre", "player", "opponent"}
+        Who holds the cube; it decides ``may_double`` only (the points themselves are the
+        break-even chances for whoever doubles).
+    gammons, backgammons : (G0, G1), (B0, B1)
+        First-named player's and opponent's rates, disjoint fractions of that side's wins
+        (gammons that are not backgammons; backgammons), as in gnubg's market window.
+    crawford : bool
+        A side 1-away: the Crawford game (no cube points) rather than post-Crawford.
+    x : float, optional
+        Cube life for the "live" points; default 1 (fully live, as gnubg's window).
+
+    Returns
+    -------
+    ScorePoints
+        ``players[0]`` is the first-named player. ``take_point_*`` are that player's take
+        points against the other's double; ``double_point_*``, ``cash_point_*`` and
+        ``too_good_point`` its own as the doubler; ``double_point_live`` equals
+        ``double_point_dead`` (gnubg prints no live double point). Post-Crawford and DMP:
+        dead points only; the trailer's double point is 0 and its cash point is 1 minus the
+        leader's take point. The Crawford game: gammon values only.
+    """
+    t = _View(_met(met), 0)
+    a = int(check_away(away, "away"))
+    b = int(check_away(opp_away, "opp_away"))
+    c = int(check_cube(cube))
+    owner = check_owner(owner)
+    state = score_state(a, b, crawford=crawford)
+    xv = 1.0 if x is None else float(check_x(x))
+    g = _pair(gammons, "gammons")
+    bg = _pair(backgammons, "backgammons")
+    g0, b0 = (float(v) for v in check_rates(g[0], bg[0], "player"))
+    g1, b1 = (float(v) for v in check_rates(g[1], bg[1], "opponent"))
+    one_away = np.asarray((a == 1) or (b == 1))
+    sol = _solve(
+        t,
+        np.asarray(a),
+        np.asarray(b),
+        np.asarray(c),
+        tuple(np.asarray(v) for v in (g0, b0, g1, b1)),
+        one_away,
+        np.asarray(state == "crawford"),
+    )
+    gv0, bv0 = _gammon_values(t, np.asarray(a), np.asarray(b), np.asarray(c), one_away)
+    gv1, bv1 = _gammon_values(t.swapped(), np.asarray(b), np.asarray(a), np.asarray(c), one_away)
+    cash_x = (
+        float(_cash_at_x(sol, 0, np.asarray(xv))[0]),
+        float(_cash_at_x(sol, 1, np.asarray(xv))[0]),
+    )
+    has_live = state == "normal"
+    players = []
+    for i, (gv, bv) in enumerate(((gv0, bv0), (gv1, bv1))):
+        j = 1 - i
+        md = may_double(
+            (a, b)[i], (b, a)[i], c, _owner_for(owner, i), crawford=(state == "crawford")
+        )
+        if state == "crawford":
+            players.append(
+                PlayerPoints(None, None, None, None, None, None, None, float(gv), float(bv), md)
+            )
+            continue
+        dp = float(sol.double_point[i][0])
+        players.append(
+            PlayerPoints(
+                take_point_dead=1.0 - float(sol.cash_dead[j][0]),
+                take_point_live=(1.0 - cash_x[j]) if has_live else None,
+                double_point_dead=dp,
+                double_point_live=dp if has_live else None,
+                cash_point_dead=float(sol.cash_dead[i][0]),
+                cash_point_live=cash_x[i] if has_live else None,
+                too_good_point=float(sol.too_good[i][0]),
+                gammon_value=float(gv),
+                backgammon_value=float(bv),
+                may_double=md,
+            )
+        )
+    name = getattr(t.met, "name", "")
+    free_drop = state == "post-crawford" and max(a, b) % 2 == 0
+    return ScorePoints(
+        away=(a, b),
+        cube=c,
+        owner=owner,
+        state=state,
+        gammons=(g0, g1),
+        backgammons=(b0, b1),
+        cube_life=xv if has_live else None,
+        met=str(name),
+        players=(players[0], players[1]),
+        free_drop=free_drop,
+    )
+
+
+def _owner_for(owner: str, i: int) -> str:
+    """The owner as seen by player i (0 = first-named)."""
+    if i == 0 or owner == "centre":
+        return owner
+    return "opponent" if owner == "player" else "player"

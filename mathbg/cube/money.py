@@ -1,0 +1,498 @@
+"""Money-play cube theory: Janowski's general model.
+
+All functions are vectorised (numpy broadcasting) and work in the *player's* terms:
+
+- ``p``: the player's cubeless probability of winning the game;
+- ``W``: the average cubeless value of the player's wins, ``L``: of the player's losses
+  (so ``L`` is the opponent's ``W``); with gammon rate ``g`` and backgammon rate ``b`` as
+  **disjoint fractions of that side's wins** (gammons that are not backgammons, and
+  backgammons, as gnubg's ``show marketwindow`` takes them), ``W = 1 + g + 2 b``
+  (:func:`win_value`);
+- ``x``: the cube life (cube efficiency) from 0 (dead cube: the game is played to the end
+  at the current stake) to 1 (fully live: the cube is turned exactly at the opponent's take
+  point). Janowski's "typical" value is about 2/3; gnubg uses 0.68 in contact.
+
+Every point is the player's winning chance ``p`` at which the action breaks even:
+
+=================  ==============================================  =========  =========
+point              formula (Janowski 1993)                         dead x=0   live x=1
+=================  ==============================================  =========  =========
+take               (L - 1/2) / (W + L + x/2)                       25 %       20 %
+beaver             L / (W + L + x/2)                               50 %       40 %
+raccoon            (L + x/2) / (W + L + x/2)                       50 %       60 %
+initial double     [L + x(3 - x) / (2(2 - x))] / (W + L + x/2)     50 %       80 %
+redouble           (L + x) / (W + L + x/2)                         50 %       80 %
+cash               (L + 1/2 + x/2) / (W + L + x/2)                 75 %       80 %
+too good           (L + 1) / (W + L + x/2)                         100 %      80 %
+=================  ==============================================  =========  =========
+
+(percentages for ``W = L = 1``). With the Jacoby rule the initial double point is the
+plain one times Janowski's Jacoby factor ``k1`` (``k2`` with beavers), see
+:func:`jacoby_factor`.
+
+The model's cubeful equities per unit cube (valid inside the doubling window) are
+``E_owned = p (W + L + x/2) - L``, ``E_unavailable = p (W + L + x/2) - L - x/2`` and, for a
+centred cube without Jacoby, ``E_centred = 4 / (4 - x) [p (W + L + x/2) - L - x/4]``.
+:func:`cubeful_equity` gives gnubg's version, valid for every ``p``: the blend
+``(1 - x) E_dead + x E_live`` of the cubeless equity and a piecewise-linear fully-live
+equity through the live take and cash points (gnubg eval.c ``Cl2CfMoney``, ``MoneyLive``).
+
+References
+----------
+R. Janowski, "Take-Points in Money Games" (1993),
+bkgm.com/articles/Janowski/cubeformulae.pdf. GNU Backgammon eval.c ``getMoneyPoints``
+(whose dead and live columns are the x = 0 and x = 1 cases above).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from mathbg.cube._common import (
+    average_win_value,
+    check_owner,
+    check_pair,
+    check_rates,
+    check_x,
+)
+from mathbg.cube.decisions import CubeAction
+from mathbg.errors import InvalidParameterError
+
+__all__ = [
+    "JANOWSKI_X",
+    "CubeActionResult",
+    "MoneyPoint",
+    "MoneyPoints",
+    "beaver_point",
+    "cash_point",
+    "cube_action",
+    "cubeful_equity",
+    "equity_centred",
+    "equity_cubeless",
+    "equity_owned",
+    "equity_unavailable",
+    "initial_double_point",
+    "jacoby_factor",
+    "money_points",
+    "raccoon_point",
+    "redouble_point",
+    "take_point",
+    "too_good_point",
+    "win_value",
+]
+
+#: Janowski's "typical" cube life.
+JANOWSKI_X = 2.0 / 3.0
+
+Float = float | NDArray[np.float64]
+
+
+def _wl(W: ArrayLike, L: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    w = np.asarray(W, dtype=np.float64)
+    l_ = np.asarray(L, dtype=np.float64)
+    if not (np.all(np.isfinite(w)) and np.all(np.isfinite(l_))):
+        raise InvalidParameterError("W and L must be finite numbers")
+    if np.any(w < 1.0) or np.any(l_ < 1.0) or np.any(w > 3.0) or np.any(l_ > 3.0):
+        raise InvalidParameterError(
+            f"W and L (average value of wins and of losses) must lie in [1, 3]; got W={W}, L={L}"
+        )
+    return w, l_
+
+
+def _out(a: NDArray[np.float64]) -> Float:
+    return float(a) if np.ndim(a) == 0 else a
+
+
+def win_value(gammon_rate: ArrayLike, backgammon_rate: ArrayLike = 0.0) -> Float:
+    """Average cubeless value of a side's wins, ``W = 1 + g + 2 b``.
+
+    Parameters
+    ----------
+    gammon_rate, backgammon_rate : array_like
+        Disjoint fractions of that side's wins: gammons that are not backgammons, and
+        backgammons (gnubg's ``show marketwindow`` convention).
+    """
+    return _out(average_win_value(gammon_rate, backgammon_rate))
+
+
+def take_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+    """Janowski's take point ``(L - 1/2) / (W + L + x/2)``: the taker's winning chance.
+
+    ``W``, ``L`` are the taker's average win and loss values (gammon and backgammon rates as
+    disjoint fractions of wins, see :func:`win_value`); ``x`` the cube life. Gammonless:
+    25 % dead, 21.43 % at x = 2/3, 20 % live.
+    """
+    w, l_ = _wl(W, L)
+    x = check_x(x)
+    return _out((l_ - 0.5) / (w + l_ + 0.5 * x))
+
+
+def beaver_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+    """Janowski's beaver point ``L / (W + L + x/2)`` (the taker's winning chance).
+
+    Above it the taker's equity after taking is positive, so redoubling at once (beaver)
+    gains. Rates are disjoint fractions of wins (see :func:`win_value`).
+    """
+    w, l_ = _wl(W, L)
+    x = check_x(x)
+    return _out(l_ / (w + l_ + 0.5 * x))
+
+
+def raccoon_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+    """Janowski's raccoon point ``(L + x/2) / (W + L + x/2)`` (the doubler's winning chance).
+
+    Above it a beavered doubler still has positive equity and redoubles again (raccoon);
+    equivalently the taker beavers when the doubler's chance is below it. Rates are
+    disjoint fractions of wins (see :func:`win_value`).
+    """
+    w, l_ = _wl(W, L)
+    x = check_x(x)
+    return _out((l_ + 0.5 * x) / (w + l_ + 0.5 * x))
+
+
+def jacoby_factor(W: ArrayLike, L: ArrayLike, x: ArrayLike, beavers: bool = False) -> Float:
+    """Janowski's Jacoby factor: initial double point with Jacoby / without.
+
+    ``k1 = (W + L)(L - (1 - x)/2) / (L (W + L - (1 - x)))`` without beavers and
+    ``k2 = (W + L)(L - (1 - x)/4) / (L (W + L - (1 - x)/2))`` with beavers, ``k2`` not below
+    ``k1`` (the beaver is the taker's option, so it cannot make the double more
+    attractive). ``W = 2, L = 1``: ``k1`` = 0.750 dead, 0.938 at x = 2/3; ``k2`` = 0.900,
+    0.971. Both are 1 for a live cube.
+
+    Notes
+    -----
+    gnubg's dead-cube "initial double point with Jacoby and beavers",
+    ``(L - 1/4) / (W + L - 1/2)``, is the raw ``k2`` formula at x = 0 without the floor, so
+    it differs from ours when ``L > W``.
+    """
+    w, l_ = _wl(W, L)
+    x = check_x(x)
+    d = 1.0 - x
+    k1 = (w + l_) * (l_ - 0.5 * d) / (l_ * (w + l_ - d))
+    if not beavers:
+        return _out(k1)
+    k2 = (w + l_) * (l_ - 0.25 * d) / (l_ * (w + l_ - 0.5 * d))
+    return _out(np.maximum(k1, k2))
+
+
+def initial_double_point(
+    W: ArrayLike, L: ArrayLike, x: ArrayLike, *, jacoby: bool = False, beavers: bool = False
+) -> Float:
+    """Janowski's initial (centred-cube) double point, in the doubler's winning chance.
+
+    Without Jacoby: ``[L + x(3 - x) / (2(2 - x))] / (W + L + x/2)``, where the centred
+    equity ``4/(4 - x) [p(W + L + x/2) - L - x/4]`` equals the double/take equity
+    ``2 [p(W + L + x/2) - L - x/2]``; dead ``L / (W + L)``, live ``(L + 1) / (W + L + 1/2)``.
+    With the Jacoby rule it is multiplied by :func:`jacoby_factor` (``beavers`` selects
+    ``k2``). ``W``, ``L`` from disjoint gammon/backgammon rates (see :func:`win_value`).
+    """
+    w, l_ = _wl(W, L)
+    x = check_x(x)
+    point = (l_ + x * (3.0 - x) / (2.0 * (2.0 - x))) / (w + l_ + 0.5 * x)
+    if jacoby:
+        point = point * np.asarray(jacoby_factor(w, l_, x, beavers=beavers))
+    return _out(point)
+
+
+def redouble_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+    """Janowski's redouble point ``(L + x) / (W + L + x/2)`` (owned cube; doubler's chance).
+
+    Where the owned-cube equity ``p(W + L + x/2) - L`` equals the double/take equity
+    ``2 [p(W + L + x/2) - L - x/2]``. Rates are disjoint fractions of wins.
+    """
+    w, l_ = _wl(W, L)
+    x = check_x(x)
+    return _out((l_ + x) / (w + l_ + 0.5 * x))
+
+
+def cash_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+    """Janowski's cash point ``(L + 1/2 + x/2) / (W + L + x/2)`` (doubler's chance).
+
+    It is one minus the opponent's take point. Gammonless: 75 % dead, 80 % live. Rates are
+    disjoint fractions of wins (see :func:`win_value`).
+    """
+    w, l_ = _wl(W, L)
+    x = check_x(x)
+    return _out((l_ + 0.5 + 0.5 * x) / (w + l_ + 0.5 * x))
+
+
+def too_good_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+    """Janowski's too-good point ``(L + 1) / (W + L + x/2)`` (the player's winning chance).
+
+    Above it playing on (holding the cube, equity ``p(W + L + x/2) - L``) beats cashing 1
+    point; dead ``(L + 1) / (W + L)``: where ``p W - (1 - p) L = 1``. Gammonless: 100 %
+    dead, 80 % live. Rates are disjoint fractions of wins (see :func:`win_value`).
+    """
+    w, l_ = _wl(W, L)
+    x = check_x(x)
+    return _out((l_ + 1.0) / (w + l_ + 0.5 * x))
+
+
+# ----------------------------------------------------------------------------- equities
+
+
+def equity_cubeless(p: ArrayLike, W: ArrayLike, L: ArrayLike) -> Float:
+    """Cubeless (dead-cube) equity per unit cube, ``E = p W - (1 - p) L = p (W + L) - L``."""
+    w, l_ = _wl(W, L)
+    p = _prob(p)
+    return _out(p * (w + l_) - l_)
+
+
+def equity_owned(p: ArrayLike, W: ArrayLike, L: ArrayLike, x: ArrayLike, cube: int = 1) -> Float:
+    """Janowski's equity holding the cube, ``C [p (W + L + x/2) - L]``."""
+    w, l_ = _wl(W, L)
+    p, x = _prob(p), check_x(x)
+    return _out(cube * (p * (w + l_ + 0.5 * x) - l_))
+
+
+def equity_unavailable(
+    p: ArrayLike, W: ArrayLike, L: ArrayLike, x: ArrayLike, cube: int = 1
+) -> Float:
+    """Janowski's equity when the opponent holds the cube, ``C [p (W + L + x/2) - L - x/2]``."""
+    w, l_ = _wl(W, L)
+    p, x = _prob(p), check_x(x)
+    return _out(cube * (p * (w + l_ + 0.5 * x) - l_ - 0.5 * x))
+
+
+def equity_centred(p: ArrayLike, W: ArrayLike, L: ArrayLike, x: ArrayLike, cube: int = 1) -> Float:
+    """Janowski's centred-cube equity (no Jacoby), ``C 4/(4 - x) [p (W + L + x/2) - L - x/4]``.
+
+    Valid inside the doubling window (between the opponent's and the player's cash
+    points); see :func:`cubeful_equity` for gnubg's version valid everywhere.
+    """
+    w, l_ = _wl(W, L)
+    p, x = _prob(p), check_x(x)
+    return _out(cube * 4.0 / (4.0 - x) * (p * (w + l_ + 0.5 * x) - l_ - 0.25 * x))
+
+
+def _prob(p: ArrayLike) -> NDArray[np.float64]:
+    arr = np.asarray(p, dtype=np.float64)
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0.0) or np.any(arr > 1.0):
+        raise InvalidParameterError(f"winning probability must lie in [0, 1]; got {p}")
+    return arr
+
+
+def _interp(p, x0, y0, x1, y1):  # line through (x0, y0), (x1, y1), evaluated at p
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(x1 != x0, (p - x0) / (x1 - x0), 0.0)
+    return y0 + (y1 - y0) * t
+
+
+def _live_equity(p, w, l_, owner: str, jacoby: bool):
+    tp = (l_ - 0.5) / (w + l_ + 0.5)  # live take point (opponent's cash point is 1 - tp')
+    cp = (l_ + 1.0) / (w + l_ + 0.5)  # live cash point
+    if owner == "centre":
+        low = -1.0 if jacoby else _interp(p, 0.0, -l_, tp, -1.0)
+        mid = _interp(p, tp, -1.0, cp, 1.0)
+        high = 1.0 if jacoby else _interp(p, cp, 1.0, 1.0, w)
+        return np.where(p < tp, low, np.where(p < cp, mid, high))
+    if owner == "player":
+        return np.where(p < cp, _interp(p, 0.0, -l_, cp, 1.0), _interp(p, cp, 1.0, 1.0, w))
+    return np.where(p < tp, _interp(p, 0.0, -l_, tp, -1.0), _interp(p, tp, -1.0, 1.0, w))
+
+
+def cubeful_equity(
+    p: ArrayLike,
+    W: ArrayLike,
+    L: ArrayLike,
+    x: ArrayLike,
+    owner: str = "centre",
+    *,
+    jacoby: bool = False,
+) -> Float:
+    """gnubg's cubeless -> cubeful money equity per unit cube (``Cl2CfMoney``).
+
+    ``E = (1 - x) E_dead + x E_live`` with ``E_dead = p (W + L) - L`` and ``E_live``
+    piecewise linear in ``p`` through
+
+    - centred: (0, -L), (TP, -1), (CP, +1), (1, W);
+    - owned (``owner="player"``): (0, -L), (CP, +1), (1, W);
+    - unavailable (``owner="opponent"``): (0, -L), (TP, -1), (1, W);
+
+    with the live take point ``TP = (L - 1/2)/(W + L + 1/2)`` and cash point
+    ``CP = (L + 1)/(W + L + 1/2)``. With the Jacoby rule and a centred cube the live equity
+    is flat at -1 below TP and +1 above CP (gammons do not count). ``W``, ``L`` are the
+    player's average win and loss values (disjoint gammon/backgammon rates, see
+    :func:`win_value`).
+
+    For an owned or unavailable cube inside the window this equals Janowski's
+    :func:`equity_owned` / :func:`equity_unavailable`; for a centred cube it equals
+    :func:`equity_centred` at x = 0 and x = 1 only.
+    """
+    w, l_ = _wl(W, L)
+    p, x = _prob(p), check_x(x)
+    owner = check_owner(owner)
+    dead = p * (w + l_) - l_
+    live = _live_equity(p, w, l_, owner, jacoby)
+    return _out((1.0 - x) * dead + x * live)
+
+
+# ----------------------------------------------------------------------------- summaries
+
+
+@dataclass(frozen=True)
+class MoneyPoint:
+    """One money point for a dead cube, a fully live cube and at cube life ``x``."""
+
+    dead: float
+    live: float
+    x: float
+
+    def as_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class MoneyPoints:
+    """Janowski's money points of the first-named player (as that player's winning chance).
+
+    ``take`` and ``beaver`` are the player's points as the taker; the others as the doubler.
+    ``initial_double`` honours the Jacoby/beaver settings the points were computed with.
+    """
+
+    W: float
+    L: float
+    x: float
+    jacoby: bool
+    beavers: bool
+    take: MoneyPoint
+    beaver: MoneyPoint
+    raccoon: MoneyPoint
+    initial_double: MoneyPoint
+    redouble: MoneyPoint
+    cash: MoneyPoint
+    too_good: MoneyPoint
+
+    POINTS = ("take", "beaver", "raccoon", "initial_double", "redouble", "cash", "too_good")
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready: each point as ``{"dead": .., "live": .., "x": ..}``."""
+        out: dict[str, object] = {
+            "state": "money",
+            "W": self.W,
+            "L": self.L,
+            "cube_life": self.x,
+            "jacoby": self.jacoby,
+            "beavers": self.beavers,
+        }
+        for name in self.POINTS:
+            out[name] = getattr(self, name).as_dict()
+        return out
+
+
+def money_points(
+    gammons: tuple[float, float] | float = (0.0, 0.0),
+    backgammons: tuple[float, float] | float = (0.0, 0.0),
+    x: float = JANOWSKI_X,
+    *,
+    jacoby: bool = False,
+    beavers: bool = False,
+) -> MoneyPoints:
+    """All of Janowski's money points of the first-named player.
+
+    Parameters
+    ----------
+    gammons, backgammons : (float, float)
+        ``(G0, G1)``, ``(B0, B1)``: the first-named player's and the opponent's gammon and
+        backgammon rates, **disjoint fractions of that side's wins** (gammons that are not
+        backgammons; backgammons), as gnubg's ``show marketwindow`` takes them. The player's
+        ``W = 1 + G0 + 2 B0``, ``L = 1 + G1 + 2 B1``.
+    x : float
+        Cube life for the ``x`` column (the dead and live columns are x = 0 and 1).
+    jacoby, beavers : bool
+        Rules for the initial double point.
+
+    Examples
+    --------
+    >>> pts = money_points((0.2, 0.2))
+    >>> round(pts.take.dead, 5), round(pts.take.live, 5)
+    (0.29167, 0.24138)
+    """
+    g0, g1 = check_pair(gammons, "gammons")
+    b0, b1 = check_pair(backgammons, "backgammons")
+    check_rates(g0, b0, "player")
+    check_rates(g1, b1, "opponent")
+    xv = float(check_x(x))
+    w = 1.0 + g0 + 2.0 * b0
+    l_ = 1.0 + g1 + 2.0 * b1
+
+    def trio(fn, **kw) -> MoneyPoint:
+        return MoneyPoint(*(float(fn(w, l_, xx, **kw)) for xx in (0.0, 1.0, xv)))
+
+    return MoneyPoints(
+        W=w,
+        L=l_,
+        x=xv,
+        jacoby=jacoby,
+        beavers=beavers,
+        take=trio(take_point),
+        beaver=trio(beaver_point),
+        raccoon=trio(raccoon_point),
+        initial_double=trio(initial_double_point, jacoby=jacoby, beavers=beavers),
+        redouble=trio(redouble_point),
+        cash=trio(cash_point),
+        too_good=trio(too_good_point),
+    )
+
+
+@dataclass(frozen=True)
+class CubeActionResult:
+    """A money cube action with the Janowski points it was read from (doubler's chances)."""
+
+    action: CubeAction
+    p: float
+    double_point: float
+    cash_point: float
+    too_good_point: float
+    raccoon_point: float
+
+
+def cube_action(
+    p: float,
+    W: float,
+    L: float,
+    x: float,
+    owner: str = "centre",
+    *,
+    jacoby: bool = False,
+    beavers: bool = False,
+) -> CubeActionResult:
+    """The money cube action for the player on roll in Janowski's model.
+
+    With ``DP`` the initial double point (centred cube, honouring ``jacoby``/``beavers``)
+    or the redouble point (``owner="player"``), ``CP`` the cash point, ``TG`` the too-good
+    point and ``RP`` the raccoon point:
+
+    - ``p < DP``: no double (the taker would take, or beaver if ``beavers`` and ``p < RP``);
+    - ``DP <= p <= CP``: double, take (double, beaver if ``beavers`` and ``p < RP``: the
+      Kauder paradox under Jacoby);
+    - ``CP < p < TG``: double, pass;
+    - ``p >= TG``: too good (play on for the gammon), when a gammon is possible (``W > 1``).
+
+    ``owner="opponent"``: the cube is not available. ``W``, ``L`` from disjoint
+    gammon/backgammon rates (see :func:`win_value`).
+    """
+    owner = check_owner(owner)
+    pv = float(_prob(p))
+    if owner == "centre":
+        dp = float(initial_double_point(W, L, x, jacoby=jacoby, beavers=beavers))
+    else:
+        dp = float(redouble_point(W, L, x))
+    cp = float(cash_point(W, L, x))
+    tg = float(too_good_point(W, L, x))
+    rp = float(raccoon_point(W, L, x))
+    beaver = beavers and pv < rp
+    if owner == "opponent":
+        action = CubeAction.NOT_AVAILABLE
+    elif pv >= tg and W > 1.0:
+        action = CubeAction.TOO_GOOD_PASS
+    elif pv > cp:
+        action = CubeAction.DOUBLE_PASS
+    elif pv >= dp:
+        action = CubeAction.DOUBLE_BEAVER if beaver else CubeAction.DOUBLE_TAKE
+    else:
+        action = CubeAction.NO_DOUBLE_BEAVER if beaver else CubeAction.NO_DOUBLE_TAKE
+    return CubeActionResult(action, pv, dp, cp, tg, rp)
