@@ -154,6 +154,7 @@ class OneSidedArrays:
     dist: NDArray[np.float64]  #: [N, nb] P(exactly n rolls to bear off all)
     gammon: NDArray[np.float64]  #: [N15, nbg] P(first checker off on roll n), 15-checker block
     gammon_start: int  #: index of the first 15-checker position (N when none)
+    gnubg: NDArray[np.uint16] | None = None  #: [N, 64] gnubg's fixed-point table (optional)
 
 
 def _trim(a: NDArray[np.float64], minimum: int = 1) -> NDArray[np.float64]:
@@ -206,6 +207,7 @@ def build_arrays(
     policy: str = "gnubg",
     tol: float = TIE_TOLERANCE,
     progress: ProgressHook | None = None,
+    gnubg_table: bool = False,
 ) -> OneSidedArrays:
     """Generate the one-sided distributions of every position, in float64.
 
@@ -223,6 +225,9 @@ def build_arrays(
         tied; the first in gnubg's move order wins the tie.
     progress : callable, optional
         Called with the number of positions finished after each pip layer.
+    gnubg_table : bool
+        With ``policy="gnubg"``: also return gnubg's own fixed-point table (computed on
+        the way, see :func:`build_gnubg_arrays`).
 
     Returns
     -------
@@ -234,9 +239,18 @@ def build_arrays(
         from mathbg.errors import InvalidParameterError
 
         raise InvalidParameterError(f"policy must be one of {POLICIES}, got {policy!r}")
+    if gnubg_table and policy != "gnubg":
+        from mathbg.errors import InvalidParameterError
+
+        raise InvalidParameterError("gnubg's fixed-point table exists only for policy 'gnubg'")
     flags = 1 | (6 if policy == "gnubg" else 0)
-    dist, gdist, gstart, _ = _generate(points, checkers, flags, tol, progress)
-    return OneSidedArrays(dist=_trim(dist), gammon=_trim(gdist, 2), gammon_start=gstart)
+    dist, gdist, gstart, tab = _generate(points, checkers, flags, tol, progress)
+    return OneSidedArrays(
+        dist=_trim(dist),
+        gammon=_trim(gdist, 2),
+        gammon_start=gstart,
+        gnubg=tab if gnubg_table else None,
+    )
 
 
 def build_gnubg_arrays(

@@ -7,7 +7,8 @@ once per (points, checkers) with a numba kernel and keeps it in CSR form:
 ``table.succ[table.ptr[i*21 + r] : table.ptr[i*21 + r + 1]]``
 
 are the indices (gnubg bearoff order, :mod:`mathbg.bearoff.index`) of the distinct
-results of roll number ``r`` (:data:`ROLLS`) from position ``i``, listed in gnubg's
+results of roll number ``r`` (:data:`mathbg.rules.dice.ROLLS`, gnubg's order ``(1,1), (2,1),
+(2,2), (3,1), ...``) from position ``i``, listed in gnubg's
 move-generation order. The rules are backgammon's restricted to one side's checkers on
 points 1..P with no opponent in the way (see :func:`play_results`).
 
@@ -38,32 +39,23 @@ from mathbg.bearoff.index import (
     validate_counts,
 )
 from mathbg.errors import InvalidRollError
+from mathbg.rules.dice import ROLL_INDEX, ROLLS, WEIGHTS, parse_roll
 
 __all__ = ["ROLLS", "ROLL_WEIGHTS", "SuccessorTable", "play_results", "roll_index", "successors"]
 
-#: The 21 rolls in gnubg's order: ``(d0, d1)`` for ``d0 = 1..6``, ``d1 = 1..d0``.
-ROLLS: tuple[tuple[int, int], ...] = tuple(
-    (d0, d1) for d0 in range(1, 7) for d1 in range(1, d0 + 1)
-)
-
-#: Weight of each roll of :data:`ROLLS` out of 36: 1 for doubles, 2 otherwise.
-ROLL_WEIGHTS: NDArray[np.float64] = np.array([1.0 if a == b else 2.0 for a, b in ROLLS])
+#: Weight of each roll of :data:`ROLLS` out of 36 (1 for doubles, 2 otherwise), as floats.
+ROLL_WEIGHTS: NDArray[np.float64] = np.array(WEIGHTS, dtype=np.float64)
 ROLL_WEIGHTS.setflags(write=False)
 
 
 def roll_index(roll: Any) -> int:
-    """Number (0..20) of a roll given as ``(d0, d1)`` in either order, or as an int 0..20."""
+    """Number (0..20) in :data:`ROLLS` of a roll ``(d0, d1)`` in either order (or ``"64"``),
+    or of a roll number given as an int 0..20."""
     if isinstance(roll, int | np.integer) and not isinstance(roll, bool):
         if 0 <= roll < 21:
             return int(roll)
         raise InvalidRollError(f"roll number must be in 0..20, got {roll}")
-    try:
-        a, b = (int(x) for x in roll)
-    except (TypeError, ValueError):
-        raise InvalidRollError(f"a roll is two dice, got {roll!r}") from None
-    if not (1 <= a <= 6 and 1 <= b <= 6):
-        raise InvalidRollError(f"dice must be 1..6, got {roll!r}")
-    return ROLLS.index((max(a, b), min(a, b)))
+    return ROLL_INDEX[parse_roll(roll)]
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -133,10 +134,10 @@ class CubeDecision:
         Equities per unit cube: ND (the stored value for the cube state), DT = 2 x the
         stored "opponent owns" value (after the double the opponent owns a 2-cube),
         DP = +1.
-    action : str
-        "no double, take", "no double, pass" (the opponent would pass but the roller does
-        better playing on: impossible without gammons except at equality), "double, take",
-        "double, pass", or "no double available" when the roller cannot double.
+    action : mathbg.cube.decisions.CubeAction
+        A string enum: "no double, take", "double, take", "double, pass" (named by
+        :func:`mathbg.cube.decisions.classify` without gammons: doubling wins ties, and
+        DT = DP is named a pass) or "cube not available" when the opponent owns the cube.
     equity : float
         The value with optimal decisions: ``max(ND, min(DT, DP))`` when the roller may
         double, else ND.
@@ -145,13 +146,13 @@ class CubeDecision:
     no_double: float
     double_take: float
     double_pass: float
-    action: str
+    action: Any
     equity: float
 
     @property
     def should_double(self) -> bool:
         """Whether doubling is (weakly) right: ``min(DT, DP) >= ND``."""
-        return self.action.startswith("double")
+        return bool(self.action.doubles)
 
 
 def cube_decision(values: NDArray[np.floating], cube: str = "centred") -> CubeDecision:
@@ -166,9 +167,12 @@ def cube_decision(values: NDArray[np.floating], cube: str = "centred") -> CubeDe
 
     Notes
     -----
-    Double when ``min(DT, DP) >= ND`` (gnubg's ``CubeEquity`` convention: doubling wins
-    ties); the opponent takes when ``DT <= DP`` (a take wins ties).
+    ND = ``values[cube]``, DT = 2 ``values[3]``, DP = 1; the roller doubles when
+    ``min(DT, DP) >= ND`` (gnubg's ``CubeEquity`` convention) and the equity is
+    ``max(ND, min(DT, DP))``.
     """
+    from mathbg.cube.decisions import CubeAction, classify
+
     if cube not in ("centred", "owned", "opponent_owns"):
         raise InvalidParameterError(
             f"cube must be 'centred', 'owned' or 'opponent_owns', got {cube!r}"
@@ -177,9 +181,8 @@ def cube_decision(values: NDArray[np.floating], cube: str = "centred") -> CubeDe
     nd = float(v[CUBE_STATES[cube]])
     dt = 2.0 * float(v[CUBE_STATES["opponent_owns"]])
     dp = 1.0
-    taker = "take" if dt <= dp else "pass"
     if cube == "opponent_owns":
-        return CubeDecision(nd, dt, dp, "no double available", nd)
-    if min(dt, dp) >= nd:
-        return CubeDecision(nd, dt, dp, f"double, {taker}", min(dt, dp))
-    return CubeDecision(nd, dt, dp, f"no double, {taker}", nd)
+        return CubeDecision(nd, dt, dp, CubeAction.NOT_AVAILABLE, nd)
+    action = classify(nd, dt, dp, can_gammon=False, beavers=False, money=True)
+    equity = min(dt, dp) if action.doubles else nd
+    return CubeDecision(nd, dt, dp, action, equity)

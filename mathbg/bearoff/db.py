@@ -1,0 +1,697 @@
+"""Bearoff databases on disk: :class:`OneSided` and :class:`TwoSided`.
+
+Native format
+-------------
+A database is a directory holding ``.npy`` arrays and a small ``header.json``:
+
+- one-sided (``onesided-PPxCC-POLICY``): ``dist.npy`` float64[N, nb] (P(exactly n rolls to
+  bear off all), n = 0..nb-1), ``gammon.npy`` float64[N15, nbg] (P(first checker off on
+  roll n) for the block of 15-checker positions, which starts at index ``gammon_start``;
+  other positions have a unit mass at 0) and, for gnubg's policy, ``gnubg.npy``
+  uint16[N, 64] (gnubg's own fixed-point table, for exact ``.bd`` export);
+- two-sided (``twosided-PPxCC``): ``equity.npy`` float64[n, n, 4], ``[roller, opponent]``
+  -> cubeless equity, owned, centred, opponent owns (money, before the roller's cube
+  decision).
+
+``header.json`` records the format name and version, kind, points, checkers, policy,
+the arrays' shapes and dtypes, and a SHA-256 checksum of the array files. A database is
+written into a temporary directory which is renamed into place only when complete
+(header last), so an interrupted build never leaves a database that later loads.
+:meth:`OneSided.build` / :meth:`TwoSided.build` reuse a valid database at the target
+path (checksum verified) and rebuild an invalid one. Arrays are opened memory-mapped.
+
+gnubg's ``.bd`` files (:mod:`mathbg.io.gnubg_bd`) open with the same classes
+(``OneSided.open("gnubg_os0.bd")``) and are written with ``to_gnubg``.
+
+Positions are checker counts on points 1..P (the side's own numbering, ace point
+first), or a :class:`mathbg.rules.position.Position` whose checkers are all within the
+database's points (one-sided queries use the side on roll).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mathbg.bearoff import index as _index
+from mathbg.bearoff import onesided as _os
+from mathbg.errors import DatabaseError, InvalidParameterError
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "Equities", "OneSided", "TwoSided"]
+
+FORMAT = "mathbg-bearoff"
+#: Bump when the generated numbers or the layout change: older caches are rebuilt.
+FORMAT_VERSION = 1
+
+PathLike = str | os.PathLike[str]
+
+
+# ------------------------------------------------------------------------------ storage
+
+
+def _sha256(files: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for f in files:
+        with open(f, "rb") as fh:
+            while chunk := fh.read(1 << 24):
+                digest.update(chunk)
+    return digest.hexdigest()
+
+
+@contextmanager
+def _atomic_directory(final: Path) -> Iterator[Path]:
+    """Yield a temporary directory next to ``final``; move it into place on success."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.tmp-", dir=final.parent))
+    os.chmod(tmp, 0o755)  # mkdtemp makes it private; a database is a normal directory
+    try:
+        yield tmp
+        if final.exists():  # an invalid or stale database: move it away first
+            trash = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-", dir=final.parent))
+            os.replace(final, trash / "db")
+            shutil.rmtree(trash, ignore_errors=True)
+        os.replace(tmp, final)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _write_header(directory: Path, header: dict[str, Any], arrays: list[str]) -> dict[str, Any]:
+    files = [directory / f"{name}.npy" for name in arrays]
+    info = {}
+    for name, f in zip(arrays, files, strict=True):
+        arr = np.load(f, mmap_mode="r")
+        info[name] = {"shape": list(arr.shape), "dtype": str(arr.dtype)}
+        del arr
+    header = {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        **header,
+        "arrays": info,
+        "checksum": "sha256:" + _sha256(files),
+    }
+    tmp = directory / "header.json.tmp"
+    tmp.write_text(json.dumps(header, indent=2) + "\n")
+    os.replace(tmp, directory / "header.json")
+    return header
+
+
+def _read_header(directory: Path, kind: str) -> dict[str, Any]:
+    try:
+        header = json.loads((directory / "header.json").read_text())
+    except FileNotFoundError:
+        msg = f"{directory}: no header.json (not a mathbg bearoff database)"
+        raise DatabaseError(msg) from None
+    except (OSError, ValueError) as exc:
+        raise DatabaseError(f"{directory}: unreadable header.json ({exc})") from None
+    if header.get("format") != FORMAT:
+        raise DatabaseError(f"{directory}: not a mathbg bearoff database")
+    if header.get("version") != FORMAT_VERSION:
+        raise DatabaseError(
+            f"{directory}: format version {header.get('version')}, this mathbg reads "
+            f"{FORMAT_VERSION}: rebuild it"
+        )
+    if header.get("kind") != kind:
+        raise DatabaseError(f"{directory}: a {header.get('kind')} database, not {kind}")
+    return header
+
+
+def _load_arrays(directory: Path, header: dict[str, Any], verify: bool) -> dict[str, NDArray]:
+    arrays = {}
+    for name, info in header["arrays"].items():
+        try:
+            arr = np.load(directory / f"{name}.npy", mmap_mode="r")
+        except (OSError, ValueError) as exc:
+            raise DatabaseError(f"{directory}: cannot load {name}.npy ({exc})") from None
+        if list(arr.shape) != info["shape"] or str(arr.dtype) != info["dtype"]:
+            raise DatabaseError(f"{directory}: {name}.npy does not match its header (corrupt)")
+        arrays[name] = arr
+    if verify:
+        files = [directory / f"{name}.npy" for name in header["arrays"]]
+        if "sha256:" + _sha256(files) != header.get("checksum"):
+            raise DatabaseError(f"{directory}: checksum mismatch (corrupt database)")
+    return arrays
+
+
+def _progress_bar(total: int, desc: str, enabled: bool) -> Any:
+    if not enabled:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, unit="pos", unit_scale=True, leave=False)
+
+
+def _is_gnubg_file(path: Path) -> bool:
+    if not path.is_file():
+        return False
+    with open(path, "rb") as fh:
+        return fh.read(6) == b"gnubg-"
+
+
+def _position_side(position: Any, side: str) -> Any:
+    """Checker counts of a rules-model Position's side ("player" on roll or "opponent")."""
+    counts = getattr(position, side)
+    if len(counts) == 25 and counts[24]:
+        raise DatabaseError(f"the {side} has a checker on the bar: not a bearoff position")
+    return counts[:24]
+
+
+def _is_position(obj: Any) -> bool:
+    return hasattr(obj, "player") and hasattr(obj, "opponent") and hasattr(obj, "cells")
+
+
+# ------------------------------------------------------------------------------ one-sided
+
+
+class OneSided:
+    """A one-sided bearoff database: the distribution of rolls to bear off, per position.
+
+    Build or load with :meth:`build` (cached) or :meth:`open`; query with checker counts
+    on points 1..P (or 2-D arrays of them, one position per row).
+
+    Examples
+    --------
+    >>> db = OneSided.build(points=6, checkers=15)          # doctest: +SKIP
+    >>> round(db.mean_rolls([0, 0, 0, 0, 0, 15]), 4)         # doctest: +SKIP
+    12.2662
+    """
+
+    def __init__(
+        self,
+        dist: NDArray[np.float64],
+        gammon: NDArray[np.float64],
+        *,
+        points: int,
+        checkers: int,
+        policy: str,
+        gammon_start: int,
+        gnubg_table: NDArray[np.uint16] | None = None,
+        path: Path | None = None,
+        header: dict[str, Any] | None = None,
+    ) -> None:
+        self._dist = dist
+        self._gammon = gammon
+        self._gnubg = gnubg_table
+        self.points = int(points)
+        self.checkers = int(checkers)
+        self.policy = policy
+        self.gammon_start = int(gammon_start)
+        self.path = path
+        self.header = header or {}
+        expected = _index.n_positions(self.points, self.checkers)
+        if dist.shape[0] != expected:
+            raise DatabaseError(
+                f"one-sided {points}x{checkers} needs {expected} rows, got {dist.shape[0]}"
+            )
+
+    # ---------------------------------------------------------------- construction
+    @staticmethod
+    def default_path(points: int = 6, checkers: int = 15, policy: str = "gnubg") -> Path:
+        """Where :meth:`build` keeps the database: ``cache_dir("bearoff")/onesided-...``."""
+        from mathbg._paths import cache_dir
+
+        return cache_dir("bearoff") / f"onesided-{points:02d}x{checkers:02d}-{policy}"
+
+    @classmethod
+    def build(
+        cls,
+        points: int = 6,
+        checkers: int = 15,
+        *,
+        policy: str = "gnubg",
+        path: PathLike | None = None,
+        progress: bool = True,
+        rebuild: bool = False,
+    ) -> OneSided:
+        """Return the database for ``points`` x ``checkers``, generating it if needed.
+
+        A valid database (matching header, verified checksum) at ``path`` (default
+        :meth:`default_path`) is reused unless ``rebuild``; otherwise it is generated
+        (numba, both cores, a tqdm bar when ``progress``) and written atomically.
+
+        Parameters
+        ----------
+        points : int
+            Points 1..P the checkers may occupy (1..13 for gnubg compatibility).
+        checkers : int
+            At most this many checkers (1..15); gammon distributions need 15.
+        policy : {"gnubg", "min-rolls"}
+            The move policy (see :mod:`mathbg.bearoff.onesided`): gnubg's choice
+            (default, comparable with gnubg) or exact minimum expected rolls.
+        """
+        _index._check_size(points, checkers)
+        if policy not in _os.POLICIES:
+            raise InvalidParameterError(f"policy must be one of {_os.POLICIES}, got {policy!r}")
+        target = Path(path) if path is not None else cls.default_path(points, checkers, policy)
+        if target.exists() and not rebuild:
+            try:
+                db = cls.open(target, verify=True)
+                if (db.points, db.checkers, db.policy) == (points, checkers, policy):
+                    return db
+            except DatabaseError:
+                pass  # invalid: rebuild below
+        bar = _progress_bar(
+            _index.n_positions(points, checkers), f"one-sided {points}x{checkers}", progress
+        )
+        start = time.perf_counter()
+        try:
+            with_gnubg = policy == "gnubg"
+            arrays = _os.build_arrays(
+                points,
+                checkers,
+                policy=policy,
+                progress=bar.update if bar is not None else None,
+                gnubg_table=with_gnubg,
+            )
+        finally:
+            if bar is not None:
+                bar.close()
+        seconds = time.perf_counter() - start
+        names = ["dist", "gammon"] + (["gnubg"] if with_gnubg else [])
+        with _atomic_directory(target) as tmp:
+            np.save(tmp / "dist.npy", arrays.dist)
+            np.save(tmp / "gammon.npy", arrays.gammon)
+            if with_gnubg:
+                np.save(tmp / "gnubg.npy", arrays.gnubg)
+            _write_header(
+                tmp,
+                {
+                    "kind": "one-sided",
+                    "points": points,
+                    "checkers": checkers,
+                    "policy": policy,
+                    "n_positions": _index.n_positions(points, checkers),
+                    "gammon_start": arrays.gammon_start,
+                    "build_seconds": round(seconds, 3),
+                    "generator": _generator(),
+                },
+                names,
+            )
+        return cls.open(target)
+
+    @classmethod
+    def open(cls, path: PathLike, *, verify: bool = False) -> OneSided:
+        """Open a native database directory or a gnubg one-sided ``.bd`` file.
+
+        Native arrays are memory-mapped; ``verify`` checks the checksum. A gnubg file is
+        read into memory and converted from 16-bit fixed point (``u / 65535``).
+        """
+        p = Path(path)
+        if _is_gnubg_file(p):
+            return cls._from_gnubg(p)
+        if not p.is_dir():
+            raise DatabaseError(f"{p}: no such bearoff database")
+        header = _read_header(p, "one-sided")
+        arrays = _load_arrays(p, header, verify)
+        return cls(
+            arrays["dist"],
+            arrays["gammon"],
+            points=header["points"],
+            checkers=header["checkers"],
+            policy=header["policy"],
+            gammon_start=header["gammon_start"],
+            gnubg_table=arrays.get("gnubg"),
+            path=p,
+            header=header,
+        )
+
+    @classmethod
+    def _from_gnubg(cls, path: Path) -> OneSided:
+        from mathbg.io import gnubg_bd
+
+        bd = gnubg_bd.read_onesided(path)
+        if bd.dist is None:
+            raise DatabaseError(
+                f"{path}: a normal-approximation database (mean and sd only) has no "
+                "distributions; use a full one-sided database"
+            )
+        h = bd.header
+        n = h.n_positions
+        start = _index.block_start(h.points, 15) if h.checkers == 15 else n
+        dist = gnubg_bd.probability_from_u16(bd.dist)
+        if bd.gammon is not None:
+            gammon = gnubg_bd.probability_from_u16(bd.gammon[start:])
+            table = np.hstack([bd.dist, bd.gammon])
+        else:
+            gammon = np.zeros((0, 2))
+            start = n
+            table = None
+        return cls(
+            dist,
+            gammon,
+            points=h.points,
+            checkers=h.checkers,
+            policy="gnubg",
+            gammon_start=start,
+            gnubg_table=table,
+            path=path,
+            header={"kind": "one-sided", "source": "gnubg", "gnubg_header": h.to_bytes().decode()},
+        )
+
+    def to_gnubg(self, path: PathLike, *, compressed: bool = True) -> None:
+        """Write a gnubg ``.bd`` file (32 bins, 16-bit fixed point, gammon distributions).
+
+        With gnubg's policy the stored gnubg table is written, so the file equals what
+        ``makebearoff -o P`` produces, byte for byte; otherwise the float distributions
+        are rounded (:func:`mathbg.io.gnubg_bd.u16_from_distribution`).
+        """
+        from mathbg.io import gnubg_bd
+
+        if self._gnubg is not None:
+            dist, gammon = self._gnubg[:, :32], self._gnubg[:, 32:]
+        else:
+            n = len(self._dist)
+            dist = gnubg_bd.u16_from_distribution(self._dist)
+            full = np.zeros((n, 32))
+            full[:, 0] = 1.0
+            if len(self._gammon):
+                full[self.gammon_start :] = 0.0
+                width = min(32, self._gammon.shape[1])
+                full[self.gammon_start :, :width] = self._gammon[:, :width]
+            gammon = gnubg_bd.u16_from_distribution(full)
+        gnubg_bd.write_onesided(
+            path, dist, gammon, points=self.points, checkers=self.checkers, compressed=compressed
+        )
+
+    # ---------------------------------------------------------------- queries
+    @property
+    def n_positions(self) -> int:
+        """Number of positions C(P + C, P)."""
+        return len(self._dist)
+
+    @property
+    def max_rolls(self) -> int:
+        """Length of the stored distributions minus one (the longest possible bearoff)."""
+        return self._dist.shape[1] - 1
+
+    def index(self, counts: Any) -> Any:
+        """Bearoff index of a position (int) or of each row of a 2-D array (int64 array)."""
+        if _is_position(counts):
+            counts = _position_side(counts, "player")
+        arr = _index.validate_counts(counts, self.points, self.checkers)
+        return _index.rank(arr, self.points)
+
+    def distribution(self, counts: Any) -> NDArray[np.float64]:
+        """P(exactly n rolls to bear off all checkers), n = 0, 1, ..., :attr:`max_rolls`.
+
+        Returns a copy, shape (nb,) for one position or (k, nb) for a 2-D input.
+        """
+        return np.array(self._dist[self.index(counts)], dtype=np.float64)
+
+    def gammon_distribution(self, counts: Any) -> NDArray[np.float64]:
+        """P(the first checker comes off on roll n), n = 0, 1, ...
+
+        Only meaningful with all 15 checkers on the board (the probability of saving a
+        gammon); positions with a checker already off give a unit mass at n = 0.
+        """
+        idx = np.asarray(self.index(counts))
+        width = max(self._gammon.shape[1], 1)
+        out = np.zeros((*idx.shape, width))
+        full = idx >= self.gammon_start
+        out[~full, 0] = 1.0
+        if np.any(full):
+            out[full] = self._gammon[idx[full] - self.gammon_start]
+        return out
+
+    def mean_rolls(self, counts: Any) -> Any:
+        """Expected rolls to bear off: ``sum_n n P(n)``."""
+        return _os.mean_rolls(self.distribution(counts))
+
+    def variance_rolls(self, counts: Any) -> Any:
+        """Variance of the number of rolls."""
+        return _os.variance_rolls(self.distribution(counts))
+
+    def std_rolls(self, counts: Any) -> Any:
+        """Standard deviation of the number of rolls."""
+        return _os.std_rolls(self.distribution(counts))
+
+    def epc(self, counts: Any) -> Any:
+        """Effective pip count: mean rolls x 49/6."""
+        return _os.epc(self.distribution(counts))
+
+    def wastage(self, counts: Any) -> Any:
+        """EPC minus the pip count."""
+        arr = counts
+        if _is_position(counts):
+            arr = _position_side(counts, "player")
+        arr = _index.validate_counts(arr, self.points, self.checkers)
+        return _os.wastage(self.distribution(arr), _index.pips(arr))
+
+    def mean_gammon_rolls(self, counts: Any) -> Any:
+        """Expected rolls until the first checker is off (0 when one is already off)."""
+        return _os.mean_rolls(self.gammon_distribution(counts))
+
+    def win_probability(self, roller: Any, opponent: Any = None) -> Any:
+        """The roller's chance to finish first when both sides follow this database's policy.
+
+        ``sum_n P_roller(n) P_opponent(>= n)`` (the roller wins ties). Exact only where
+        the policy is optimal (see :mod:`mathbg.bearoff.twosided` for exact values).
+        A single :class:`~mathbg.rules.position.Position` gives both sides.
+        """
+        if opponent is None and _is_position(roller):
+            roller, opponent = _position_side(roller, "player"), _position_side(roller, "opponent")
+        return _os.win_probability(self.distribution(roller), self.distribution(opponent))
+
+    def __repr__(self) -> str:
+        return (
+            f"OneSided(points={self.points}, checkers={self.checkers}, policy={self.policy!r}, "
+            f"path={str(self.path) if self.path else None!r})"
+        )
+
+
+# ------------------------------------------------------------------------------ two-sided
+
+
+@dataclass(frozen=True)
+class Equities:
+    """The four stored values of a two-sided pair (money, per unit cube, roller's view).
+
+    ``owned``, ``centred`` and ``opponent_owns`` are cubeful equities *before* the
+    roller's own cube decision (see :meth:`TwoSided.cube_decision`).
+    """
+
+    cubeless: float  #: 2p - 1, p the probability that the roller finishes first
+    owned: float  #: the roller owns the cube
+    centred: float  #: centred cube
+    opponent_owns: float  #: the opponent owns the cube
+
+    @property
+    def win_probability(self) -> float:
+        """p = (cubeless + 1) / 2."""
+        return (self.cubeless + 1.0) / 2.0
+
+
+class TwoSided:
+    """A two-sided bearoff database: exact equities for every pair of positions.
+
+    Examples
+    --------
+    >>> ts = TwoSided.build(points=6, checkers=6)                       # doctest: +SKIP
+    >>> ts.win_probability([0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 1])      # doctest: +SKIP
+    0.8125
+    """
+
+    def __init__(
+        self,
+        equity: NDArray[np.float64],
+        *,
+        points: int,
+        checkers: int,
+        path: Path | None = None,
+        header: dict[str, Any] | None = None,
+    ) -> None:
+        n = _index.n_positions(points, checkers)
+        if equity.shape[:2] != (n, n) or equity.shape[2] not in (1, 4):
+            raise DatabaseError(f"two-sided {points}x{checkers} needs shape ({n}, {n}, 4)")
+        self._equity = equity
+        self.points = int(points)
+        self.checkers = int(checkers)
+        self.path = path
+        self.header = header or {}
+
+    @staticmethod
+    def default_path(points: int = 6, checkers: int = 6) -> Path:
+        """Where :meth:`build` keeps the database: ``cache_dir("bearoff")/twosided-PPxCC``."""
+        from mathbg._paths import cache_dir
+
+        return cache_dir("bearoff") / f"twosided-{points:02d}x{checkers:02d}"
+
+    @classmethod
+    def build(
+        cls,
+        points: int = 6,
+        checkers: int = 6,
+        *,
+        path: PathLike | None = None,
+        progress: bool = True,
+        rebuild: bool = False,
+    ) -> TwoSided:
+        """Return the two-sided database for ``points`` x ``checkers``, generating it if needed.
+
+        The table (float64, n^2 x 4 values, n = C(P+C, P)) is written straight into a
+        memory-mapped file; 6x10 (64 million pairs) needs 2 GiB on disk and about 4 GiB
+        of memory while building.
+        """
+        from mathbg.bearoff import twosided as _ts
+
+        _index._check_size(points, checkers)
+        target = Path(path) if path is not None else cls.default_path(points, checkers)
+        if target.exists() and not rebuild:
+            try:
+                db = cls.open(target, verify=True)
+                if (db.points, db.checkers) == (points, checkers):
+                    return db
+            except DatabaseError:
+                pass
+        n = _index.n_positions(points, checkers)
+        bar = _progress_bar(n * n, f"two-sided {points}x{checkers}", progress)
+        start = time.perf_counter()
+        with _atomic_directory(target) as tmp:
+            out = np.lib.format.open_memmap(
+                tmp / "equity.npy", mode="w+", dtype=np.float64, shape=(n, n, 4)
+            )
+            try:
+                _ts.build_arrays(
+                    points, checkers, out=out, progress=bar.update if bar is not None else None
+                )
+            finally:
+                if bar is not None:
+                    bar.close()
+            out.flush()
+            del out
+            _write_header(
+                tmp,
+                {
+                    "kind": "two-sided",
+                    "points": points,
+                    "checkers": checkers,
+                    "n_positions": n,
+                    "values": ["cubeless", "owned", "centred", "opponent_owns"],
+                    "build_seconds": round(time.perf_counter() - start, 3),
+                    "generator": _generator(),
+                },
+                ["equity"],
+            )
+        return cls.open(target)
+
+    @classmethod
+    def open(cls, path: PathLike, *, verify: bool = False) -> TwoSided:
+        """Open a native database directory or a gnubg two-sided ``.bd`` file."""
+        p = Path(path)
+        if _is_gnubg_file(p):
+            from mathbg.io import gnubg_bd
+
+            bd = gnubg_bd.read_twosided(p)
+            h = bd.header
+            return cls(
+                gnubg_bd.equity_from_u16(bd.values),
+                points=h.points,
+                checkers=h.checkers,
+                path=p,
+                header={"kind": "two-sided", "source": "gnubg"},
+            )
+        if not p.is_dir():
+            raise DatabaseError(f"{p}: no such bearoff database")
+        header = _read_header(p, "two-sided")
+        arrays = _load_arrays(p, header, verify)
+        return cls(
+            arrays["equity"],
+            points=header["points"],
+            checkers=header["checkers"],
+            path=p,
+            header=header,
+        )
+
+    def to_gnubg(self, path: PathLike, *, exact: bool = True) -> None:
+        """Write a gnubg two-sided ``.bd`` file (cubeful, 4 x uint16 per pair).
+
+        ``exact`` regenerates the table with gnubg's integer arithmetic, giving the file
+        ``makebearoff -t PxC`` writes, byte for byte (this costs a build); otherwise the
+        float equities are rounded to the nearest fixed-point value.
+        """
+        from mathbg.bearoff import twosided as _ts
+        from mathbg.io import gnubg_bd
+
+        if self._equity.shape[2] != 4:
+            raise DatabaseError("a cubeless-only table cannot be written as a cubeful file")
+        if exact:
+            values = (_ts.build_arrays(self.points, self.checkers, gnubg=True).astype(np.int32)
+                      + 0x8000).astype(np.uint16)  # fmt: skip
+        else:
+            values = gnubg_bd.u16_from_equity(self._equity)
+        gnubg_bd.write_twosided(path, values, points=self.points, checkers=self.checkers)
+
+    @property
+    def n_positions(self) -> int:
+        """One-side positions n = C(P + C, P) (the table has n^2 pairs)."""
+        return self._equity.shape[0]
+
+    def _pair(self, roller: Any, opponent: Any) -> tuple[Any, Any]:
+        if opponent is None:
+            if not _is_position(roller):
+                raise InvalidParameterError(
+                    "give the roller's and the opponent's checker counts, or one Position"
+                )
+            roller, opponent = _position_side(roller, "player"), _position_side(roller, "opponent")
+        r = _index.validate_counts(roller, self.points, self.checkers, what="roller")
+        o = _index.validate_counts(opponent, self.points, self.checkers, what="opponent")
+        return _index.rank(r, self.points), _index.rank(o, self.points)
+
+    def values(self, roller: Any, opponent: Any = None) -> NDArray[np.float64]:
+        """The stored 4-vector(s) [cubeless, owned, centred, opponent owns]."""
+        i, j = self._pair(roller, opponent)
+        return np.array(self._equity[i, j], dtype=np.float64)
+
+    def win_probability(self, roller: Any, opponent: Any = None) -> Any:
+        """Exact probability that the roller bears off first (optimal checker play)."""
+        v = self.values(roller, opponent)[..., 0]
+        p = (v + 1.0) / 2.0
+        return float(p) if np.ndim(p) == 0 else p
+
+    def equities(self, roller: Any, opponent: Any = None) -> Equities:
+        """The four stored equities of one pair, as named fields."""
+        v = self.values(roller, opponent)
+        if v.ndim != 1:
+            raise InvalidParameterError("equities() takes one pair; use values() for arrays")
+        return Equities(*(float(x) for x in v))
+
+    def cube_decision(self, roller: Any, opponent: Any = None, cube: str = "centred") -> Any:
+        """The roller's cube decision: no double, double/take, double/pass and the action.
+
+        ND is the stored value for ``cube`` ("centred" or "owned"), DT twice the stored
+        "opponent owns" value, DP = +1. Returns a
+        :class:`mathbg.bearoff.twosided.CubeDecision`.
+        """
+        from mathbg.bearoff.twosided import cube_decision
+
+        v = self.values(roller, opponent)
+        if v.ndim != 1:
+            raise InvalidParameterError("cube_decision() takes one pair")
+        return cube_decision(v, cube)
+
+    def __repr__(self) -> str:
+        return (
+            f"TwoSided(points={self.points}, checkers={self.checkers}, "
+            f"path={str(self.path) if self.path else None!r})"
+        )
+
+
+def _generator() -> str:
+    from mathbg import __version__
+
+    return f"mathbg {__version__}"
+
+
+ProgressHook = Callable[[int], None]

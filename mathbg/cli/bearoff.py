@@ -1,0 +1,298 @@
+"""``mathbg bearoff``: build bearoff databases and query positions."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+DESCRIPTION = """\
+Bearoff databases: exact tables for the end of a race.
+
+build  generates a database: one-sided (distribution of the rolls needed to bear off,
+       per position of at most C checkers on points 1..P) or --two-sided (exact cubeless
+       and cubeful money equities for every pair). Native databases go to the cache
+       (data/bearoff or $MATHBG_DATA/bearoff) unless --out; --out FILE.bd writes gnubg's
+       .bd format, byte-identical to gnubg's makebearoff.
+show   queries a position: checker counts on points 1..P, ace point first, comma
+       separated (0,0,0,0,0,15 = fifteen checkers on the six-point). The default
+       one-sided 6x15 database (or the two-sided one a query needs) is built on first use."""
+
+EPILOG = """\
+examples:
+  mathbg bearoff build --points 6 --checkers 15
+  mathbg bearoff build --points 6 --checkers 6 --two-sided --out gnubg_ts0.bd
+  mathbg bearoff show 0,0,0,0,0,15
+  mathbg bearoff show 0,0,0,3,5,7 --json
+  mathbg bearoff show --two-sided 0,0,0,0,0,1 0,0,0,0,0,1 --json"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``bearoff`` subcommand (``build`` and ``show``)."""
+    parser = subparsers.add_parser(
+        "bearoff",
+        help="bearoff databases: build one-/two-sided tables, query positions",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="action", metavar="ACTION")
+
+    build = sub.add_parser(
+        "build",
+        help="generate a database",
+        description="Generate a one-sided (default) or two-sided bearoff database.",
+    )
+    build.add_argument("--points", type=int, default=6, help="points 1..P (default 6)")
+    build.add_argument(
+        "--checkers", type=int, help="checkers per side (default 15 one-sided, 6 two-sided)"
+    )
+    build.add_argument("--two-sided", action="store_true", help="two-sided cubeful database")
+    build.add_argument(
+        "--policy",
+        choices=("gnubg", "min-rolls"),
+        default="gnubg",
+        help="one-sided move policy (default gnubg)",
+    )
+    build.add_argument("--out", metavar="PATH", help="output directory, or a gnubg .bd file")
+    build.add_argument("--rebuild", action="store_true", help="rebuild even if a valid one exists")
+    build.add_argument("--quiet", action="store_true", help="no progress bar")
+    build.set_defaults(handler=run_build)
+
+    show = sub.add_parser(
+        "show",
+        help="query a position",
+        description="Statistics of a one-sided position, or exact equities of a two-sided "
+        "pair (roller first).",
+    )
+    show.add_argument("positions", nargs="+", metavar="COUNTS", help="e.g. 0,0,0,3,5,7")
+    show.add_argument("--two-sided", action="store_true", help="ROLLER OPPONENT pair")
+    show.add_argument("--json", action="store_true", help="print JSON")
+    show.add_argument("--points", type=int, help="database points (default: 6 or what fits)")
+    show.add_argument("--checkers", type=int, help="database checkers (default: what fits)")
+    show.add_argument(
+        "--policy", choices=("gnubg", "min-rolls"), default="gnubg", help="one-sided policy"
+    )
+    show.add_argument(
+        "--cube",
+        choices=("centred", "owned"),
+        default="centred",
+        help="two-sided: cube state of the root decision (default centred)",
+    )
+    show.add_argument("--db", metavar="PATH", help="use this database (native or gnubg .bd)")
+    show.set_defaults(handler=run_show)
+    parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
+
+
+def _parse_counts(text: str) -> list[int]:
+    from mathbg.errors import InvalidPositionError
+
+    try:
+        counts = [int(x) for x in text.replace(" ", "").split(",") if x != ""]
+    except ValueError:
+        raise InvalidPositionError(
+            f"invalid position {text!r}: give checker counts on points 1..P, comma separated, "
+            "e.g. 0,0,0,3,5,7"
+        ) from None
+    if not counts:
+        raise InvalidPositionError(f"invalid position {text!r}: no checker counts")
+    return counts
+
+
+def _file_digest(path: Path, algorithm: str) -> str:
+    digest = hashlib.new(algorithm)
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    for f in files:
+        with open(f, "rb") as fh:
+            while chunk := fh.read(1 << 24):
+                digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _size(path: Path) -> int:
+    if path.is_dir():
+        return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+    return path.stat().st_size
+
+
+def run_build(args: argparse.Namespace) -> int:
+    """``mathbg bearoff build``."""
+    import time
+
+    from mathbg.bearoff import OneSided, TwoSided
+
+    checkers = args.checkers if args.checkers is not None else (6 if args.two_sided else 15)
+    out = Path(args.out) if args.out else None
+    start = time.perf_counter()
+    if out is not None and out.suffix == ".bd":
+        path = _build_gnubg_file(args, checkers, out)
+        checksum = f"md5:{_file_digest(path, 'md5')}"
+    else:
+        if args.two_sided:
+            db: Any = TwoSided.build(
+                args.points, checkers, path=out, progress=not args.quiet, rebuild=args.rebuild
+            )
+        else:
+            db = OneSided.build(
+                args.points,
+                checkers,
+                policy=args.policy,
+                path=out,
+                progress=not args.quiet,
+                rebuild=args.rebuild,
+            )
+        path = Path(db.path)
+        checksum = db.header["checksum"]
+    seconds = time.perf_counter() - start
+    kind = "two-sided" if args.two_sided else "one-sided"
+    size = _size(path)
+    print(f"{kind} {args.points}x{checkers}: {path}")
+    print(f"size {size:,} bytes ({size / 2**20:.1f} MiB), checksum {checksum}, {seconds:.2f} s")
+    return 0
+
+
+def _build_gnubg_file(args: argparse.Namespace, checkers: int, out: Path) -> Path:
+    """Write a gnubg .bd file with gnubg's own arithmetic (byte-identical to makebearoff)."""
+    import numpy as np
+
+    from mathbg.bearoff import onesided, twosided
+    from mathbg.bearoff.db import _progress_bar
+    from mathbg.bearoff.index import n_positions
+    from mathbg.errors import InvalidParameterError
+    from mathbg.io import gnubg_bd
+
+    if args.policy != "gnubg":
+        raise InvalidParameterError(".bd files are written with gnubg's policy only")
+    n = n_positions(args.points, checkers)
+    bar = _progress_bar(n * n if args.two_sided else n, f"{out.name}", not args.quiet)
+    hook = bar.update if bar is not None else None
+    try:
+        if args.two_sided:
+            table = twosided.build_arrays(args.points, checkers, gnubg=True, progress=hook)
+            values = (table.astype(np.int32) + 0x8000).astype(np.uint16)
+            gnubg_bd.write_twosided(out, values, points=args.points, checkers=checkers)
+        else:
+            tab = onesided.build_gnubg_arrays(args.points, checkers, progress=hook)
+            gnubg_bd.write_onesided(
+                out, tab[:, :32], tab[:, 32:], points=args.points, checkers=checkers
+            )
+    finally:
+        if bar is not None:
+            bar.close()
+    return out
+
+
+def _trimmed(values: Any) -> list[float]:
+    arr = [float(x) for x in values]
+    while len(arr) > 1 and arr[-1] == 0.0:
+        arr.pop()
+    return arr
+
+
+def _fits(counts: list[list[int]]) -> tuple[int, int]:
+    """Smallest (points >= 6, checkers) covering the positions."""
+    highest = max((k + 1 for c in counts for k, x in enumerate(c) if x), default=1)
+    return max(6, highest), max(sum(c) for c in counts)
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """``mathbg bearoff show``."""
+    from mathbg.errors import InvalidParameterError
+
+    counts = [_parse_counts(p) for p in args.positions]
+    if args.two_sided:
+        if len(counts) != 2:
+            raise InvalidParameterError("--two-sided needs two positions: ROLLER OPPONENT")
+        return _show_two_sided(args, counts[0], counts[1])
+    if len(counts) != 1:
+        raise InvalidParameterError("give one position (or --two-sided ROLLER OPPONENT)")
+    return _show_one_sided(args, counts[0])
+
+
+def _show_one_sided(args: argparse.Namespace, counts: list[int]) -> int:
+    from mathbg.bearoff import OneSided
+    from mathbg.bearoff.index import pips, validate_counts
+
+    if args.db:
+        db = OneSided.open(args.db)
+    else:
+        points, _ = _fits([counts])
+        db = OneSided.build(args.points or points, args.checkers or 15, policy=args.policy)
+    arr = validate_counts(counts, db.points, db.checkers)
+    dist = db.distribution(arr)
+    result = {
+        "position": [int(x) for x in arr],
+        "pips": pips(arr),
+        "database": f"one-sided {db.points}x{db.checkers} ({db.policy})",
+        "mean_rolls": db.mean_rolls(arr),
+        "std_rolls": db.std_rolls(arr),
+        "epc": db.epc(arr),
+        "wastage": db.wastage(arr),
+        "distribution": _trimmed(dist),
+        "gammon_distribution": _trimmed(db.gammon_distribution(arr)),
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    print(f"position {','.join(map(str, result['position']))}  ({result['database']})")
+    mean, sd = result["mean_rolls"], result["std_rolls"]
+    print(f"pips {result['pips']}  mean rolls {mean:.4f}  sd {sd:.4f}")
+    print(f"EPC {result['epc']:.2f}  wastage {result['wastage']:.2f}")
+    print("rolls  P(bear off)  P(first off)")
+    gd = result["gammon_distribution"]
+    for n, p in enumerate(result["distribution"]):
+        g = f"{gd[n]:11.6f}" if n < len(gd) else ""
+        print(f"{n:5d}  {p:11.6f}  {g}")
+    return 0
+
+
+def _show_two_sided(args: argparse.Namespace, roller: list[int], opponent: list[int]) -> int:
+    from mathbg.bearoff import TwoSided
+
+    if args.db:
+        ts = TwoSided.open(args.db)
+    else:
+        points, checkers = _fits([roller, opponent])
+        ts = TwoSided.build(args.points or points, args.checkers or max(6, checkers))
+    eq = ts.equities(roller, opponent)
+    dec = ts.cube_decision(roller, opponent, cube=args.cube)
+    result = {
+        "roller": roller,
+        "opponent": opponent,
+        "database": f"two-sided {ts.points}x{ts.checkers}",
+        "p_win": eq.win_probability,
+        "cubeless_equity": eq.cubeless,
+        "owned": eq.owned,
+        "centred": eq.centred,
+        "opponent_owns": eq.opponent_owns,
+        "decision": str(dec.action),
+        "cube_decision": {
+            "cube": args.cube,
+            "no_double": dec.no_double,
+            "double_take": dec.double_take,
+            "double_pass": dec.double_pass,
+            "action": str(dec.action),
+            "equity": dec.equity,
+        },
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    out = sys.stdout
+    print(f"roller {','.join(map(str, roller))} vs {','.join(map(str, opponent))}  "
+          f"({result['database']})", file=out)  # fmt: skip
+    print(f"P(win) {eq.win_probability:.6f}  cubeless equity {eq.cubeless:+.6f}", file=out)
+    print(
+        f"cubeful (before the roller's decision): owned {eq.owned:+.6f}  "
+        f"centred {eq.centred:+.6f}  opponent owns {eq.opponent_owns:+.6f}",
+        file=out,
+    )
+    print(
+        f"{args.cube} cube: no double {dec.no_double:+.6f}  double/take {dec.double_take:+.6f}  "
+        f"double/pass {dec.double_pass:+.6f}  ->  {dec.action}",
+        file=out,
+    )
+    return 0
