@@ -17,7 +17,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from mathbg.met import MET
 
-__all__ = ["met_heatmap", "post_crawford"]
+__all__ = [
+    "cube_point_heatmap",
+    "market_window_bars",
+    "met_heatmap",
+    "post_crawford",
+    "take_point_vs_cube_life",
+    "take_point_vs_gammon_rate",
+]
 
 
 def met_heatmap(
@@ -111,4 +118,191 @@ def post_crawford(
     if not same:
         ax.legend()
     ax.set_title(title if title is not None else f"{met.name}: post-Crawford")
+    return ax
+
+
+# ----------------------------------------------------------------------------- cube points
+
+
+def cube_point_heatmap(
+    matrix: Any,
+    column: str = "take_dead",
+    cube: int = 1,
+    ax: Axes | None = None,
+    *,
+    annotate: bool | None = None,
+    decimals: int = 0,
+    cmap: str = "viridis",
+    colorbar: bool = True,
+    title: str | None = None,
+) -> Axes:
+    """Heatmap of one score-matrix column (percent) for one cube level.
+
+    Parameters
+    ----------
+    matrix : pandas.DataFrame
+        A :func:`mathbg.cube.matrix.score_matrix` result.
+    column : str
+        ``take_dead``, ``take_live``, ``double``, ``cash_dead``, ``cash_live``,
+        ``too_good``, ``take_x``, ``cash_x`` or a gammon-value column (shown as is, not
+        in percent).
+    cube : int
+        Cube value; take points are against a double from ``cube`` to ``2 cube``.
+    ax : matplotlib Axes, optional
+        Where to draw (default: a new figure).
+    annotate : bool, optional
+        Write the values in the cells (default: up to 15 x 15).
+    """
+    from mathbg.cube.matrix import take_point_table
+
+    table = take_point_table(matrix, cube, column)
+    percent = "value" not in column
+    data = table.to_numpy(dtype=float) * (100.0 if percent else 1.0)
+    n_rows, n_cols = data.shape
+    if ax is None:
+        size = 3.0 + 0.35 * max(n_rows, n_cols)
+        _, ax = plt.subplots(figsize=(size + 1.0, size))
+    image = ax.imshow(data, cmap=cmap, origin="upper", aspect="auto")
+    ax.set_xticks(np.arange(n_cols), labels=[str(v) for v in table.columns])
+    ax.set_yticks(np.arange(n_rows), labels=[str(v) for v in table.index])
+    taker = column.startswith("take")
+    ax.set_xlabel("doubler needs (away)" if taker else "opponent needs (away)")
+    ax.set_ylabel("taker needs (away)" if taker else "doubler needs (away)")
+    ax.xaxis.set_label_position("top")
+    ax.xaxis.tick_top()
+    if annotate is None:
+        annotate = max(n_rows, n_cols) <= 15
+    if annotate:
+        lo, hi = np.nanmin(data), np.nanmax(data)
+        mid = 0.5 * (lo + hi)
+        fontsize = max(5.0, 10.0 - 0.25 * max(n_rows, n_cols))
+        fmt = f"{{:.{decimals}f}}" if percent else "{:.2f}"
+        for i in range(n_rows):
+            for j in range(n_cols):
+                v = data[i, j]
+                if np.isfinite(v):
+                    colour = "black" if v > mid else "white"
+                    ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=fontsize,
+                            color=colour)  # fmt: skip
+    if colorbar:
+        ax.figure.colorbar(image, ax=ax, label="%" if percent else column, shrink=0.8)
+    met = matrix.attrs.get("met", "")
+    default = f"{met}: {column.replace('_', ' ')}, cube {cube}"
+    ax.set_title(title if title is not None else default, pad=24)
+    return ax
+
+
+def market_window_bars(points: Any, ax: Axes | None = None, *, title: str | None = None) -> Axes:
+    """Both players' market windows at a score as horizontal bars (winning chance %).
+
+    ``points`` is a :class:`mathbg.cube.match.ScorePoints` (from
+    :func:`mathbg.cube.match.points`). For each player: the dead window (double point to
+    dead cash point), the live window (to the live cash point) and the too-good point.
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.0, 3.0))
+    labels = []
+    y = 0
+    for who, pl, away in zip(("player", "opponent"), points.players, points.away, strict=True):
+        rows = (("dead", pl.cash_point_dead, "tab:blue"), ("live", pl.cash_point_live, "tab:green"))
+        for kind, cash, colour in rows:
+            if cash is None or pl.double_point_dead is None:
+                continue
+            lo = 100.0 * pl.double_point_dead
+            ax.barh(y, 100.0 * cash - lo, left=lo, color=colour, alpha=0.7, height=0.6)
+            ax.text(lo, y, f"{lo:.1f} ", ha="right", va="center", fontsize=8)
+            ax.text(100.0 * cash, y, f" {100.0 * cash:.1f}", ha="left", va="center", fontsize=8)
+            if pl.too_good_point is not None and pl.too_good_point < 1.0:
+                ax.plot([100.0 * pl.too_good_point] * 2, [y - 0.35, y + 0.35], color="tab:red")
+            labels.append(f"{who} ({away}-away), {kind}")
+            y += 1
+    ax.set_yticks(np.arange(len(labels)), labels=labels)
+    ax.set_xlim(0.0, 100.0)
+    ax.set_xlabel("doubler's winning chance % (double point to cash point; red: too good)")
+    ax.invert_yaxis()
+    ax.grid(True, axis="x", alpha=0.3)
+    default = (
+        f"{points.met}: {points.away[0]}-away vs {points.away[1]}-away, cube {points.cube}, "
+        f"{points.state}"
+    )
+    ax.set_title(title if title is not None else default)
+    return ax
+
+
+def take_point_vs_gammon_rate(
+    met: Any,
+    away: int,
+    opp_away: int,
+    cube: int = 1,
+    ax: Axes | None = None,
+    *,
+    rates: Any = None,
+    side: str = "both",
+    title: str | None = None,
+) -> Axes:
+    """Dead and live take point of the first-named player against a gammon rate.
+
+    ``side``: whose gammon rate varies, ``"both"`` (same rate for both sides), ``"taker"``
+    (the first-named player's, the opponent's 0) or ``"doubler"``. Rates are disjoint
+    fractions of that side's wins (default 0..0.5).
+    """
+    from mathbg.cube.match import take_point_dead, take_point_live
+
+    r = np.linspace(0.0, 0.5, 51) if rates is None else np.asarray(rates, dtype=float)
+    zero = np.zeros_like(r)
+    gammons = {"both": (r, r), "taker": (r, zero), "doubler": (zero, r)}.get(side)
+    if gammons is None:
+        raise ValueError(f"side must be both, taker or doubler; got {side!r}")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.0, 4.0))
+    dead = take_point_dead(met, away, opp_away, cube, gammons)
+    live = take_point_live(met, away, opp_away, cube, gammons)
+    ax.plot(100.0 * r, 100.0 * np.asarray(dead), label="dead cube")
+    ax.plot(100.0 * r, 100.0 * np.asarray(live), label="live cube", linestyle="--")
+    ax.set_xlabel(f"gammon rate % ({side}; share of wins)")
+    ax.set_ylabel("take point %")
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    name = getattr(met, "name", met)
+    default = f"{name}: taker {away}-away vs {opp_away}-away, cube {cube}"
+    ax.set_title(title if title is not None else default)
+    return ax
+
+
+def take_point_vs_cube_life(
+    met: Any = None,
+    away: int | None = None,
+    opp_away: int | None = None,
+    cube: int = 1,
+    ax: Axes | None = None,
+    *,
+    gammons: Any = (0.0, 0.0),
+    backgammons: Any = (0.0, 0.0),
+    x: Any = None,
+    title: str | None = None,
+) -> Axes:
+    """Take point against the cube life x (0 dead .. 1 live): money (``met=None``,
+    Janowski) or at a match score. Rates are disjoint fractions of wins."""
+    xs = np.linspace(0.0, 1.0, 51) if x is None else np.asarray(x, dtype=float)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.0, 4.0))
+    if met is None:
+        from mathbg.cube.money import take_point as money_tp
+
+        g0, g1 = gammons if np.ndim(gammons) else (gammons, gammons)
+        b0, b1 = backgammons if np.ndim(backgammons) else (backgammons, backgammons)
+        tp = money_tp(1.0 + g0 + 2.0 * b0, 1.0 + g1 + 2.0 * b1, xs)
+        default = "money play (Janowski)"
+    else:
+        from mathbg.cube.match import take_point
+
+        if away is None or opp_away is None:
+            raise ValueError("match play needs away and opp_away")
+        tp = take_point(met, away, opp_away, cube, gammons, backgammons, x=xs)
+        default = f"{getattr(met, 'name', met)}: taker {away}-away vs {opp_away}-away, cube {cube}"
+    ax.plot(xs, 100.0 * np.asarray(tp))
+    ax.set_xlabel("cube life x (0 dead, 1 fully live)")
+    ax.set_ylabel("take point %")
+    ax.grid(True, alpha=0.3)
+    ax.set_title(title if title is not None else default)
     return ax

@@ -313,8 +313,9 @@ def cubeful_equity(
     - unavailable (``owner="opponent"``): (0, -L), (TP, -1), (1, W);
 
     with the live take point ``TP = (L - 1/2)/(W + L + 1/2)`` and cash point
-    ``CP = (L + 1)/(W + L + 1/2)``. With the Jacoby rule and a centred cube the live equity
-    is flat at -1 below TP and +1 above CP (gammons do not count). ``W``, ``L`` are the
+    ``CP = (L + 1)/(W + L + 1/2)``. With the Jacoby rule and a centred cube gammons do not
+    count: the live equity is flat at -1 below TP and +1 above CP, and the dead equity is
+    ``2 p - 1``. ``W``, ``L`` are the
     player's average win and loss values (disjoint gammon/backgammon rates, see
     :func:`win_value`).
 
@@ -325,7 +326,10 @@ def cubeful_equity(
     w, l_ = _wl(W, L)
     p, x = _prob(p), check_x(x)
     owner = check_owner(owner)
-    dead = p * (w + l_) - l_
+    if jacoby and owner == "centre":
+        dead = 2.0 * p - 1.0  # gammons do not count with a centred cube under Jacoby
+    else:
+        dead = p * (w + l_) - l_
     live = _live_equity(p, w, l_, owner, jacoby)
     return _out((1.0 - x) * dead + x * live)
 

@@ -1,0 +1,181 @@
+"""``mathbg cube``: money-play cube points (Janowski) and cube decisions."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+DESCRIPTION = """\
+money:  Janowski's money-play points of the first-named player for a dead cube, a fully
+        live cube and cube life X: take, beaver, raccoon, initial double (honouring
+        --jacoby/--beavers), redouble, cash and too-good points, each as that player's
+        winning chance.
+decide: the cube action for a set of cubeless probabilities, money or at a match score
+        (gnubg's 0-ply cubeless -> cubeful transformation with cube life X).
+
+G0,G1 and B0,B1 are the first-named player's and the opponent's gammon and backgammon
+rates, DISJOINT fractions of that side's wins (gammons that are not backgammons, and
+backgammons), as gnubg's `show marketwindow` takes them; each in [0, 1]."""
+
+EPILOG = """\
+examples:
+  mathbg cube money --gammons 0.2,0.2
+  mathbg cube money --gammons 0.25,0.15 --backgammons 0.01,0 --x 0.68 --json
+  mathbg cube money --gammons 0.3,0.1 --jacoby --beavers
+  mathbg cube decide --probs 0.72,0.25,0.01,0.05,0.002
+  mathbg cube decide --probs 0.72,0.25,0.01,0.05,0.002 --away 3,5 --cube 1"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``cube`` subcommand."""
+    parser = subparsers.add_parser(
+        "cube",
+        help="money-play cube points (Janowski) and cube decisions",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="cube_command", metavar="{money,decide}")
+    money = sub.add_parser(
+        "money",
+        help="Janowski's money points",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    money.add_argument(
+        "--gammons",
+        default="0,0",
+        metavar="G0,G1",
+        help="gammon rates (player, opponent): disjoint fractions of that side's wins "
+        "(gammons that are not backgammons); default 0,0",
+    )
+    money.add_argument(
+        "--backgammons",
+        default="0,0",
+        metavar="B0,B1",
+        help="backgammon rates (player, opponent), fractions of that side's wins; default 0,0",
+    )
+    money.add_argument(
+        "--x", type=float, default=2.0 / 3.0, help="cube life (0 dead .. 1 live; default 2/3)"
+    )
+    money.add_argument("--jacoby", action="store_true", help="initial double under Jacoby")
+    money.add_argument("--beavers", action="store_true", help="beavers allowed (with --jacoby)")
+    money.add_argument("--json", action="store_true", help="print JSON")
+    money.set_defaults(handler=run_money)
+
+    decide = sub.add_parser(
+        "decide",
+        help="cube action for cubeless probabilities (money or match)",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    decide.add_argument(
+        "--probs",
+        required=True,
+        metavar="W,WG,WB,LG,LB",
+        help="player on roll: P(win), P(win gammon), P(win backgammon), P(lose gammon), "
+        "P(lose backgammon); gammons cumulative (include backgammons), as gnubg prints them",
+    )
+    decide.add_argument(
+        "--away", metavar="A,B", help="match score (points needed); money if absent"
+    )
+    decide.add_argument("--cube", type=int, default=1, help="cube value (default 1)")
+    decide.add_argument(
+        "--owner", default="centre", choices=("centre", "player", "opponent"), help="cube owner"
+    )
+    decide.add_argument("--x", type=float, default=0.68, help="cube life (default 0.68)")
+    decide.add_argument("--met", default="kazaross-xg2", metavar="NAME", help="match table")
+    decide.add_argument("--crawford", action="store_true", help="a side 1-away: Crawford game")
+    decide.add_argument("--jacoby", action="store_true", help="money: Jacoby rule")
+    decide.add_argument("--beavers", action="store_true", help="money: beavers allowed")
+    decide.add_argument("--json", action="store_true", help="print JSON")
+    decide.set_defaults(handler=run_decide)
+    parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
+
+
+def run_money(args: argparse.Namespace) -> int:
+    """Handler of ``mathbg cube money``."""
+    from mathbg.cli.takepoint import parse_pair
+    from mathbg.cube.money import money_points
+
+    pts = money_points(
+        parse_pair(args.gammons, "--gammons"),
+        parse_pair(args.backgammons, "--backgammons"),
+        args.x,
+        jacoby=args.jacoby,
+        beavers=args.beavers,
+    )
+    if args.json:
+        json.dump(pts.as_dict(), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    rules = ", ".join(r for r, on in (("Jacoby", pts.jacoby), ("beavers", pts.beavers)) if on)
+    print(
+        f"money play, W = {pts.W:.4f}, L = {pts.L:.4f}"
+        + (f" ({rules})" if rules else "")
+        + " - points as the first-named player's winning chance"
+    )
+    print(f"{'point':18}{'dead':>10}{'live':>10}{f'x={pts.x:.3g}':>10}")
+    for name in pts.POINTS:
+        p = getattr(pts, name)
+        label = name.replace("_", " ")
+        print(f"{label:18}{100 * p.dead:9.3f}%{100 * p.live:9.3f}%{100 * p.x:9.3f}%")
+    return 0
+
+
+def run_decide(args: argparse.Namespace) -> int:
+    """Handler of ``mathbg cube decide``."""
+    from mathbg.cli.takepoint import load_met, parse_pair
+    from mathbg.cube.convert import cube_decision
+    from mathbg.errors import InvalidParameterError
+
+    try:
+        probs = [float(v) for v in args.probs.split(",")]
+    except ValueError:
+        raise InvalidParameterError(f"--probs wants 5 numbers; got {args.probs!r}") from None
+    if args.away is None:
+        dec = cube_decision(
+            probs,
+            cube=args.cube,
+            owner=args.owner,
+            x=args.x,
+            jacoby=args.jacoby,
+            beavers=args.beavers,
+        )
+    else:
+        a, b = parse_pair(args.away, "--away", int)
+        dec = cube_decision(
+            probs,
+            load_met(args.met),
+            a,
+            b,
+            cube=args.cube,
+            owner=args.owner,
+            x=args.x,
+            crawford=args.crawford,
+        )
+    out = {
+        "action": str(dec.action),
+        "unit": dec.unit,
+        "no_double": dec.no_double,
+        "double_take": dec.double_take,
+        "double_pass": dec.double_pass,
+        "optimal": dec.optimal,
+    }
+    if dec.emg is not None:
+        out["emg"] = {"no_double": dec.emg[0], "double_take": dec.emg[1], "double_pass": dec.emg[2]}
+    if args.json:
+        json.dump(out, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    print(f"cube action: {dec.action}")
+    unit = "MWC" if dec.unit == "mwc" else "equity"
+    for key in ("no_double", "double_take", "double_pass"):
+        v = out[key]
+        text = "-" if v is None else (f"{100 * v:.3f}%" if dec.unit == "mwc" else f"{v:+.4f}")
+        extra = ""
+        if dec.emg is not None and out["emg"][key] is not None:
+            extra = f"   (EMG {out['emg'][key]:+.4f})"
+        print(f"  {key.replace('_', ' '):12} {unit} {text}{extra}")
+    return 0

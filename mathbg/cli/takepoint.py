@@ -1,0 +1,294 @@
+"""``mathbg takepoint``: match-play take, double, cash and too-good points at a score."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+DESCRIPTION = """\
+Take, double, cash and too-good points of both players at a match score, for a dead and
+a fully live cube, with the gammon and backgammon values, from a match equity table.
+
+Points are winning chances of the player they belong to: the take point is the taker's
+chance at which take and pass break even (against the other player's double from the
+current cube to twice it); the double, cash and too-good points are the doubler's.
+
+G0,G1 and B0,B1 are the first-named player's and the opponent's gammon and backgammon
+rates, DISJOINT fractions of that side's wins (gammons that are not backgammons, and
+backgammons), as gnubg's `show marketwindow` takes them; each in [0, 1].
+
+A score with a side 1-away is post-Crawford unless --crawford is given (as gnubg's
+market window treats it). --matrix prints the take points at every score up to
+--length-away (rows: the taker's score, columns: the doubler's)."""
+
+EPILOG = """\
+examples:
+  mathbg takepoint --away 3,3
+  mathbg takepoint --away 3,5 --cube 2 --gammons 0.2,0.2
+  mathbg takepoint --length 7 --score 4-3 --json
+  mathbg takepoint --away 1,3                (post-Crawford leader vs 3-away trailer)
+  mathbg takepoint --length 11 --matrix --plot takepoints.png"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``takepoint`` subcommand."""
+    parser = subparsers.add_parser(
+        "takepoint",
+        help="match-play take/double/cash/too-good points at a score (dead and live cube)",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    where = parser.add_argument_group("score")
+    where.add_argument("--away", metavar="A,B", help="points needed: first-named player, opponent")
+    where.add_argument("--length", type=int, help="match length (with --score, or --matrix)")
+    where.add_argument(
+        "--score", metavar="S0-S1", help="points already won (with --length), e.g. 4-3"
+    )
+    parser.add_argument("--cube", type=int, default=1, help="cube value (power of two; default 1)")
+    parser.add_argument(
+        "--owner",
+        default="centre",
+        choices=("centre", "player", "opponent"),
+        help="who holds the cube (decides who may double; default centre)",
+    )
+    parser.add_argument(
+        "--gammons",
+        default="0,0",
+        metavar="G0,G1",
+        help="gammon rates of the first-named player and the opponent: disjoint fractions "
+        "of that side's wins (gammons that are not backgammons); default 0,0",
+    )
+    parser.add_argument(
+        "--backgammons",
+        default="0,0",
+        metavar="B0,B1",
+        help="backgammon rates, fractions of that side's wins; default 0,0",
+    )
+    parser.add_argument(
+        "--met",
+        default="kazaross-xg2",
+        metavar="NAME",
+        help="shipped table or model name, or a MET file (default kazaross-xg2)",
+    )
+    parser.add_argument(
+        "--x",
+        type=float,
+        metavar="X",
+        help="cube life for the live points (0 dead .. 1 fully live; default 1)",
+    )
+    state = parser.add_mutually_exclusive_group()
+    state.add_argument(
+        "--crawford", action="store_true", help="a side 1-away: this is the Crawford game"
+    )
+    state.add_argument(
+        "--post-crawford",
+        action="store_true",
+        help="a side 1-away: post-Crawford (the default)",
+    )
+    parser.add_argument("--matrix", action="store_true", help="every score up to --length-away")
+    parser.add_argument("--plot", metavar="PNG", help="save a plot (window bars, or heatmaps)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=run)
+
+
+def parse_pair(text: str, what: str, cast: type = float) -> tuple[Any, Any]:
+    """``"a,b"`` (or a single value for both) -> (a, b)."""
+    from mathbg.errors import InvalidParameterError
+
+    parts = [p.strip() for p in str(text).split(",")]
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or not all(parts):
+        raise InvalidParameterError(f"{what} wants two values A,B; got {text!r}")
+    try:
+        return cast(parts[0]), cast(parts[1])
+    except ValueError:
+        raise InvalidParameterError(f"{what}: {text!r} is not two numbers") from None
+
+
+def load_met(name: str) -> Any:
+    """A shipped table, a model, or a MET file."""
+    from pathlib import Path
+
+    from mathbg.met import build, read
+
+    if name.lower().endswith((".xml", ".met", ".json")) and Path(name).exists():
+        return read(name)
+    return build(name)
+
+
+def _aways(args: argparse.Namespace) -> tuple[int, int]:
+    from mathbg.errors import InvalidScoreError
+
+    if args.away is not None:
+        if args.score is not None:
+            raise InvalidScoreError("give either --away or --length with --score, not both")
+        return parse_pair(args.away, "--away", int)
+    if args.length is None or args.score is None:
+        raise InvalidScoreError("give the score as --away A,B or as --length N --score S0-S1")
+    if args.length < 1:
+        raise InvalidScoreError(f"match length must be at least 1; got {args.length}")
+    parts = args.score.replace(",", "-").split("-")
+    try:
+        s0, s1 = (int(p) for p in parts)
+    except ValueError:
+        raise InvalidScoreError(f"--score wants S0-S1, e.g. 4-3; got {args.score!r}") from None
+    for s in (s0, s1):
+        if s < 0 or s >= args.length:
+            raise InvalidScoreError(
+                f"score {s0}-{s1} is not a running score of a {args.length}-point match "
+                f"(each side has 0..{args.length - 1} points)"
+            )
+    return args.length - s0, args.length - s1
+
+
+def _pct(v: float | None, width: int = 9) -> str:
+    return f"{100.0 * v:{width - 1}.2f}%" if v is not None else f"{'-':>{width}}"
+
+
+def _num(v: float | None, width: int = 9) -> str:
+    return f"{v:{width}.5f}" if v is not None else f"{'-':>{width}}"
+
+
+def render_points(sp: Any) -> str:
+    """Human-readable table of :class:`mathbg.cube.match.ScorePoints`."""
+    a, b = sp.away
+    lines = [
+        f"{sp.met}: {a}-away vs {b}-away, cube {sp.cube} ({sp.owner}), {sp.state} game",
+        f"gammon rates {100 * sp.gammons[0]:.2f}% / {100 * sp.gammons[1]:.2f}%, backgammon "
+        f"rates {100 * sp.backgammons[0]:.2f}% / {100 * sp.backgammons[1]:.2f}% "
+        "(disjoint fractions of wins)",
+    ]
+    if sp.state == "crawford":
+        lines.append("Crawford game: no doubling, so no cube points.")
+    if sp.free_drop:
+        lines.append("post-Crawford at an even trailer score: the leader has a free drop.")
+    p, o = sp.players
+    head = f"{'':26}{'player':>12}{'opponent':>12}"
+    sub = f"{'':26}{f'({a}-away)':>12}{f'({b}-away)':>12}"
+    lines += ["", head, sub]
+    live = "live" if sp.cube_life in (None, 1.0) else f"x={sp.cube_life:g}"
+    rows = [
+        ("take point, dead", "take_point_dead", _pct),
+        (f"take point, {live}", "take_point_live", _pct),
+        ("double point", "double_point_dead", _pct),
+        ("cash point, dead", "cash_point_dead", _pct),
+        (f"cash point, {live}", "cash_point_live", _pct),
+        ("too-good point", "too_good_point", _pct),
+        ("gammon value", "gammon_value", _num),
+        ("backgammon value", "backgammon_value", _num),
+    ]
+    for label, key, fmt in rows:
+        lines.append(f"{label:26}{fmt(getattr(p, key), 12)}{fmt(getattr(o, key), 12)}")
+    may = {True: "yes", False: "no"}
+    lines.append(f"{'may double':26}{may[p.may_double]:>12}{may[o.may_double]:>12}")
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handler of ``mathbg takepoint``."""
+    from mathbg.cube._common import check_rates
+    from mathbg.errors import InvalidScoreError
+
+    gammons = parse_pair(args.gammons, "--gammons")
+    backgammons = parse_pair(args.backgammons, "--backgammons")
+    check_rates(gammons[0], backgammons[0], "player")
+    check_rates(gammons[1], backgammons[1], "opponent")
+    met = load_met(args.met)
+    if args.matrix:
+        if args.length is None:
+            raise InvalidScoreError("--matrix needs --length N (scores up to N-away)")
+        return _matrix(args, met, gammons, backgammons)
+    from mathbg.cube.match import points
+
+    a, b = _aways(args)
+    if args.post_crawford and not (a == 1 or b == 1):
+        raise InvalidScoreError(f"post-Crawford needs a side 1-away; the score is {a}/{b}-away")
+    sp = points(
+        met,
+        a,
+        b,
+        cube=args.cube,
+        owner=args.owner,
+        gammons=gammons,
+        backgammons=backgammons,
+        crawford=args.crawford,
+        x=args.x,
+    )
+    if args.json:
+        json.dump(sp.as_dict(), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(render_points(sp))
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        from mathbg.plots import market_window_bars
+
+        ax = market_window_bars(sp)
+        ax.figure.tight_layout()
+        ax.figure.savefig(args.plot, dpi=100)
+        plt.close(ax.figure)
+    return 0
+
+
+def _matrix(args: argparse.Namespace, met: Any, gammons: Any, backgammons: Any) -> int:
+    from mathbg.cube._common import check_cube
+    from mathbg.cube.matrix import score_matrix, take_point_table
+
+    cube = int(check_cube(args.cube))
+    df = score_matrix(
+        met,
+        args.length,
+        cubes=tuple(c for c in (1, 2, 4, 8, 16, 32, 64) if c <= max(cube, 1)) or (1,),
+        gammons=gammons,
+        backgammons=backgammons,
+        crawford=args.crawford,
+        x=args.x,
+    )
+    live_col = "take_live" if args.x is None else "take_x"
+    if args.json:
+        sel = df[df["cube"] == cube]
+        records = json.loads(sel.to_json(orient="records"))
+        json.dump(
+            {
+                "met": getattr(met, "name", ""),
+                "length": args.length,
+                "cube": cube,
+                "rows": records,
+            },
+            sys.stdout,
+            indent=1,
+        )
+        sys.stdout.write("\n")
+    else:
+        for column, title in (("take_dead", "dead cube"), (live_col, "live cube")):
+            table = take_point_table(df, cube, column)
+            print(
+                f"{getattr(met, 'name', '')}: take points (%), {title}, cube {cube} -> "
+                f"{2 * cube}; rows: taker away, columns: doubler away"
+            )
+            print((100.0 * table).round(1).to_string())
+            print()
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        from mathbg.plots import cube_point_heatmap
+
+        n = args.length
+        fig, axes = plt.subplots(1, 2, figsize=(2 * (3.5 + 0.45 * n), 3.0 + 0.45 * n))
+        cube_point_heatmap(df, "take_dead", cube=cube, ax=axes[0])
+        cube_point_heatmap(df, live_col, cube=cube, ax=axes[1])
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=100)
+        plt.close(fig)
+    return 0
