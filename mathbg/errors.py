@@ -40,6 +40,10 @@ class IllegalActionError(MathbgError):
     """A game action (double, take, resign, ...) that the current state does not allow."""
 
 
+class UnknownVariantError(MathbgError):
+    """A rule-set (game variant) name that mathbg does not know."""
+
+
 class InvalidScoreError(MathbgError):
     """A match score, match length or cube value that is out of range."""
 

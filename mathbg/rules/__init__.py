@@ -1,0 +1,54 @@
+"""The complete rules model of backgammon.
+
+- :mod:`~mathbg.rules.position`: :class:`Position` (immutable, side on roll's view),
+  :class:`PositionStatus`.
+- :mod:`~mathbg.rules.dice`: the 21 rolls and their weights, the opening roll.
+- :mod:`~mathbg.rules.movegen`: legal plays (numba kernel, batch successors, reference
+  generator); :mod:`~mathbg.rules.plays`: :class:`Play`, :class:`Plays`.
+- :mod:`~mathbg.rules.notation`: ``24/18 13/11`` notation, written and read.
+- :mod:`~mathbg.rules.cube`: cube rules and cube state transitions.
+- :mod:`~mathbg.rules.match`: :class:`MatchState` (gnubg's match snapshot) and scoring.
+- :mod:`~mathbg.rules.game`: the game flow state machine and a random game player.
+- :mod:`~mathbg.rules.clock`: the delay + reserve + bonus clock.
+- :mod:`~mathbg.rules.ruleset`: rule sets (variants plug in here).
+
+Names are imported lazily: ``import mathbg.rules`` does not load numba.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_LAZY = {
+    "Position": "mathbg.rules.position",
+    "PositionStatus": "mathbg.rules.position",
+    "Play": "mathbg.rules.plays",
+    "Plays": "mathbg.rules.plays",
+    "ROLLS": "mathbg.rules.dice",
+    "WEIGHTS": "mathbg.rules.dice",
+    "MatchState": "mathbg.rules.match",
+    "GameStatus": "mathbg.rules.match",
+    "ResultKind": "mathbg.rules.match",
+    "CubeRules": "mathbg.rules.cube",
+    "CubeState": "mathbg.rules.cube",
+    "GameState": "mathbg.rules.game",
+    "GameResult": "mathbg.rules.game",
+    "ClockRules": "mathbg.rules.clock",
+    "ClockState": "mathbg.rules.clock",
+    "RuleSet": "mathbg.rules.ruleset",
+    "get_ruleset": "mathbg.rules.ruleset",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mathbg.rules' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -1,0 +1,85 @@
+"""ASCII board diagrams.
+
+The board is drawn from the side on roll's point of view in the usual layout: its points
+1-12 along the bottom (1 at the right), 13-24 along the top, its checkers ``X`` and the
+opponent's ``O``; stacks taller than five show their count in the fifth row. The bar is
+the middle column (``X`` checkers on it in the lower half, ``O`` in the upper half).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.rules.position import Position
+
+__all__ = ["render"]
+
+_ROWS = 5
+
+
+def _cell(count: int, row: int, mark: str) -> str:
+    """Character of a stack of ``count`` at ``row`` (0 = nearest the edge)."""
+    if count <= row:
+        return " "
+    if row == _ROWS - 1 and count > _ROWS:
+        return str(count) if count < 10 else chr(ord("A") + count - 10)
+    return mark
+
+
+def render(position: Position, *, match: Any = None, roll: Any = None) -> str:
+    """The board as text (13 lines of board plus a header), side on roll at the bottom.
+
+    Stacks of 10 or more checkers show a letter in the fifth row (A = 10, ..., F = 15).
+    """
+    me = position.player
+    opp = position.opponent
+
+    def point(p: int) -> tuple[int, str]:
+        """(count, mark) on the side on roll's point p."""
+        if me[p - 1]:
+            return me[p - 1], "X"
+        q = 25 - p  # the opponent's own number for this point
+        if opp[q - 1]:
+            return opp[q - 1], "O"
+        return 0, " "
+
+    top = list(range(13, 25))  # left to right
+    bottom = list(range(12, 0, -1))
+
+    def half(points: list[int], row: int, bar_count: int, bar_mark: str) -> str:
+        cells = []
+        for p in points:
+            n, mark = point(p)
+            cells.append(" " + _cell(n, row, mark) + " ")
+        left = "".join(cells[:6])
+        right = "".join(cells[6:])
+        bar = " " + _cell(bar_count, row, bar_mark) + " "
+        return f" |{left}|{bar}|{right}|"
+
+    pips = position.pips()
+    lines = [f" Position ID: {position.id}" if position.is_valid() else " (invalid position)"]
+    if match is not None:
+        lines.append(f" Match ID   : {match.id}")
+    lines.append(" +13-14-15-16-17-18------19-20-21-22-23-24-+")
+    side_top = [
+        f"O: {pips[1]} pips, {position.opponent_off} off",
+        "",
+        "",
+        "",
+        "",
+    ]
+    for row in range(_ROWS):
+        lines.append(half(top, row, opp[24], "O") + "   " + side_top[row])
+    cube = ""
+    if match is not None:
+        owner = "centred" if match.cube_owner is None else f"player {match.cube_owner}"
+        cube = f"cube {match.cube} ({owner})"
+    lines.append(" |                  |BAR|                  |   " + cube)
+    side_bottom = ["", "", "", "", f"X: {pips[0]} pips, {position.player_off} off (on roll)"]
+    if roll is not None:
+        side_bottom[3] = f"rolled {roll[0]}{roll[1]}"
+    for row in range(_ROWS - 1, -1, -1):
+        lines.append(half(bottom, row, me[24], "X") + "   " + side_bottom[_ROWS - 1 - row])
+    lines.append(" +12-11-10--9--8--7-------6--5--4--3--2--1-+")
+    return "\n".join(line.rstrip() for line in lines)

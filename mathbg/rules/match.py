@@ -1,0 +1,325 @@
+"""Match play and money sessions: :class:`MatchState` and scoring.
+
+Rules (bkgm.com/rules.html; gnubg manual "Match play"; the competitive rules in the
+project's seed texts):
+
+- A match is played to ``length`` points; a money session has no length (``length = 0``).
+- A game is worth ``kind x cube`` points, ``kind`` = 1 (single), 2 (gammon) or 3
+  (backgammon); a match gives no credit beyond the points needed to win it.
+- Jacoby rule (money only, an option): a gammon or backgammon counts single while the cube
+  is centred (never turned).
+- Crawford rule: the game right after either player *first* reaches ``length - 1`` points
+  (the Crawford game) is played without the cube; every later game is post-Crawford and
+  the cube is back. The Crawford game therefore happens at most once per match.
+
+:class:`MatchState` mirrors gnubg's match state as stored in a Match ID (see
+:mod:`mathbg.io.gnubg_ids`): players are 0 and 1 (gnubg's player 1 is the bottom player,
+XG's "you"), ``on_roll`` is the player whose turn it is (the Position ID is from their
+side) and ``turn`` the player who must act now (the opponent when a double or a
+resignation has been offered). Post-Crawford is derived, never stored, as in gnubg.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+
+from mathbg.errors import InvalidIdError, InvalidScoreError
+from mathbg.io.gnubg_ids import decode_match_key, encode_match_key
+
+__all__ = ["GameStatus", "MatchState", "ResultKind", "game_points"]
+
+#: Largest cube value gnubg supports (``MAX_CUBE``); Match IDs store its log2 in 4 bits.
+MAX_CUBE_LOG2 = 15
+#: Largest match length / score a Match ID can hold (15 bits); gnubg's MAXSCORE is 64.
+MAX_SCORE = (1 << 15) - 1
+
+
+class GameStatus(enum.IntEnum):
+    """State of the current game (Match ID bits 8-10, gnubg ``gamestate``)."""
+
+    NONE = 0
+    PLAYING = 1
+    OVER = 2
+    RESIGNED = 3
+    DROPPED = 4
+
+
+class ResultKind(enum.IntEnum):
+    """How a game is won (also the levels of a resignation): its multiple of the cube."""
+
+    SINGLE = 1
+    GAMMON = 2
+    BACKGAMMON = 3
+
+
+def game_points(
+    kind: int, cube: int, *, jacoby: bool = False, cube_centred: bool = True, money: bool = True
+) -> int:
+    """Points of a game won with ``kind`` (1, 2, 3) at cube value ``cube``.
+
+    ``kind x cube``, except under the Jacoby rule (money play only) where a gammon or
+    backgammon counts single while the cube is centred.
+    """
+    k = int(ResultKind(kind))
+    if jacoby and money and cube_centred:
+        k = 1
+    return k * cube
+
+
+def _is_power_of_two(n: int) -> bool:
+    return n >= 1 and n & (n - 1) == 0
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """The state of a match (or money session) and of its current game, as gnubg keeps it.
+
+    Parameters
+    ----------
+    length : int
+        Match length in points; 0 for money play.
+    score : (int, int)
+        Points of player 0 and player 1.
+    crawford : bool
+        The current game is the Crawford game.
+    cube : int
+        Cube value (a power of two).
+    cube_owner : int or None
+        0 or 1, or None when the cube is centred.
+    on_roll : int
+        The player whose turn it is (gnubg ``fMove``).
+    turn : int or None
+        The player who must act now (gnubg ``fTurn``); defaults to ``on_roll``.
+    dice : (int, int) or None
+        The dice rolled this turn, or None before rolling.
+    doubled : bool
+        A double has been offered and not yet answered.
+    resigned : int
+        A resignation on offer: 0 none, 1 single, 2 gammon, 3 backgammon.
+    status : GameStatus
+        State of the current game.
+    jacoby : bool
+        The Jacoby rule is in use (money play only; stored in the Match ID as "not in
+        use", bit 66).
+
+    Raises
+    ------
+    InvalidScoreError
+        For an impossible combination (score above the length, a Crawford money game, ...).
+    """
+
+    length: int = 0
+    score: tuple[int, int] = (0, 0)
+    crawford: bool = False
+    cube: int = 1
+    cube_owner: int | None = None
+    on_roll: int = 0
+    turn: int | None = None
+    dice: tuple[int, int] | None = None
+    doubled: bool = False
+    resigned: int = 0
+    status: GameStatus = GameStatus.PLAYING
+    jacoby: bool = True
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        if self.turn is None:
+            set_(self, "turn", self.on_roll)
+        set_(self, "score", tuple(int(s) for s in self.score))
+        set_(self, "status", GameStatus(self.status))
+        if self.dice is not None:
+            set_(self, "dice", (int(self.dice[0]), int(self.dice[1])))
+        if not 0 <= self.length <= MAX_SCORE:
+            raise InvalidScoreError(f"match length {self.length} not in 0..{MAX_SCORE}")
+        if len(self.score) != 2 or min(self.score) < 0:
+            raise InvalidScoreError(f"scores must be two non-negative integers: {self.score}")
+        if self.length and max(self.score) > self.length:
+            raise InvalidScoreError(
+                f"score {self.score[0]}-{self.score[1]} exceeds the match length {self.length}"
+            )
+        if self.length and self.score[0] >= self.length and self.score[1] >= self.length:
+            raise InvalidScoreError("both players cannot have won the match")
+        if not _is_power_of_two(self.cube) or self.cube > (1 << MAX_CUBE_LOG2):
+            raise InvalidScoreError(
+                f"cube value {self.cube} is not a power of two up to {1 << MAX_CUBE_LOG2}"
+            )
+        if self.cube_owner not in (None, 0, 1):
+            raise InvalidScoreError(f"cube owner must be 0, 1 or None (centred): {self.cube_owner}")
+        if self.on_roll not in (0, 1) or self.turn not in (0, 1):
+            raise InvalidScoreError("players are numbered 0 and 1")
+        if self.crawford:
+            if not self.length:
+                raise InvalidScoreError("money play has no Crawford game")
+            if self.length - 1 not in self.score:
+                raise InvalidScoreError(
+                    f"a Crawford game needs a player 1-away: score {self.score[0]}-"
+                    f"{self.score[1]} in a {self.length}-point match"
+                )
+            if self.cube != 1 or self.cube_owner is not None or self.doubled:
+                raise InvalidScoreError("the cube is not used in the Crawford game")
+        if self.dice is not None:
+            if len(self.dice) != 2 or not all(1 <= d <= 6 for d in self.dice):
+                raise InvalidScoreError(f"dice must be two values 1..6: {self.dice}")
+        if self.resigned not in (0, 1, 2, 3):
+            raise InvalidScoreError(f"resignation level {self.resigned} not in 0..3")
+        if self.doubled and self.dice is not None:
+            raise InvalidScoreError("a double is offered before rolling, not after")
+
+    # ------------------------------------------------------------------ IDs
+    @classmethod
+    def from_id(cls, mid: str) -> MatchState:
+        """Decode a gnubg Match ID (bit 66, "Jacoby not in use", accepted either way).
+
+        Raises
+        ------
+        InvalidIdError
+            If ``mid`` is malformed or its fields are inconsistent, naming the problem.
+        """
+        f = decode_match_key(mid)
+        if f["cube_owner"] == 2:
+            raise InvalidIdError(
+                f"invalid Match ID {mid!r}: cube owner field is 2 (0, 1 or 3 = centred)"
+            )
+        if f["game_state"] > 4:
+            raise InvalidIdError(f"invalid Match ID {mid!r}: game state {f['game_state']} (0-4)")
+        d0, d1 = f["die0"], f["die1"]
+        if d0 > 6 or d1 > 6 or (d0 == 0) != (d1 == 0):
+            raise InvalidIdError(f"invalid Match ID {mid!r}: dice {d0} and {d1}")
+        try:
+            return cls(
+                length=f["length"],
+                score=(f["score0"], f["score1"]),
+                crawford=bool(f["crawford"]),
+                cube=1 << f["log_cube"],
+                cube_owner=None if f["cube_owner"] == 3 else f["cube_owner"],
+                on_roll=f["on_roll"],
+                turn=f["turn"],
+                dice=(d0, d1) if d0 else None,
+                doubled=bool(f["doubled"]),
+                resigned=f["resigned"],
+                status=GameStatus(f["game_state"]),
+                jacoby=not f["no_jacoby"],
+            )
+        except InvalidScoreError as exc:
+            raise InvalidIdError(f"invalid Match ID {mid!r}: {exc}") from None
+
+    @property
+    def id(self) -> str:
+        """The gnubg Match ID (12 characters); the higher die is written first, as gnubg."""
+        d = self.dice or (0, 0)
+        hi, lo = max(d), min(d)
+        return encode_match_key(
+            {
+                "log_cube": self.cube.bit_length() - 1,
+                "cube_owner": 3 if self.cube_owner is None else self.cube_owner,
+                "on_roll": self.on_roll,
+                "crawford": int(self.crawford),
+                "game_state": int(self.status),
+                "turn": self.turn,
+                "doubled": int(self.doubled),
+                "resigned": self.resigned,
+                "die0": hi,
+                "die1": lo,
+                "length": self.length,
+                "score0": self.score[0],
+                "score1": self.score[1],
+                "no_jacoby": int(not self.jacoby),
+            }
+        )
+
+    # ------------------------------------------------------------------ derived
+    @property
+    def is_money(self) -> bool:
+        """True for money play (no match length)."""
+        return self.length == 0
+
+    @property
+    def post_crawford(self) -> bool:
+        """A post-Crawford game: not the Crawford game, and a player is 1-away (gnubg's
+        ``fPostCrawford = !fCrawford && some score == length - 1``)."""
+        return (
+            bool(self.length)
+            and not self.crawford
+            and not self.is_over
+            and self.length - 1 in self.score
+        )
+
+    def away(self, player: int) -> int:
+        """Points ``player`` still needs (match play only)."""
+        if not self.length:
+            raise InvalidScoreError("money play has no 'away' score")
+        return self.length - self.score[player]
+
+    @property
+    def is_over(self) -> bool:
+        """The match is won (never for money play)."""
+        return bool(self.length) and max(self.score) >= self.length
+
+    @property
+    def winner(self) -> int | None:
+        """The player who has won the match, or None."""
+        if not self.is_over:
+            return None
+        return 0 if self.score[0] >= self.length else 1
+
+    def cube_available(self, player: int) -> bool:
+        """May ``player`` double now, as far as the match is concerned?
+
+        Not in the Crawford game, not when the cube is owned by the opponent, and not when
+        the cube is dead for ``player`` (its value already at least the points ``player``
+        needs: gnubg's rule in ``CommandDouble``, which also forbids the post-Crawford
+        leader to double).
+        """
+        if self.crawford or self.is_over:
+            return False
+        if self.cube_owner is not None and self.cube_owner != player:
+            return False
+        return not (self.length and self.cube >= self.length - self.score[player])
+
+    # ------------------------------------------------------------------ scoring
+    def points_for(self, kind: int, cube: int | None = None) -> int:
+        """Points a game won with ``kind`` is worth now (before the match cap)."""
+        c = self.cube if cube is None else cube
+        return game_points(
+            kind, c, jacoby=self.jacoby, cube_centred=self.cube_owner is None, money=self.is_money
+        )
+
+    def after_game(self, winner: int, points: int) -> MatchState:
+        """The state before the next game, after ``winner`` scored ``points``.
+
+        Match play credits at most the points the winner still needed. The next game is
+        the Crawford game iff no player was 1-away before this game and one is after it
+        (so the Crawford game happens once); the cube is reset to 1, centred.
+
+        Raises
+        ------
+        InvalidScoreError
+            If the match is already over, or for a bad winner/points value.
+        """
+        if winner not in (0, 1):
+            raise InvalidScoreError(f"winner must be player 0 or 1, got {winner}")
+        if points < 1:
+            raise InvalidScoreError(f"a game is worth at least one point, got {points}")
+        if self.is_over:
+            raise InvalidScoreError("the match is over")
+        score = list(self.score)
+        if self.length:
+            score[winner] = min(self.length, score[winner] + points)
+            before = self.length - 1 in self.score
+            crawford = not before and self.length - 1 in score and max(score) < self.length
+        else:
+            score[winner] += points
+            crawford = False
+        return replace(
+            self,
+            score=(score[0], score[1]),
+            crawford=crawford,
+            cube=1,
+            cube_owner=None,
+            dice=None,
+            doubled=False,
+            resigned=0,
+            status=GameStatus.NONE,
+            turn=self.on_roll,
+        )

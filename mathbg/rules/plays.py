@@ -1,0 +1,222 @@
+"""Legal plays as Python objects: :class:`Plays` (a lazy sequence) of :class:`Play`.
+
+``Position.legal_plays(roll)`` runs the numba kernel (:mod:`mathbg.rules.movegen`) once
+and wraps its arrays in a :class:`Plays`; a :class:`Play` object, its resulting
+:class:`Position` and its notation are only built when asked for, so a call costs a few
+microseconds beyond the search itself.
+
+Perspective: ``Play.result`` is the position right after the play, **still from the
+mover's point of view** (the mover's checkers in row 1, ``result.player``); it is what a
+one-ply evaluation or a bearoff database lookup of "my position after my move" wants.
+``Play.next_position`` is ``result.swap()``: the position the opponent sees when the turn
+passes (the opponent on roll).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, overload
+
+import numpy as np
+
+from mathbg.rules import movegen
+from mathbg.rules.dice import Roll, parse_roll
+from mathbg.rules.notation import format_moves, hits_of, resolve
+from mathbg.rules.position import Position, _make
+
+__all__ = ["Play", "Plays", "legal_plays"]
+
+_NORMAL: dict[tuple[int, int], Roll] = {
+    (a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)
+}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Play:
+    """One legal play: the checker moves of a roll and the position they lead to.
+
+    Attributes
+    ----------
+    position : Position
+        The position before the play (the mover on roll).
+    roll : (int, int)
+        The roll, higher die first.
+    result : Position
+        The position after the play, still from the mover's point of view (the mover is
+        ``result.player``); see :attr:`next_position` for the opponent's view.
+    moves : tuple of (from, to)
+        The single-die moves in one legal order; points in the mover's numbering, 25 = bar,
+        0 = off.
+    dice : tuple of int
+        The die used by each move.
+
+    Notes
+    -----
+    Two plays are equal when they start from the same position and lead to the same
+    result (hits included): that is how plays are counted, as in gnubg.
+    """
+
+    position: Position
+    roll: Roll
+    result: Position
+    moves: tuple[tuple[int, int], ...]
+    dice: tuple[int, ...]
+
+    @property
+    def notation(self) -> str:
+        """Standard notation, e.g. ``"24/18 13/11"``, ``"bar/22*"``, ``"6/off(2)"``."""
+        return format_moves(self.position, self.moves)
+
+    @property
+    def next_position(self) -> Position:
+        """The position after the play from the opponent's point of view (its turn)."""
+        return self.result.swap()
+
+    @property
+    def hits(self) -> tuple[int, ...]:
+        """Points (mover's numbering) where the play hits a blot, in play order."""
+        return tuple(
+            m[1] for m, h in zip(self.moves, hits_of(self.position, self.moves), strict=True) if h
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self.position == other.position and self.result == other.result
+
+    def __hash__(self) -> int:
+        return hash((self.position, self.result))
+
+    def __str__(self) -> str:
+        return self.notation
+
+    def __repr__(self) -> str:
+        return f"<Play {self.roll[0]}{self.roll[1]}: {self.notation or '(no move)'}>"
+
+
+class Plays(Sequence[Play]):
+    """The legal plays of one roll in one position (a lazy, read-only sequence).
+
+    Supports ``len``, indexing, iteration and ``in`` (a :class:`Play`, a resulting
+    :class:`Position`, or a notation string). Plays appear in the kernel's search order.
+
+    Attributes
+    ----------
+    position : Position
+        The position the plays start from.
+    roll : (int, int)
+        The roll, higher die first.
+    """
+
+    __slots__ = ("_boards", "_cache", "_moves", "position", "roll")
+
+    def __init__(self, position: Position, roll: Roll, boards: np.ndarray, moves: np.ndarray):
+        self.position = position
+        self.roll = roll
+        self._boards = boards
+        self._moves = moves
+        self._cache: dict[int, Play] = {}
+
+    def __len__(self) -> int:
+        return self._boards.shape[0]
+
+    def _play(self, i: int) -> Play:
+        play = self._cache.get(i)
+        if play is None:
+            mv = self._moves[i]
+            k = 0
+            while k < 4 and mv[k, 0] >= 0:
+                k += 1
+            rows = mv[:k].tolist()
+            play = Play(
+                position=self.position,
+                roll=self.roll,
+                result=_make(self._boards[i].tobytes()),
+                moves=tuple((f + 1, t + 1) for f, t, _ in rows),
+                dice=tuple(d for _, _, d in rows),
+            )
+            self._cache[i] = play
+        return play
+
+    @overload
+    def __getitem__(self, i: int) -> Play: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Play]: ...
+
+    def __getitem__(self, i: int | slice) -> Play | list[Play]:
+        n = len(self)
+        if isinstance(i, slice):
+            return [self._play(j) for j in range(*i.indices(n))]
+        j = int(i)
+        if j < 0:
+            j += n
+        if not 0 <= j < n:
+            raise IndexError(f"play index {i} out of range ({n} plays)")
+        return self._play(j)
+
+    def __iter__(self) -> Iterator[Play]:
+        for j in range(len(self)):
+            yield self._play(j)
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, Play):
+            return item.position == self.position and item.result in self._result_set()
+        if isinstance(item, Position):
+            return item in self._result_set()
+        if isinstance(item, str):
+            try:
+                self.parse(item)
+            except ValueError:
+                return False
+            return True
+        return False
+
+    def _result_set(self) -> set[Position]:
+        return set(self.results)
+
+    @property
+    def results(self) -> tuple[Position, ...]:
+        """The resulting positions (mover's point of view), one per play."""
+        return tuple(_make(row.tobytes()) for row in self._boards)
+
+    @property
+    def boards(self) -> np.ndarray:
+        """The resulting boards as a read-only uint8 array (n, 2, 25), TanBoard layout."""
+        view = self._boards.reshape(-1, 2, 25)
+        view.flags.writeable = False
+        return view
+
+    def notations(self) -> list[str]:
+        """The notation of every play."""
+        return [p.notation for p in self]
+
+    def parse(self, text: str) -> Play:
+        """The legal play written as ``text`` (see :func:`mathbg.rules.notation.resolve`).
+
+        Raises
+        ------
+        InvalidNotationError, IllegalPlayError, AmbiguousPlayError
+        """
+        return resolve(self, text)
+
+    def find(self, result: Position) -> Play | None:
+        """The play leading to ``result`` (mover's point of view), or None."""
+        target = result.cells
+        for j in range(len(self)):
+            if self._boards[j].tobytes() == target:
+                return self._play(j)
+        return None
+
+    def __repr__(self) -> str:
+        return f"<Plays {self.roll[0]}{self.roll[1]} from {self.position!r}: {len(self)} plays>"
+
+
+def legal_plays(position: Position, roll: Any) -> Plays:
+    """The legal plays of ``roll`` in ``position`` (see :meth:`Position.legal_plays`)."""
+    r = _NORMAL.get(roll) if type(roll) is tuple else None
+    if r is None:
+        r = parse_roll(roll)
+    boards, moves = movegen.generate(position.cells, r[0], r[1])
+    return Plays(position, r, boards, moves)

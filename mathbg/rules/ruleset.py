@@ -1,0 +1,103 @@
+"""Rule sets: the hook through which game variants plug into the rules model.
+
+A :class:`RuleSet` bundles everything that differs between variants of the race game on
+the 24-point board: the starting position, the legal-play generator, which results exist
+(gammons, backgammons) and whether the doubling cube is used. The game flow
+(:mod:`mathbg.rules.game`) asks its rule set for these, never the variant's name.
+
+Only standard backgammon is implemented here. Its generator is the dedicated numba kernel
+behind :meth:`Position.legal_plays`; a variant (Tavla, Portes, Plakoto, Fevga, Long Nardi)
+will get its own generator and its own :class:`RuleSet` instance registered in
+:data:`RULESETS`, so the standard game never pays for a variant's rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from mathbg.errors import UnknownVariantError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.rules.plays import Plays
+    from mathbg.rules.position import Position
+
+__all__ = ["BACKGAMMON", "RULESETS", "RuleSet", "get_ruleset"]
+
+
+def _standard_initial() -> Position:
+    from mathbg.rules.position import INITIAL
+
+    return INITIAL
+
+
+def _standard_plays(position: Position, roll: Any) -> Plays:
+    from mathbg.rules.plays import legal_plays
+
+    return legal_plays(position, roll)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A game variant.
+
+    Attributes
+    ----------
+    name : str
+        Lower-case name, e.g. ``"backgammon"``.
+    initial : callable
+        ``() -> Position``: the starting position (side on roll's view; symmetric starts
+        need no orientation).
+    plays : callable
+        ``(Position, roll) -> Plays``: the legal plays of a roll.
+    gammons, backgammons : bool
+        Whether a gammon (x2) and a backgammon (x3) exist in this variant.
+    cube : bool
+        Whether the doubling cube is used.
+    opening_doubles : bool
+        Whether the opening roll may be a double (the opening-roll winner re-rolls both
+        dice, as in Tavla) instead of playing the two single dice.
+    """
+
+    name: str
+    initial: Callable[[], Position]
+    plays: Callable[[Position, Any], Plays]
+    gammons: bool = True
+    backgammons: bool = True
+    cube: bool = True
+    opening_doubles: bool = False
+
+    def initial_position(self) -> Position:
+        """The starting position."""
+        return self.initial()
+
+    def legal_plays(self, position: Position, roll: Any) -> Plays:
+        """The legal plays of ``roll`` in ``position`` under this rule set."""
+        return self.plays(position, roll)
+
+
+#: Standard backgammon (international rules; gnubg's ``VARIATION_STANDARD``).
+BACKGAMMON = RuleSet(name="backgammon", initial=_standard_initial, plays=_standard_plays)
+
+#: Known rule sets by name.
+RULESETS: dict[str, RuleSet] = {"backgammon": BACKGAMMON}
+
+
+def get_ruleset(name: str | RuleSet = "backgammon") -> RuleSet:
+    """The rule set called ``name`` (case-insensitive); a RuleSet is returned unchanged.
+
+    Raises
+    ------
+    UnknownVariantError
+        For an unknown name, listing the known ones.
+    """
+    if isinstance(name, RuleSet):
+        return name
+    if not isinstance(name, str):
+        raise UnknownVariantError(f"a variant name is a string, got {type(name).__name__}")
+    rs = RULESETS.get(name.strip().lower())
+    if rs is None:
+        known = ", ".join(sorted(RULESETS))
+        raise UnknownVariantError(f"unknown variant {name!r}: known variants are {known}")
+    return rs
