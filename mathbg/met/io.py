@@ -561,10 +561,12 @@ def _parametric_blocks(met: MET) -> list[str]:
             "free-drop-2-away": p["free_drop_2"],
             "free-drop-4-away": p["free_drop_4"],
         }
+        # one block per player: gnubg applies a player="both" block to player 0 only
         return [
             *_param_xml("pre-crawford-table", "zadeh", pre, None),
             "",
-            *_param_xml("post-crawford-table", "zadeh", post, "both"),
+            *_param_xml("post-crawford-table", "zadeh", post, "0"),
+            *_param_xml("post-crawford-table", "zadeh", post, "1"),
         ]
     if met.model == "mec":
         w = p["win_rate"]

@@ -109,8 +109,8 @@ def zadeh_post_crawford(
     """
     n = _check_length(length)
     g = _check_rate(gammon_rate, "post-Crawford gammon rate")
-    f2 = _check_rate(free_drop_2, "free_drop_2", high=0.5)
-    f4 = _check_rate(free_drop_4, "free_drop_4", high=0.5)
+    f2 = _check_rate(free_drop_2, "free_drop_2", low=-0.5, high=0.5)
+    f4 = _check_rate(free_drop_4, "free_drop_4", low=-0.5, high=0.5)
     return continue_post_crawford(np.empty(0), n, g, f2, f4)
 
 
@@ -231,8 +231,9 @@ def mec(
         favourite's MWC at a-away vs b-away and ``post[1]`` is the underdog's vector.
     free_drop_2, free_drop_4 : float
         Free-drop vigorish post-Crawford: the trailer's MWC at 2-away and 4-away is lowered
-        by these (the leader's gains). Default 0 (Tornberg's original program). gnubg's
-        ``mec.xml`` uses 0.015 and 0.004.
+        by these (the leader's gains), in [-0.5, 0.5]. Default 0 (Tornberg's original
+        program). gnubg's ``mec.xml`` uses 0.015 and 0.004; ``free_drop_4=-0.004``
+        reproduces what gnubg's mec.c computes from it.
     post_crawford_gammon_rate : float, optional
         Gammon rate in the post-Crawford recurrence (default: ``gammon_rate``).
 
@@ -263,8 +264,8 @@ def mec(
     n = _check_length(length)
     g = _check_rate(gammon_rate, "gammon_rate")
     w = _check_rate(win_rate, "win_rate", open_ends=True)
-    f2 = _check_rate(free_drop_2, "free_drop_2", high=0.5)
-    f4 = _check_rate(free_drop_4, "free_drop_4", high=0.5)
+    f2 = _check_rate(free_drop_2, "free_drop_2", low=-0.5, high=0.5)
+    f4 = _check_rate(free_drop_4, "free_drop_4", low=-0.5, high=0.5)
     pg = (
         g
         if post_crawford_gammon_rate is None
