@@ -199,3 +199,13 @@ def test_cli_json_is_the_published_text_verbatim(gnubg, capsys, key):
     assert obj["post"][: len(post)] == post
     if "1" in posts:
         assert obj["post_player1"][: len(posts["1"])] == posts["1"]
+
+
+def test_mec_reproduces_gnubg_mec26_file(gnubg):
+    # gnubg-data's mec26.xml, read live: mec with gr 0.26, w 0.5, no free drops, computed in
+    # double precision, is within 0.0005 (inclusive: 5a/1a = 0.1575 is printed 0.158) of
+    # every printed pre-Crawford entry
+    published = read(gnubg.met_dir / "mec26.xml")
+    diff = np.abs(mec(25, gammon_rate=0.26, win_rate=0.5).pre - published.pre)
+    assert diff.max() <= 0.0005 + 1e-12
+    assert published.pre[4, 0] == 0.158

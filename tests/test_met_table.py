@@ -101,6 +101,7 @@ def test_scores_beyond_the_table_use_montgomery_and_zadeh():
         ({"away": "3", "opp_away": 4}, "integer"),
         ({"away": 3, "opp_away": None}, "integer"),
         ({"away": 3, "opp_away": 4, "player": 2}, "player"),
+        ({"away": 10**9, "opp_away": 1}, "beyond"),
     ],
 )
 def test_bad_scores_raise(kwargs, match):
@@ -162,6 +163,8 @@ def test_mwc_array_rejects_bad_input():
         KXG2.mwc_array(np.array([1.5]), np.array([2]))
     with pytest.raises(InvalidScoreError):
         KXG2.mwc_array(np.array([3, 4]), np.array([5, 6]), crawford=True)
+    with pytest.raises(InvalidScoreError, match="beyond"):
+        KXG2.mwc_array(np.array([3, 10**7]), 1)
 
 
 # ----------------------------------------------------------------------------- eq <-> mwc

@@ -29,10 +29,10 @@ given, so write-then-read returns the same float64 values.
 
 gnubg differences: an explicit table whose post-Crawford row is shorter than its length is
 continued by Zadeh's recurrence (gnubg also recomputes the last published entry; mathbg keeps
-it); parametric tables are computed by mathbg's :func:`~mathbg.met.zadeh` and
-:func:`~mathbg.met.mec` (gnubg 1.07 overwrites them with Montgomery's model when the length
-is -1, applies ``free-drop-4-away`` with the wrong sign in mec, and applies a
-``player="both"`` parameter block to player 0 only).
+it), a longer one is cut to the length; parametric tables are computed by mathbg's
+:func:`~mathbg.met.zadeh` and :func:`~mathbg.met.mec` (gnubg 1.07 overwrites them with
+Montgomery's model when the length is -1, applies ``free-drop-4-away`` with the wrong sign in
+mec, and applies a ``player="both"`` parameter block to player 0 only).
 """
 
 from __future__ import annotations

@@ -201,8 +201,9 @@ class MET:
         Returns
         -------
         float
-            MWC in [0, 1]. Scores beyond :attr:`length` use Montgomery's normal model
-            (pre-Crawford) and Zadeh's recurrence (post-Crawford), as gnubg does.
+            MWC in [0, 1]. Scores beyond :attr:`length` (up to 1024-away) use Montgomery's
+            normal model (pre-Crawford) and Zadeh's recurrence (post-Crawford), as gnubg
+            does.
 
         Raises
         ------
@@ -218,6 +219,10 @@ class MET:
             return 1.0
         if b <= 0:
             return 0.0
+        if a > MAX_LENGTH or b > MAX_LENGTH:
+            raise InvalidScoreError(
+                f"scores beyond {MAX_LENGTH}-away are not supported, got {a}-away vs {b}-away"
+            )
         one_away = a == 1 or b == 1
         if crawford and post_crawford:
             raise InvalidScoreError("a game cannot be both the Crawford game and post-Crawford")
@@ -269,6 +274,8 @@ class MET:
             a_in.astype(np.int64), b_in.astype(np.int64), craw_in, post_in
         )
         live = (a > 0) & (b > 0)
+        if np.any(live & ((a > MAX_LENGTH) | (b > MAX_LENGTH))):
+            raise InvalidScoreError(f"scores beyond {MAX_LENGTH}-away are not supported")
         one_away = (a == 1) | (b == 1)
         if np.any(live & craw & post_flag):
             raise InvalidScoreError("a game cannot be both the Crawford game and post-Crawford")
