@@ -153,6 +153,7 @@ def test_trice() -> None:
     assert lc == 96 + 0.5 * 6  # +1/2 per checker outside the home board
     plt = rc.trice_point_of_last_take(lc)  # ceil(9.9 + 1) = 11
     assert plt == 11
+
     # opponent exactly PLT behind: Q = 0 -> redouble/take; PLT + 1 behind -> pass.
     def opp_behind(d: int) -> np.ndarray:
         o = base.copy()

@@ -590,7 +590,9 @@ def isight_advice(player: ArrayLike, opponent: ArrayLike) -> CountAdvice:
     double from 68, redouble from 70, pass above 76."""
     lc, tc = isight_counts(player, opponent)
     f32 = np.float32  # gnubg computes the GWC in single precision
-    gwc = f32(80.0) - np.asarray(lc, f32) / f32(3.0) + f32(2.0) * np.asarray(
-        np.asarray(tc) - np.asarray(lc), f32
+    gwc = (
+        f32(80.0)
+        - np.asarray(lc, f32) / f32(3.0)
+        + f32(2.0) * np.asarray(np.asarray(tc) - np.asarray(lc), f32)
     )
     return _advice(gwc >= f32(68.0), gwc >= f32(70.0), ~(gwc > f32(76.0)))

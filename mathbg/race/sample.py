@@ -43,8 +43,8 @@ def random_races(
     opponent's rearmost point ``b`` is uniform on ``[back[0], min(back[1], 24 - a)]`` (so
     ``a + b <= 24``: no contact, no shared point); each side's number of checkers on the
     board is uniform on ``checkers``; one checker sits on the rearmost point and the
-    others on points ``1..rearmost``, independently, with weight ``home_weight`` for home-board points and
-    1 for the others.
+    others on points ``1..rearmost``, independently, with weight ``home_weight`` for
+    home-board points and 1 for the others.
 
     Parameters
     ----------
