@@ -15,16 +15,18 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = ["MatchState", "MathbgError", "Position", "__version__"]
+__all__ = ["MET", "MatchState", "MathbgError", "Position", "__version__"]
 
 _LAZY = {
     "Position": "mathbg.rules.position",
     "MatchState": "mathbg.rules.match",
     "MathbgError": "mathbg.errors",
+    "MET": "mathbg.met.table",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.errors import MathbgError
+    from mathbg.met.table import MET
     from mathbg.rules.match import MatchState
     from mathbg.rules.position import Position
 
