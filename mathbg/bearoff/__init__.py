@@ -38,9 +38,9 @@ _LAZY = {
     "OneSided": "mathbg.bearoff.db",
     "TwoSided": "mathbg.bearoff.db",
     "Equities": "mathbg.bearoff.db",
-    "SuccessorTable": "mathbg.bearoff.successors",
-    "successors": "mathbg.bearoff.successors",
-    "play_results": "mathbg.bearoff.successors",
+    "SuccessorTable": "mathbg.bearoff.moves",
+    "successors": "mathbg.bearoff.moves",
+    "play_results": "mathbg.bearoff.moves",
     "rank": "mathbg.bearoff.index",
     "unrank": "mathbg.bearoff.index",
     "n_positions": "mathbg.bearoff.index",
@@ -50,7 +50,7 @@ _LAZY = {
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.bearoff.db import Equities, OneSided, TwoSided
     from mathbg.bearoff.index import all_positions, n_positions, rank, unrank
-    from mathbg.bearoff.successors import SuccessorTable, play_results, successors
+    from mathbg.bearoff.moves import SuccessorTable, play_results, successors
 
 
 def __getattr__(name: str) -> Any:

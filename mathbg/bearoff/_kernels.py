@@ -1,6 +1,6 @@
 """numba kernels of the bearoff package (internal; compiled lazily on first call).
 
-Nothing here is public API: :mod:`mathbg.bearoff.moves`, :mod:`~mathbg.bearoff.successors`,
+Nothing here is public API: :mod:`mathbg.bearoff.moves`,
 :mod:`~mathbg.bearoff.onesided` and :mod:`~mathbg.bearoff.twosided` wrap these kernels.
 
 Conventions

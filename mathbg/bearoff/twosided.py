@@ -104,7 +104,7 @@ def build_arrays(
         ``E`` of shape (n, n, 4), n = C(P + C, P).
     """
     from mathbg.bearoff._kernels import ts_shells
-    from mathbg.bearoff.successors import successors
+    from mathbg.bearoff.moves import successors
 
     _check_size(points, checkers)
     n = n_positions(points, checkers)

@@ -1,0 +1,169 @@
+"""Native database storage (atomic, checksummed, cached, memory-mapped) and the CLI.
+
+The MD5 sums of the default gnubg files come from gnubg's manual ("Obtaining bearoff
+databases", theory §4.4): one-sided 6 points/15 checkers compressed
+3dc7b833c4670849cee00479a9e21b49, two-sided 6x6 44b6040b49b46cb9dd2ce8caa947044d.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+import pytest
+
+from mathbg.bearoff import OneSided, TwoSided
+from mathbg.bearoff import db as db_mod
+from mathbg.cli import main
+from mathbg.errors import DatabaseError
+
+GNUBG_MANUAL_MD5 = {
+    "os-6": "3dc7b833c4670849cee00479a9e21b49",
+    "ts-6x6": "44b6040b49b46cb9dd2ce8caa947044d",
+}
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("MATHBG_DATA", str(tmp_path))
+    return tmp_path
+
+
+def test_build_writes_header_and_reuses(tmp_path):
+    path = tmp_path / "os4"
+    db = OneSided.build(4, 5, path=path, progress=False)
+    header = json.loads((path / "header.json").read_text())
+    assert header["format"] == "mathbg-bearoff" and header["version"] == db_mod.FORMAT_VERSION
+    assert (header["kind"], header["points"], header["checkers"], header["policy"]) == (
+        "one-sided", 4, 5, "gnubg"
+    )  # fmt: skip
+    assert header["checksum"].startswith("sha256:")
+    assert isinstance(db._dist, np.memmap)
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temp left
+    stamp = (path / "dist.npy").stat().st_mtime_ns
+    again = OneSided.build(4, 5, path=path, progress=False)
+    assert (path / "dist.npy").stat().st_mtime_ns == stamp  # reused, not rebuilt
+    np.testing.assert_array_equal(again._dist, db._dist)
+
+
+def test_corrupt_database_is_detected_and_rebuilt(tmp_path):
+    path = tmp_path / "os"
+    OneSided.build(3, 4, path=path, progress=False)
+    raw = bytearray((path / "dist.npy").read_bytes())
+    raw[-1] ^= 0xFF
+    (path / "dist.npy").write_bytes(bytes(raw))
+    with pytest.raises(DatabaseError, match="checksum"):
+        OneSided.open(path, verify=True)
+    db = OneSided.build(3, 4, path=path, progress=False)  # rebuilt
+    assert db.distribution([0, 0, 0]).tolist()[:1] == [1.0]
+    OneSided.open(path, verify=True)
+
+
+def test_interrupted_build_leaves_nothing_loadable(tmp_path, monkeypatch):
+    path = tmp_path / "ts"
+
+    def boom(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(db_mod, "_write_header", boom)
+    with pytest.raises(KeyboardInterrupt):
+        TwoSided.build(3, 3, path=path, progress=False)
+    assert not path.exists()
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.undo()
+    # a directory without a header (e.g. a copy interrupted by hand) is not a database
+    path.mkdir()
+    np.save(path / "equity.npy", np.zeros((20, 20, 4)))
+    with pytest.raises(DatabaseError, match="header"):
+        TwoSided.open(path)
+    ts = TwoSided.build(3, 3, path=path, progress=False)
+    # one checker on the 3-point: every roll (even 2-1) bears it off, the roller wins
+    assert ts.win_probability([0, 0, 1], [0, 0, 1]) == 1.0
+
+
+def test_version_and_kind_mismatch(tmp_path):
+    path = tmp_path / "os"
+    OneSided.build(2, 2, path=path, progress=False)
+    with pytest.raises(DatabaseError, match="one-sided database, not two-sided"):
+        TwoSided.open(path)
+    header = json.loads((path / "header.json").read_text())
+    header["version"] = 999
+    (path / "header.json").write_text(json.dumps(header))
+    with pytest.raises(DatabaseError, match="version"):
+        OneSided.open(path)
+    with pytest.raises(DatabaseError, match="no such"):
+        OneSided.open(tmp_path / "missing")
+
+
+def test_gnubg_export_matches_the_published_md5(tmp_path):
+    OneSided.build(6, 15, path=tmp_path / "os", progress=False).to_gnubg(tmp_path / "os.bd")
+    assert hashlib.md5((tmp_path / "os.bd").read_bytes()).hexdigest() == GNUBG_MANUAL_MD5["os-6"]
+    back = OneSided.open(tmp_path / "os.bd")
+    assert back.mean_rolls([0, 0, 0, 0, 0, 15]) == pytest.approx(12.2662, abs=2e-4)
+
+
+def test_min_rolls_policy_database(tmp_path):
+    db = OneSided.build(6, 3, policy="min-rolls", path=tmp_path / "mr", progress=False)
+    assert db.policy == "min-rolls"
+    db.to_gnubg(tmp_path / "mr.bd")  # rounded from floats
+    back = OneSided.open(tmp_path / "mr.bd")
+    mine = db.distribution([0, 0, 3])
+    np.testing.assert_allclose(back.distribution([0, 0, 3])[: len(mine)], mine, atol=1e-5)
+
+
+# ------------------------------------------------------------------ CLI
+def test_cli_show_builds_the_default_database_on_demand(data_dir, capsys):
+    assert main(["bearoff", "show", "0,0,0,0,0,15", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["mean_rolls"] == pytest.approx(12.2662, abs=6e-5)
+    assert out["std_rolls"] == pytest.approx(1.5125, abs=6e-5)
+    assert out["epc"] == pytest.approx(out["mean_rolls"] * 49 / 6)
+    assert out["wastage"] == pytest.approx(out["epc"] - 90)
+    assert sum(out["distribution"]) == pytest.approx(1.0)
+    assert out["gammon_distribution"][1] == pytest.approx(17 / 36)
+    assert (data_dir / "bearoff" / "onesided-06x15-gnubg" / "header.json").exists()
+    assert main(["bearoff", "show", "5,4"]) == 0
+    text = capsys.readouterr().out
+    assert "mean rolls 4.4101" in text and "EPC 36.02" in text and "wastage 23.02" in text
+
+
+def test_cli_show_two_sided(data_dir, capsys):
+    args = ["bearoff", "show", "--two-sided", "0,0,0,0,0,1", "0,0,0,0,0,1", "--json"]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["p_win"] == 0.8125
+    assert out["cubeless_equity"] == pytest.approx(0.625)
+    assert (out["owned"], out["centred"], out["opponent_owns"]) == pytest.approx((0.625, 0.5, 0.5))
+    assert out["decision"] == "double, pass"
+    assert out["cube_decision"]["double_take"] == pytest.approx(1.0)
+
+
+def test_cli_build_gnubg_files(data_dir, tmp_path, capsys):
+    out = tmp_path / "os.bd"
+    assert main(["bearoff", "build", "--points", "6", "--out", str(out), "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert f"md5:{GNUBG_MANUAL_MD5['os-6']}" in text and "1,465,788 bytes" in text
+    out = tmp_path / "ts.bd"
+    assert main(["bearoff", "build", "--two-sided", "--out", str(out), "--quiet"]) == 0
+    assert f"md5:{GNUBG_MANUAL_MD5['ts-6x6']}" in capsys.readouterr().out
+
+
+def test_cli_build_native(data_dir, capsys):
+    assert main(["bearoff", "build", "--points", "3", "--checkers", "4", "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "onesided-03x04-gnubg" in text and "sha256:" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["bearoff", "show", "0,0,0,0,0,16"], "16 checkers"),
+        (["bearoff", "show", "a,b"], "invalid position"),
+        (["bearoff", "show", "--two-sided", "0,1"], "two positions"),
+        (["bearoff", "show", "--", "-1,2"], ">= 0"),
+    ],
+)
+def test_cli_errors(data_dir, capsys, argv, fragment):
+    assert main(argv) == 2
+    assert fragment in capsys.readouterr().err
