@@ -46,6 +46,7 @@ from mathbg.cube._common import (
 from mathbg.cube.decisions import CubeAction, classify
 from mathbg.cube.match import _met, _mwc, _solve, _View, may_double, score_state
 from mathbg.cube.money import cubeful_equity as _money_cubeful
+from mathbg.errors import InvalidParameterError, InvalidScoreError
 
 __all__ = [
     "GNUBG_CONTACT_X",
@@ -75,6 +76,11 @@ def _score(met: Any, away: int, opp_away: int, cube: int, crawford: bool):
     c = int(check_cube(cube))
     state = score_state(a, b, crawford=crawford)
     return m, a, b, c, state
+
+
+def _need_score(away: int | None, opp_away: int | None) -> None:
+    if away is None or opp_away is None:
+        raise InvalidScoreError("match play needs both away and opp_away")
 
 
 def _outcomes(m: Any, a: int, b: int, c: int, post: bool) -> tuple[NDArray[np.float64], ...]:
@@ -213,8 +219,6 @@ def emg(
     wins, loses = _outcomes(m, a, b, c, state != "normal")
     win, lose = wins[0], loses[0]
     if win == lose:
-        from mathbg.errors import InvalidScoreError
-
         raise InvalidScoreError(
             f"EMG is undefined at {a}-away/{b}-away on a {c}-cube: winning and losing "
             "the cube give the same MWC"
@@ -263,10 +267,7 @@ def cubeful_equity(
     """Cubeful equity: money (``met=None``: per unit cube) or EMG at a match score."""
     if met is None:
         return money_cubeful_equity(probs, owner=owner, x=x, jacoby=jacoby)
-    if away is None or opp_away is None:
-        from mathbg.errors import InvalidScoreError
-
-        raise InvalidScoreError("match play needs both away and opp_away")
+    _need_score(away, opp_away)
     value = cubeful_mwc(probs, met, away, opp_away, cube=cube, owner=owner, x=x, crawford=crawford)
     return emg(value, met, away, opp_away, cube, crawford=crawford)
 
@@ -312,8 +313,6 @@ def cube_decision(
     """
     p = np.asarray(probs, dtype=np.float64)
     if p.shape != (5,):
-        from mathbg.errors import InvalidParameterError
-
         raise InvalidParameterError(
             f"cube_decision takes one set of 5 probabilities; got {p.shape}"
         )
@@ -328,10 +327,7 @@ def cube_decision(
         action = classify(nd, dt, dp, can_gammon=can_gammon, beavers=beavers, money=True)
         optimal = min(dt, dp) if action.doubles else nd
         return CubeDecision(action, nd, dt, dp, optimal, "equity")
-    if away is None or opp_away is None:
-        from mathbg.errors import InvalidScoreError
-
-        raise InvalidScoreError("match play needs both away and opp_away")
+    _need_score(away, opp_away)
     m, a, b, c, state = _score(met, away, opp_away, cube, crawford)
     nd = float(cubeful_mwc(p, m, a, b, cube=c, owner=owner, x=x, crawford=crawford))
     nd_emg = float(emg(nd, m, a, b, c, crawford=crawford))

@@ -131,10 +131,10 @@ class _View:
 
 
 def _met(met: Any) -> Any:
-    if isinstance(met, str):
-        from mathbg.met import load
+    if isinstance(met, str):  # a shipped table or a model with default parameters
+        from mathbg.met import build
 
-        return load(met)
+        return build(met)
     if not hasattr(met, "mwc_array"):
         raise InvalidParameterError(
             f"expected a mathbg.met.MET or the name of a shipped table; got {met!r}"
