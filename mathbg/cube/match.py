@@ -296,9 +296,7 @@ def _solve(t: _View, a, b, c, rates, post, crawford_game, min_levels: int = 1) -
             np.where(one, 1.0, tg),
         )
 
-    out: dict[str, list[list[Arr]]] = {
-        k_: [[], []] for k_ in ("dp", "dp_nr", "cp", "cp_nr", "tg", "live_cp")
-    }
+    out: dict[str, list[list[Arr]]] = {k_: [[], []] for k_ in ("dp", "dp_nr", "cp", "cp_nr", "tg")}
     for lv in range(n_lv):
         L, N = levels[lv], levels[lv + 1]
         for i, (side, nxt, auto) in enumerate(((L.p, N.p, L.auto_p), (L.o, N.o, L.auto_o))):
@@ -322,7 +320,7 @@ def _solve(t: _View, a, b, c, rates, post, crawford_game, min_levels: int = 1) -
                 cp_opp_next = np.ones_like(cp_dead)
             # the taker's chance at which D's MWC after the take equals DP
             tp_live = cp_opp_next * _ratio(side.dtw - side.dp, side.dtw - side.rdp, 0.0)
-            cp_live = np.where(L.live & ~side.needs_le_c, 1.0 - tp_live, cp_dead)
+            cp_live = np.where(L.live, 1.0 - tp_live, cp_dead)
             live_cp[i][lv] = cp_live
             # pieces of the blended take point: (gain, dead slope, live slope)
             gain = side.dtw - side.dp
@@ -363,8 +361,7 @@ def _cash_at_x(sol: _Solution, i: int, x: Arr) -> Arr:
         slope = (1.0 - x) * s_dead + np.where(x > 0, x * s_live, 0.0)
         tp = np.where(slope > 0, gain / slope, 0.0)
     blended = np.where(x >= 1.0, sol.cash_live[i], 1.0 - tp)
-    needs_le_c = sol.cash_dead[i] == 1.0
-    return np.where(sol.dead_doubled | needs_le_c, sol.cash_dead[i], blended)
+    return np.where(sol.dead_doubled, sol.cash_dead[i], blended)
 
 
 def _nan_crawford(sol: _Solution, arr: Arr) -> Arr:
@@ -389,9 +386,10 @@ _DOC_ARGS = """
     Parameters
     ----------
     met : mathbg.met.MET or str
-        The match equity table (or a shipped table's name).
+        The match equity table (or the name of a shipped table or MET model).
     away, opp_away : array_like of int
-        Points the first-named player and the opponent still need (1 .. table length).
+        Points the first-named player and the opponent still need (>= 1; scores past the
+        table's length read its Montgomery / Zadeh extension, as gnubg does).
     cube : array_like of int
         Current cube value (a power of two); a double turns it to ``2 cube``.
     gammons, backgammons : (G0, G1), (B0, B1)
