@@ -20,11 +20,31 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "cube_point_heatmap",
     "market_window_bars",
+    "met_difference_heatmap",
     "met_heatmap",
     "post_crawford",
     "take_point_vs_cube_life",
     "take_point_vs_gammon_rate",
 ]
+
+
+def _annotate_cells(ax: Axes, image: Any, data: np.ndarray, fmt: str, fontsize: float) -> None:
+    """Write each finite cell's value, black on light cells and white on dark ones.
+
+    The text colour follows the luminance of the cell's colour in ``image``'s colour map,
+    so it stays readable with any map and in grey-scale print.
+    """
+    rgba = image.cmap(image.norm(data))
+    luminance = 0.299 * rgba[..., 0] + 0.587 * rgba[..., 1] + 0.114 * rgba[..., 2]
+    for i in range(data.shape[0]):
+        for j in range(data.shape[1]):
+            value = data[i, j]
+            if np.isfinite(value):
+                text = fmt.format(value)
+                if float(text) == 0.0:  # no "-0.0"
+                    text = fmt.format(0.0)
+                colour = "black" if luminance[i, j] > 0.5 else "white"
+                ax.text(j, i, text, ha="center", va="center", fontsize=fontsize, color=colour)
 
 
 def met_heatmap(
@@ -34,7 +54,7 @@ def met_heatmap(
     length: int | None = None,
     annotate: bool | None = None,
     decimals: int = 0,
-    cmap: str = "RdYlGn",
+    cmap: str = "cividis",
     colorbar: bool = True,
     title: str | None = None,
 ) -> Axes:
@@ -53,7 +73,8 @@ def met_heatmap(
     decimals : int
         Decimals of the percentages written in the cells.
     cmap : str
-        Colormap (the centre, 50 %, is a level game).
+        Colormap (default ``cividis``: perceptually uniform, colour-blind safe, monotone
+        in grey-scale print; dark = the row player is behind).
     colorbar : bool
         Draw a colour bar.
     title : str, optional
@@ -75,20 +96,7 @@ def met_heatmap(
     if annotate is None:
         annotate = n <= 15
     if annotate:
-        fontsize = max(5.0, 10.0 - 0.25 * n)
-        for i in range(n):
-            for j in range(n):
-                value = data[i, j]
-                colour = "black" if 25.0 <= value <= 75.0 else "white"
-                ax.text(
-                    j,
-                    i,
-                    f"{value:.{decimals}f}",
-                    ha="center",
-                    va="center",
-                    fontsize=fontsize,
-                    color=colour,
-                )
+        _annotate_cells(ax, image, data, f"{{:.{decimals}f}}", max(5.0, 10.0 - 0.25 * n))
     if colorbar:
         ax.figure.colorbar(image, ax=ax, label="MWC %", shrink=0.8)
     ax.set_title(title if title is not None else f"{met.name}: pre-Crawford MWC %", pad=24)
@@ -118,6 +126,70 @@ def post_crawford(
     if not same:
         ax.legend()
     ax.set_title(title if title is not None else f"{met.name}: post-Crawford")
+    return ax
+
+
+def met_difference_heatmap(
+    met: MET,
+    reference: MET,
+    ax: Axes | None = None,
+    *,
+    length: int | None = None,
+    annotate: bool | None = None,
+    decimals: int = 1,
+    cmap: str = "PuOr",
+    limit: float | None = None,
+    colorbar: bool = True,
+    title: str | None = None,
+) -> Axes:
+    """Heatmap of ``met - reference`` (pre-Crawford, percentage points of MWC).
+
+    Cell (a, b) is how many percentage points the row player's MWC at a-away vs b-away
+    is higher in ``met`` than in ``reference``. Both tables are compared on their common
+    scores (up to the shorter length, or ``length``).
+
+    Parameters
+    ----------
+    met, reference : MET
+        The table to show and the one it is compared with (e.g. Kazaross-XG2).
+    ax : matplotlib Axes, optional
+        Where to draw (default: a new figure).
+    length : int, optional
+        Largest away score shown (default: the shorter table's length).
+    annotate : bool, optional
+        Write the differences in the cells (default: up to 15 x 15).
+    decimals : int
+        Decimals of the written differences.
+    cmap : str
+        Diverging colour map centred on 0 (default ``PuOr``: colour-blind safe).
+    limit : float, optional
+        Colour scale from ``-limit`` to ``+limit`` points (default: the largest |difference|).
+    """
+    n = min(met.length, reference.length)
+    if length is not None:
+        n = max(1, min(int(length), n))
+    data = 100.0 * (np.asarray(met.pre[:n, :n]) - np.asarray(reference.pre[:n, :n]))
+    lim = float(np.max(np.abs(data))) if limit is None else float(limit)
+    lim = lim if lim > 0.0 else 1.0
+    if ax is None:
+        size = 3.0 + 0.35 * n
+        _, ax = plt.subplots(figsize=(size + 1.0, size))
+    image = ax.imshow(data, cmap=cmap, vmin=-lim, vmax=lim, origin="upper")
+    ticks = np.arange(n)
+    ax.set_xticks(ticks, labels=[str(b) for b in range(1, n + 1)])
+    ax.set_yticks(ticks, labels=[str(a) for a in range(1, n + 1)])
+    ax.set_xlabel("opponent needs (away)")
+    ax.set_ylabel("player needs (away)")
+    ax.xaxis.set_label_position("top")
+    ax.xaxis.tick_top()
+    if annotate is None:
+        annotate = n <= 15
+    if annotate:
+        _annotate_cells(ax, image, data, f"{{:+.{decimals}f}}", max(5.0, 10.0 - 0.3 * n))
+    if colorbar:
+        ax.figure.colorbar(image, ax=ax, label="MWC difference (% points)", shrink=0.8)
+    default = f"{met.name} minus {reference.name} (MWC % points)"
+    ax.set_title(title if title is not None else default, pad=24)
     return ax
 
 
@@ -173,17 +245,8 @@ def cube_point_heatmap(
     if annotate is None:
         annotate = max(n_rows, n_cols) <= 15
     if annotate:
-        lo, hi = np.nanmin(data), np.nanmax(data)
-        mid = 0.5 * (lo + hi)
-        fontsize = max(5.0, 10.0 - 0.25 * max(n_rows, n_cols))
         fmt = f"{{:.{decimals}f}}" if percent else "{:.2f}"
-        for i in range(n_rows):
-            for j in range(n_cols):
-                v = data[i, j]
-                if np.isfinite(v):
-                    colour = "black" if v > mid else "white"
-                    ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=fontsize,
-                            color=colour)  # fmt: skip
+        _annotate_cells(ax, image, data, fmt, max(5.0, 10.0 - 0.25 * max(n_rows, n_cols)))
     if colorbar:
         ax.figure.colorbar(image, ax=ax, label="%" if percent else column, shrink=0.8)
     met = matrix.attrs.get("met", "")
