@@ -123,9 +123,7 @@ def _finish(b, rolls, weight, men0, t_bg, binom, dist6, gdist6, dist, gdist, bgd
 
 
 @njit(cache=True)
-def one_sided_rollout(
-    board0, dist6, gdist6, means6, binom, samples, seed, nbins, alpha, beta
-):
+def one_sided_rollout(board0, dist6, gdist6, means6, binom, samples, seed, nbins, alpha, beta):
     """Distribution of the rolls one side needs to bear off, by a one-sided rollout.
 
     The first two rolls are enumerated exactly (21 x 21 with their weights); from each
@@ -138,7 +136,7 @@ def one_sided_rollout(
     left on points 19..24 after roll n, first time) for backgammons; and the number of
     random continuations played.
     """
-    np.random.seed(seed)
+    np.random.seed(seed)  # noqa: NPY002 (numba's RNG: the legacy API, per thread)
     dist = np.zeros(nbins)
     gdist = np.zeros(nbins)
     bgdist = np.zeros(nbins)
@@ -175,7 +173,7 @@ def one_sided_rollout(
             top2, _, back2 = _state(b2)
             tbg2 = tbg1 if tbg1 >= 0 else (2 if back2 == 0 else -1)
             if top2 <= 6:
-                _finish(b2, 2, w2, men0, tbg2, binom, dist6, gdist6, dist, gdist, bgdist)  # fmt: skip
+                _finish(b2, 2, w2, men0, tbg2, binom, dist6, gdist6, dist, gdist, bgdist)
                 continue
             w = w2 / samples
             for _ in range(samples):
@@ -184,16 +182,18 @@ def one_sided_rollout(
                 rolls = 2
                 tbg = tbg2
                 while True:
-                    x0 = np.random.randint(1, 7)
-                    x1 = np.random.randint(1, 7)
+                    x0 = np.random.randint(1, 7)  # noqa: NPY002
+                    x1 = np.random.randint(1, 7)  # noqa: NPY002
                     if x1 > x0:
                         x0, x1 = x1, x0
-                    play_best(b3, x0, x1, binom, means6, alpha, beta, out, stk, cur, used, tmp, best)
+                    play_best(
+                        b3, x0, x1, binom, means6, alpha, beta, out, stk, cur, used, tmp, best
+                    )
                     rolls += 1
                     top, _, back = _state(b3)
                     if tbg < 0 and back == 0:
                         tbg = rolls
                     if top <= 6:
                         break
-                _finish(b3, rolls, w, men0, tbg, binom, dist6, gdist6, dist, gdist, bgdist)  # fmt: skip
+                _finish(b3, rolls, w, men0, tbg, binom, dist6, gdist6, dist, gdist, bgdist)
     return dist, gdist, bgdist, n_random
