@@ -392,7 +392,8 @@ def _combine(r: Any, o: Any) -> tuple[Any, Any, Any, Any, Any]:
     wb = np.sum(pr * _survival(bo, w), axis=-1)
     lg = np.sum(po * _survival(gr, w, 1), axis=-1)
     lb = np.sum(po * _survival(br, w, 1), axis=-1)
-    return win, wg, wb, lg, lb
+    # sums of probabilities: clip the last-bit rounding outside [0, 1]
+    return tuple(np.clip(v, 0.0, 1.0) for v in (win, wg, wb, lg, lb))  # type: ignore[return-value]
 
 
 def race_chances(
@@ -514,9 +515,11 @@ class RaceCubeAdvice:
     """A race cube decision of the side on roll.
 
     ``no_double``, ``double_take``, ``double_pass`` are money equities per unit of the
-    current cube (``unit="equity"``) or match winning chances (``unit="mwc"``);
-    ``double_take`` and ``double_pass`` are None when the cube is not available.
-    ``x`` is the cube life used (None for the exact two-sided values), ``source`` either
+    current cube (``unit="equity"``) or match winning chances (``unit="mwc"``, and
+    ``emg`` holds the same three as EMG equities); ``double_take`` and ``double_pass`` are
+    None when the cube is not available. ``x`` is the cube life used: one number, or
+    ``(no double, double/take)`` when gnubg's two-sided rule backs a life out of each cube
+    state, or None for the exact money values of the two-sided database. ``source``:
     ``"cube life"`` or ``"two-sided database"``.
     """
 
@@ -524,10 +527,11 @@ class RaceCubeAdvice:
     no_double: float
     double_take: float | None
     double_pass: float | None
-    x: float | None
+    x: float | tuple[float, float] | None
     unit: str
     source: str
     score: tuple[int, int] | None = None
+    emg: tuple[float, float | None, float | None] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """Plain values for JSON."""
@@ -536,11 +540,31 @@ class RaceCubeAdvice:
             "no_double": self.no_double,
             "double_take": self.double_take,
             "double_pass": self.double_pass,
-            "x": self.x,
+            "x": list(self.x) if isinstance(self.x, tuple) else self.x,
             "unit": self.unit,
             "source": self.source,
             "score": list(self.score) if self.score else None,
+            "emg": list(self.emg) if self.emg else None,
         }
+
+
+_TS_STATE = {"centre": "centred", "player": "owned", "opponent": "opponent_owns"}
+#: gnubg's cap on the cube life backed out of the two-sided money equities (``rTSCubeX``).
+TS_MATCH_X_MAX = 0.6
+
+
+def _ts_match_x(p: float, exact: float, owner: str) -> float:
+    """gnubg's cube life for match play inside the two-sided database (eval.c,
+    ``EvaluatePositionCubeful0``): the x at which the money cubeful equity
+    ``(1 - x) E_cl + x E_live`` equals the exact money value of the cube state, clamped
+    to [0, 0.6]; 0.6 when the live and cubeless equities (nearly) coincide."""
+    from mathbg.cube.money import cubeful_equity
+
+    cl = 2.0 * p - 1.0
+    live = float(cubeful_equity(p, 1.0, 1.0, 1.0, owner))
+    if abs(cl - live) <= 1e-4:
+        return TS_MATCH_X_MAX
+    return float(min(max((exact - cl) / (live - cl), 0.0), TS_MATCH_X_MAX)) + 0.0
 
 
 def race_cube_decision(
@@ -569,7 +593,8 @@ def race_cube_decision(
         Precomputed :func:`race_chances` (else computed with ``chance_options``).
     x : float, optional
         Cube life; default gnubg's (0.6 inside the databases, else
-        :func:`race_cube_life` of the roller's pips).
+        :func:`race_cube_life` of the roller's pips). Giving ``x`` also turns off the
+        two-sided special cases below.
     met, away, opp_away : optional
         Match play: a MET (or the name of a shipped one, e.g. ``"kazaross-xg2"``) and
         both sides' points to go (roller first). Money play when ``met`` is None.
@@ -577,44 +602,73 @@ def race_cube_decision(
         Cube value, owner (``"centre"``, ``"player"`` = the roller, ``"opponent"``), the
         Crawford game, the Jacoby rule and beavers (money).
     exact_bearoff : bool
-        Money inside the two-sided database: use its exact cubeful equities (default).
+        Inside the two-sided database (and ``x`` not given), as gnubg 1.07 does: money
+        uses the database's exact cubeful equities; match play backs the cube life of
+        each cube state out of them (:func:`_ts_match_x`).
 
     Returns
     -------
     RaceCubeAdvice
+
+    Notes
+    -----
+    Otherwise ``ND``, ``DT``, ``DP`` come from :func:`mathbg.cube.convert.cube_decision`
+    (gnubg's ``Cl2CfMoney``/``Cl2CfMatch``: ``(1 - x)`` dead + ``x`` live) and the action
+    from :func:`mathbg.cube.decisions.classify`.
     """
-    from mathbg.cube.convert import cube_decision
+    from mathbg.cube._common import check_owner
+    from mathbg.cube.convert import cube_decision, cubeful_mwc, cubeless_mwc, emg
     from mathbg.cube.decisions import CubeAction, classify
+    from mathbg.cube.match import may_double
 
     pos, _ = as_race(position)
+    owner = check_owner(owner)
     if chances is None:
         chances = race_chances(pos, **chance_options)
-    if met is None and exact_bearoff and chances.method == METHODS[0] and cube >= 1:
+    in_ts = chances.method == METHODS[0] and exact_bearoff and x is None
+    if in_ts:
         ts = chance_options.get("twosided") or _default_twosided()
         player, opponent = _sides(pos)
-        state = {"centre": "centred", "player": "owned", "opponent": "opponent_owns"}
-        if owner not in state:
-            raise InvalidParameterError(
-                f"owner must be 'centre', 'player' or 'opponent', got {owner!r}"
-            )
-        dec = ts.cube_decision(player[: ts.points], opponent[: ts.points], state[owner])
-        if owner == "opponent":
-            return RaceCubeAdvice(CubeAction.NOT_AVAILABLE, dec.no_double, None, None, None,
-                                  "equity", METHODS[0])  # fmt: skip
-        action = classify(dec.no_double, dec.double_take, dec.double_pass, can_gammon=False,
-                          beavers=beavers, money=True)  # fmt: skip
-        return RaceCubeAdvice(action, dec.no_double, dec.double_take, dec.double_pass, None,
-                              "equity", METHODS[0])  # fmt: skip
+        values = ts.values(player[: ts.points], opponent[: ts.points])
+        if met is None:
+            dec = ts.cube_decision(player[: ts.points], opponent[: ts.points], _TS_STATE[owner])
+            if owner == "opponent":
+                return RaceCubeAdvice(CubeAction.NOT_AVAILABLE, dec.no_double, None, None,
+                                      None, "equity", METHODS[0])  # fmt: skip
+            action = classify(dec.no_double, dec.double_take, dec.double_pass,
+                              can_gammon=False, beavers=beavers, money=True)  # fmt: skip
+            return RaceCubeAdvice(action, dec.no_double, dec.double_take, dec.double_pass,
+                                  None, "equity", METHODS[0])  # fmt: skip
+        if away is None or opp_away is None:
+            raise InvalidParameterError("match play needs both away and opp_away")
+        p = chances.p_win
+        cols = {"centre": 2, "player": 1, "opponent": 3}
+        x_nd = _ts_match_x(p, float(values[cols[owner]]), owner)
+        x_dt = _ts_match_x(p, float(values[3]), "opponent")
+        probs = chances.probabilities
+        nd = float(cubeful_mwc(probs, met, away, opp_away, cube=cube, owner=owner, x=x_nd,
+                               crawford=crawford))  # fmt: skip
+        score = (int(away), int(opp_away))
+        nd_emg = float(emg(nd, met, away, opp_away, cube, crawford=crawford))
+        if not may_double(away, opp_away, cube, owner, crawford=crawford):
+            return RaceCubeAdvice(CubeAction.NOT_AVAILABLE, nd, None, None, (x_nd, x_dt),
+                                  "mwc", METHODS[0], score, (nd_emg, None, None))  # fmt: skip
+        dt = float(cubeful_mwc(probs, met, away, opp_away, cube=2 * cube, owner="opponent",
+                               x=x_dt, crawford=crawford))  # fmt: skip
+        dp = float(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, away, opp_away, cube,
+                                crawford=crawford))  # fmt: skip
+        action = classify(nd, dt, dp, can_gammon=False, money=False)
+        emgs = tuple(float(emg(v, met, away, opp_away, cube, crawford=crawford))
+                     for v in (nd, dt, dp))  # fmt: skip
+        return RaceCubeAdvice(action, nd, dt, dp, (x_nd, x_dt), "mwc", METHODS[0], score,
+                              emgs)  # type: ignore[arg-type]  # fmt: skip
     if x is None:
-        if chances.method == METHODS[2]:
-            x = race_cube_life(pos.pips()[0])
-        else:
-            x = 0.6
+        x = race_cube_life(pos.pips()[0]) if chances.method == METHODS[2] else 0.6
     dec = cube_decision(chances.probabilities, met, away, opp_away, cube=cube, owner=owner,
                         x=x, crawford=crawford, jacoby=jacoby, beavers=beavers)  # fmt: skip
     score = None if met is None else (int(away), int(opp_away))  # type: ignore[arg-type]
     return RaceCubeAdvice(dec.action, dec.no_double, dec.double_take, dec.double_pass,
-                          float(x), dec.unit, "cube life", score)  # fmt: skip
+                          float(x), dec.unit, "cube life", score, dec.emg)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- everything
