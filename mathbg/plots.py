@@ -248,9 +248,27 @@ def cube_point_heatmap(
         fmt = f"{{:.{decimals}f}}" if percent else "{:.2f}"
         _annotate_cells(ax, image, data, fmt, max(5.0, 10.0 - 0.25 * max(n_rows, n_cols)))
     if colorbar:
-        ax.figure.colorbar(image, ax=ax, label="%" if percent else column, shrink=0.8)
+        if percent:
+            label = "taker's winning chance %" if taker else "doubler's winning chance %"
+        else:
+            money_value = "1" if "backgammon" in column else "0.5"
+            label = f"{column.replace('_', ' ')} (XG convention: money = {money_value})"
+        ax.figure.colorbar(image, ax=ax, label=label, shrink=0.8)
     met = matrix.attrs.get("met", "")
-    default = f"{met}: {column.replace('_', ' ')}, cube {cube}"
+    names = {
+        "take_dead": "take point, dead cube",
+        "take_live": "take point, live cube",
+        "take_x": "take point at cube life x",
+        "double": "double point (dead)",
+        "cash_dead": "cash point, dead cube",
+        "cash_live": "cash point, live cube",
+        "cash_x": "cash point at cube life x",
+        "too_good": "too-good point",
+    }
+    what = names.get(column, column.replace("_", " "))
+    default = (
+        f"{met}: {what}, cube {cube}\u2192{2 * cube}" if percent else f"{met}: {what}, cube {cube}"
+    )
     ax.set_title(title if title is not None else default, pad=24)
     return ax
 
