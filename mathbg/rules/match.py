@@ -277,6 +277,16 @@ class MatchState:
             return False
         return not (self.length and self.cube >= self.length - self.score[player])
 
+    def swap_players(self) -> MatchState:
+        """The same state with players 0 and 1 exchanged (gnubg's ``swap players``)."""
+        return replace(
+            self,
+            score=(self.score[1], self.score[0]),
+            cube_owner=None if self.cube_owner is None else 1 - self.cube_owner,
+            on_roll=1 - self.on_roll,
+            turn=1 - int(self.turn or 0),
+        )
+
     # ------------------------------------------------------------------ scoring
     def points_for(self, kind: int, cube: int | None = None) -> int:
         """Points a game won with ``kind`` is worth now (before the match cap)."""

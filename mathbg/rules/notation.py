@@ -42,19 +42,21 @@ def _point_name(p: int) -> str:
     return "bar" if p == _BAR else "off" if p == _OFF else str(p)
 
 
-def hits_of(position: Position, moves: Sequence[tuple[int, ...]]) -> list[bool]:
-    """For each move ``(from, to, ...)`` (public points) in play order: does it hit?"""
+def _blots(position: Position) -> set[int]:
+    """Points (mover's numbering 1..24) holding exactly one opposing checker."""
     opp = position.cells[:25]
-    hit_points: set[int] = set()
-    out = []
-    for m in moves:
-        to = m[1]
-        # my point `to` is the opponent's point 25 - to, i.e. its 0-based cell 24 - to
-        h = to != _OFF and opp[24 - to] == 1 and to not in hit_points
-        if h:
-            hit_points.add(to)
-        out.append(h)
-    return out
+    # the mover's point p is the opponent's point 25 - p, i.e. its 0-based cell 24 - p
+    return {p for p in range(1, 25) if opp[24 - p] == 1}
+
+
+def hits_of(position: Position, moves: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+    """Points (mover's numbering) where a play of ``moves`` hits, highest first.
+
+    A blot is hit when any checker lands on its point (opposing checkers do not move
+    during the turn, so this does not depend on the order of the moves).
+    """
+    blots = _blots(position)
+    return tuple(sorted({m[1] for m in moves} & blots, reverse=True))
 
 
 def format_moves(position: Position, moves: Sequence[tuple[int, ...]]) -> str:
@@ -65,37 +67,41 @@ def format_moves(position: Position, moves: Sequence[tuple[int, ...]]) -> str:
     position : Position
         The position before the play (the mover on roll).
     moves : sequence of (from, to[, die])
-        The single-die moves in the order played, with public point numbers (25 = bar,
-        0 = off).
+        The single-die moves, in an order they can be played, with public point numbers
+        (25 = bar, 0 = off).
+
+    Notes
+    -----
+    The spelling is canonical: moves are chained by decreasing starting point, and each
+    hit is marked on the first path (in writing order) landing on the blot's point, so
+    every way of finding the same play is written the same way.
     """
-    hits = hits_of(position, moves)
     order = sorted(range(len(moves)), key=lambda i: -moves[i][0])  # stable
     chains: list[list[int]] = []  # each: [from, p1, ..., pk]
-    chain_hits: list[set[int]] = []
     for i in order:
         f, t = moves[i][0], moves[i][1]
-        for c, chain in enumerate(chains):
+        for chain in chains:
             if chain[-1] == f and f != _OFF:
                 chain.append(t)
-                if hits[i]:
-                    chain_hits[c].add(t)
                 break
         else:
             chains.append([f, t])
-            chain_hits.append({t} if hits[i] else set())
-    texts: list[tuple[int, int, str]] = []
-    for chain, ch in zip(chains, chain_hits, strict=True):
-        parts = [_point_name(chain[0])]
-        for p in chain[1:-1]:
-            if p in ch:
-                parts.append(f"{_point_name(p)}*")
-        last = chain[-1]
-        parts.append(_point_name(last) + ("*" if last in ch else ""))
-        texts.append((chain[0], last, "/".join(parts)))
-    texts.sort(key=lambda x: (-x[0], -x[1]))
+    chains.sort(key=lambda c: (-c[0], -c[-1]))
+    blots = _blots(position)
+    marked: set[int] = set()
     counts: dict[str, int] = {}
-    for _, _, s in texts:
-        counts[s] = counts.get(s, 0) + 1
+    for chain in chains:
+        parts = [_point_name(chain[0])]
+        for j, p in enumerate(chain[1:], start=1):
+            hit = p in blots and p not in marked
+            if hit:
+                marked.add(p)
+            if j == len(chain) - 1:
+                parts.append(_point_name(p) + ("*" if hit else ""))
+            elif hit:
+                parts.append(f"{p}*")
+        text = "/".join(parts)
+        counts[text] = counts.get(text, 0) + 1
     return " ".join(s if n == 1 else f"{s}({n})" for s, n in counts.items())
 
 

@@ -75,10 +75,8 @@ class Play:
 
     @property
     def hits(self) -> tuple[int, ...]:
-        """Points (mover's numbering) where the play hits a blot, in play order."""
-        return tuple(
-            m[1] for m, h in zip(self.moves, hits_of(self.position, self.moves), strict=True) if h
-        )
+        """Points (mover's numbering) where the play hits a blot, highest first."""
+        return hits_of(self.position, self.moves)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
