@@ -47,8 +47,55 @@ def roll_dice(r):
     return 0, 0
 
 
+@njit(cache=True, inline="always")
+def _can_move(tails, npoints, src, die):
+    """Whether a checker on point index ``src`` may move ``die`` pips (bear-off rule)."""
+    if tails[src] == tails[src + 1]:
+        return False
+    dest = src - die
+    if dest >= 0:
+        return True
+    if tails[6 if npoints > 6 else npoints] > 0:  # a checker outside the home board
+        return False
+    if dest == -1:
+        return True
+    return tails[src + 1] == 0  # larger die: only from the highest occupied point
+
+
+@njit(cache=True, inline="always")
+def _move(tails, npoints, src, die, idx, binom):
+    """Move a checker from index ``src`` by ``die`` in place; return the new index.
+
+    The board is kept as its tails ``T[k]`` = checkers on points k+1..P; a move src ->
+    dest lowers ``T[dest+1..src]`` by one and the index by ``C(P-2-k+T[k], P-1-k)`` for
+    each k in that range (Pascal's rule on the closed form of the index).
+    """
+    dest = max(src - die, -1)
+    for k in range(dest + 1, src + 1):
+        idx -= binom[npoints - 2 - k + tails[k], npoints - 1 - k]
+        tails[k] -= 1
+    return idx
+
+
+@njit(cache=True, inline="always")
+def _unmove(tails, src, die):
+    for k in range(max(src - die, -1) + 1, src + 1):
+        tails[k] += 1
+
+
+@njit(cache=True, inline="always")
+def _save(out, n_out, idx, check):
+    """Append ``idx`` to ``out[:n_out]`` unless already there (when ``check``)."""
+    if check:
+        for q in range(n_out):
+            if out[q] == idx:
+                return n_out
+    out[n_out] = idx
+    return n_out + 1
+
+
 @njit(cache=True)
-def roll_successors(board, npoints, d0, d1, binom, out, stk, cur, used):
+def roll_successors(board, npoints, d0, d1, binom, out, tails):
     """Distinct positions reachable from ``board`` with the roll ``d0-d1`` (``d0 >= d1``).
 
     The rules are backgammon's, restricted to one side's checkers on points 1..P with no
@@ -66,84 +113,116 @@ def roll_successors(board, npoints, d0, d1, binom, out, stk, cur, used):
     never above the previous source; a play is recorded when no further die can be
     played; only plays using the most dice (then the most pips) are kept; duplicates of a
     resulting position keep their first place. ``out`` receives the indices (gnubg order)
-    of the resulting positions; the count is returned. ``stk`` (int64[5, P]), ``cur`` and
-    ``used`` (int64[5]) are scratch arrays.
+    of the resulting positions; the count is returned. ``tails`` (int64[P + 1]) is
+    scratch space.
+
+    Shortcuts that keep the result (content and order) but skip work:
+
+    - doubles need no duplicate check: sources never increase along a play, and the
+      multiplicities ``m`` of the sources are recovered from the result's changes ``c``
+      from the top down (``m[s] = m[s + d] - c[s]``), so distinct plays of four moves
+      give distinct positions;
+    - with a non-double, a two-move play of the second dice order (smaller die first)
+      without a bear-off has the same result as a play of the first order (the same
+      moves, larger die first, are legal when nothing is borne off), which came first:
+      the second order only looks for plays with a bear-off, and is skipped when two
+      checkers are outside the home board and the first order played both dice.
     """
-    double = d0 == d1
-    ndice = 4 if double else 2
-    norders = 1 if double else 2
+    tails[npoints] = 0
+    for k in range(npoints - 1, -1, -1):
+        tails[k] = tails[k + 1] + board[k]
+    r0 = rank_board(board, npoints, binom)
+    top = npoints - 1
     n_out = 0
-    max_moves = 0
-    max_pips = 0
-    for order in range(norders):
-        for k in range(npoints):
-            stk[0, k] = board[k]
-        cur[0] = npoints - 1
-        used[0] = 0
-        depth = 0
-        while True:
-            if order == 0:
-                die = d0 if depth == 0 or double else d1
-            else:
-                die = d1 if depth == 0 else d0
-            if depth == ndice:
-                save = True
-                n_moves = depth
-            else:
-                advanced = False
-                while cur[depth] >= 0:
-                    src = cur[depth]
-                    cur[depth] -= 1
-                    if stk[depth, src] == 0:
-                        continue
-                    dest = src - die
-                    if dest < 0:
-                        back = npoints - 1
-                        while back >= 0 and stk[depth, back] == 0:
-                            back -= 1
-                        if back > 5 or (src != back and dest != -1):
-                            continue
-                    used[depth] = 1
-                    for k in range(npoints):
-                        stk[depth + 1, k] = stk[depth, k]
-                    stk[depth + 1, src] -= 1
-                    if dest >= 0:
-                        stk[depth + 1, dest] += 1
-                    depth += 1
-                    cur[depth] = src if double else npoints - 1
-                    used[depth] = 0
-                    advanced = True
-                    break
-                if advanced:
+    if d0 == d1:
+        d = d0
+        most = 0  # most dice played so far
+        for s1 in range(top, -1, -1):
+            if not _can_move(tails, npoints, s1, d):
+                continue
+            r1 = _move(tails, npoints, s1, d, r0, binom)
+            deeper1 = False
+            for s2 in range(s1, -1, -1):
+                if not _can_move(tails, npoints, s2, d):
                     continue
-                save = used[depth] == 0 and depth > 0
-                n_moves = depth
-            if save:
-                if double:
-                    n_pips = n_moves * d0
-                elif n_moves == 2:
-                    n_pips = d0 + d1
-                elif order == 0:
-                    n_pips = d0
-                else:
-                    n_pips = d1
-                if n_moves >= max_moves and n_pips >= max_pips:
-                    if n_moves > max_moves or n_pips > max_pips:
-                        n_out = 0
-                        max_moves = n_moves
-                        max_pips = n_pips
-                    idx = rank_board(stk[depth], npoints, binom)
-                    seen = False
-                    for q in range(n_out):
-                        if out[q] == idx:
-                            seen = True
-                            break
-                    if not seen:
-                        out[n_out] = idx
-                        n_out += 1
-            if depth == 0:
-                break
-            depth -= 1
+                deeper1 = True
+                r2 = _move(tails, npoints, s2, d, r1, binom)
+                deeper2 = False
+                for s3 in range(s2, -1, -1):
+                    if not _can_move(tails, npoints, s3, d):
+                        continue
+                    deeper2 = True
+                    r3 = _move(tails, npoints, s3, d, r2, binom)
+                    deeper3 = False
+                    for s4 in range(s3, -1, -1):
+                        if not _can_move(tails, npoints, s4, d):
+                            continue
+                        deeper3 = True
+                        r4 = _move(tails, npoints, s4, d, r3, binom)
+                        if most < 4:
+                            most, n_out = 4, 0
+                        n_out = _save(out, n_out, r4, False)
+                        _unmove(tails, s4, d)
+                    if not deeper3 and most <= 3:
+                        if most < 3:
+                            most, n_out = 3, 0
+                        n_out = _save(out, n_out, r3, False)
+                    _unmove(tails, s3, d)
+                if not deeper2 and most <= 2:
+                    if most < 2:
+                        most, n_out = 2, 0
+                    n_out = _save(out, n_out, r2, False)
+                _unmove(tails, s2, d)
+            if not deeper1 and most <= 1:
+                most = 1
+                n_out = _save(out, n_out, r1, False)
+            _unmove(tails, s1, d)
+        return n_out
+    # non-double: order (d0, d1), then (d1, d0)
+    two = False  # a play of both dice exists
+    one_big = False  # a single-die play uses the larger die
+    for s1 in range(top, -1, -1):
+        if not _can_move(tails, npoints, s1, d0):
+            continue
+        r1 = _move(tails, npoints, s1, d0, r0, binom)
+        deeper = False
+        for s2 in range(top, -1, -1):
+            if not _can_move(tails, npoints, s2, d1):
+                continue
+            deeper = True
+            r2 = _move(tails, npoints, s2, d1, r1, binom)
+            if not two:
+                two, n_out = True, 0
+            n_out = _save(out, n_out, r2, True)
+            _unmove(tails, s2, d1)
+        if not deeper and not two:
+            one_big = True
+            n_out = _save(out, n_out, r1, True)
+        _unmove(tails, s1, d0)
+    outside = tails[6] if npoints > 6 else 0
+    if two and outside >= 2:
+        return n_out
+    for s1 in range(top, -1, -1):
+        if not _can_move(tails, npoints, s1, d1):
+            continue
+        off1 = s1 - d1 < 0
+        r1 = _move(tails, npoints, s1, d1, r0, binom)
+        deeper = False
+        lowest = top if off1 else min(top, d0 - 1)
+        if not off1 and d0 <= top and tails[d0] > 0:
+            deeper = True  # a non-bear-off second move exists: it repeats the first order
+        for s2 in range(lowest, -1, -1):
+            if not _can_move(tails, npoints, s2, d0):
+                continue
+            deeper = True
+            r2 = _move(tails, npoints, s2, d0, r1, binom)
+            if not two:
+                two, n_out = True, 0
+            n_out = _save(out, n_out, r2, True)
+            _unmove(tails, s2, d0)
+        if not deeper and not two and not one_big:
+            n_out = _save(out, n_out, r1, True)
+        _unmove(tails, s1, d1)
     return n_out
 
 
@@ -161,15 +240,11 @@ def csr_counts(boards, binom, counts):
                 counts[r] = 0
             continue
         out = np.empty(MAX_SUCC, np.int64)
-        stk = np.empty((5, npoints), np.int64)
-        cur = np.empty(5, np.int64)
-        used = np.empty(5, np.int64)
+        tails = np.empty(npoints + 1, np.int64)
         r = 0
         for d0 in range(1, 7):
             for d1 in range(1, d0 + 1):
-                counts[i * 21 + r] = roll_successors(
-                    boards[i], npoints, d0, d1, binom, out, stk, cur, used
-                )
+                counts[i * 21 + r] = roll_successors(boards[i], npoints, d0, d1, binom, out, tails)
                 r += 1
 
 
@@ -179,13 +254,11 @@ def csr_fill(boards, binom, ptr, succ):
     n, npoints = boards.shape
     for i in prange(1, n):
         out = np.empty(MAX_SUCC, np.int64)
-        stk = np.empty((5, npoints), np.int64)
-        cur = np.empty(5, np.int64)
-        used = np.empty(5, np.int64)
+        tails = np.empty(npoints + 1, np.int64)
         r = 0
         for d0 in range(1, 7):
             for d1 in range(1, d0 + 1):
-                m = roll_successors(boards[i], npoints, d0, d1, binom, out, stk, cur, used)
+                m = roll_successors(boards[i], npoints, d0, d1, binom, out, tails)
                 base = ptr[i * 21 + r]
                 for q in range(m):
                     succ[base + q] = out[q]
@@ -214,16 +287,19 @@ def _round_to_ffff(acc, out, lo):
 
 @njit(parallel=True, cache=True)
 def os_layer(
-    boards, order, lo, hi, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls, flags
-):
+    boards, order, lo, hi, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls, win, flags,
+    nchunks,
+):  # fmt: skip
     """Fill the positions ``order[lo:hi]`` (one pip layer) of a one-sided database.
 
     ``flags`` bit 1: float64 tables ``dist``/``mean`` (and ``gdist``/``gmean`` for the
-    15-checker positions, index >= ``gstart``); bit 2: gnubg's fixed-point table ``tab``
-    (uint16[N, 64]: 32 bins, then 32 gammon bins) with ``rolls[i] = sum_n n*tab[i, n]``
-    for both halves; bit 4: choose plays by gnubg's fixed-point expected rolls (the first
-    strict minimum in gnubg's move order, as ``makebearoff.c:BearOff`` does) instead of
-    the float64 ones (the first within ``tol`` of the minimum).
+    15-checker positions, index >= ``gstart``; ``gdist`` row = index - ``gstart``), with
+    ``win[i]`` = first and last possibly non-zero bin of both distributions; bit 2:
+    gnubg's fixed-point table ``tab`` (uint16[N, 64]: 32 bins, then 32 gammon bins) with
+    ``rolls[i] = sum_n n*tab[i, n]`` for both halves; bit 4: choose plays by gnubg's
+    fixed-point expected rolls (the first strict minimum in gnubg's move order, as
+    ``makebearoff.c:BearOff`` does) instead of the float64 ones (the first within ``tol``
+    of the minimum).
 
     For each roll the chosen play's distribution is shifted by one roll and added with
     weight 1 (double) or 2 out of 36. The gammon distribution (rolls until the first
@@ -231,6 +307,7 @@ def os_layer(
     checker off; a successor with a checker off has a unit mass at 0. The fixed-point
     table reproduces gnubg's integer arithmetic: accumulation in units of 1/65535 (the
     successor's bin 31 is dropped), ``(x + 18) // 36`` and the residue on the first mode.
+    The layer is split into ``nchunks`` parallel tasks.
     """
     npoints = boards.shape[1]
     nb = dist.shape[1]
@@ -238,85 +315,106 @@ def os_layer(
     want_float = (flags & 1) != 0
     want_int = (flags & 2) != 0
     int_policy = (flags & 4) != 0
-    for t in prange(lo, hi):
-        i = order[t]
+    step = (hi - lo + nchunks - 1) // nchunks
+    for c in prange(nchunks):
         out = np.empty(MAX_SUCC, np.int64)
-        stk = np.empty((5, npoints), np.int64)
-        cur = np.empty(5, np.int64)
-        used = np.empty(5, np.int64)
+        tails = np.empty(npoints + 1, np.int64)
         acc = np.zeros(nb)
         gacc = np.zeros(nbg)
         iacc = np.zeros(64, np.int64)
-        m_acc = 0.0
-        g_acc = 0.0
-        full = i >= gstart
-        if not full:
-            iacc[32] = 0xFFFF * 36
-        for d0 in range(1, 7):
-            for d1 in range(1, d0 + 1):
-                w = 1 if d0 == d1 else 2
-                m = roll_successors(boards[i], npoints, d0, d1, binom, out, stk, cur, used)
-                best = out[0]
-                gbest = out[0]
-                if int_policy:
-                    best_rolls = rolls[best, 0]
-                    gbest_rolls = rolls[gbest, 1]
-                    for q in range(1, m):
-                        s = out[q]
-                        if rolls[s, 0] < best_rolls:
-                            best = s
-                            best_rolls = rolls[s, 0]
-                        if rolls[s, 1] < gbest_rolls:
-                            gbest = s
-                            gbest_rolls = rolls[s, 1]
-                else:
-                    best_mean = mean[best]
-                    gbest_mean = gmean[gbest]
-                    for q in range(1, m):
-                        s = out[q]
-                        if mean[s] < best_mean - tol:
-                            best = s
-                            best_mean = mean[s]
-                        if gmean[s] < gbest_mean - tol:
-                            gbest = s
-                            gbest_mean = gmean[s]
-                if want_float:
-                    for n in range(nb - 1):
-                        acc[n + 1] += w * dist[best, n]
-                    m_acc += w * mean[best]
-                    if full:
-                        if gbest >= gstart:
-                            row = gbest - gstart
-                            for n in range(nbg - 1):
-                                gacc[n + 1] += w * gdist[row, n]
-                        else:
-                            gacc[1] += w
-                        g_acc += w * gmean[gbest]
-                if want_int:
-                    for n in range(31):
-                        iacc[n + 1] += w * tab[best, n]
-                    if full:
+        for t in range(lo + c * step, min(hi, lo + (c + 1) * step)):
+            i = order[t]
+            m_acc = 0.0
+            g_acc = 0.0
+            d_lo, d_hi, g_lo, g_hi = nb, 0, nbg, 0
+            full = i >= gstart
+            for n in range(64):
+                iacc[n] = 0
+            if not full:
+                iacc[32] = 0xFFFF * 36
+            for d0 in range(1, 7):
+                for d1 in range(1, d0 + 1):
+                    w = 1 if d0 == d1 else 2
+                    m = roll_successors(boards[i], npoints, d0, d1, binom, out, tails)
+                    best = out[0]
+                    gbest = out[0]
+                    if int_policy:
+                        best_rolls = rolls[best, 0]
+                        for q in range(1, m):
+                            s = out[q]
+                            if rolls[s, 0] < best_rolls:
+                                best = s
+                                best_rolls = rolls[s, 0]
+                        if full:
+                            gbest_rolls = rolls[gbest, 1]
+                            for q in range(1, m):
+                                s = out[q]
+                                if rolls[s, 1] < gbest_rolls:
+                                    gbest = s
+                                    gbest_rolls = rolls[s, 1]
+                    else:
+                        best_mean = mean[best]
+                        for q in range(1, m):
+                            s = out[q]
+                            if mean[s] < best_mean - tol:
+                                best = s
+                                best_mean = mean[s]
+                        if full:
+                            gbest_mean = gmean[gbest]
+                            for q in range(1, m):
+                                s = out[q]
+                                if gmean[s] < gbest_mean - tol:
+                                    gbest = s
+                                    gbest_mean = gmean[s]
+                    if want_float:
+                        for n in range(win[best, 0], win[best, 1] + 1):
+                            acc[n + 1] += w * dist[best, n]
+                        d_lo = min(d_lo, win[best, 0] + 1)
+                        d_hi = max(d_hi, win[best, 1] + 1)
+                        m_acc += w * mean[best]
+                        if full:
+                            if gbest >= gstart:
+                                row = gbest - gstart
+                                for n in range(win[gbest, 2], win[gbest, 3] + 1):
+                                    gacc[n + 1] += w * gdist[row, n]
+                                g_lo = min(g_lo, win[gbest, 2] + 1)
+                                g_hi = max(g_hi, win[gbest, 3] + 1)
+                            else:
+                                gacc[1] += w
+                                g_lo = min(g_lo, 1)
+                                g_hi = max(g_hi, 1)
+                            g_acc += w * gmean[gbest]
+                    if want_int:
                         for n in range(31):
-                            iacc[33 + n] += w * tab[gbest, 32 + n]
-        if want_float:
-            for n in range(nb):
-                dist[i, n] = acc[n] / 36.0
-            mean[i] = 1.0 + m_acc / 36.0
-            if full:
-                row = i - gstart
-                for n in range(nbg):
-                    gdist[row, n] = gacc[n] / 36.0
-                gmean[i] = 1.0 + g_acc / 36.0
-        if want_int:
-            _round_to_ffff(iacc, tab[i], 0)
-            _round_to_ffff(iacc, tab[i], 32)
-            r0 = 0
-            r1 = 0
-            for n in range(1, 32):
-                r0 += n * np.int64(tab[i, n])
-                r1 += n * np.int64(tab[i, 32 + n])
-            rolls[i, 0] = r0
-            rolls[i, 1] = r1
+                            iacc[n + 1] += w * tab[best, n]
+                        if full:
+                            for n in range(31):
+                                iacc[33 + n] += w * tab[gbest, 32 + n]
+            if want_float:
+                for n in range(d_lo, d_hi + 1):
+                    dist[i, n] = acc[n] / 36.0
+                    acc[n] = 0.0
+                win[i, 0] = d_lo
+                win[i, 1] = d_hi
+                mean[i] = 1.0 + m_acc / 36.0
+                if full:
+                    row = i - gstart
+                    for n in range(g_lo, g_hi + 1):
+                        gdist[row, n] = gacc[n] / 36.0
+                        gacc[n] = 0.0
+                    win[i, 2] = g_lo
+                    win[i, 3] = g_hi
+                    gmean[i] = 1.0 + g_acc / 36.0
+            if want_int:
+                _round_to_ffff(iacc, tab[i], 0)
+                _round_to_ffff(iacc, tab[i], 32)
+                r0 = 0
+                r1 = 0
+                for n in range(1, 32):
+                    r0 += n * np.int64(tab[i, n])
+                    r1 += n * np.int64(tab[i, 32 + n])
+                rolls[i, 0] = r0
+                rolls[i, 1] = r1
 
 
 # --------------------------------------------------------------------------------------

@@ -93,17 +93,6 @@ class SuccessorTable:
         return self.succ[self.ptr[row] : self.ptr[row + 1]]
 
 
-def _kernel_scratch(points: int) -> tuple[NDArray[np.int64], ...]:
-    from mathbg.bearoff._kernels import MAX_SUCC
-
-    return (
-        np.empty(MAX_SUCC, np.int64),
-        np.empty((5, points), np.int64),
-        np.empty(5, np.int64),
-        np.empty(5, np.int64),
-    )
-
-
 def play_results(counts: Any, roll: Any) -> list[tuple[int, ...]]:
     """Distinct positions reachable from ``counts`` with a legal play of ``roll``.
 
@@ -133,8 +122,11 @@ def play_results(counts: Any, roll: Any) -> list[tuple[int, ...]]:
     d0, d1 = ROLLS[roll_index(roll)]
     if not board.any():
         return []
-    out, stk, cur, used = _kernel_scratch(points)
-    m = roll_successors(board, points, d0, d1, binomial_table(), out, stk, cur, used)
+    from mathbg.bearoff._kernels import MAX_SUCC
+
+    out = np.empty(MAX_SUCC, np.int64)
+    tails = np.empty(points + 1, np.int64)
+    m = roll_successors(board, points, d0, d1, binomial_table(), out, tails)
     return [tuple(int(x) for x in row) for row in unrank(out[:m], points)]
 
 

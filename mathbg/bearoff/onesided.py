@@ -163,6 +163,12 @@ def _trim(a: NDArray[np.float64], minimum: int = 1) -> NDArray[np.float64]:
     return np.ascontiguousarray(a[:, :width])
 
 
+def _threads() -> int:
+    import numba
+
+    return int(numba.get_num_threads())
+
+
 def _generate(
     points: int, checkers: int, flags: int, tol: float, progress: ProgressHook | None
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], int, NDArray[np.uint16]]:
@@ -187,13 +193,16 @@ def _generate(
     tab = np.zeros((n if want_int else 1, 64), np.uint16)
     rolls = np.zeros((n if want_int else 1, 2), np.int64)
     tab[0, 0] = tab[0, 32] = 0xFFFF
+    win = np.zeros((n if want_float else 1, 4), np.int64)  # window [0, 0] for index 0
     binom = binomial_table()
+    threads = _threads()
     for p in range(1, len(starts) - 1):
         lo, hi = int(starts[p]), int(starts[p + 1])
         if hi > lo:
+            chunks = min(hi - lo, 8 * threads)
             os_layer(
                 boards, order, lo, hi, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls,
-                flags,
+                win, flags, chunks,
             )  # fmt: skip
             if progress is not None:
                 progress(hi - lo)
