@@ -216,8 +216,10 @@ def test_kleinman_invariants(lp: int, tp: int) -> None:
         assert math.isnan(p)
         return
     assert 0.0 <= p <= 1.0
-    # Monotone in the opponent's pips, and P(D+4 = x) + P(D+4 = -x) = 1 at the same S.
-    assert rc.kleinman_win_probability(lp, tp + 1) >= p
+    # Monotone in the lead at a fixed sum S, and P(D+4 = x) + P(D+4 = -x) = 1 at the same S.
+    # (Not monotone in T alone: S - 4 grows too, e.g. 1 v 4 beats 1 v 5.)
+    if lp > 1:
+        assert rc.kleinman_win_probability(lp - 1, tp + 1) >= p
     d4 = tp - lp + 4
     s = lp + tp
     # mirror: same sum, D' + 4 = -(D + 4) -> T' - L' = -d4 - 4, T' + L' = s.

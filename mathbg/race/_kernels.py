@@ -64,10 +64,10 @@ def board_value(b, binom, means6, alpha, beta):
 
 
 @njit(cache=True)
-def play_best(board, d0, d1, binom, means6, alpha, beta, out, stk, cur, used, tmp, best):
+def play_best(board, d0, d1, binom, means6, alpha, beta, out, tails, tmp, best):
     """Replace ``board`` by the result of the play of ``d0-d1`` with the least
     :func:`board_value` (ties: the first in gnubg's move order)."""
-    n = roll_successors(board, NPOINTS, d0, d1, binom, out, stk, cur, used)
+    n = roll_successors(board, NPOINTS, d0, d1, binom, out, tails)
     best_v = 1e300
     for i in range(n):
         unrank_board(out[i], NPOINTS, binom, tmp)
@@ -141,9 +141,7 @@ def one_sided_rollout(board0, dist6, gdist6, means6, binom, samples, seed, nbins
     gdist = np.zeros(nbins)
     bgdist = np.zeros(nbins)
     out = np.empty(MAX_SUCC, np.int64)
-    stk = np.empty((5, NPOINTS), np.int64)
-    cur = np.empty(5, np.int64)
-    used = np.empty(5, np.int64)
+    tails = np.empty(NPOINTS + 1, np.int64)
     tmp = np.empty(NPOINTS, np.int64)
     best = np.empty(NPOINTS, np.int64)
     b1 = np.empty(NPOINTS, np.int64)
@@ -159,7 +157,7 @@ def one_sided_rollout(board0, dist6, gdist6, means6, binom, samples, seed, nbins
         d0, d1 = roll_dice(r1)
         w1 = (1.0 if d0 == d1 else 2.0) / 36.0
         b1[:] = board0
-        play_best(b1, d0, d1, binom, means6, alpha, beta, out, stk, cur, used, tmp, best)
+        play_best(b1, d0, d1, binom, means6, alpha, beta, out, tails, tmp, best)
         top1, _, back1 = _state(b1)
         tbg1 = tbg0 if tbg0 >= 0 else (1 if back1 == 0 else -1)
         if top1 <= 6:
@@ -169,7 +167,7 @@ def one_sided_rollout(board0, dist6, gdist6, means6, binom, samples, seed, nbins
             e0, e1 = roll_dice(r2)
             w2 = w1 * (1.0 if e0 == e1 else 2.0) / 36.0
             b2[:] = b1
-            play_best(b2, e0, e1, binom, means6, alpha, beta, out, stk, cur, used, tmp, best)
+            play_best(b2, e0, e1, binom, means6, alpha, beta, out, tails, tmp, best)
             top2, _, back2 = _state(b2)
             tbg2 = tbg1 if tbg1 >= 0 else (2 if back2 == 0 else -1)
             if top2 <= 6:
@@ -186,9 +184,7 @@ def one_sided_rollout(board0, dist6, gdist6, means6, binom, samples, seed, nbins
                     x1 = np.random.randint(1, 7)  # noqa: NPY002
                     if x1 > x0:
                         x0, x1 = x1, x0
-                    play_best(
-                        b3, x0, x1, binom, means6, alpha, beta, out, stk, cur, used, tmp, best
-                    )
+                    play_best(b3, x0, x1, binom, means6, alpha, beta, out, tails, tmp, best)
                     rolls += 1
                     top, _, back = _state(b3)
                     if tbg < 0 and back == 0:

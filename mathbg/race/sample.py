@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 
 from mathbg.errors import InvalidParameterError
 
-__all__ = ["random_races"]
+__all__ = ["ordinary_races", "random_races"]
 
 
 def _side(
@@ -80,3 +80,27 @@ def random_races(
         player[i] = _side(rng, a, int(rng.integers(clo, chi + 1)), home_weight)
         opponent[i] = _side(rng, b, int(rng.integers(clo, chi + 1)), home_weight)
     return player, opponent
+
+
+def ordinary_races(
+    n: int = 100, seed: int = 2024, *, max_lead: float = 0.15, min_pips: int = 60
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """``n`` "ordinary" long races: the test set of the long-race approximation.
+
+    Candidates from :func:`random_races` with rearmost points 8-18, 13-15 checkers a side
+    and home-board weight 2, kept (in order) when both sides have at least ``min_pips``
+    pips and the side on roll's lead is within ``max_lead`` of its pip count (so that
+    the race is neither a bear-off nor decided).
+    """
+    from mathbg.race.counts import pip_count
+
+    player, opponent = random_races(
+        max(40 * n, 100), seed, back=(8, 18), checkers=(13, 15), home_weight=2.0
+    )
+    pp, po = pip_count(player), pip_count(opponent)
+    keep = np.nonzero((np.abs(po - pp) <= max_lead * pp) & (pp >= min_pips) & (po >= min_pips))[0][
+        :n
+    ]
+    if len(keep) < n:
+        raise InvalidParameterError(f"only {len(keep)} races match; ask for fewer")
+    return player[keep], opponent[keep]
