@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from hypothesis import assume
 from hypothesis import strategies as st
@@ -11,6 +12,19 @@ from mathbg.rules.dice import ROLLS
 from mathbg.rules.position import Position
 
 rolls = st.sampled_from(ROLLS)
+
+MOVECOUNTS_FILE = Path(__file__).parent / "data" / "movecounts.txt"
+
+
+def read_movecounts() -> list[tuple[str, tuple[int, int], int]]:
+    """The published legal-play counts: (Position ID, roll, count) rows."""
+    rows = []
+    for line in MOVECOUNTS_FILE.read_text(encoding="utf-8").splitlines():
+        fields = line.split("#")[0].split()
+        if fields:
+            pid, dice, count = fields
+            rows.append((pid, (int(dice[0]), int(dice[1])), int(count)))
+    return rows
 
 
 @st.composite

@@ -13,30 +13,15 @@ point 25 - d (the opponent's point d).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from rules_strategies import game_positions, rolls, valid_positions
+from rules_strategies import game_positions, read_movecounts, rolls, valid_positions
 
 from mathbg import Position
 from mathbg.errors import InvalidRollError
 from mathbg.rules import movegen
 from mathbg.rules.dice import ROLLS
-
-DATA = Path(__file__).parent / "data" / "movecounts.txt"
-
-
-def read_movecounts() -> list[tuple[str, tuple[int, int], int]]:
-    rows = []
-    for line in DATA.read_text(encoding="utf-8").splitlines():
-        fields = line.split("#")[0].split()
-        if fields:
-            pid, dice, count = fields
-            rows.append((pid, (int(dice[0]), int(dice[1])), int(count)))
-    return rows
-
 
 MOVECOUNTS = read_movecounts()
 
@@ -156,8 +141,6 @@ def test_doubles_as_many_as_possible():
     # 2-2 from 24: 22 and 20 open, 18 (its 7) blocked: two 2s only, 24/20.
     opp = {7: 2, 12: 13}
     assert results(P({24: 1}, opp), (2, 2)) == {P({20: 1}, opp)}
-
-
 
 
 def test_bear_off_exact_and_highest_point():

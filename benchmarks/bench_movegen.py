@@ -1,0 +1,220 @@
+"""Benchmark: legal-play generation, mathbg vs gnubg.
+
+Work: every legal play (distinct resulting position) for all 21 rolls over a fixed seeded
+set of 10,000 positions reached by random play (the side on roll's view before rolling).
+
+Prints, for mathbg (one core):
+
+- position-rolls per second of the numba kernel, counting plays (``count_plays``) and
+  materialising every resulting board (``successors``), for all positions and for the
+  contact positions only (the issue's goal: >= 50,000 position-rolls/s for contact);
+- the time of one ``Position.legal_plays(roll)`` call on typical positions, Play objects
+  built lazily (goal: < 50 microseconds).
+
+and for gnubg 1.07 (the reference peer), two comparable jobs, with the ratio:
+
+- contact play: gnubg lists every legal play only together with an evaluation of each, so
+  we time its ``analyse match`` (GenerateMoves + a 0-ply neural-net evaluation of every
+  play) over the first 1,000 of the positions x 21 rolls, recorded as in
+  tests/test_rules_gnubg_diff.py;
+- bear-off: ``makebearoff -o 6`` generates the plays of all 54,264 one-sided 6-point
+  positions x 21 rolls (and fills the database from them); mathbg's ``successors`` does the
+  generation part for the same 1,139,544 position-rolls.
+
+Usage: ``python benchmarks/bench_movegen.py [--positions 10000] [--no-gnubg]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from mathbg import Position
+from mathbg.rules import movegen
+from mathbg.rules.dice import ROLLS
+from mathbg.rules.game import Phase, play_random_game
+
+# the gnubg peer helpers shared with the tests
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from gnubg_peer import find_peer
+from gnubg_plays import gnubg_play_sets
+
+SEED = 12345
+
+
+def sample_positions(n: int, seed: int = SEED) -> list[Position]:
+    """``n`` positions (side on roll, before rolling) from seeded random games."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < n:
+        for st in play_random_game(rng).states:
+            if st.phase == Phase.ROLL:
+                out.append(st.position)
+    return out[:n]
+
+
+def bearoff_boards(points: int = 6, checkers: int = 15) -> np.ndarray:
+    """All one-sided bearoff positions (<= checkers on the first ``points`` points), as
+    TanBoards with an empty opponent: C(points + checkers, points) of them."""
+    rows: list[list[int]] = []
+
+    def rec(prefix: list[int], left: int) -> None:
+        if len(prefix) == points:
+            rows.append(prefix)
+            return
+        for c in range(left + 1):
+            rec([*prefix, c], left - c)
+
+    rec([], checkers)
+    boards = np.zeros((len(rows), 2, 25), dtype=np.uint8)
+    boards[:, 1, :points] = np.array(rows, dtype=np.uint8)
+    return boards
+
+
+def rate(fn, work: int, repeat: int = 3) -> tuple[float, object]:
+    """Best-of-``repeat`` throughput of fn() in work units per second."""
+    best = float("inf")
+    result = None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - t)
+    return work / best, result
+
+
+def successors_chunked(boards: np.ndarray, chunk: int = 1000) -> int:
+    total = 0
+    for i in range(0, len(boards), chunk):
+        _, res = movegen.successors(boards[i : i + chunk])
+        total += len(res)
+    return total
+
+
+def per_call_us(pos: Position, roll: tuple[int, int], n: int = 20000) -> float:
+    pos.legal_plays(roll)
+    times = []
+    for _ in range(5):
+        t = time.perf_counter()
+        for _ in range(n):
+            pos.legal_plays(roll)
+        times.append((time.perf_counter() - t) / n * 1e6)
+    return min(times)
+
+
+def gnubg_analyse_rate(positions: list[Position]) -> tuple[float, int] | None:
+    """gnubg's position-rolls per second generating + 0-ply evaluating every play (the
+    time of its ``analyse match`` over the recorded positions x 21 rolls)."""
+    peer = find_peer()
+    if peer is None:
+        return None
+    items = [(pos, roll) for pos in positions for roll in ROLLS]
+    _, info = gnubg_play_sets(peer.run_python, items)
+    return info["recorded"] / info["analyse_seconds"], info["recorded"]
+
+
+def gnubg_makebearoff_seconds() -> float | None:
+    peer = find_peer()
+    if peer is None or peer.makebearoff is None:
+        return None
+    exe = str(peer.makebearoff)
+    with tempfile.TemporaryDirectory() as home:
+        env = dict(os.environ, HOME=home)
+        best = float("inf")
+        for _ in range(2):
+            t = time.perf_counter()
+            subprocess.run(
+                [exe, "-o", "6", "-f", str(Path(home) / "os.bd")],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                check=True,
+            )
+            best = min(best, time.perf_counter() - t)
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=10_000)
+    ap.add_argument("--gnubg-positions", type=int, default=1_000)
+    ap.add_argument("--no-gnubg", action="store_true")
+    args = ap.parse_args(argv)
+
+    t = time.perf_counter()
+    positions = sample_positions(args.positions)
+    boards = np.stack([p.board for p in positions])
+    contact = np.array([p.has_contact() for p in positions])
+    print(
+        f"{len(positions)} positions from seeded random games (seed {SEED}) in "
+        f"{time.perf_counter() - t:.1f} s; {contact.sum()} with contact"
+    )
+    movegen.count_plays(boards[:2])  # compile / load the numba cache
+    movegen.successors(boards[:2])
+
+    nr = len(ROLLS)
+    r_all, counts = rate(lambda: movegen.count_plays(boards), len(boards) * nr)
+    r_con, _ = rate(lambda: movegen.count_plays(boards[contact]), int(contact.sum()) * nr)
+    s_all, nres = rate(lambda: successors_chunked(boards), len(boards) * nr)
+    s_con, _ = rate(lambda: successors_chunked(boards[contact]), int(contact.sum()) * nr)
+    print(
+        f"mean legal plays per position-roll: {counts.mean():.1f} "
+        f"(max {counts.max()}); {nres} resulting positions in all"
+    )
+    print("mathbg, one core, position-rolls per second:")
+    print(f"  count_plays  all {r_all:12,.0f}   contact {r_con:12,.0f}")
+    print(f"  successors   all {s_all:12,.0f}   contact {s_con:12,.0f}   (goal >= 50,000)")
+
+    typical = [positions[i] for i in np.flatnonzero(contact)[:200:20]]
+    per = []
+    for pos in typical:
+        for roll in ((6, 4), (3, 1), (5, 5)):
+            per.append(per_call_us(pos, roll, n=2000))
+    start = Position.initial()
+    print("Position.legal_plays(roll), one call (goal < 50 us):")
+    print(
+        f"  start 6-4 {per_call_us(start, (6, 4)):.1f} us, start 4-4 "
+        f"{per_call_us(start, (4, 4)):.1f} us; 10 random contact positions x "
+        f"(64, 31, 55): median {statistics.median(per):.1f} us, max {max(per):.1f} us"
+    )
+
+    bo = bearoff_boards()
+    b_rate, _ = rate(lambda: successors_chunked(bo, 5000), len(bo) * nr)
+    print(
+        f"bear-off: {len(bo)} one-sided 6-point positions x 21 rolls: mathbg successors "
+        f"{b_rate:,.0f} position-rolls/s ({len(bo) * nr / b_rate:.2f} s)"
+    )
+
+    if args.no_gnubg:
+        return 0
+    g = gnubg_analyse_rate(positions[: args.gnubg_positions])
+    if g is None:
+        print("gnubg not installed: no comparison")
+        return 0
+    g_rate, n_rec = g
+    print(
+        f"gnubg 'analyse match' (generate + 0-ply evaluate every play), {n_rec} "
+        f"position-rolls: {g_rate:,.0f} position-rolls/s; mathbg successors all / gnubg = "
+        f"{s_all / g_rate:.1f}x"
+    )
+    mb = gnubg_makebearoff_seconds()
+    if mb is not None:
+        mb_rate = len(bo) * nr / mb
+        print(
+            f"gnubg makebearoff -o 6 (generate + build the database): {mb:.2f} s = "
+            f"{mb_rate:,.0f} position-rolls/s; mathbg successors / gnubg = "
+            f"{b_rate / mb_rate:.2f}x"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
