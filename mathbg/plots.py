@@ -18,11 +18,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from mathbg.met import MET
 
 __all__ = [
+    "bearoff_distribution",
+    "bearoff_wastage",
     "cube_point_heatmap",
     "market_window_bars",
     "met_difference_heatmap",
     "met_heatmap",
     "post_crawford",
+    "race_chances_by_lead",
+    "race_rolls",
     "take_point_vs_cube_life",
     "take_point_vs_gammon_rate",
 ]
@@ -385,5 +389,218 @@ def take_point_vs_cube_life(
     ax.set_xlabel("cube life x (0 dead, 1 fully live)")
     ax.set_ylabel("take point %")
     ax.grid(True, alpha=0.3)
+    ax.set_title(title if title is not None else default)
+    return ax
+
+
+# ----------------------------------------------------------------------------- races
+
+
+def _rolls_of(d: Any) -> np.ndarray:
+    return np.asarray(getattr(d, "rolls", d), dtype=float)
+
+
+def race_rolls(
+    first: Any,
+    second: Any = None,
+    ax: Axes | None = None,
+    *,
+    labels: tuple[str, str] = ("on roll", "opponent"),
+    title: str | None = None,
+) -> Axes:
+    """Both sides' distributions of the number of rolls to bear off, as side-by-side bars.
+
+    Parameters
+    ----------
+    first : RaceChances, RollDistribution or array
+        A :class:`mathbg.race.evaluate.RaceChances` with both sides' distributions, or the
+        side on roll's :class:`~mathbg.race.evaluate.RollDistribution` (or probabilities
+        ``P(n rolls)``), with ``second`` the opponent's.
+    second : RollDistribution or array, optional
+        The opponent's distribution when ``first`` is one side.
+    ax : matplotlib Axes, optional
+        Where to draw (default: a new figure).
+    """
+    if second is None:
+        roller, opponent = getattr(first, "roller", None), getattr(first, "opponent", None)
+        if roller is None or opponent is None:
+            raise ValueError(
+                "give both sides' distributions (mathbg.race.evaluate.roll_distribution)"
+            )
+        first, second = roller, opponent
+    a, b = _rolls_of(first), _rolls_of(second)
+    n = max(np.flatnonzero(a > 1e-6).max(initial=0), np.flatnonzero(b > 1e-6).max(initial=0)) + 2
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4))
+    k = np.arange(n)
+    pad = np.zeros(n)
+    for off, d, label in ((-0.2, a, labels[0]), (0.2, b, labels[1])):
+        m = min(n, len(d))
+        vals = pad.copy()
+        vals[:m] = d[:m]
+        mean = float(np.arange(len(d)) @ d)
+        ax.bar(k + off, 100.0 * vals, width=0.4, label=f"{label} (mean {mean:.2f} rolls)")
+    ax.set_xlabel("rolls to bear off")
+    ax.set_ylabel("probability %")
+    ax.set_xticks(k)
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend()
+    ax.set_title(title if title is not None else "rolls to finish the race")
+    return ax
+
+
+def race_chances_by_lead(
+    pip_counts: Any = (40, 80, 120),
+    leads: Any = None,
+    ax: Axes | None = None,
+    *,
+    points: Any = None,
+    title: str | None = None,
+) -> Axes:
+    """Winning chances of the side on roll against its pip lead (Kleinman's model).
+
+    One curve per pip count L of the side on roll: ``P = Phi((D + 4) / sqrt(2 (2 L + D -
+    4)))`` with D the lead in pips (:func:`mathbg.race.counts.kleinman_win_probability`),
+    and dashed lines at 69 % and 78 %, the usual money doubling and pass points of long
+    races (Kleinman's K = 0.5 and 1.2, Ø. Johansen 2001). ``points`` adds evaluated
+    positions, an array of ``(lead, p_win)`` rows (e.g. from
+    :func:`mathbg.race.evaluate.race_chances`).
+    """
+    from mathbg.race.counts import kleinman_win_probability
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4))
+    d = np.arange(-10, 31) if leads is None else np.asarray(leads)
+    for pips in np.atleast_1d(pip_counts):
+        p = kleinman_win_probability(pips, pips + d)
+        ax.plot(d, 100.0 * np.asarray(p), label=f"{int(pips)} pips on roll (Kleinman)")
+    if points is not None:
+        pts = np.asarray(points, dtype=float)
+        ax.scatter(pts[:, 0], 100.0 * pts[:, 1], s=12, color="black", label="evaluated")
+    for level in (69.0, 78.0):
+        ax.axhline(level, ls="--", lw=0.8, color="grey")
+    ax.set_xlabel("lead in pips (opponent's pips - on roll's)")
+    ax.set_ylabel("winning chance %")
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    ax.set_title(title if title is not None else "race winning chances by pip lead")
+    return ax
+
+
+# ----------------------------------------------------------------------------- bearoff
+
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+_LINESTYLES = ("-", "--", "-.", ":")
+
+
+def bearoff_distribution(
+    db: Any,
+    positions: Any,
+    ax: Axes | None = None,
+    *,
+    labels: Any = None,
+    gammon: bool = False,
+    title: str | None = None,
+) -> Axes:
+    """Distribution of the number of rolls to bear off, for one or more positions.
+
+    Each curve is ``P(exactly n rolls)`` in percent against n, with the position's mean
+    number of rolls and its effective pip count (EPC = mean rolls x 49/6, Trice) in the
+    legend. Curves differ in marker and line style as well as colour (readable in print).
+
+    Parameters
+    ----------
+    db : mathbg.bearoff.OneSided
+        The one-sided database.
+    positions : sequence
+        Checker counts on points 1..P of each position (or a single position).
+    ax : matplotlib Axes, optional
+        Where to draw (default: a new figure).
+    labels : sequence of str, optional
+        Legend labels (default: the counts, e.g. ``0,0,0,0,0,15``).
+    gammon : bool
+        Draw the gammon distribution instead: the roll on which the first checker comes
+        off (15-checker positions).
+    """
+    arr = np.asarray(positions)
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    if labels is None:
+        labels = [",".join(str(int(v)) for v in row) for row in arr]
+    elif len(labels) != len(arr):
+        raise ValueError(f"{len(labels)} labels for {len(arr)} positions")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.0, 4.0))
+    dists = db.gammon_distribution(arr) if gammon else db.distribution(arr)
+    means = dists @ np.arange(dists.shape[1])
+    last = 1
+    for k, (dist, mean, label) in enumerate(zip(dists, means, labels, strict=True)):
+        n = np.arange(len(dist))
+        nonzero = np.flatnonzero(dist > 1e-9)
+        last = max(last, int(nonzero[-1]) if nonzero.size else 0)
+        extra = (
+            f"mean {mean:.2f} rolls"
+            if gammon
+            else f"mean {mean:.2f} rolls, EPC {mean * 49 / 6:.1f}"
+        )
+        style = {"marker": _MARKERS[k % len(_MARKERS)], "linestyle": _LINESTYLES[k % 4]}
+        ax.plot(n, 100.0 * dist, label=f"{label} ({extra})", **style)
+    ax.set_xlim(-0.5, last + 1.5)
+    ax.set_ylim(bottom=0.0)
+    what = "roll on which the first checker comes off" if gammon else "rolls to bear off all"
+    ax.set_xlabel(f"{what} (number of rolls)")
+    ax.set_ylabel("probability %")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    default = f"one-sided {db.points}x{db.checkers} bearoff: " + (
+        "rolls to the first checker off" if gammon else "rolls to bear off"
+    )
+    ax.set_title(title if title is not None else default)
+    return ax
+
+
+def bearoff_wastage(
+    db: Any,
+    ax: Axes | None = None,
+    *,
+    checkers: int | None = None,
+    title: str | None = None,
+) -> Axes:
+    """Wastage (EPC minus pip count) of every position of a one-sided database.
+
+    Each position is a point at (pip count, EPC - pips), with EPC = mean rolls x 49/6; the
+    line is the mean wastage at each pip count. Low, spread positions waste few pips; a
+    stack on a low point wastes many (e.g. one checker on the 6-point: 4.21 pips).
+
+    Parameters
+    ----------
+    db : mathbg.bearoff.OneSided
+        The one-sided database.
+    checkers : int, optional
+        Only positions with exactly this many checkers (default: all non-empty ones).
+    """
+    from mathbg.bearoff import all_positions
+    from mathbg.bearoff.index import pips as pip_counts
+
+    boards = all_positions(db.points, db.checkers)
+    count = boards.sum(axis=1)
+    keep = count > 0 if checkers is None else count == int(checkers)
+    if not np.any(keep):
+        raise ValueError(f"no positions with {checkers} checkers in this database")
+    boards = boards[keep]
+    pips = np.asarray(pip_counts(boards))
+    waste = np.asarray(db.epc(boards)) - pips
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.0, 4.0))
+    ax.scatter(pips, waste, s=2, alpha=0.25, color="tab:blue", rasterized=True, label="positions")
+    grid = np.unique(pips)
+    mean = np.bincount(pips, weights=waste)[grid] / np.bincount(pips)[grid]
+    ax.plot(grid, mean, color="black", linewidth=1.5, label="mean at each pip count")
+    ax.set_xlabel("pip count (pips)")
+    ax.set_ylabel("wastage = EPC - pips (pips)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, markerscale=4)
+    which = "all positions" if checkers is None else f"{checkers} checkers"
+    default = f"one-sided {db.points}x{db.checkers} bearoff: wastage ({which})"
     ax.set_title(title if title is not None else default)
     return ax

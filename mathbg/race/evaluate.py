@@ -696,6 +696,9 @@ class RaceEvaluation:
     chances: RaceChances
     cube: RaceCubeAdvice
     advice: dict[str, Any]
+    #: Both sides' roll distributions (side on roll first), from the one-sided database or
+    #: rollout (also computed when the chances come from the two-sided database).
+    distributions: tuple[RollDistribution, RollDistribution] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form (``mathbg race ID --json``): numbers, lists, strings and nulls."""
@@ -841,4 +844,5 @@ def evaluate_race(
         chances=chances,
         cube=cube_advice,
         advice=advice,
+        distributions=dists,  # type: ignore[arg-type]
     )
