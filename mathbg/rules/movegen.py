@@ -375,6 +375,21 @@ _WS = _Workspace()
 _ALL_DICE = np.array([(hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1)], dtype=np.int32)
 
 
+def _too_many() -> None:
+    from mathbg.errors import InvalidPositionError
+
+    raise InvalidPositionError(
+        "legal plays need at most 15 checkers on a point (the kernel packs counts in 4 bits)"
+    )
+
+
+def _as_boards(boards: np.ndarray) -> np.ndarray:
+    arr = np.ascontiguousarray(np.asarray(boards, dtype=np.uint8).reshape(-1, 50))
+    if arr.size and arr.max() > 15:
+        _too_many()
+    return arr
+
+
 def generate(cells: bytes | np.ndarray, d1: int, d2: int) -> tuple[np.ndarray, np.ndarray]:
     """All distinct legal plays of one roll.
 
@@ -394,6 +409,8 @@ def generate(cells: bytes | np.ndarray, d1: int, d2: int) -> tuple[np.ndarray, n
         the mover's points, 24 = bar, ``to = -1`` = off; unused rows are ``(-1, -1, 0)``.
     """
     board = np.frombuffer(cells, dtype=np.uint8) if isinstance(cells, bytes) else cells
+    if (max(cells) if isinstance(cells, bytes) else int(board.max())) > 15:
+        _too_many()
     while True:
         n, boards, moves = _generate(board, d1, d2, *_WS.args())
         if n >= 0:
@@ -421,7 +438,7 @@ def successors(
     results : uint8 array (M, 50)
         The resulting boards, from the mover's point of view (not swapped).
     """
-    arr = np.ascontiguousarray(np.asarray(boards, dtype=np.uint8).reshape(-1, 50))
+    arr = _as_boards(boards)
     dice = _ALL_DICE if rolls is None else np.array(list(rolls), dtype=np.int32).reshape(-1, 2)
     while True:
         ptr, res, ok = _successors(arr, dice, *_WS.args())
@@ -436,7 +453,7 @@ def count_plays(boards: np.ndarray, rolls: Iterable[tuple[int, int]] | None = No
     Returns an int32 array of shape (N, R), rolls defaulting to the 21 of
     :data:`mathbg.rules.dice.ROLLS`.
     """
-    arr = np.ascontiguousarray(np.asarray(boards, dtype=np.uint8).reshape(-1, 50))
+    arr = _as_boards(boards)
     dice = _ALL_DICE if rolls is None else np.array(list(rolls), dtype=np.int32).reshape(-1, 2)
     while True:
         counts = _count_plays(arr, dice, *_WS.args())
