@@ -15,11 +15,19 @@ included, as gnubg counts them).
 
 ID is a gnubg Position ID (4HPwATDgc/ABMA), a gnubg ID POSID:MATCHID
 (4HPwATDgc/ABMA:cAkAAAAAAAAA) or an XGID (XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10).
+An XGID without its "XGID=" prefix starts with '-': put the options first, then "--"
+(mathbg position --json -- -b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10).
 An impossible position is rejected with the reason.
 
---json prints an object with keys id, pips ([side on roll, opponent]), off, status, and
-with a match state match_id; with --roll also roll, legal_plays (the count) and plays (their
-notations)."""
+--json prints an object with keys id, pips ([side on roll, opponent]), off, contact, with
+a match state also match_id and gnubg_id, and with --roll also roll, legal_plays (the count)
+and plays (their notations)."""
+
+EPILOG = """\
+examples:
+  mathbg position 4HPwATDgc/ABMA --roll 31
+  mathbg position 4HPwATDgc/ABMA:cAkAAAAAAAAA --roll 6-4 --json
+  mathbg position XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"""
 
 
 def register(subparsers: Any) -> None:
@@ -27,6 +35,7 @@ def register(subparsers: Any) -> None:
         "position",
         help=HELP,
         description=DESCRIPTION,
+        epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("id", metavar="ID", help="Position ID, POSID:MATCHID or XGID")
