@@ -15,7 +15,7 @@ import base64
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rules_strategies import valid_positions
 
@@ -87,7 +87,7 @@ def test_first_block_is_side_not_on_roll():
 
 
 @given(valid_positions())
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_position_id_round_trip_property(pos):
     assert Position.from_id(pos.id) == pos
     assert Position(pos.id) == pos
@@ -194,7 +194,7 @@ match_states = st.builds(
 
 
 @given(st.data())
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_match_id_round_trip_property(data):
     try:
         m = data.draw(match_states)
@@ -289,7 +289,7 @@ def test_bad_xgids(text, message):
 
 
 @given(valid_positions(), st.data())
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_xgid_round_trip_property(pos, data):
     length = data.draw(st.just(0) | st.integers(1, 25))
     score = (data.draw(st.integers(0, 24)), data.draw(st.integers(0, 24)))

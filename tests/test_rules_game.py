@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mathbg import MatchState, Position
@@ -176,7 +176,7 @@ def test_resignation():
 
 
 @given(st.integers(0, 2**32 - 1), st.booleans())
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_random_games_terminate_with_a_legal_result(seed, cube):
     rec = play_random_game(
         seed,

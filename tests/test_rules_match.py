@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mathbg import MatchState
@@ -89,7 +89,7 @@ def test_cube_available():
 
 
 @given(st.integers(1, 11), st.integers(0, 2**32 - 1))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_crawford_exactly_once_in_random_matches(length, seed):
     """The Crawford game is the first game after a player first needs one point."""
     rec = play_random_match(length, seed, cube_actions=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from rules_strategies import game_positions, read_movecounts, rolls, valid_positions
 
 from mathbg import Position
@@ -246,21 +246,21 @@ def test_workspace_grows_when_needed():
 
 
 @given(valid_positions(), rolls)
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_kernel_equals_reference_generator(pos, roll):
     ref = movegen.reference_results(pos, roll)
     assert {p.cells for p in pos.legal_plays(roll).results} == set(ref)
 
 
 @given(game_positions(), rolls)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_kernel_equals_reference_on_game_positions(pos, roll):
     ref = movegen.reference_results(pos, roll)
     assert {p.cells for p in pos.legal_plays(roll).results} == set(ref)
 
 
 @given(valid_positions(), rolls)
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_conservation_and_pip_accounting(pos, roll):
     plays = pos.legal_plays(roll)
     before_me, before_opp = pos.pips()
@@ -289,7 +289,7 @@ def test_conservation_and_pip_accounting(pos, roll):
 
 
 @given(game_positions(), rolls)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_notation_round_trip(pos, roll):
     plays = pos.legal_plays(roll)
     for p in list(plays)[:300]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from rules_strategies import valid_positions
 
 from mathbg import Position
@@ -120,7 +120,7 @@ def test_diagram_mentions_pips():
 
 
 @given(valid_positions())
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_views_are_consistent(pos):
     c = pos.cells
     assert pos.player == tuple(c[25:]) and pos.opponent == tuple(c[:25])
