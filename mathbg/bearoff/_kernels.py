@@ -285,29 +285,15 @@ def _round_to_ffff(acc, out, lo):
     out[lo + mode] = top - (total - 0xFFFF)
 
 
-@njit(parallel=True, cache=True)
-def os_layer(
-    boards, order, lo, hi, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls, win, flags,
-    nchunks,
+@njit(cache=True)
+def _os_position(
+    i, boards, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls, win, flags,
+    out, tails, acc, gacc, iacc,
 ):  # fmt: skip
-    """Fill the positions ``order[lo:hi]`` (one pip layer) of a one-sided database.
+    """Compute one position of a one-sided database (see :func:`os_layers_serial`).
 
-    ``flags`` bit 1: float64 tables ``dist``/``mean`` (and ``gdist``/``gmean`` for the
-    15-checker positions, index >= ``gstart``; ``gdist`` row = index - ``gstart``), with
-    ``win[i]`` = first and last possibly non-zero bin of both distributions; bit 2:
-    gnubg's fixed-point table ``tab`` (uint16[N, 64]: 32 bins, then 32 gammon bins) with
-    ``rolls[i] = sum_n n*tab[i, n]`` for both halves; bit 4: choose plays by gnubg's
-    fixed-point expected rolls (the first strict minimum in gnubg's move order, as
-    ``makebearoff.c:BearOff`` does) instead of the float64 ones (the first within ``tol``
-    of the minimum).
-
-    For each roll the chosen play's distribution is shifted by one roll and added with
-    weight 1 (double) or 2 out of 36. The gammon distribution (rolls until the first
-    checker is off) uses its own choice, minimising the expected rolls to the first
-    checker off; a successor with a checker off has a unit mass at 0. The fixed-point
-    table reproduces gnubg's integer arithmetic: accumulation in units of 1/65535 (the
-    successor's bin 31 is dropped), ``(x + 18) // 36`` and the residue on the first mode.
-    The layer is split into ``nchunks`` parallel tasks.
+    ``out``, ``tails``, ``acc``, ``gacc`` (zeroed) and ``iacc`` are scratch arrays; ``acc``
+    and ``gacc`` are left zeroed.
     """
     npoints = boards.shape[1]
     nb = dist.shape[1]
@@ -315,106 +301,153 @@ def os_layer(
     want_float = (flags & 1) != 0
     want_int = (flags & 2) != 0
     int_policy = (flags & 4) != 0
+    m_acc = 0.0
+    g_acc = 0.0
+    d_lo, d_hi, g_lo, g_hi = nb, 0, nbg, 0
+    full = i >= gstart
+    for n in range(64):
+        iacc[n] = 0
+    if not full:
+        iacc[32] = 0xFFFF * 36
+    for d0 in range(1, 7):
+        for d1 in range(1, d0 + 1):
+            w = 1 if d0 == d1 else 2
+            m = roll_successors(boards[i], npoints, d0, d1, binom, out, tails)
+            best = out[0]
+            gbest = out[0]
+            if int_policy:
+                best_rolls = rolls[best, 0]
+                for q in range(1, m):
+                    s = out[q]
+                    if rolls[s, 0] < best_rolls:
+                        best = s
+                        best_rolls = rolls[s, 0]
+                if full:
+                    gbest_rolls = rolls[gbest, 1]
+                    for q in range(1, m):
+                        s = out[q]
+                        if rolls[s, 1] < gbest_rolls:
+                            gbest = s
+                            gbest_rolls = rolls[s, 1]
+            else:
+                best_mean = mean[best]
+                for q in range(1, m):
+                    s = out[q]
+                    if mean[s] < best_mean - tol:
+                        best = s
+                        best_mean = mean[s]
+                if full:
+                    gbest_mean = gmean[gbest]
+                    for q in range(1, m):
+                        s = out[q]
+                        if gmean[s] < gbest_mean - tol:
+                            gbest = s
+                            gbest_mean = gmean[s]
+            if want_float:
+                for n in range(win[best, 0], win[best, 1] + 1):
+                    acc[n + 1] += w * dist[best, n]
+                d_lo = min(d_lo, win[best, 0] + 1)
+                d_hi = max(d_hi, win[best, 1] + 1)
+                m_acc += w * mean[best]
+                if full:
+                    if gbest >= gstart:
+                        row = gbest - gstart
+                        for n in range(win[gbest, 2], win[gbest, 3] + 1):
+                            gacc[n + 1] += w * gdist[row, n]
+                        g_lo = min(g_lo, win[gbest, 2] + 1)
+                        g_hi = max(g_hi, win[gbest, 3] + 1)
+                    else:
+                        gacc[1] += w
+                        g_lo = min(g_lo, 1)
+                        g_hi = max(g_hi, 1)
+                    g_acc += w * gmean[gbest]
+            if want_int:
+                for n in range(31):
+                    iacc[n + 1] += w * tab[best, n]
+                if full:
+                    for n in range(31):
+                        iacc[33 + n] += w * tab[gbest, 32 + n]
+    if want_float:
+        for n in range(d_lo, d_hi + 1):
+            dist[i, n] = acc[n] / 36.0
+            acc[n] = 0.0
+        win[i, 0] = d_lo
+        win[i, 1] = d_hi
+        mean[i] = 1.0 + m_acc / 36.0
+        if full:
+            row = i - gstart
+            for n in range(g_lo, g_hi + 1):
+                gdist[row, n] = gacc[n] / 36.0
+                gacc[n] = 0.0
+            win[i, 2] = g_lo
+            win[i, 3] = g_hi
+            gmean[i] = 1.0 + g_acc / 36.0
+    if want_int:
+        _round_to_ffff(iacc, tab[i], 0)
+        _round_to_ffff(iacc, tab[i], 32)
+        r0 = 0
+        r1 = 0
+        for n in range(1, 32):
+            r0 += n * np.int64(tab[i, n])
+            r1 += n * np.int64(tab[i, 32 + n])
+        rolls[i, 0] = r0
+        rolls[i, 1] = r1
+
+
+@njit(cache=True)
+def os_layers_serial(
+    order, lo, hi, boards, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls, win, flags,
+):  # fmt: skip
+    """Fill the positions ``order[lo:hi]`` of a one-sided database, in order, on one thread.
+
+    ``order`` lists positions by increasing pip count (every play lowers it, so each
+    position's successors come first). ``flags`` bit 1: float64 tables ``dist``/``mean``
+    (and ``gdist``/``gmean`` for the 15-checker positions, index >= ``gstart``; ``gdist``
+    row = index - ``gstart``), with ``win[i]`` = first and last possibly non-zero bin of
+    both distributions; bit 2: gnubg's fixed-point table ``tab`` (uint16[N, 64]: 32 bins,
+    then 32 gammon bins) with ``rolls[i] = sum_n n*tab[i, n]`` for both halves; bit 4:
+    choose plays by gnubg's fixed-point expected rolls (the first strict minimum in gnubg's
+    move order, as ``makebearoff.c:BearOff`` does) instead of the float64 ones (the first
+    within ``tol`` of the minimum).
+
+    For each roll the chosen play's distribution is shifted by one roll and added with
+    weight 1 (double) or 2 out of 36. The gammon distribution (rolls until the first
+    checker is off) uses its own choice, minimising the expected rolls to the first
+    checker off; a successor with a checker off has a unit mass at 0. The fixed-point
+    table reproduces gnubg's integer arithmetic: accumulation in units of 1/65535 (the
+    successor's bin 31 is dropped), ``(x + 18) // 36`` and the residue on the first mode.
+    """
+    out = np.empty(MAX_SUCC, np.int64)
+    tails = np.empty(boards.shape[1] + 1, np.int64)
+    acc = np.zeros(dist.shape[1])
+    gacc = np.zeros(gdist.shape[1])
+    iacc = np.zeros(64, np.int64)
+    for t in range(lo, hi):
+        _os_position(
+            order[t], boards, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls, win,
+            flags, out, tails, acc, gacc, iacc,
+        )  # fmt: skip
+
+
+@njit(parallel=True, cache=True)
+def os_layer_parallel(
+    order, lo, hi, boards, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls, win, flags,
+    nchunks,
+):  # fmt: skip
+    """:func:`os_layers_serial` for one pip layer (independent positions), split into
+    ``nchunks`` parallel tasks."""
     step = (hi - lo + nchunks - 1) // nchunks
     for c in prange(nchunks):
         out = np.empty(MAX_SUCC, np.int64)
-        tails = np.empty(npoints + 1, np.int64)
-        acc = np.zeros(nb)
-        gacc = np.zeros(nbg)
+        tails = np.empty(boards.shape[1] + 1, np.int64)
+        acc = np.zeros(dist.shape[1])
+        gacc = np.zeros(gdist.shape[1])
         iacc = np.zeros(64, np.int64)
         for t in range(lo + c * step, min(hi, lo + (c + 1) * step)):
-            i = order[t]
-            m_acc = 0.0
-            g_acc = 0.0
-            d_lo, d_hi, g_lo, g_hi = nb, 0, nbg, 0
-            full = i >= gstart
-            for n in range(64):
-                iacc[n] = 0
-            if not full:
-                iacc[32] = 0xFFFF * 36
-            for d0 in range(1, 7):
-                for d1 in range(1, d0 + 1):
-                    w = 1 if d0 == d1 else 2
-                    m = roll_successors(boards[i], npoints, d0, d1, binom, out, tails)
-                    best = out[0]
-                    gbest = out[0]
-                    if int_policy:
-                        best_rolls = rolls[best, 0]
-                        for q in range(1, m):
-                            s = out[q]
-                            if rolls[s, 0] < best_rolls:
-                                best = s
-                                best_rolls = rolls[s, 0]
-                        if full:
-                            gbest_rolls = rolls[gbest, 1]
-                            for q in range(1, m):
-                                s = out[q]
-                                if rolls[s, 1] < gbest_rolls:
-                                    gbest = s
-                                    gbest_rolls = rolls[s, 1]
-                    else:
-                        best_mean = mean[best]
-                        for q in range(1, m):
-                            s = out[q]
-                            if mean[s] < best_mean - tol:
-                                best = s
-                                best_mean = mean[s]
-                        if full:
-                            gbest_mean = gmean[gbest]
-                            for q in range(1, m):
-                                s = out[q]
-                                if gmean[s] < gbest_mean - tol:
-                                    gbest = s
-                                    gbest_mean = gmean[s]
-                    if want_float:
-                        for n in range(win[best, 0], win[best, 1] + 1):
-                            acc[n + 1] += w * dist[best, n]
-                        d_lo = min(d_lo, win[best, 0] + 1)
-                        d_hi = max(d_hi, win[best, 1] + 1)
-                        m_acc += w * mean[best]
-                        if full:
-                            if gbest >= gstart:
-                                row = gbest - gstart
-                                for n in range(win[gbest, 2], win[gbest, 3] + 1):
-                                    gacc[n + 1] += w * gdist[row, n]
-                                g_lo = min(g_lo, win[gbest, 2] + 1)
-                                g_hi = max(g_hi, win[gbest, 3] + 1)
-                            else:
-                                gacc[1] += w
-                                g_lo = min(g_lo, 1)
-                                g_hi = max(g_hi, 1)
-                            g_acc += w * gmean[gbest]
-                    if want_int:
-                        for n in range(31):
-                            iacc[n + 1] += w * tab[best, n]
-                        if full:
-                            for n in range(31):
-                                iacc[33 + n] += w * tab[gbest, 32 + n]
-            if want_float:
-                for n in range(d_lo, d_hi + 1):
-                    dist[i, n] = acc[n] / 36.0
-                    acc[n] = 0.0
-                win[i, 0] = d_lo
-                win[i, 1] = d_hi
-                mean[i] = 1.0 + m_acc / 36.0
-                if full:
-                    row = i - gstart
-                    for n in range(g_lo, g_hi + 1):
-                        gdist[row, n] = gacc[n] / 36.0
-                        gacc[n] = 0.0
-                    win[i, 2] = g_lo
-                    win[i, 3] = g_hi
-                    gmean[i] = 1.0 + g_acc / 36.0
-            if want_int:
-                _round_to_ffff(iacc, tab[i], 0)
-                _round_to_ffff(iacc, tab[i], 32)
-                r0 = 0
-                r1 = 0
-                for n in range(1, 32):
-                    r0 += n * np.int64(tab[i, n])
-                    r1 += n * np.int64(tab[i, 32 + n])
-                rolls[i, 0] = r0
-                rolls[i, 1] = r1
+            _os_position(
+                order[t], boards, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls,
+                win, flags, out, tails, acc, gacc, iacc,
+            )  # fmt: skip
 
 
 # --------------------------------------------------------------------------------------
@@ -448,100 +481,133 @@ def _cube_gnubg(nd, dt):
 
 
 @njit(cache=True, inline="always")
-def _update_best(best, x0, x1, x2, x3, gnubg):
+def _values(x, gnubg):
+    """The roller's four values after a play leading to the stored opponent entry ``x``.
+
+    Float: ``(-x0, -x3, -max(x2, min(2 x3, 1)), -max(x1, min(2 x3, 1)))``; gnubg: the same
+    in int16 arithmetic (``~y`` negation, ``CubeEquity`` with C division).
+    """
     if gnubg:
-        v0 = -np.int64(x0) - 1
-        v1 = -np.int64(x3) - 1
-        v2 = -_cube_gnubg(np.int64(x2), np.int64(x3)) - 1
-        v3 = -_cube_gnubg(np.int64(x1), np.int64(x3)) - 1
-    else:
-        dt = min(2.0 * x3, 1.0)
-        v0 = -x0
-        v1 = -x3
-        v2 = -max(x2, dt)
-        v3 = -max(x1, dt)
-    if v0 > best[0]:
-        best[0] = v0
-    if v1 > best[1]:
-        best[1] = v1
-    if v2 > best[2]:
-        best[2] = v2
-    if v3 > best[3]:
-        best[3] = v3
+        x1 = np.int64(x[1])
+        x3 = np.int64(x[3])
+        return (
+            -np.int64(x[0]) - 1.0,
+            -x3 - 1.0,
+            -_cube_gnubg(np.int64(x[2]), x3) - 1.0,
+            -_cube_gnubg(x1, x3) - 1.0,
+        )
+    dt = min(2.0 * x[3], 1.0)
+    return -x[0], -x[3], -max(x[2], dt), -max(x[1], dt)
 
 
 @njit(cache=True, inline="always")
-def _finish(acc, v, gnubg):
+def _finish(total, gnubg):
     if gnubg:
-        return _cdiv(acc[v], 36)
-    return acc[v] / 36.0
+        return _cdiv(total, 36)
+    return total / 36.0
+
+
+@njit(cache=True)
+def _ts_base(m, E, ET, gnubg):
+    """Base entries of shell m: E[0, j] = +1 (roller off), E[i, 0] = -1 (i > 0)."""
+    win = 32767.0 if gnubg else 1.0
+    lose = -32768.0 if gnubg else -1.0
+    for v in range(4):
+        E[0, m, v] = win
+        ET[m, 0, v] = win
+        if m > 0:
+            E[m, 0, v] = lose
+            ET[0, m, v] = lose
+
+
+@njit(cache=True)
+def _ts_row_block(m, j0, j1, ptr, succ, E, ET, gnubg, acc, best):
+    """E[m, j] for j0 <= j < j1: the roller m against opponents j (reads ET[s, j])."""
+    low = -65535.0 if gnubg else -np.inf
+    nj = j1 - j0
+    for jj in range(nj):
+        for v in range(4):
+            acc[jj, v] = 0.0
+    for r in range(21):
+        for jj in range(nj):
+            for v in range(4):
+                best[jj, v] = low
+        for q in range(ptr[m * 21 + r], ptr[m * 21 + r + 1]):
+            s = succ[q]
+            for jj in range(nj):
+                v0, v1, v2, v3 = _values(ET[s, j0 + jj], gnubg)
+                if v0 > best[jj, 0]:
+                    best[jj, 0] = v0
+                if v1 > best[jj, 1]:
+                    best[jj, 1] = v1
+                if v2 > best[jj, 2]:
+                    best[jj, 2] = v2
+                if v3 > best[jj, 3]:
+                    best[jj, 3] = v3
+        w = ROLL_WEIGHTS[r]
+        for jj in range(nj):
+            for v in range(4):
+                acc[jj, v] += w * best[jj, v]
+    for jj in range(nj):
+        for v in range(4):
+            val = _finish(acc[jj, v], gnubg)
+            E[m, j0 + jj, v] = val
+            ET[j0 + jj, m, v] = val
+
+
+@njit(cache=True)
+def _ts_column_entry(m, i, ptr, succ, E, ET, gnubg):
+    """E[i, m]: the roller i against the opponent m (reads the row E[m, s], s < i)."""
+    low = -65535.0 if gnubg else -np.inf
+    a0 = a1 = a2 = a3 = 0.0
+    for r in range(21):
+        b0 = b1 = b2 = b3 = low
+        for q in range(ptr[i * 21 + r], ptr[i * 21 + r + 1]):
+            v0, v1, v2, v3 = _values(E[m, succ[q]], gnubg)
+            b0 = max(b0, v0)
+            b1 = max(b1, v1)
+            b2 = max(b2, v2)
+            b3 = max(b3, v3)
+        w = ROLL_WEIGHTS[r]
+        a0 += w * b0
+        a1 += w * b1
+        a2 += w * b2
+        a3 += w * b3
+    for v, total in enumerate((a0, a1, a2, a3)):
+        val = _finish(total, gnubg)
+        E[i, m, v] = val
+        ET[m, i, v] = val
+
+
+@njit(cache=True)
+def ts_shells_serial(m_lo, m_hi, ptr, succ, E, ET, gnubg, block):
+    """Fill the shells ``m_lo <= m < m_hi`` (``m = max(i, j)``) on one thread.
+
+    Shell m needs only shells < m for its row part (E[m, j], j < m: reads E[j, s] with
+    s in succ(m) from ET[s, j], contiguous in j) and then the row m for its column part
+    (E[i, m], i <= m: reads E[m, s], s < i).
+    """
+    acc = np.empty((block, 4))
+    best = np.empty((block, 4))
+    for m in range(m_lo, m_hi):
+        _ts_base(m, E, ET, gnubg)
+        for j0 in range(1, m, block):
+            _ts_row_block(m, j0, min(m, j0 + block), ptr, succ, E, ET, gnubg, acc, best)
+        for i in range(1, m + 1):
+            _ts_column_entry(m, i, ptr, succ, E, ET, gnubg)
 
 
 @njit(parallel=True, cache=True)
-def ts_shells(m_lo, m_hi, ptr, succ, E, ET, gnubg, block):
-    """Fill the shells ``m_lo <= max(i, j) < m_hi`` of the two-sided table.
-
-    Shell m needs only shells < m for its row part (E[m, j], j < m: reads E[j, s] with
-    s in succ(m) from ET[s, j], contiguous in j) and then the row m for its column
-    part (E[i, m], i <= m: reads E[m, s], s < i). Entries inside each part are
-    independent and computed in parallel.
-    """
-    win = 32767.0 if gnubg else 1.0
-    lose = -32768.0 if gnubg else -1.0
-    low = -65535.0 if gnubg else -np.inf
+def ts_shells_parallel(m_lo, m_hi, ptr, succ, E, ET, gnubg, block):
+    """:func:`ts_shells_serial` with each shell's row and column parts in parallel
+    (their entries are independent)."""
     for m in range(m_lo, m_hi):
-        if m == 0:
-            for v in range(4):
-                E[0, 0, v] = win
-                ET[0, 0, v] = win
-            continue
-        for v in range(4):
-            E[m, 0, v] = lose
-            ET[0, m, v] = lose
-            E[0, m, v] = win
-            ET[m, 0, v] = win
-        # row part: E[m, j] for 1 <= j < m, in blocks of `block` opponents
+        _ts_base(m, E, ET, gnubg)
         nblk = (m - 1 + block - 1) // block
         for bk in prange(nblk):
+            acc = np.empty((block, 4))
+            best = np.empty((block, 4))
             j0 = 1 + bk * block
-            j1 = min(m, j0 + block)
-            nj = j1 - j0
-            acc = np.zeros((nj, 4))
-            best = np.empty((nj, 4))
-            for r in range(21):
-                rb = ptr[m * 21 + r]
-                re = ptr[m * 21 + r + 1]
-                for jj in range(nj):
-                    for v in range(4):
-                        best[jj, v] = low
-                for q in range(rb, re):
-                    s = succ[q]
-                    for jj in range(nj):
-                        x = ET[s, j0 + jj]
-                        _update_best(best[jj], x[0], x[1], x[2], x[3], gnubg)
-                w = ROLL_WEIGHTS[r]
-                for jj in range(nj):
-                    for v in range(4):
-                        acc[jj, v] += w * best[jj, v]
-            for jj in range(nj):
-                for v in range(4):
-                    val = _finish(acc[jj], v, gnubg)
-                    E[m, j0 + jj, v] = val
-                    ET[j0 + jj, m, v] = val
-        # column part: E[i, m] for 1 <= i <= m (needs the row E[m, s], s < i)
+            _ts_row_block(m, j0, min(m, j0 + block), ptr, succ, E, ET, gnubg, acc, best)
         for i in prange(1, m + 1):
-            acc1 = np.zeros(4)
-            best1 = np.empty(4)
-            for r in range(21):
-                for v in range(4):
-                    best1[v] = low
-                for q in range(ptr[i * 21 + r], ptr[i * 21 + r + 1]):
-                    x = E[m, succ[q]]
-                    _update_best(best1, x[0], x[1], x[2], x[3], gnubg)
-                w = ROLL_WEIGHTS[r]
-                for v in range(4):
-                    acc1[v] += w * best1[v]
-            for v in range(4):
-                val = _finish(acc1, v, gnubg)
-                E[i, m, v] = val
-                ET[m, i, v] = val
+            _ts_column_entry(m, i, ptr, succ, E, ET, gnubg)

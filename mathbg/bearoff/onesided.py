@@ -78,6 +78,11 @@ TIE_TOLERANCE = 1e-9
 
 ProgressHook = Callable[[int], None]
 
+#: Pip layers with at least this many positions run in parallel (see ``_schedule``).
+_PARALLEL_LAYER = 500
+#: Positions per kernel call at most (progress granularity) for serial layers.
+_BATCH = 20000
+
 
 def mean_rolls(dist: NDArray[np.floating]) -> Any:
     """Expected number of rolls ``sum_n n * d[n]`` over the last axis."""
@@ -163,16 +168,11 @@ def _trim(a: NDArray[np.float64], minimum: int = 1) -> NDArray[np.float64]:
     return np.ascontiguousarray(a[:, :width])
 
 
-def _threads() -> int:
-    import numba
-
-    return int(numba.get_num_threads())
-
-
 def _generate(
     points: int, checkers: int, flags: int, tol: float, progress: ProgressHook | None
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], int, NDArray[np.uint16]]:
-    from mathbg.bearoff._kernels import os_layer
+    from mathbg.bearoff._kernels import os_layer_parallel, os_layers_serial
+    from mathbg.bearoff._schedule import plan, threads
 
     _check_size(points, checkers)
     n = n_positions(points, checkers)
@@ -195,17 +195,19 @@ def _generate(
     tab[0, 0] = tab[0, 32] = 0xFFFF
     win = np.zeros((n if want_float else 1, 4), np.int64)  # window [0, 0] for index 0
     binom = binomial_table()
-    threads = _threads()
-    for p in range(1, len(starts) - 1):
-        lo, hi = int(starts[p]), int(starts[p + 1])
-        if hi > lo:
-            chunks = min(hi - lo, 8 * threads)
-            os_layer(
-                boards, order, lo, hi, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls,
-                win, flags, chunks,
-            )  # fmt: skip
-            if progress is not None:
-                progress(hi - lo)
+    n_threads = threads()
+    sizes = np.diff(starts)[1:]  # layers 1.. (layer 0 is the empty board)
+    arrays = (boards, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls, win, flags)
+    for a, b, parallel in plan(sizes, parallel_min=_PARALLEL_LAYER, batch=_BATCH):
+        lo, hi = int(starts[a + 1]), int(starts[b + 1])
+        if parallel:
+            for p in range(a, b):
+                l0, l1 = int(starts[p + 1]), int(starts[p + 2])
+                os_layer_parallel(order, l0, l1, *arrays, min(l1 - l0, 8 * n_threads))
+        else:
+            os_layers_serial(order, lo, hi, *arrays)
+        if progress is not None:
+            progress(hi - lo)
     return dist, gdist, gstart, tab
 
 
@@ -271,7 +273,7 @@ def build_gnubg_arrays(
     """The one-sided database exactly as gnubg's ``makebearoff -o P`` computes it.
 
     16-bit fixed point (0xFFFF = 1), 32 bins per distribution, gnubg's integer
-    arithmetic and tie-breaks (see :func:`mathbg.bearoff._kernels.os_layer`). Returns
+    arithmetic and tie-breaks (see :func:`mathbg.bearoff._kernels.os_layers_serial`). Returns
     ``uint16[N, 64]`` (distribution, then gammon distribution); written with
     :func:`mathbg.io.gnubg_bd.write_onesided` it reproduces gnubg's file byte for byte.
     """

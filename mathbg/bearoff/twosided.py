@@ -67,8 +67,10 @@ __all__ = [
 #: Column of each cube state in a two-sided table.
 CUBE_STATES = {"cubeless": 0, "owned": 1, "centred": 2, "opponent_owns": 3}
 
-#: Shells computed per kernel call (progress granularity).
-_SHELLS_PER_CALL = 32
+#: Shells with at least this many successor evaluations run in parallel (``_schedule``).
+_PARALLEL_SHELL = 1.0e6
+#: Successor evaluations per kernel call at most (progress granularity).
+_BATCH = 5.0e7
 #: Opponent positions per parallel task in a shell's row part.
 _ROW_BLOCK = 64
 
@@ -103,7 +105,8 @@ def build_arrays(
     numpy.ndarray
         ``E`` of shape (n, n, 4), n = C(P + C, P).
     """
-    from mathbg.bearoff._kernels import ts_shells
+    from mathbg.bearoff._kernels import ts_shells_parallel, ts_shells_serial
+    from mathbg.bearoff._schedule import plan
     from mathbg.bearoff.moves import successors
 
     _check_size(points, checkers)
@@ -115,9 +118,13 @@ def build_arrays(
         raise InvalidParameterError(f"out must have shape {(n, n, 4)} and dtype {dtype}")
     table = successors(points, checkers)
     transposed = np.empty((n, n, 4), dtype)
-    for m0 in range(0, n, _SHELLS_PER_CALL):
-        m1 = min(n, m0 + _SHELLS_PER_CALL)
-        ts_shells(m0, m1, table.ptr, table.succ, out, transposed, gnubg, _ROW_BLOCK)
+    # successor evaluations per shell: row part (m - 1) x |succ(m)|, column part
+    # sum_{i <= m} |succ(i)|
+    per_position = np.diff(table.ptr[::21]).astype(np.float64)
+    work = np.arange(-1, n - 1).clip(0) * per_position + np.cumsum(per_position)
+    for m0, m1, parallel in plan(work, parallel_min=_PARALLEL_SHELL, batch=_BATCH):
+        kernel = ts_shells_parallel if parallel else ts_shells_serial
+        kernel(m0, m1, table.ptr, table.succ, out, transposed, gnubg, _ROW_BLOCK)
         if progress is not None:
             progress(m1 * m1 - m0 * m0)
     del transposed
