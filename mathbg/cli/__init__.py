@@ -17,6 +17,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from mathbg import __version__
 
@@ -42,9 +43,19 @@ EPILOG = """examples:
 run 'mathbg COMMAND --help' for a command's options."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one line on stderr (exit status 2).
+
+    Subcommand parsers inherit the class (``add_subparsers`` uses the parent's type).
+    """
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every available subcommand registered."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="mathbg",
         description="mathbg: match equity tables, cube theory, bearoff databases and race "
         "analysis for backgammon.",

@@ -45,6 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "build",
         help="generate a database",
         description="Generate a one-sided (default) or two-sided bearoff database.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     build.add_argument("--points", type=int, default=6, help="points 1..P (default 6)")
     build.add_argument(
@@ -67,6 +69,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="query a position",
         description="Statistics of a one-sided position, or exact equities of a two-sided "
         "pair (roller first).",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     show.add_argument("positions", nargs="+", metavar="COUNTS", help="e.g. 0,0,0,3,5,7")
     show.add_argument("--two-sided", action="store_true", help="ROLLER OPPONENT pair")

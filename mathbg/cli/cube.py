@@ -41,6 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "money",
         help="Janowski's money points",
         description=DESCRIPTION,
+        epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     money.add_argument(
@@ -68,6 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "decide",
         help="cube action for cubeless probabilities (money or match)",
         description=DESCRIPTION,
+        epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     decide.add_argument(

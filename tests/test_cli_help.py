@@ -1,0 +1,122 @@
+"""The command line explains itself and fails politely.
+
+Every command and sub-command (found by walking the parser, so a new one cannot be
+forgotten) has a ``--help`` with at least one example; ``mathbg --version`` prints the
+version; bad input of each command ends with exit status 2 and a single line on stderr
+naming the problem, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+import mathbg
+from mathbg.cli import build_parser, main
+
+
+def _commands(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()) -> Iterator[tuple]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield (*prefix, name)
+                yield from _commands(sub, (*prefix, name))
+
+
+COMMANDS = list(_commands(build_parser()))
+
+#: One bad input per command (each fails before any database is built).
+BAD_INPUT: dict[tuple[str, ...], list[str]] = {
+    ("position",): ["position", "NOTANID"],
+    ("met",): ["met", "--model", "no-such-table"],
+    ("takepoint",): ["takepoint", "--away", "3,5", "--cube", "3"],
+    ("cube",): ["cube", "frobnicate"],
+    ("cube", "money"): ["cube", "money", "--gammons", "2,0"],
+    ("cube", "decide"): ["cube", "decide", "--probs", "0.5,0.6,0,0,0"],
+    ("bearoff",): ["bearoff", "frobnicate"],
+    ("bearoff", "build"): ["bearoff", "build", "--checkers", "16"],
+    ("bearoff", "show"): ["bearoff", "show", "0,0,x"],
+    ("race",): ["race", "4HPwATDgc/ABMA"],  # a contact position: not a race
+}
+
+#: Usage errors that argparse itself reports.
+USAGE_ERRORS = [
+    ["no-such-command"],
+    ["takepoint", "--cube", "x"],
+    ["cube", "money", "--x"],
+    ["position"],  # missing ID
+]
+
+
+def test_the_parser_has_commands() -> None:
+    names = {c[0] for c in COMMANDS}
+    assert {"position", "met", "takepoint", "cube", "bearoff"} <= names
+
+
+def test_top_level_help_lists_every_command_with_examples(capsys: pytest.CaptureFixture) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "example" in out
+    for (name,) in (c for c in COMMANDS if len(c) == 1):
+        assert name in out
+        assert f"mathbg {name}" in out, f"no example of {name} in mathbg --help"
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_help_explains_with_an_example(command: tuple, capsys: pytest.CaptureFixture) -> None:
+    assert main([*command, "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: mathbg " + " ".join(command))
+    assert "example" in out.lower()
+    assert f"mathbg {command[0]} " in out.split("example", 1)[1]  # an example of this command
+
+
+def test_version(capsys: pytest.CaptureFixture) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"mathbg {mathbg.__version__}"
+
+
+def test_every_command_has_a_bad_input_case() -> None:
+    assert set(BAD_INPUT) == set(COMMANDS)
+
+
+def _run(argv: list[str], tmp_path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, MATHBG_DATA=str(tmp_path), MPLBACKEND="Agg")
+    return subprocess.run(
+        [sys.executable, "-m", "mathbg", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+def _assert_one_line_error(proc: subprocess.CompletedProcess, argv: list[str]) -> None:
+    assert proc.returncode == 2, (argv, proc.returncode, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, (argv, proc.stderr)
+    assert lines[0].startswith("mathbg") and "error" in lines[0]
+
+
+@pytest.mark.parametrize("command", list(BAD_INPUT), ids=" ".join)
+def test_bad_input_is_one_line_exit_2(command: tuple, tmp_path) -> None:
+    argv = BAD_INPUT[command]
+    _assert_one_line_error(_run(argv, tmp_path), argv)
+
+
+@pytest.mark.parametrize("argv", USAGE_ERRORS, ids=" ".join)
+def test_usage_errors_are_one_line_exit_2(argv: list[str], tmp_path) -> None:
+    _assert_one_line_error(_run(argv, tmp_path), argv)
+
+
+def test_bad_input_message_names_the_problem(tmp_path) -> None:
+    proc = _run(["takepoint", "--away", "3,5", "--cube", "3"], tmp_path)
+    assert "power of two" in proc.stderr
+    proc = _run(["position", "NOTANID"], tmp_path)
+    assert "NOTANID" in proc.stderr
