@@ -31,9 +31,16 @@ import pytest
 from mathbg.bearoff import OneSided, TwoSided, successors
 from mathbg.bearoff import onesided as os_
 from mathbg.bearoff import twosided as ts_
+from mathbg.errors import DatabaseError
 from mathbg.io import gnubg_bd
 
 pytestmark = pytest.mark.gnubg
+
+
+def report(capsys, text: str) -> None:
+    """Print a finding into the test output, even when output is captured."""
+    with capsys.disabled():
+        print("\n" + text)
 
 
 def _padded(a: np.ndarray, width: int) -> np.ndarray:
@@ -54,7 +61,7 @@ def gnubg_ts(gnubg) -> gnubg_bd.TwoSidedBd:
 
 
 # ------------------------------------------------------------------ one-sided
-def test_every_one_sided_distribution_matches_gnubg(gnubg_os):
+def test_every_one_sided_distribution_matches_gnubg(gnubg_os, capsys):
     ours = os_.build_arrays(6, 15)
     assert gnubg_os.header.points == 6 and gnubg_os.header.checkers == 15
     theirs = gnubg_bd.probability_from_u16(gnubg_os.dist)
@@ -70,11 +77,12 @@ def test_every_one_sided_distribution_matches_gnubg(gnubg_os):
     g_diff = np.abs(_padded(ours.gammon, 32) - g_theirs[start:])
     assert np.all(gnubg_os.gammon[:start, 0] == 0xFFFF)
     assert np.all(gnubg_os.gammon[:start, 1:] == 0)
-    print(
-        f"\none-sided 6x15 vs gnubg_os0.bd: max |diff| {worst:.3g} (distributions), "
+    report(
+        capsys,
+        f"one-sided 6x15 vs gnubg_os0.bd: max |diff| {worst:.3g} (distributions), "
         f"{np.max(g_diff):.3g} (gammon); positions beyond 1e-5: {n_over} and "
         f"{int(np.sum(g_diff.max(axis=1) > 1e-5))} of 54264 - gnubg's 16-bit rounding "
-        "accumulated over later positions (same plays; see the byte-identical test)"
+        "accumulated over later positions (same plays; see the byte-identical test)",
     )
     assert worst <= 1e-4
     assert np.max(g_diff) <= 1e-4
@@ -83,7 +91,7 @@ def test_every_one_sided_distribution_matches_gnubg(gnubg_os):
     assert np.max(mean_diff) < 2e-4
 
 
-def test_exact_policy_differs_only_where_gnubg_rounding_misleads(gnubg_os):
+def test_exact_policy_differs_only_where_gnubg_rounding_misleads(gnubg_os, capsys):
     exact = os_.build_arrays(6, 15, policy="min-rolls")
     exact_mean = os_.mean_rolls(exact.dist)
     gnubg_rolls = (gnubg_os.dist.astype(np.int64) * np.arange(32)).sum(axis=1)
@@ -105,17 +113,18 @@ def test_exact_policy_differs_only_where_gnubg_rounding_misleads(gnubg_os):
     gap = exact_mean[picks_gnubg[differ]] - exact_mean[picks_exact[differ]]
     theirs = gnubg_bd.probability_from_u16(gnubg_os.dist)
     dist_diff = np.max(np.abs(_padded(exact.dist, 32) - theirs))
-    print(
-        f"\nexact vs gnubg policy: {int(differ.sum())} of {len(starts)} position-rolls take a "
+    report(
+        capsys,
+        f"exact vs gnubg policy: {int(differ.sum())} of {len(starts)} position-rolls take a "
         f"different play; the exact expected rolls of gnubg's choice are worse by at most "
-        f"{gap.max():.2g} rolls; max |dist diff| {dist_diff:.3g}"
+        f"{gap.max():.2g} rolls; max |dist diff| {dist_diff:.3g}",
     )
     assert int(differ.sum()) == 117
     assert np.all(gap > 0) and gap.max() < 2e-4
 
 
 # ------------------------------------------------------------------ two-sided
-def test_every_two_sided_entry_matches_gnubg(gnubg_ts):
+def test_every_two_sided_entry_matches_gnubg(gnubg_ts, capsys):
     assert gnubg_ts.header.points == 6 and gnubg_ts.header.checkers == 6
     assert gnubg_ts.header.cubeful
     ours = ts_.build_arrays(6, 6)
@@ -125,12 +134,13 @@ def test_every_two_sided_entry_matches_gnubg(gnubg_ts):
     worst = diff.reshape(-1, 4).max(axis=0)
     over = (diff > 1e-5).reshape(-1, 4).sum(axis=0)
     names = ["cubeless", "owned", "centred", "opponent owns"]
-    print(
-        "\ntwo-sided 6x6 vs gnubg_ts0.bd (853,776 pairs): max |diff| "
+    report(
+        capsys,
+        "two-sided 6x6 vs gnubg_ts0.bd (853,776 pairs): max |diff| "
         + ", ".join(f"{n} {w:.3g}" for n, w in zip(names, worst, strict=True))
         + "; entries beyond 1e-5: "
         + ", ".join(str(int(o)) for o in over)
-        + " - gnubg truncates every sum/36 toward zero and negates with ~x (16-bit)"
+        + " - gnubg truncates every sum/36 toward zero and negates with ~x (16-bit)",
     )
     assert np.all(worst <= 2e-4)
 
@@ -211,6 +221,22 @@ def test_reader_writer_round_trip_gnubg_files(gnubg, tmp_path):
     assert not rt.header.compressed
     gnubg_bd.write_onesided(out, rt.dist, rt.gammon, points=3, compressed=False)
     assert out.read_bytes() == ref.read_bytes()
+
+
+def test_normal_approximation_file_has_our_means_and_sds(gnubg, tmp_path):
+    # makebearoff -n stores mean and sd of both distributions (float32, computed by the
+    # recursion with the law of total variance): they must equal ours
+    ref = gnubg_bd.read_onesided(_makebearoff(gnubg, tmp_path, "-o", "4", "-n"))
+    assert ref.header.normal and ref.dist is None
+    ours = os_.build_arrays(4, 15)
+    np.testing.assert_allclose(os_.mean_rolls(ours.dist), ref.normal[:, 0], atol=2e-5)
+    np.testing.assert_allclose(os_.std_rolls(ours.dist), ref.normal[:, 1], atol=1e-4)
+    gammon = np.zeros((len(ours.dist), ours.gammon.shape[1]))
+    gammon[:, 0] = 1.0
+    gammon[ours.gammon_start :] = ours.gammon
+    np.testing.assert_allclose(os_.mean_rolls(gammon), ref.normal[:, 2], atol=2e-5)
+    with pytest.raises(DatabaseError, match="normal-approximation"):
+        OneSided.open(tmp_path / "mb-o-4-n.bd")
 
 
 def test_databases_open_gnubg_files(gnubg):

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from mathbg.bearoff import OneSided, TwoSided, successors
+from mathbg.bearoff import OneSided, TwoSided, play_results, rank, successors
 from mathbg.bearoff import onesided as os_
 from mathbg.bearoff.index import all_positions
 from mathbg.errors import DatabaseError, InvalidParameterError, InvalidPositionError
@@ -194,6 +196,35 @@ def test_win_probability_equals_two_sided_with_one_checker_each(db, tmp_path):
                 ts.win_probability(me, opp), abs=1e-14
             )
     assert db.win_probability([0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 1]) == 0.8125
+
+
+@settings(max_examples=60, deadline=None)
+@given(index=st.integers(1, 54263))
+def test_recursion_holds(db, index):
+    # d_i[n] = sum_r w_r/36 d_{s*(i,r)}[n-1], s* the play gnubg picks: the first strict
+    # minimum of its fixed-point expected rolls sum_n n*u[n] in gnubg's move order; and
+    # the gammon distribution with its own choice (minimum expected rolls to first off)
+    boards = all_positions(6, 15)
+    table = np.asarray(db._gnubg).astype(np.int64)
+    rolls = table[:, :32] @ np.arange(32)
+    grolls = table[:, 32:] @ np.arange(32)
+    full = index >= db.gammon_start
+    dist = np.zeros(db.max_rolls + 2)
+    gdist = np.zeros(40)
+    for a in range(1, 7):
+        for b in range(1, a + 1):
+            w = (1 if a == b else 2) / 36
+            succ = [rank(p) for p in play_results(boards[index], (a, b))]
+            best = min(succ, key=lambda s: (rolls[s], succ.index(s)))
+            dist[1:] += w * db.distribution(boards[best])[: len(dist) - 1]
+            if full:
+                gbest = min(succ, key=lambda s: (grolls[s], succ.index(s)))
+                g = db.gammon_distribution(boards[gbest])
+                gdist[1 : len(g) + 1] += w * g
+    np.testing.assert_allclose(db.distribution(boards[index]), dist[: db.max_rolls + 1], atol=1e-15)
+    if full:
+        g = db.gammon_distribution(boards[index])
+        np.testing.assert_allclose(g, gdist[: len(g)], atol=1e-15)
 
 
 def test_vectorised_queries_match_scalar(db):
