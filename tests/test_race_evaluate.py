@@ -316,3 +316,22 @@ def test_long_races_against_gnubg(gnubg) -> None:
     assert (np.abs(err2) <= 0.03).sum() >= 97
     assert np.abs(err2).max() < 0.045
     assert np.abs(err23).max() <= 0.03
+
+
+def test_larger_onesided_database(tmp_path: Path) -> None:
+    """A user's one-sided database of more points covers sides the 6-point one does not."""
+    from mathbg.bearoff import OneSided
+
+    db = OneSided.build(8, 3, path=tmp_path / "os8x3", progress=False)
+    a, b = side({8: 1, 3: 1}), side({7: 2})
+    c = ev.race_chances((a, b), onesided=db)
+    assert c.method == "one-sided databases"
+    assert c.p_win == pytest.approx(db.win_probability(a[:8], b[:8]), abs=1e-12)
+    # the rollout of the same sides (6-point database at the end) agrees closely
+    r = ev.race_chances((a, b))
+    assert r.method == "one-sided rollout"
+    assert r.p_win == pytest.approx(c.p_win, abs=0.01)
+    # sides that do not fit it (more checkers) fall back to the rollout
+    assert ev.roll_distribution(side({7: 4}), onesided=db).method == "one-sided rollout"
+    with pytest.raises(InvalidPositionError, match="fit"):
+        ev.race_chances_batch([side({7: 4})], [side({1: 1})], onesided=db)

@@ -37,12 +37,28 @@ outside checkers to the 6-point) / (49/6) + beta * (checkers outside)``
 with ``E6`` the exact expected rolls of the 6-point database and ``alpha = 1``,
 ``beta = 0.2`` rolls per checker: calibrated against the exact minimum-expected-rolls
 one-sided database of 9 points x 12 checkers (mathbg.bearoff), where the policy loses on
-average 0.06 pips of EPC (0.38 with ``beta = 0``). Measured against gnubg 1.07's 2-ply
-evaluation on 100 ordinary races (``tests/test_race_evaluate.py``: 12-15 checkers a side,
-rearmost points 7-18, leads within 15 %): mean absolute error of the winning chance
-0.0047, maximum 0.027, mean signed error -0.0002 (default ``samples=8``; the rollout
-noise is below 0.001). The independence of the two sides ignores the few plays that
-depend on the opponent (bearing in against a race that is almost lost, gammon saves).
+average 0.06 pips of EPC (0.38 with ``beta = 0``); it loses less than gnubg's own
+rule-based one-sided rollout (``osr.c``), whose EPCs are 0.1-0.5 pip higher.
+
+Measured error of the winning chance on 100 ordinary long races
+(:func:`mathbg.race.sample.ordinary_races`: 13-15 checkers a side, rearmost points 8-18,
+60-97 pips, leads within 15 %; ``tests/test_race_evaluate.py``), default ``samples=8``
+(rollout noise below 0.001), against gnubg 1.07's race net:
+
+====================  ===========  ===============  ===========  ===============
+reference             mean error   mean abs error   max error    within 0.03
+====================  ===========  ===============  ===========  ===============
+2-ply                 +0.0027      0.0065           0.0386       98 / 100
+3-ply                 -0.0009      0.0061           0.0237       100 / 100
+(2-ply + 3-ply) / 2   +0.0009      0.0050           0.0178       100 / 100
+====================  ===========  ===============  ===========  ===============
+
+gnubg's 2- and 3-ply values of the same races differ by up to 0.042 (mean 0.007; 1- and
+2-ply by up to 0.063): its odd-even ply effect, the largest part of the 2-ply
+differences. The independence of the two sides ignores the plays that depend on the
+opponent (bearing in against a race that is almost lost, gammon saves). Gammon chances in
+long races are rough: the loser's side is rolled out a second time with the value of the
+first checker off, but gnubg's own gammon estimates there swing by 0.4 between plies.
 
 Cube advice
 -----------
@@ -216,12 +232,17 @@ def _tables(db: Any) -> _Tables:
 def _check_onesided(db: Any) -> Any:
     if db is None:
         return _default_onesided()
-    if not (1 <= db.points <= MAX_ONESIDED_POINTS and db.checkers == 15):
+    if not 1 <= db.points <= MAX_ONESIDED_POINTS:
         raise InvalidParameterError(
-            f"the one-sided database must have 15 checkers and at most "
-            f"{MAX_ONESIDED_POINTS} points; got {db.points} x {db.checkers}"
+            f"the one-sided database may have at most {MAX_ONESIDED_POINTS} points; "
+            f"got {db.points} x {db.checkers}"
         )
     return db
+
+
+def _fits(db: Any, side: NDArray[np.int64]) -> Any:
+    """Whether each side is inside the database: its points and its checkers."""
+    return (_top(side) <= db.points) & (side.sum(axis=-1) <= db.checkers)
 
 
 def _top(side: NDArray[np.int64]) -> Any:
@@ -296,8 +317,8 @@ def roll_distribution(
         The side's point counts (24 or 25 values, its own numbering; the bar must be
         empty).
     onesided : mathbg.bearoff.OneSided, optional
-        Database for sides inside its points (default: 6 points x 15 checkers, built and
-        cached on first use).
+        Database for sides inside it (up to 10 points; default 6 points x 15 checkers,
+        built and cached on first use). The rollout always finishes in the 6 x 15 one.
     samples : int
         Rollout: random continuations per position after the two enumerated rolls.
     seed : int
@@ -311,8 +332,7 @@ def roll_distribution(
     if not a.any():
         return RollDistribution(_unit(), _unit(), _unit(), "one-sided database")
     db = _check_onesided(onesided)
-    top = int(_top(a))
-    if top <= db.points:
+    if _fits(db, a):
         t = _tables(db)
         idx = int(db.index(a[: db.points]))
         return RollDistribution(t.dist[idx].copy(), t.gammon[idx].copy(), _unit(),
@@ -322,7 +342,7 @@ def roll_distribution(
     from mathbg.bearoff.index import binomial_table
     from mathbg.race._kernels import one_sided_rollout
 
-    t6 = _tables(db if db.points == 6 else _default_onesided())
+    t6 = _tables(db if (db.points, db.checkers) == (6, 15) else _default_onesided())
     pips = int(_counts.pip_count(a))
     nbins = pips // 3 + 20 + t6.dist.shape[1]
     board = np.ascontiguousarray(a[:24])
@@ -411,7 +431,7 @@ def race_chances(
     position : Position, str or (player, opponent)
         Any input of :func:`as_race`.
     onesided, twosided : databases, optional
-        :class:`mathbg.bearoff.OneSided` (15 checkers, up to 10 points) and
+        :class:`mathbg.bearoff.OneSided` (up to 10 points) and
         :class:`mathbg.bearoff.TwoSided`; defaults 6 x 15 and 6 x 6, built and cached on
         first use. ``twosided=False`` skips the two-sided database.
     samples, seed : int
@@ -473,9 +493,10 @@ def race_chances_batch(
     if a.ndim != 2 or a.shape != b.shape:
         raise InvalidPositionError("give two arrays of shape (n, 25) (or (n, 24))")
     db = _check_onesided(onesided)
-    if np.any(_top(a) > db.points) or np.any(_top(b) > db.points):
+    if not (np.all(_fits(db, a)) and np.all(_fits(db, b))):
         raise InvalidPositionError(
-            f"race_chances_batch: every checker must be within points 1..{db.points}"
+            f"race_chances_batch: every side must fit the one-sided database "
+            f"(points 1..{db.points}, at most {db.checkers} checkers)"
         )
     if np.any(a.sum(axis=-1) == 0) or np.any(b.sum(axis=-1) == 0):
         raise InvalidPositionError("the game is over in some position: a side has no checker")
