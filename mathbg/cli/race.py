@@ -22,9 +22,9 @@ more detail (wastage, trice, p_lose_gammon, cube)."""
 EPILOG = """\
 examples:
   mathbg race /38AAADfAwAAAA
-  mathbg race ACAAAAAAAAAAAA:cAkAAAAAAAAA --json
+  mathbg race 3RULAUC7dTIAAA --json
   mathbg race --counts 1:5,2:4 1:15
-  mathbg race 'XGID=-BBBBBB-----------aaaaaa-:0:0:1:00:0:0:0:0:10'
+  mathbg race 'XGID=-BBBBBB------------aaaaaa-:0:0:1:00:0:0:0:0:10'
   mathbg race 3RULAUC7dTIAAA --plot rolls.png"""
 
 
