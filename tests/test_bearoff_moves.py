@@ -154,6 +154,28 @@ def test_successor_table_structure():
     assert table.of([0, 0, 0, 0, 0, 1], (3, 5)).tolist() == [0]
 
 
+@pytest.mark.parametrize(("points", "checkers"), [(6, 15), (8, 6), (2, 15)])
+def test_move_table_walk_equals_checker_moves(points, checkers):
+    # the fast generator (walking the one-checker move table) and the checker-moving one
+    # give the same successors in the same order, for every position and roll
+    from mathbg.bearoff._kernels import MAX_SUCC, roll_successors, roll_successors_indexed
+    from mathbg.bearoff.index import binomial_table
+    from mathbg.bearoff.moves import move_table
+
+    table, outside2 = move_table(points, checkers)
+    assert table.shape[0] == len(all_positions(points, checkers))
+    rng = np.random.default_rng(3)
+    boards = all_positions(points, checkers)
+    a, b = np.empty(MAX_SUCC, np.int64), np.empty(MAX_SUCC, np.int64)
+    tails = np.empty(points + 1, np.int64)
+    binom = binomial_table()
+    for i in rng.integers(1, len(boards), 400):
+        for d0, d1 in ROLLS:
+            m = roll_successors(boards[i], points, max(d0, d1), min(d0, d1), binom, a, tails)
+            k = roll_successors_indexed(i, points, max(d0, d1), min(d0, d1), table, outside2, b)
+            assert m == k and a[:m].tolist() == b[:k].tolist()
+
+
 def test_successor_table_is_cached():
     assert successors(6, 4) is successors(6, 4)
 

@@ -226,12 +226,149 @@ def roll_successors(board, npoints, d0, d1, binom, out, tails):
     return n_out
 
 
+@njit(parallel=True, cache=True)
+def single_moves(boards, binom, S, outside2):
+    """Table of one-checker moves: ``S[i, d-1, s]`` = index after moving a checker from
+    point index ``s`` of position ``i`` by ``d`` pips, or -1 when that move is illegal
+    (empty point, or a bear-off the rules forbid). ``outside2[i]``: two or more checkers
+    outside the home board.
+
+    A legal play is a chain of such moves, each legal in the position reached so far, so
+    :func:`roll_successors_indexed` can follow the table instead of moving checkers.
+    """
+    n, npoints = boards.shape
+    for i in prange(n):
+        b = np.empty(npoints, np.int64)
+        for k in range(npoints):
+            b[k] = boards[i, k]
+        back = npoints - 1
+        while back >= 0 and b[back] == 0:
+            back -= 1
+        outside = 0
+        for k in range(6, npoints):
+            outside += b[k]
+        outside2[i] = outside >= 2
+        for d in range(1, 7):
+            for src in range(npoints):
+                S[i, d - 1, src] = -1
+                if b[src] == 0:
+                    continue
+                dest = src - d
+                if dest < 0 and (back > 5 or (src != back and dest != -1)):
+                    continue
+                b[src] -= 1
+                if dest >= 0:
+                    b[dest] += 1
+                S[i, d - 1, src] = rank_board(b, npoints, binom)
+                b[src] += 1
+                if dest >= 0:
+                    b[dest] -= 1
+
+
+@njit(cache=True)
+def roll_successors_indexed(i, npoints, d0, d1, S, outside2, out):
+    """:func:`roll_successors` for position index ``i`` using the table of
+    :func:`single_moves`: the same enumeration, the same results in the same order."""
+    top = npoints - 1
+    n_out = 0
+    if d0 == d1:
+        d = d0 - 1
+        most = 0
+        for s1 in range(top, -1, -1):
+            r1 = S[i, d, s1]
+            if r1 < 0:
+                continue
+            deeper1 = False
+            for s2 in range(s1, -1, -1):
+                r2 = S[r1, d, s2]
+                if r2 < 0:
+                    continue
+                deeper1 = True
+                deeper2 = False
+                for s3 in range(s2, -1, -1):
+                    r3 = S[r2, d, s3]
+                    if r3 < 0:
+                        continue
+                    deeper2 = True
+                    deeper3 = False
+                    for s4 in range(s3, -1, -1):
+                        r4 = S[r3, d, s4]
+                        if r4 < 0:
+                            continue
+                        deeper3 = True
+                        if most < 4:
+                            most, n_out = 4, 0
+                        n_out = _save(out, n_out, r4, False)
+                    if not deeper3 and most <= 3:
+                        if most < 3:
+                            most, n_out = 3, 0
+                        n_out = _save(out, n_out, r3, False)
+                if not deeper2 and most <= 2:
+                    if most < 2:
+                        most, n_out = 2, 0
+                    n_out = _save(out, n_out, r2, False)
+            if not deeper1 and most <= 1:
+                most = 1
+                n_out = _save(out, n_out, r1, False)
+        return n_out
+    a = d0 - 1
+    b = d1 - 1
+    two = False
+    one_big = False
+    for s1 in range(top, -1, -1):
+        r1 = S[i, a, s1]
+        if r1 < 0:
+            continue
+        deeper = False
+        for s2 in range(top, -1, -1):
+            r2 = S[r1, b, s2]
+            if r2 < 0:
+                continue
+            deeper = True
+            if not two:
+                two, n_out = True, 0
+            n_out = _save(out, n_out, r2, True)
+        if not deeper and not two:
+            one_big = True
+            n_out = _save(out, n_out, r1, True)
+    if two and outside2[i]:
+        return n_out
+    for s1 in range(top, -1, -1):
+        r1 = S[i, b, s1]
+        if r1 < 0:
+            continue
+        off1 = s1 < d1
+        deeper = False
+        for s2 in range(top, -1, -1):
+            r2 = S[r1, a, s2]
+            if r2 < 0:
+                continue
+            deeper = True
+            if not off1 and s2 >= d0:
+                continue  # no bear-off: the first dice order already gave this result
+            if not two:
+                two, n_out = True, 0
+            n_out = _save(out, n_out, r2, True)
+        if not deeper and not two and not one_big:
+            n_out = _save(out, n_out, r1, True)
+    return n_out
+
+
+@njit(cache=True, inline="always")
+def _successors_of(i, boards, d0, d1, binom, S, outside2, out, tails):
+    """Successors of position ``i`` for ``d0-d1``: from the move table when there is one
+    (``S.shape[0] > 1``), else by moving checkers."""
+    if S.shape[0] > 1:
+        return roll_successors_indexed(i, boards.shape[1], d0, d1, S, outside2, out)
+    return roll_successors(boards[i], boards.shape[1], d0, d1, binom, out, tails)
+
+
 # --------------------------------------------------------------------------------------
 # Successor tables (CSR)
 
 
 @njit(parallel=True, cache=True)
-def csr_counts(boards, binom, counts):
+def csr_counts(boards, binom, S, outside2, counts):
     """``counts[i*21 + r]`` = number of successors of position i for roll r."""
     n, npoints = boards.shape
     for i in prange(n):
@@ -244,12 +381,13 @@ def csr_counts(boards, binom, counts):
         r = 0
         for d0 in range(1, 7):
             for d1 in range(1, d0 + 1):
-                counts[i * 21 + r] = roll_successors(boards[i], npoints, d0, d1, binom, out, tails)
+                m = _successors_of(i, boards, d0, d1, binom, S, outside2, out, tails)
+                counts[i * 21 + r] = m
                 r += 1
 
 
 @njit(parallel=True, cache=True)
-def csr_fill(boards, binom, ptr, succ):
+def csr_fill(boards, binom, S, outside2, ptr, succ):
     """Fill ``succ[ptr[i*21+r]:ptr[i*21+r+1]]`` with the successors of (i, r)."""
     n, npoints = boards.shape
     for i in prange(1, n):
@@ -258,15 +396,11 @@ def csr_fill(boards, binom, ptr, succ):
         r = 0
         for d0 in range(1, 7):
             for d1 in range(1, d0 + 1):
-                m = roll_successors(boards[i], npoints, d0, d1, binom, out, tails)
+                m = _successors_of(i, boards, d0, d1, binom, S, outside2, out, tails)
                 base = ptr[i * 21 + r]
                 for q in range(m):
                     succ[base + q] = out[q]
                 r += 1
-
-
-# --------------------------------------------------------------------------------------
-# One-sided databases
 
 
 @njit(cache=True, inline="always")
@@ -287,15 +421,14 @@ def _round_to_ffff(acc, out, lo):
 
 @njit(cache=True)
 def _os_position(
-    i, boards, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls, win, flags,
-    out, tails, acc, gacc, iacc,
+    i, boards, binom, S, outside2, dist, mean, gdist, gmean, gstart, tol, tab, rolls, win,
+    flags, out, tails, acc, gacc, iacc,
 ):  # fmt: skip
     """Compute one position of a one-sided database (see :func:`os_layers_serial`).
 
     ``out``, ``tails``, ``acc``, ``gacc`` (zeroed) and ``iacc`` are scratch arrays; ``acc``
     and ``gacc`` are left zeroed.
     """
-    npoints = boards.shape[1]
     nb = dist.shape[1]
     nbg = gdist.shape[1]
     want_float = (flags & 1) != 0
@@ -312,7 +445,7 @@ def _os_position(
     for d0 in range(1, 7):
         for d1 in range(1, d0 + 1):
             w = 1 if d0 == d1 else 2
-            m = roll_successors(boards[i], npoints, d0, d1, binom, out, tails)
+            m = _successors_of(i, boards, d0, d1, binom, S, outside2, out, tails)
             best = out[0]
             gbest = out[0]
             if int_policy:
@@ -396,14 +529,18 @@ def _os_position(
 
 @njit(cache=True)
 def os_layers_serial(
-    order, lo, hi, boards, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls, win, flags,
+    order, lo, hi, boards, binom, S, outside2, dist, mean, gdist, gmean, gstart, tol, tab, rolls,
+    win, flags,
 ):  # fmt: skip
     """Fill the positions ``order[lo:hi]`` of a one-sided database, in order, on one thread.
 
     ``order`` lists positions by increasing pip count (every play lowers it, so each
-    position's successors come first). ``flags`` bit 1: float64 tables ``dist``/``mean``
-    (and ``gdist``/``gmean`` for the 15-checker positions, index >= ``gstart``; ``gdist``
-    row = index - ``gstart``), with ``win[i]`` = first and last possibly non-zero bin of
+    position's successors come first). ``S``/``outside2`` is the move table of
+    :func:`single_moves` (or a 1-row dummy: then plays are generated from the boards).
+
+    ``flags`` bit 1: float64 tables ``dist``/``mean`` (and ``gdist``/``gmean`` for the
+    15-checker positions, index >= ``gstart``; ``gdist`` row = index - ``gstart``), with
+    ``win[i]`` = first and last possibly non-zero bin of
     both distributions; bit 2: gnubg's fixed-point table ``tab`` (uint16[N, 64]: 32 bins,
     then 32 gammon bins) with ``rolls[i] = sum_n n*tab[i, n]`` for both halves; bit 4:
     choose plays by gnubg's fixed-point expected rolls (the first strict minimum in gnubg's
@@ -424,15 +561,15 @@ def os_layers_serial(
     iacc = np.zeros(64, np.int64)
     for t in range(lo, hi):
         _os_position(
-            order[t], boards, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls, win,
-            flags, out, tails, acc, gacc, iacc,
+            order[t], boards, binom, S, outside2, dist, mean, gdist, gmean, gstart, tol, tab,
+            rolls, win, flags, out, tails, acc, gacc, iacc,
         )  # fmt: skip
 
 
 @njit(parallel=True, cache=True)
 def os_layer_parallel(
-    order, lo, hi, boards, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls, win, flags,
-    nchunks,
+    order, lo, hi, boards, binom, S, outside2, dist, mean, gdist, gmean, gstart, tol, tab, rolls,
+    win, flags, nchunks,
 ):  # fmt: skip
     """:func:`os_layers_serial` for one pip layer (independent positions), split into
     ``nchunks`` parallel tasks."""
@@ -445,8 +582,8 @@ def os_layer_parallel(
         iacc = np.zeros(64, np.int64)
         for t in range(lo + c * step, min(hi, lo + (c + 1) * step)):
             _os_position(
-                order[t], boards, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls,
-                win, flags, out, tails, acc, gacc, iacc,
+                order[t], boards, binom, S, outside2, dist, mean, gdist, gmean, gstart, tol,
+                tab, rolls, win, flags, out, tails, acc, gacc, iacc,
             )  # fmt: skip
 
 

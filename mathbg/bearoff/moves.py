@@ -41,7 +41,15 @@ from mathbg.bearoff.index import (
 from mathbg.errors import InvalidRollError
 from mathbg.rules.dice import ROLL_INDEX, ROLLS, WEIGHTS, parse_roll
 
-__all__ = ["ROLLS", "ROLL_WEIGHTS", "SuccessorTable", "play_results", "roll_index", "successors"]
+__all__ = [
+    "ROLLS",
+    "ROLL_WEIGHTS",
+    "SuccessorTable",
+    "move_table",
+    "play_results",
+    "roll_index",
+    "successors",
+]
 
 #: Weight of each roll of :data:`ROLLS` out of 36 (1 for doubles, 2 otherwise), as floats.
 ROLL_WEIGHTS: NDArray[np.float64] = np.array(WEIGHTS, dtype=np.float64)
@@ -130,18 +138,43 @@ def play_results(counts: Any, roll: Any) -> list[tuple[int, ...]]:
     return [tuple(int(x) for x in row) for row in unrank(out[:m], points)]
 
 
+#: Largest one-checker move table (bytes) :func:`move_table` builds; bigger spaces
+#: (e.g. 13 points x 15 checkers) generate plays by moving checkers instead.
+MOVE_TABLE_MAX_BYTES = 1 << 30
+
+
+def move_table(points: int, checkers: int) -> tuple[NDArray[np.int32], NDArray[np.bool_]]:
+    """One-checker move table of the space, ``S[i, d-1, s]`` (see
+    :func:`mathbg.bearoff._kernels.single_moves`), and the "two checkers outside home"
+    flags; a 1-row dummy when the table would exceed :data:`MOVE_TABLE_MAX_BYTES`.
+
+    The table makes play generation a walk over indices (about 3-4 times faster than
+    moving checkers, with the same results in the same order).
+    """
+    from mathbg.bearoff._kernels import single_moves
+
+    n = n_positions(points, checkers)
+    if n * 6 * points * 4 > MOVE_TABLE_MAX_BYTES:
+        return np.full((1, 6, points), -1, np.int32), np.zeros(1, np.bool_)
+    table = np.empty((n, 6, points), np.int32)
+    outside2 = np.empty(n, np.bool_)
+    single_moves(all_positions(points, checkers), binomial_table(), table, outside2)
+    return table, outside2
+
+
 @lru_cache(maxsize=8)
 def _successors_cached(points: int, checkers: int) -> SuccessorTable:
     from mathbg.bearoff._kernels import csr_counts, csr_fill
 
     boards = all_positions(points, checkers)
     binom = binomial_table()
+    table, outside2 = move_table(points, checkers)
     counts = np.empty(n_positions(points, checkers) * 21, np.int64)
-    csr_counts(boards, binom, counts)
+    csr_counts(boards, binom, table, outside2, counts)
     ptr = np.zeros(len(counts) + 1, np.int64)
     np.cumsum(counts, out=ptr[1:])
     succ = np.empty(int(ptr[-1]), np.int32)
-    csr_fill(boards, binom, ptr, succ)
+    csr_fill(boards, binom, table, outside2, ptr, succ)
     ptr.setflags(write=False)
     succ.setflags(write=False)
     return SuccessorTable(points, checkers, ptr, succ)

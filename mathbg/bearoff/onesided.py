@@ -173,6 +173,7 @@ def _generate(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], int, NDArray[np.uint16]]:
     from mathbg.bearoff._kernels import os_layer_parallel, os_layers_serial
     from mathbg.bearoff._schedule import plan, threads
+    from mathbg.bearoff.moves import move_table
 
     _check_size(points, checkers)
     n = n_positions(points, checkers)
@@ -195,9 +196,11 @@ def _generate(
     tab[0, 0] = tab[0, 32] = 0xFFFF
     win = np.zeros((n if want_float else 1, 4), np.int64)  # window [0, 0] for index 0
     binom = binomial_table()
+    moves, outside2 = move_table(points, checkers)
     n_threads = threads()
     sizes = np.diff(starts)[1:]  # layers 1.. (layer 0 is the empty board)
-    arrays = (boards, binom, dist, mean, gdist, gmean, gstart, tol, tab, rolls, win, flags)
+    arrays = (boards, binom, moves, outside2, dist, mean, gdist, gmean, gstart, tol, tab, rolls)
+    arrays = (*arrays, win, flags)
     for a, b, parallel in plan(sizes, parallel_min=_PARALLEL_LAYER, batch=_BATCH):
         lo, hi = int(starts[a + 1]), int(starts[b + 1])
         if parallel:

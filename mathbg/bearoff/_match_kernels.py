@@ -1,0 +1,183 @@
+"""numba kernels of the exact match-play bearoff solver (internal; compiled on first call).
+
+Nothing here is public API; :mod:`mathbg.bearoff.match` builds the inputs and wraps them.
+
+Layout
+------
+A game is solved for every pair ``(x, y)`` of one-side positions (x the roller, y the
+opponent) and every cube state ``q`` of a compact list of ``S`` states (cube level, owner,
+which player is on roll, plus a cubeless state). The table ``QT`` holds
+
+    ``QT[y, x, q] = A[x, y, perm[q]]``
+
+where ``A[x, y, k]`` is the roller's match winning chance (MWC) at the start of his turn
+(before his cube decision, decisions optimal) in state ``k``, and ``perm[q]`` is state
+``q`` seen from the other side (roller and opponent exchanged). Stored that way, the
+values a roller in state ``q`` at ``(i, j)`` needs after a play to ``s`` are
+``A[j, s, perm[q]] = QT[s, j, q]``: contiguous in ``(j, q)`` for a fixed successor.
+
+Recursion (the roller in state q at (i, j), rolls r with weights w_r / 36, successors
+S(i, r))::
+
+    N[i, j, q] = 1 - sum_r w_r / 36 * min_{s in S(i, r)} QT[s, j, q]
+    A[i, j, q] = max(N[q], min(N[dbl[q]], win[q]))   if can_double[q]   else N[q]
+
+(min over the opponent's MWC = max over the roller's; after a double/take the roller
+still rolls, with the doubled cube owned by the opponent: state ``dbl[q]``; a pass gives
+the doubler ``win[q]``, the MWC of winning the current cube). Base entries:
+``A[x, 0, q] = 1 - win[perm[q]]`` (the opponent has borne off: the roller lost the cube),
+so a play that bears off the last checker reads ``1 - QT[0, j, q] = win[q]``.
+
+Order: shells ``m = max(i, j)``, as the two-sided money database
+(:mod:`mathbg.bearoff.twosided`): the row part ``(m, j)``, ``j < m``, reads only earlier
+shells; the column part ``(i, m)``, ``i <= m``, reads earlier shells and the row part of
+shell ``m``. Entries inside a part are independent (``prange``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from mathbg.bearoff._kernels import ROLL_WEIGHTS
+
+
+@njit(cache=True)
+def base_entries(m, QT, win, perm):
+    """Fill ``A[m, 0, :]`` (the opponent is off: the roller lost) into ``QT[0, m, :]``."""
+    S = win.shape[0]
+    if m > 0:
+        for q in range(S):
+            QT[0, m, q] = 1.0 - win[perm[q]]
+
+
+@njit(cache=True, inline="always")
+def _decide(nvec, avec, win, can_double, dbl):
+    """``A = max(N, min(N[dbl], win))`` where the roller may double, else ``N``."""
+    S = win.shape[0]
+    for q in range(S):
+        a = nvec[q]
+        if can_double[q]:
+            dt = nvec[dbl[q]]
+            dp = win[q]
+            take_or_pass = dt if dt < dp else dp
+            if take_or_pass > a:
+                a = take_or_pass
+        avec[q] = a
+
+
+@njit(cache=True)
+def row_block(m, j0, j1, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, store, acc, best):
+    """Entries ``(m, j)`` for ``j0 <= j < j1``: the roller ``m`` against opponents ``j``.
+
+    Reads ``QT[s, j0:j1, :]`` (contiguous) for every successor ``s`` of ``m``.
+    """
+    S = win.shape[0]
+    nj = j1 - j0
+    width = nj * S
+    base = j0 * S
+    for k in range(width):
+        acc[k] = 0.0
+    for r in range(21):
+        lo = ptr[m * 21 + r]
+        hi = ptr[m * 21 + r + 1]
+        s = succ[lo]
+        src = QT[s].reshape(-1)
+        for k in range(width):
+            best[k] = src[base + k]
+        for qq in range(lo + 1, hi):
+            src = QT[succ[qq]].reshape(-1)
+            for k in range(width):
+                v = src[base + k]
+                if v < best[k]:
+                    best[k] = v
+        w = ROLL_WEIGHTS[r]
+        for k in range(width):
+            acc[k] += w * best[k]
+    nvec = np.empty(S)
+    avec = np.empty(S)
+    for jj in range(nj):
+        for q in range(S):
+            nvec[q] = 1.0 - acc[jj * S + q] / 36.0
+        _decide(nvec, avec, win, can_double, dbl)
+        j = j0 + jj
+        for q in range(S):
+            QT[j, m, q] = avec[perm[q]]
+        if store:
+            for k in range(nsel.shape[0]):
+                NOUT[m, j, k] = nvec[nsel[k]]
+
+
+@njit(cache=True)
+def pair_no_double(i, j, ptr, succ, QT, nvec):
+    """``N[i, j, :]`` (no-double MWCs of all states) from the stored successors."""
+    S = nvec.shape[0]
+    for q in range(S):
+        nvec[q] = 0.0
+    best = np.empty(S)
+    for r in range(21):
+        lo = ptr[i * 21 + r]
+        hi = ptr[i * 21 + r + 1]
+        s = succ[lo]
+        for q in range(S):
+            best[q] = QT[s, j, q]
+        for qq in range(lo + 1, hi):
+            s = succ[qq]
+            for q in range(S):
+                v = QT[s, j, q]
+                if v < best[q]:
+                    best[q] = v
+        w = ROLL_WEIGHTS[r]
+        for q in range(S):
+            nvec[q] += w * best[q]
+    for q in range(S):
+        nvec[q] = 1.0 - nvec[q] / 36.0
+
+
+@njit(cache=True)
+def column_entry(m, i, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, store):
+    """Entry ``(i, m)``: the roller ``i`` against the opponent ``m`` (reads ``QT[s, m]``)."""
+    S = win.shape[0]
+    nvec = np.empty(S)
+    avec = np.empty(S)
+    pair_no_double(i, m, ptr, succ, QT, nvec)
+    _decide(nvec, avec, win, can_double, dbl)
+    for q in range(S):
+        QT[m, i, q] = avec[perm[q]]
+    if store:
+        for k in range(nsel.shape[0]):
+            NOUT[i, m, k] = nvec[nsel[k]]
+
+
+@njit(cache=True)
+def shells_serial(m_lo, m_hi, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, store, block):
+    """Fill the shells ``m_lo <= m < m_hi`` on one thread."""
+    S = win.shape[0]
+    acc = np.empty(block * S)
+    best = np.empty(block * S)
+    for m in range(m_lo, m_hi):
+        base_entries(m, QT, win, perm)
+        for j0 in range(1, m, block):
+            row_block(m, j0, min(m, j0 + block), ptr, succ, QT, win, perm, can_double, dbl,
+                      NOUT, nsel, store, acc, best)  # fmt: skip
+        for i in range(1, m + 1):
+            column_entry(m, i, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, store)
+
+
+@njit(parallel=True, cache=True)
+def shells_parallel(
+    m_lo, m_hi, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, store, block
+):
+    """:func:`shells_serial` with each shell's row and column parts in parallel."""
+    S = win.shape[0]
+    for m in range(m_lo, m_hi):
+        base_entries(m, QT, win, perm)
+        nblk = (m - 1 + block - 1) // block
+        for bk in prange(nblk):
+            acc = np.empty(block * S)
+            best = np.empty(block * S)
+            j0 = 1 + bk * block
+            row_block(m, j0, min(m, j0 + block), ptr, succ, QT, win, perm, can_double, dbl,
+                      NOUT, nsel, store, acc, best)  # fmt: skip
+        for i in prange(1, m + 1):
+            column_entry(m, i, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, store)
