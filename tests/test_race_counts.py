@@ -182,7 +182,10 @@ def test_bad_input() -> None:
 
 # ----------------------------------------------------------------------------- invariants
 
-sides = st.lists(st.integers(0, 15), min_size=25, max_size=25).filter(lambda r: sum(r) <= 15)
+# A side: up to 15 checkers, each on a point 1..24 or the bar (column 24).
+sides = st.lists(st.integers(0, 24), max_size=15).map(
+    lambda cols: np.bincount(np.array(cols, dtype=np.int64), minlength=25).tolist()
+)
 
 
 @settings(max_examples=200, deadline=None)
