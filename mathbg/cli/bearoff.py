@@ -223,8 +223,11 @@ def _show_one_sided(args: argparse.Namespace, counts: list[int]) -> int:
     if args.db:
         db = OneSided.open(args.db)
     else:
+        validate_counts(counts, len(counts))  # bad counts fail before any build
         points, _ = _fits([counts])
-        db = OneSided.build(args.points or points, args.checkers or 15, policy=args.policy)
+        points, checkers = args.points or points, args.checkers or 15
+        validate_counts(counts, points, checkers)  # before building anything
+        db = OneSided.build(points, checkers, policy=args.policy)
     arr = validate_counts(counts, db.points, db.checkers)
     dist = db.distribution(arr)
     result = {
@@ -255,12 +258,18 @@ def _show_one_sided(args: argparse.Namespace, counts: list[int]) -> int:
 
 def _show_two_sided(args: argparse.Namespace, roller: list[int], opponent: list[int]) -> int:
     from mathbg.bearoff import TwoSided
+    from mathbg.bearoff.index import validate_counts
 
     if args.db:
         ts = TwoSided.open(args.db)
     else:
+        for side, counts in (("roller", roller), ("opponent", opponent)):
+            validate_counts(counts, len(counts), what=side)
         points, checkers = _fits([roller, opponent])
-        ts = TwoSided.build(args.points or points, args.checkers or max(6, checkers))
+        points, checkers = args.points or points, args.checkers or max(6, checkers)
+        for side, counts in (("roller", roller), ("opponent", opponent)):
+            validate_counts(counts, points, checkers, what=side)
+        ts = TwoSided.build(points, checkers)
     eq = ts.equities(roller, opponent)
     dec = ts.cube_decision(roller, opponent, cube=args.cube)
     result = {
