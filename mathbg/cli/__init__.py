@@ -38,7 +38,7 @@ EPILOG = """examples:
   mathbg takepoint --away 3,5 --cube 2
   mathbg cube money --gammons 0.2,0.2
   mathbg bearoff show 0,0,0,0,0,15
-  mathbg race ACAAAAAAAAAAAA:cAkAAAAAAAAA
+  mathbg race /38AAADfAwAAAA
 
 run 'mathbg COMMAND --help' for a command's options."""
 
