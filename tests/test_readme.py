@@ -1,0 +1,172 @@
+"""The README's promises hold on a fresh machine.
+
+- ``## Quickstart`` holds exactly two fenced code blocks, each a single shell line.
+- The first is run *as written* (``bash -c``) in a fresh virtual environment
+  (``python -m venv --system-site-packages``, so the scientific stack is not downloaded
+  again) inside a copy of the repository without any generated data: it must succeed, print
+  the take points and write the PNG heatmap it names.
+- The second is ``bash .ci/run``, and that script runs ruff and the whole test suite with the
+  notebooks (it is not run from here: it would run this test again).
+- Every ``mathbg`` command of the README's tour runs (exit status 0, some output), and the
+  Python example runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+FENCE = re.compile(r"^```([A-Za-z]*)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
+
+
+def _section(text: str, heading: str) -> str:
+    match = re.search(rf"^## {re.escape(heading)}[ \t]*\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    assert match, f"README has no '## {heading}' section"
+    return match.group(1)
+
+
+def _blocks(text: str) -> list[tuple[str, str]]:
+    """(language, body) of each fenced code block."""
+    return [(m.group(1), m.group(2)) for m in FENCE.finditer(text)]
+
+
+def quickstart_commands() -> list[str]:
+    blocks = _blocks(_section(README.read_text(encoding="utf-8"), "Quickstart"))
+    assert len(blocks) == 2, f"Quickstart must hold exactly two code blocks, found {len(blocks)}"
+    commands = []
+    for _, body in blocks:
+        lines = [line for line in body.splitlines() if line.strip()]
+        assert len(lines) == 1, f"a Quickstart block must be a single shell line: {body!r}"
+        commands.append(lines[0].strip())
+    return commands
+
+
+def test_quickstart_has_exactly_two_single_line_commands() -> None:
+    first, _ = quickstart_commands()
+    assert first.startswith("pip install -e .")
+    assert "mathbg" in first
+
+
+def test_second_command_runs_exactly_what_ci_runs() -> None:
+    _, second = quickstart_commands()
+    assert shlex.split(second) == ["bash", ".ci/run"]
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "pip install" in script and ".[test,notebooks]" in script
+    assert "apt-get install" in script and "gnubg" in script
+    assert re.search(r"^\s*python3? -m ruff check \.", script, re.M)
+    assert re.search(r"^\s*python3? -m pytest .*\btests\b.*--nbmake notebooks", script, re.M)
+    assert "set -euo pipefail" in script  # any failure fails CI
+
+
+def _copy_repo(dest: Path) -> Path:
+    """The working tree without VCS data, caches and generated databases."""
+
+    def ignore(directory: str, names: list[str]) -> set[str]:
+        skip = {".git", "__pycache__", ".pytest_cache", ".hypothesis", ".ruff_cache", "build",
+                "dist", ".ipynb_checkpoints"}  # fmt: skip
+        out = {n for n in names if n in skip or n.endswith((".egg-info", ".nbi", ".nbc"))}
+        if Path(directory).resolve() == (ROOT / "data").resolve():
+            out |= {n for n in names if n not in ("met", "README.md")}  # shipped tables only
+        return out
+
+    shutil.copytree(ROOT, dest, ignore=ignore)
+    return dest
+
+
+@pytest.mark.slow
+def test_first_command_works_in_a_fresh_virtual_environment(tmp_path: Path) -> None:
+    first, _ = quickstart_commands()
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
+                   check=True, capture_output=True)  # fmt: skip
+    bindir = venv / ("Scripts" if os.name == "nt" else "bin")
+    repo = _copy_repo(tmp_path / "checkout")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(
+        PATH=f"{bindir}{os.pathsep}{env.get('PATH', '')}",
+        VIRTUAL_ENV=str(venv),
+        MATHBG_DATA=str(tmp_path / "cache"),
+        MPLBACKEND="Agg",
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+    )
+    proc = subprocess.run(["bash", "-c", first], cwd=repo, env=env, capture_output=True,
+                          text=True, timeout=900)  # fmt: skip
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert (bindir / "mathbg").exists(), "the command did not install the mathbg script"
+    # the main job: both players' take points at the chosen score, then the matrix
+    out = proc.stdout
+    assert "kazaross-xg2" in out and "take point, dead" in out
+    assert "3-away" in out and "5-away" in out
+    assert "take points (%)" in out
+    # and its picture: every file the command names with --plot exists and is a real PNG
+    pngs = re.findall(r"--plot\s+(\S+)", first)
+    assert pngs, "the first command writes no picture"
+    for name in pngs:
+        png = repo / name
+        assert png.is_file(), f"{name} was not written"
+        data = png.read_bytes()
+        assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 10_000
+    # the installed mathbg is the copy's, inside the fresh environment
+    where = subprocess.run([str(bindir / "python"), "-c", "import mathbg; print(mathbg.__file__)"],
+                           cwd=venv, env=env, capture_output=True, text=True,
+                           check=True)  # fmt: skip
+    assert Path(where.stdout.strip()).resolve().is_relative_to(repo.resolve())
+
+
+def tour_commands() -> list[str]:
+    text = README.read_text(encoding="utf-8")
+    quick = _section(text, "Quickstart")
+    rest = text.replace(quick, "")
+    lines = []
+    for lang, body in _blocks(rest):
+        if lang == "bash":
+            lines += [line.strip() for line in body.splitlines() if line.startswith("mathbg ")]
+    return lines
+
+
+def test_the_tour_covers_every_command() -> None:
+    import argparse
+
+    from mathbg.cli import build_parser
+
+    registered = {
+        name
+        for action in build_parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
+        for name in action.choices
+    }
+    toured = {shlex.split(line)[1] for line in tour_commands()}
+    assert registered <= toured, f"commands missing from the README tour: {registered - toured}"
+
+
+@pytest.mark.parametrize("line", tour_commands())
+def test_tour_command_runs(line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mathbg.cli import main
+
+    monkeypatch.chdir(tmp_path)  # files a command writes (--out, --plot) land here
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(shlex.split(line)[1:])
+    assert status == 0, err.getvalue()[-2000:]
+    assert out.getvalue().strip() or list(tmp_path.iterdir())
+
+
+def test_python_example_runs() -> None:
+    text = README.read_text(encoding="utf-8")
+    examples = [body for lang, body in _blocks(text) if lang == "python"]
+    assert examples
+    for body in examples:
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(body, "README.md", "exec"), {})
