@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from gnubg_peer import GnubgPeer, find_peer  # noqa: E402
+from gnubg_peer import GnubgPeer, find_peer
 
 REQUIRE_GNUBG = os.environ.get("MATHBG_REQUIRE_GNUBG") == "1"
 
