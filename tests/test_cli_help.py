@@ -115,6 +115,13 @@ def test_usage_errors_are_one_line_exit_2(argv: list[str], tmp_path) -> None:
     _assert_one_line_error(_run(argv, tmp_path), argv)
 
 
+def test_unwritable_output_is_one_line_exit_2(tmp_path) -> None:
+    argv = ["met", "--format", "xg", "--out", str(tmp_path)]  # a directory, not a file
+    _assert_one_line_error(_run(argv, tmp_path), argv)
+    argv = ["met", "--format", "xg", "--out", str(tmp_path / "no" / "such" / "dir" / "x.met")]
+    _assert_one_line_error(_run(argv, tmp_path), argv)
+
+
 def test_bad_input_message_names_the_problem(tmp_path) -> None:
     proc = _run(["takepoint", "--away", "3,5", "--cube", "3"], tmp_path)
     assert "power of two" in proc.stderr

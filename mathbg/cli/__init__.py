@@ -7,8 +7,8 @@ Registration must stay cheap: import heavy modules inside the handler, not at th
 
 ``main(argv)`` runs any subcommand in-process, prints to stdout and returns the exit
 status. Input errors (any :class:`ValueError`, which includes every
-:class:`mathbg.errors.MathbgError`) are printed as one line on stderr with exit status 2,
-never as a traceback.
+:class:`mathbg.errors.MathbgError`), file errors (:class:`OSError`) and usage errors are
+printed as one line on stderr with exit status 2, never as a traceback.
 """
 
 from __future__ import annotations
@@ -92,11 +92,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"mathbg {args.command}: error: {message}", file=sys.stderr)
         return 2
-    except FileNotFoundError as exc:
-        print(f"mathbg {args.command}: error: {exc}", file=sys.stderr)
-        return 2
     except BrokenPipeError:  # e.g. piped into head
         return 0
+    except OSError as exc:  # a file that cannot be read or written
+        print(f"mathbg {args.command}: error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover
