@@ -10,6 +10,9 @@ Public API (imported lazily; numba compiles on first use):
   building block the race evaluator and the match-play solvers reuse;
   :func:`play_results` for one position and roll.
 - Index helpers: :func:`rank`, :func:`unrank`, :func:`n_positions`, :func:`all_positions`.
+- :func:`match_equity`: exact cube decisions and match winning chances of a bearoff at a
+  match score (:mod:`mathbg.bearoff.match`; analyses in
+  :mod:`mathbg.bearoff.match_analysis`).
 
 Positions are checker counts on points 1..P, ace point first, in the side's own
 numbering; the databases use gnubg's bearoff index, so they interoperate with gnubg's
@@ -27,6 +30,7 @@ __all__ = [
     "SuccessorTable",
     "TwoSided",
     "all_positions",
+    "match_equity",
     "n_positions",
     "play_results",
     "rank",
@@ -45,11 +49,13 @@ _LAZY = {
     "unrank": "mathbg.bearoff.index",
     "n_positions": "mathbg.bearoff.index",
     "all_positions": "mathbg.bearoff.index",
+    "match_equity": "mathbg.bearoff.match",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.bearoff.db import Equities, OneSided, TwoSided
     from mathbg.bearoff.index import all_positions, n_positions, rank, unrank
+    from mathbg.bearoff.match import match_equity
     from mathbg.bearoff.moves import SuccessorTable, play_results, successors
 
 

@@ -26,29 +26,35 @@ S(i, r))::
 still rolls, with the doubled cube owned by the opponent: state ``dbl[q]``; a pass gives
 the doubler ``win[q]``, the MWC of winning the current cube). Base entries:
 ``A[x, 0, q] = 1 - win[perm[q]]`` (the opponent has borne off: the roller lost the cube),
-so a play that bears off the last checker reads ``1 - QT[0, j, q] = win[q]``.
+so ``QT[0, x, q] = 1 - win[q]`` and a play that bears off the last checker reads
+``1 - QT[0, j, q] = win[q]``.
 
 Order: shells ``m = max(i, j)``, as the two-sided money database
 (:mod:`mathbg.bearoff.twosided`): the row part ``(m, j)``, ``j < m``, reads only earlier
 shells; the column part ``(i, m)``, ``i <= m``, reads earlier shells and the row part of
-shell ``m``. Entries inside a part are independent (``prange``).
+shell ``m``. The kernels release the GIL: independent games (e.g. the scores of one
+anti-diagonal of a race MET) run in parallel threads. Inside one game everything runs on
+one thread: on a shared 2-core machine, per-shell parallel regions (two barriers per
+shell) were up to ten times slower than one thread whenever the other core was busy.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from mathbg.bearoff._kernels import ROLL_WEIGHTS
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def base_entries(m, QT, win, perm):
-    """Fill ``A[m, 0, :]`` (the opponent is off: the roller lost) into ``QT[0, m, :]``."""
-    S = win.shape[0]
+    """Fill ``A[m, 0, :]`` (the opponent is off: the roller lost) into ``QT[0, m, :]``.
+
+    ``QT[0, m, q] = A[m, 0, perm[q]] = 1 - win[perm[perm[q]]] = 1 - win[q]``.
+    """
     if m > 0:
-        for q in range(S):
-            QT[0, m, q] = 1.0 - win[perm[q]]
+        for q in range(win.shape[0]):
+            QT[0, m, q] = 1.0 - win[q]
 
 
 @njit(cache=True, inline="always")
@@ -66,7 +72,7 @@ def _decide(nvec, avec, win, can_double, dbl):
         avec[q] = a
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def row_block(m, j0, j1, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, store, acc, best):
     """Entries ``(m, j)`` for ``j0 <= j < j1``: the roller ``m`` against opponents ``j``.
 
@@ -81,16 +87,14 @@ def row_block(m, j0, j1, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, 
     for r in range(21):
         lo = ptr[m * 21 + r]
         hi = ptr[m * 21 + r + 1]
-        s = succ[lo]
-        src = QT[s].reshape(-1)
+        # slices indexed from 0 (no wrap-around checks) let LLVM vectorise the min
+        src = QT[succ[lo]].reshape(-1)[base : base + width]
         for k in range(width):
-            best[k] = src[base + k]
+            best[k] = src[k]
         for qq in range(lo + 1, hi):
-            src = QT[succ[qq]].reshape(-1)
+            src = QT[succ[qq]].reshape(-1)[base : base + width]
             for k in range(width):
-                v = src[base + k]
-                if v < best[k]:
-                    best[k] = v
+                best[k] = min(best[k], src[k])
         w = ROLL_WEIGHTS[r]
         for k in range(width):
             acc[k] += w * best[k]
@@ -108,25 +112,23 @@ def row_block(m, j0, j1, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, 
                 NOUT[m, j, k] = nvec[nsel[k]]
 
 
-@njit(cache=True)
-def pair_no_double(i, j, ptr, succ, QT, nvec):
-    """``N[i, j, :]`` (no-double MWCs of all states) from the stored successors."""
+@njit(cache=True, nogil=True)
+def pair_no_double(i, col, ptr, succ, nvec, best):
+    """``N[i, j, :]`` (no-double MWCs of every state) of the roller ``i`` against a fixed
+    opponent ``j`` whose values ``col[s, :] = QT[s, j, :]`` have been gathered."""
     S = nvec.shape[0]
     for q in range(S):
         nvec[q] = 0.0
-    best = np.empty(S)
     for r in range(21):
         lo = ptr[i * 21 + r]
         hi = ptr[i * 21 + r + 1]
-        s = succ[lo]
+        src = col[succ[lo]]
         for q in range(S):
-            best[q] = QT[s, j, q]
+            best[q] = src[q]
         for qq in range(lo + 1, hi):
-            s = succ[qq]
+            src = col[succ[qq]]
             for q in range(S):
-                v = QT[s, j, q]
-                if v < best[q]:
-                    best[q] = v
+                best[q] = min(best[q], src[q])
         w = ROLL_WEIGHTS[r]
         for q in range(S):
             nvec[q] += w * best[q]
@@ -134,50 +136,58 @@ def pair_no_double(i, j, ptr, succ, QT, nvec):
         nvec[q] = 1.0 - nvec[q] / 36.0
 
 
-@njit(cache=True)
-def column_entry(m, i, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, store):
-    """Entry ``(i, m)``: the roller ``i`` against the opponent ``m`` (reads ``QT[s, m]``)."""
+@njit(cache=True, nogil=True)
+def gather_column(m, QT, col):
+    """``col[s, :] = QT[s, m, :]`` for ``s <= m``: the values ``A[m, s]`` the column part
+    of shell m reads, made contiguous."""
+    for s in range(m + 1):
+        col[s, :] = QT[s, m, :]
+
+
+@njit(cache=True, nogil=True)
+def column_block(m, i0, i1, col, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, store):
+    """Entries ``(i, m)``, ``i0 <= i < i1``: the rollers ``i`` against the opponent ``m``."""
     S = win.shape[0]
     nvec = np.empty(S)
     avec = np.empty(S)
-    pair_no_double(i, m, ptr, succ, QT, nvec)
-    _decide(nvec, avec, win, can_double, dbl)
-    for q in range(S):
-        QT[m, i, q] = avec[perm[q]]
-    if store:
-        for k in range(nsel.shape[0]):
-            NOUT[i, m, k] = nvec[nsel[k]]
+    best = np.empty(S)
+    for i in range(i0, i1):
+        pair_no_double(i, col, ptr, succ, nvec, best)
+        _decide(nvec, avec, win, can_double, dbl)
+        row = QT[m, i]
+        for q in range(S):
+            row[q] = avec[perm[q]]
+        if store:
+            for k in range(nsel.shape[0]):
+                NOUT[i, m, k] = nvec[nsel[k]]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def shells_serial(m_lo, m_hi, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, store, block):
     """Fill the shells ``m_lo <= m < m_hi`` on one thread."""
     S = win.shape[0]
     acc = np.empty(block * S)
     best = np.empty(block * S)
+    col = np.empty((m_hi, S))
     for m in range(m_lo, m_hi):
         base_entries(m, QT, win, perm)
         for j0 in range(1, m, block):
-            row_block(m, j0, min(m, j0 + block), ptr, succ, QT, win, perm, can_double, dbl,
-                      NOUT, nsel, store, acc, best)  # fmt: skip
-        for i in range(1, m + 1):
-            column_entry(m, i, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, store)
-
-
-@njit(parallel=True, cache=True)
-def shells_parallel(
-    m_lo, m_hi, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, store, block
-):
-    """:func:`shells_serial` with each shell's row and column parts in parallel."""
-    S = win.shape[0]
-    for m in range(m_lo, m_hi):
-        base_entries(m, QT, win, perm)
-        nblk = (m - 1 + block - 1) // block
-        for bk in prange(nblk):
-            acc = np.empty(block * S)
-            best = np.empty(block * S)
-            j0 = 1 + bk * block
-            row_block(m, j0, min(m, j0 + block), ptr, succ, QT, win, perm, can_double, dbl,
-                      NOUT, nsel, store, acc, best)  # fmt: skip
-        for i in prange(1, m + 1):
-            column_entry(m, i, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, store)
+            row_block(
+                m,
+                j0,
+                min(m, j0 + block),
+                ptr,
+                succ,
+                QT,
+                win,
+                perm,
+                can_double,
+                dbl,
+                NOUT,
+                nsel,
+                store,
+                acc,
+                best,
+            )
+        gather_column(m, QT, col)
+        column_block(m, 1, m + 1, col, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, store)

@@ -95,8 +95,6 @@ _CACHE_VERSION = 1
 
 #: Opponent positions per parallel task in a shell's row part.
 _ROW_BLOCK = 32
-#: Shells with at least this many successor-state evaluations run in parallel.
-_PARALLEL_SHELL = 2.0e5
 #: Successor-state evaluations per kernel call at most (progress granularity).
 _BATCH = 2.0e8
 
@@ -363,7 +361,6 @@ def _run_kernel(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Solve every pair; return ``QT`` (see the kernel module) and ``N`` of ``report``."""
     from mathbg.bearoff import _match_kernels as k
-    from mathbg.bearoff._schedule import plan
 
     table = space.table()
     n = space.n
@@ -374,20 +371,38 @@ def _run_kernel(
     else:
         nout = np.empty((1, 1, len(report)))
     per_position = np.diff(table.ptr[::21]).astype(np.float64)
-    work = (np.arange(-1, n - 1).clip(0) * per_position + np.cumsum(per_position)) * S
+    # successor-state reads of shell m: row part (m - 1) |succ(m)|, column part sum_{i<=m}
+    work = np.cumsum((np.arange(-1, n - 1).clip(0) * per_position + np.cumsum(per_position)) * S)
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=n * n, desc=desc or "match bearoff", unit="pair", unit_scale=True,
-                   leave=False)  # fmt: skip
+        bar = tqdm(
+            total=n * n, desc=desc or "match bearoff", unit="pair", unit_scale=True, leave=False
+        )
     try:
-        for m0, m1, parallel in plan(work, parallel_min=_PARALLEL_SHELL, batch=_BATCH):
-            kernel = k.shells_parallel if parallel else k.shells_serial
-            kernel(m0, m1, table.ptr, table.succ, qt, states.win, states.perm,
-                   states.can_double, states.dbl, nout, report, store, _ROW_BLOCK)  # fmt: skip
+        m0 = 1
+        while m0 < n:
+            m1 = int(np.searchsorted(work, work[m0 - 1] + _BATCH)) + 1
+            m1 = min(max(m1, m0 + 1), n)
+            k.shells_serial(
+                m0,
+                m1,
+                table.ptr,
+                table.succ,
+                qt,
+                states.win,
+                states.perm,
+                states.can_double,
+                states.dbl,
+                nout,
+                report,
+                store,
+                _ROW_BLOCK,
+            )
             if bar is not None:
                 bar.update(m1 * m1 - m0 * m0)
+            m0 = m1
     finally:
         if bar is not None:
             bar.close()
@@ -402,7 +417,9 @@ def _root_values(
 
     table = space.table()
     out = np.empty(states.n)
-    k.pair_no_double(i, j, table.ptr, table.succ, qt, out)
+    k.pair_no_double(
+        i, np.ascontiguousarray(qt[:, j, :]), table.ptr, table.succ, out, np.empty(states.n)
+    )
     return out
 
 
@@ -469,8 +486,13 @@ class GameSolution:
         c = min(int(cube), self.cap)
         if not self.access[k]:
             nan = np.full_like(nd, np.nan)
-            return {"no_double": nd, "double_take": nan, "double_pass": nan, "optimal": nd,
-                    "access": False}  # fmt: skip
+            return {
+                "no_double": nd,
+                "double_take": nan,
+                "double_pass": nan,
+                "optimal": nd,
+                "access": False,
+            }
         level = c.bit_length() - 1
         dt = self.no_double[..., self.states.index((0, level + 1, _OPPONENT))]
         dp = float(self.win[k])
@@ -492,8 +514,13 @@ class GameSolution:
         k = self.state_index(cube, owner)
         p = float(self.no_double[i, j, self.states.index("cubeless")])
         nd = float(self.no_double[i, j, k])
-        common = {"away": self.away, "cube": int(cube), "owner": OWNERS[_owner(owner)],
-                  "crawford": self.kind == "crawford", "met": self.met_name}  # fmt: skip
+        common = {
+            "away": self.away,
+            "cube": int(cube),
+            "owner": OWNERS[_owner(owner)],
+            "crawford": self.kind == "crawford",
+            "met": self.met_name,
+        }
         if not self.access[k]:
             return MatchEquity(p, nd, None, None, nd, CubeAction.NOT_AVAILABLE, **common)
         level = min(int(cube), self.cap).bit_length() - 1
@@ -599,12 +626,14 @@ def solve_game(
         raise InvalidParameterError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
     space = _space(points, checkers)
     a, b = int(away[0]), int(away[1])
-    states = build_states(a, b, kind, mwc, levels=levels, prune_dead_doubles=prune_dead_doubles,
-                          merge=merge)  # fmt: skip
+    states = build_states(
+        a, b, kind, mwc, levels=levels, prune_dead_doubles=prune_dead_doubles, merge=merge
+    )
     names = _report_states(states.levels)
     report = np.array([states.cls[st] for st in names], dtype=np.int64)
-    _, nout = _run_kernel(space, states, report, store=True, progress=progress,
-                          desc=f"{a}-away/{b}-away")  # fmt: skip
+    _, nout = _run_kernel(
+        space, states, report, store=True, progress=progress, desc=f"{a}-away/{b}-away"
+    )
     # access as gnubg's rules (mathbg.cube.match.may_double): not in the Crawford game, the
     # cube centred or the roller's, and only for a roller who needs more than the cube
     access = [
@@ -645,6 +674,11 @@ def _met_by_name(name: str) -> Any:
     return _resolve_met(name)
 
 
+def resolve_met(met: Any) -> Any:
+    """A :class:`mathbg.met.MET` from a table or model name (cached) or a MET."""
+    return _met_by_name(met.strip().lower()) if isinstance(met, str) else _resolve_met(met)
+
+
 def _cache_path(points: int, checkers: int, a: int, b: int, kind: str, key: str) -> Path:
     from mathbg._paths import cache_dir
 
@@ -657,8 +691,13 @@ def _save(sol: GameSolution, path: Path) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp.npz", dir=path.parent)
     os.close(fd)
     try:
-        np.savez(tmp, no_double=sol.no_double, win=sol.win, access=sol.access,
-                 levels=np.int64(sol.levels))  # fmt: skip
+        np.savez(
+            tmp,
+            no_double=sol.no_double,
+            win=sol.win,
+            access=sol.access,
+            levels=np.int64(sol.levels),
+        )
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
@@ -721,7 +760,7 @@ def solve_score(
     """
     a, b = _away_pair(away)
     kind = _kind(a, b, crawford)
-    table = _met_by_name(met.strip().lower()) if isinstance(met, str) else _resolve_met(met)
+    table = resolve_met(met)
     key = _met_key(table)
     space = _space(points, checkers)
     mkey = (space.points, space.checkers, a, b, kind, key)
@@ -734,8 +773,15 @@ def solve_score(
     if disk_cache and path.exists():
         sol = _load(path, space.points, space.checkers, a, b, kind, name)
     if sol is None:
-        sol = solve_game(space.points, space.checkers, (a, b), kind, _met_mwc(table),
-                         met_name=name, progress=progress)  # fmt: skip
+        sol = solve_game(
+            space.points,
+            space.checkers,
+            (a, b),
+            kind,
+            _met_mwc(table),
+            met_name=name,
+            progress=progress,
+        )
         if disk_cache:
             _save(sol, path)
     if len(_MEMORY) >= _MEMORY_MAX:
@@ -812,8 +858,15 @@ def match_equity(
     """
     if checkers is None:
         checkers = _fits(roller, opponent, points)
-    sol = solve_score(away, crawford=crawford, met=met, points=points, checkers=checkers,
-                      disk_cache=disk_cache, progress=progress)  # fmt: skip
+    sol = solve_score(
+        away,
+        crawford=crawford,
+        met=met,
+        points=points,
+        checkers=checkers,
+        disk_cache=disk_cache,
+        progress=progress,
+    )
     return sol.decision(roller, opponent, cube, owner)
 
 
@@ -839,8 +892,9 @@ def money_limit(points: int = 6, checkers: int = 6, *, levels: int = 10) -> NDAr
     def affine(a: int, b: int, kind: str) -> float:
         return 0.5 + 0.5 * (b - a)
 
-    sol = solve_game(points, checkers, (big, big), "normal", affine, levels=levels,
-                     met_name="money (affine)")  # fmt: skip
+    sol = solve_game(
+        points, checkers, (big, big), "normal", affine, levels=levels, met_name="money (affine)"
+    )
     out = np.empty((*sol.no_double.shape[:2], 4))
     out[..., 0] = 2.0 * sol.no_double[..., sol.states.index("cubeless")] - 1.0
     for col, w in ((1, _ROLLER), (2, _CENTRE), (3, _OPPONENT)):
@@ -945,27 +999,43 @@ def race_met(
             return crawford[b] if a == 1 else 1.0 - crawford[a]
         return pre[a, b]
 
-    jobs: list[tuple[int, int, str]] = [(1, n, "post") for n in range(1, length + 1)]
-    jobs += [(1, n, "crawford") for n in range(2, length + 1)]
-    jobs += sorted(((a, b, "normal") for a in range(2, length + 1) for b in range(a, length + 1)),
-                   key=lambda t: (t[0] + t[1], t[0]))  # fmt: skip
+    # waves of independent games: the post-Crawford chain (each reads the one before),
+    # the Crawford games (read post-Crawford entries), then the scores by a + b
+    waves: list[list[tuple[int, int, str]]] = [[(1, n, "post")] for n in range(1, length + 1)]
+    waves.append([(1, n, "crawford") for n in range(2, length + 1)])
+    for total in range(4, 2 * length + 1):
+        wave = [(a, total - a, "normal") for a in range(2, total // 2 + 1) if total - a <= length]
+        if wave:
+            waves.append(wave)
+
+    def run(job: tuple[int, int, str]) -> float:
+        a, b, kind = job
+        return _game_start(space, a, b, kind, mwc, x, y, opening_double)
+
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(jobs), desc=f"race MET to {length}", unit="score", leave=False)
+        total_jobs = sum(len(w) for w in waves)
+        bar = tqdm(total=total_jobs, desc=f"race MET to {length}", unit="score", leave=False)
+    from concurrent.futures import ThreadPoolExecutor
+
+    from mathbg.bearoff._schedule import threads
+
+    space.table()  # build the successor table once, outside the threads
     try:
-        for a, b, kind in jobs:
-            value = _game_start(space, a, b, kind, mwc, x, y, opening_double)
-            if kind == "post":
-                post[b] = 1.0 - value
-            elif kind == "crawford":
-                crawford[b] = value
-            else:
-                pre[a, b] = value
-                pre[b, a] = 1.0 - value
-            if bar is not None:
-                bar.update()
+        with ThreadPoolExecutor(max_workers=max(1, threads())) as pool:
+            for wave in waves:
+                for (a, b, kind), value in zip(wave, pool.map(run, wave), strict=True):
+                    if kind == "post":
+                        post[b] = 1.0 - value
+                    elif kind == "crawford":
+                        crawford[b] = value
+                    else:
+                        pre[a, b] = value
+                        pre[b, a] = 1.0 - value
+                    if bar is not None:
+                        bar.update()
     finally:
         if bar is not None:
             bar.close()

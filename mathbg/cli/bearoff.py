@@ -19,7 +19,10 @@ build  generates a database: one-sided (distribution of the rolls needed to bear
        .bd format, byte-identical to gnubg's makebearoff.
 show   queries a position: checker counts on points 1..P, ace point first, comma
        separated (0,0,0,0,0,15 = fifteen checkers on the six-point). The default
-       one-sided 6x15 database (or the two-sided one a query needs) is built on first use."""
+       one-sided 6x15 database (or the two-sided one a query needs) is built on first use.
+match  exact cube decision of a two-sided position at a match score (roller a-away,
+       opponent b-away): the whole game is solved with the score, cube and owner in the
+       state and the MET at the leaves (a second or so for the default 6x6 space)."""
 
 EPILOG = """\
 examples:
@@ -27,7 +30,8 @@ examples:
   mathbg bearoff build --points 6 --checkers 6 --two-sided --out gnubg_ts0.bd
   mathbg bearoff show 0,0,0,0,0,15
   mathbg bearoff show 0,0,0,3,5,7 --json
-  mathbg bearoff show --two-sided 0,0,0,0,0,1 0,0,0,0,0,1 --json"""
+  mathbg bearoff show --two-sided 0,0,0,0,0,1 0,0,0,0,0,1 --json
+  mathbg bearoff match 0,0,1,1,1,1 0,0,0,2,1,1 --away 3,3 --json"""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -88,7 +92,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     show.add_argument("--db", metavar="PATH", help="use this database (native or gnubg .bd)")
     show.set_defaults(handler=run_show)
+    _register_match(sub)
     parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
+
+
+def _register_match(sub: argparse._SubParsersAction) -> None:
+    """``mathbg bearoff match`` (exact match play; arguments and handler in _bearoff_match)."""
+    match = sub.add_parser(
+        "match",
+        help="exact cube decision of a bearoff at a match score",
+        description="Exact match winning chances and cube decision of the roller in a "
+        "two-sided bearoff at a match score (optimal checker and cube play by both sides, "
+        "MET at the leaves; no gammons with fewer than 15 checkers).",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    from mathbg.cli._bearoff_match import add_arguments, run
+
+    add_arguments(match)
+    match.set_defaults(handler=run)
 
 
 def _parse_counts(text: str) -> list[int]:
