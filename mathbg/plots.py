@@ -21,6 +21,8 @@ __all__ = [
     "bearoff_distribution",
     "bearoff_wastage",
     "cube_point_heatmap",
+    "exact_take_boundary",
+    "implied_cube_life",
     "market_window_bars",
     "met_difference_heatmap",
     "met_heatmap",
@@ -603,4 +605,85 @@ def bearoff_wastage(
     which = "all positions" if checkers is None else f"{checkers} checkers"
     default = f"one-sided {db.points}x{db.checkers} bearoff: wastage ({which})"
     ax.set_title(title if title is not None else default)
+    return ax
+
+
+# ----------------------------------------------------------------------------- exact match play
+
+
+def exact_take_boundary(
+    frame: Any,
+    ax: Axes | None = None,
+    *,
+    max_points: int = 20000,
+    title: str | None = None,
+) -> Axes:
+    """The exact take/pass margin of every pair against the taker's cubeless chance.
+
+    ``frame`` is :func:`mathbg.bearoff.match_analysis.take_boundary`: each dot is a pair,
+    at the taker's cubeless winning chance (x) and its MWC gained by taking rather than
+    passing (y, percentage points; above 0 the exact answer is a take). The vertical lines
+    are the take points of the rules: dead cube, gnubg's convention (with the taker's
+    automatic redouble) and fully live. A random sample of ``max_points`` dots is drawn.
+    """
+    df = frame
+    if len(df) > max_points:
+        df = df.sample(max_points, random_state=0)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.0, 4.5))
+    pt = 100.0 * df["p_taker"].to_numpy()
+    margin = 100.0 * df["take_margin"].to_numpy()
+    take = df["exact_take"].to_numpy()
+    ax.scatter(pt[take], margin[take], s=3, alpha=0.3, color="tab:blue", label="exact take",
+               rasterized=True)  # fmt: skip
+    ax.scatter(pt[~take], margin[~take], s=3, alpha=0.3, color="tab:orange",
+               label="exact pass", rasterized=True)  # fmt: skip
+    ax.axhline(0.0, color="black", linewidth=0.8)
+    styles = {"dead": ("dead cube", "--"), "gnubg": ("gnubg (auto recube)", ":"),
+              "live": ("fully live", "-.")}  # fmt: skip
+    for rule, (label, style) in styles.items():
+        tp = frame.attrs.get(f"tp_{rule}")
+        if tp is not None and np.isfinite(tp):
+            ax.axvline(100.0 * tp, color="black", linestyle=style, linewidth=1.0,
+                       label=f"{label} TP {100 * tp:.1f} %")  # fmt: skip
+    lo = max(0.0, min(pt.min(initial=100.0), 100.0 * frame.attrs.get("tp_live", 0.2)) - 5.0)
+    ax.set_xlim(lo, min(100.0, lo + 35.0))
+    ax.set_xlabel("taker's cubeless winning chance (%)")
+    ax.set_ylabel("taker's MWC: take minus pass (% points)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, markerscale=3)
+    a, b = frame.attrs.get("away", ("?", "?"))
+    cube = frame.attrs.get("cube", 1)
+    default = f"exact take/pass at {a}-away (doubler) / {b}-away (taker), cube {cube}"
+    ax.set_title(title if title is not None else default)
+    return ax
+
+
+def implied_cube_life(
+    table: Any,
+    ax: Axes | None = None,
+    *,
+    title: str | None = None,
+) -> Axes:
+    """Implied cube life x by pip count, one line per score (median with quartile band).
+
+    ``table`` is :func:`mathbg.bearoff.match_analysis.cube_life_table`. gnubg uses
+    x = 0.6 in bearoffs and 0.68 in contact; the exact x is where its blend
+    ``(1 - x) dead + x live`` would have to sit to give the exact no-double MWC.
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.0, 4.5))
+    for (a, b), group in table.groupby(["away", "opp_away"], sort=False):
+        group = group[group["n"] >= 20]
+        x = group["pips"].to_numpy()
+        (line,) = ax.plot(x, group["x_median"], marker="o", markersize=3,
+                          label=f"{a}-away/{b}-away")  # fmt: skip
+        ax.fill_between(x, group["x_q25"], group["x_q75"], color=line.get_color(), alpha=0.15)
+    ax.axhline(0.6, color="black", linestyle=":", linewidth=1.0, label="gnubg bearoff x = 0.6")
+    ax.set_xlabel("pip count (both sides)")
+    ax.set_ylabel("implied cube life x")
+    ax.set_ylim(-0.1, 1.3)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    ax.set_title(title if title is not None else "cube life implied by exact match play")
     return ax
