@@ -28,8 +28,8 @@ def test_initial_position():
 
 
 def test_unknown_variant():
-    with pytest.raises(UnknownVariantError, match=r"unknown variant 'plakoto'.*backgammon"):
-        Position.initial("plakoto")
+    with pytest.raises(UnknownVariantError, match=r"unknown variant 'checkers'.*backgammon"):
+        Position.initial("checkers")
 
 
 def test_from_counts_forms_agree():

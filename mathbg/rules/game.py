@@ -21,6 +21,11 @@ on the bar or in the winner's home board: backgammon (3 x cube). A dropped doubl
 game at the value before the double; an accepted resignation at the level offered x cube
 (gnubg's rule). A rejected resignation may be renewed in the same turn only at a higher
 level (gnubg's ``fResignationDeclined``); the record resets at the next turn.
+
+The rule set decides the rest (:mod:`mathbg.rules.ruleset`): the legal plays, how a play
+ends the game (:meth:`RuleSet.game_end`; Plakoto adds the mother rule and a draw), and,
+with ``opening_doubles`` (Tavla, the Greek games, Long Nardi), that the winner of the
+opening roll rolls both dice again instead of playing the two opening dice.
 """
 
 from __future__ import annotations
@@ -95,24 +100,33 @@ class GameResult:
 
     Attributes
     ----------
-    winner : int
-        Player 0 or 1.
-    kind : ResultKind
-        Single, gammon or backgammon (for a drop: single; for a resignation: the level).
+    winner : int or None
+        Player 0 or 1; None for a draw (Plakoto, both mothers pinned).
+    kind : ResultKind or None
+        Single, gammon or backgammon (for a drop: single; for a resignation: the level);
+        None for a draw.
     cube : int
         The cube value the game ended at.
     points : int
         Points won before any match cap (kind x cube, or 1 x cube under the Jacoby rule
         with a centred cube; a drop wins the value before the double).
     reason : str
-        ``"played"``, ``"dropped"`` or ``"resigned"``.
+        ``"played"``, ``"dropped"`` or ``"resigned"``; Plakoto also ``"mother"`` (a
+        pinned mother: a gammon) and ``"draw"`` (0 points).
     """
 
-    winner: int
-    kind: ResultKind
+    winner: int | None
+    kind: ResultKind | None
     cube: int
     points: int
     reason: str = "played"
+
+    @property
+    def name(self) -> str:
+        """``"single"``, ``"gammon"``, ``"backgammon"``, ``"mother"`` or ``"draw"``."""
+        if self.reason in ("mother", "draw") or self.kind is None:
+            return self.reason
+        return self.kind.name.lower()
 
 
 @dataclass(frozen=True)
@@ -185,7 +199,8 @@ class GameState:
         cube_rules : CubeRules, optional
             Optional cube rules; money-only options are refused in match play.
         variant : str or RuleSet
-            The rule set (only ``"backgammon"`` so far).
+            The rule set: ``"backgammon"`` (default), ``"portes"``, ``"plakoto"``,
+            ``"fevga"``, ``"tavla"``, ``"long-nardi"``, or a RuleSet.
         """
         rules = cube_rules or CubeRules()
         if match is not None and match.length:
@@ -211,7 +226,9 @@ class GameState:
                 f"cannot {action} now: the game is in phase {self.phase.value!r} (needs {allowed})"
             )
 
-    def _finish(self, winner: int, kind: ResultKind, points: int, reason: str) -> GameState:
+    def _finish(
+        self, winner: int | None, kind: ResultKind | None, points: int, reason: str
+    ) -> GameState:
         res = GameResult(
             winner=winner, kind=kind, cube=self.cube.value, points=points, reason=reason
         )
@@ -223,7 +240,8 @@ class GameState:
 
         Equal dice are rolled again (the state stays in OPENING, with an automatic double
         if those are enabled); otherwise the higher die's player moves first, playing both
-        numbers.
+        numbers, or, when the rule set has ``opening_doubles`` (Tavla), rolling both dice
+        again (phase ROLL), so the first play may be a double.
         """
         self._require(Phase.OPENING, action="roll the opening")
         d0, d1 = parse_roll((die0, die1))  # validates
@@ -237,6 +255,8 @@ class GameState:
             return replace(self, cube=cube, automatic_doubles=self.automatic_doubles + 1)
         winner = 0 if die0 > die1 else 1
         pos = self.position if winner == self.turn else self.position.swap()
+        if self.ruleset.opening_doubles:
+            return replace(self, position=pos, turn=winner, phase=Phase.ROLL, dice=None)
         return replace(
             self,
             position=pos,
@@ -346,8 +366,12 @@ class GameState:
             result = play
         else:
             raise IllegalPlayError(f"not a play: {play!r}")
-        kind = classify_result(result, self.ruleset)
-        if kind is not None:
+        end = self.ruleset.game_end(result)
+        if end is not None:
+            kind, reason = end
+            done = replace(self, position=result, dice=None)
+            if kind is None:  # a draw (Plakoto: both mothers pinned)
+                return done._finish(None, None, 0, reason)
             points = game_points(
                 kind,
                 self.cube.value,
@@ -355,8 +379,7 @@ class GameState:
                 cube_centred=self.cube.centred,
                 money=self.is_money,
             )
-            done = replace(self, position=result, dice=None)
-            return done._finish(self.turn, kind, points, "played")
+            return done._finish(self.turn, kind, points, reason)
         return replace(
             self,
             position=result.swap(),
@@ -464,6 +487,7 @@ def play_random_game(
     cube_actions: bool = False,
     resignations: bool = False,
     max_turns: int = 20_000,
+    variant: str | RuleSet = "backgammon",
 ) -> GameRecord:
     """Play a game with uniformly random legal choices (for tests and position sampling).
 
@@ -478,9 +502,11 @@ def play_random_game(
         Let the player on roll offer a random resignation now and then (1 %).
     max_turns : int
         Safety limit; reaching it raises RuntimeError (never observed: random games end).
+    variant : str or RuleSet
+        The rule set (default standard backgammon).
     """
     r = rng if isinstance(rng, random.Random) else random.Random(rng)
-    state = GameState.new(match=match, cube_rules=cube_rules)
+    state = GameState.new(match=match, cube_rules=cube_rules, variant=variant)
     states = [state]
     for _ in range(max_turns * 4):
         if state.phase == Phase.OVER:

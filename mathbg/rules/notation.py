@@ -43,7 +43,14 @@ def _point_name(p: int) -> str:
 
 
 def _blots(position: Position) -> set[int]:
-    """Points (mover's numbering 1..24) holding exactly one opposing checker."""
+    """Points (mover's numbering 1..24) holding exactly one opposing checker.
+
+    A variant position supplies its own (``markable_points``: where landing hits or pins;
+    none where one checker blocks a point).
+    """
+    marks = getattr(position, "markable_points", None)
+    if marks is not None:
+        return marks()
     opp = position.cells[:25]
     # the mover's point p is the opponent's point 25 - p, i.e. its 0-based cell 24 - p
     return {p for p in range(1, 25) if opp[24 - p] == 1}

@@ -5,10 +5,12 @@ the 24-point board: the starting position, the legal-play generator, which resul
 (gammons, backgammons) and whether the doubling cube is used. The game flow
 (:mod:`mathbg.rules.game`) asks its rule set for these, never the variant's name.
 
-Only standard backgammon is implemented here. Its generator is the dedicated numba kernel
-behind :meth:`Position.legal_plays`; a variant (Tavla, Portes, Plakoto, Fevga, Long Nardi)
-will get its own generator and its own :class:`RuleSet` instance registered in
-:data:`RULESETS`, so the standard game never pays for a variant's rules.
+Standard backgammon is defined here. Its generator is the dedicated numba kernel behind
+:meth:`Position.legal_plays`; the regional variants (Portes, Plakoto, Fevga, Tavla, Long
+Nardi) are :class:`~mathbg.rules.variants.rules.VariantRuleSet` instances with their own
+generator, registered in :data:`RULESETS` when :mod:`mathbg.rules.variants` is first
+imported (which :func:`get_ruleset` does on demand), so the standard game never pays for a
+variant's rules.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from mathbg.errors import UnknownVariantError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.rules.match import ResultKind
     from mathbg.rules.plays import Plays
     from mathbg.rules.position import Position
 
@@ -76,6 +79,18 @@ class RuleSet:
         """The legal plays of ``roll`` in ``position`` under this rule set."""
         return self.plays(position, roll)
 
+    def game_end(self, position: Position) -> tuple[ResultKind | None, str] | None:
+        """How the game ends right after a play leading to ``position`` (mover's view).
+
+        Returns ``(kind, reason)`` with the mover as winner (reason ``"played"``; a
+        variant may add others, and a ``kind`` of None for a draw), or None while the
+        game goes on. Here: :func:`mathbg.rules.game.classify_result`.
+        """
+        from mathbg.rules.game import classify_result
+
+        kind = classify_result(position, self)
+        return None if kind is None else (kind, "played")
+
 
 #: Standard backgammon (international rules; gnubg's ``VARIATION_STANDARD``).
 BACKGAMMON = RuleSet(name="backgammon", initial=_standard_initial, plays=_standard_plays)
@@ -85,7 +100,8 @@ RULESETS: dict[str, RuleSet] = {"backgammon": BACKGAMMON}
 
 
 def get_ruleset(name: str | RuleSet = "backgammon") -> RuleSet:
-    """The rule set called ``name`` (case-insensitive); a RuleSet is returned unchanged.
+    """The rule set called ``name`` (case-insensitive; ``long_nardi``, ``Long Nardi`` and
+    ``nardi`` are ``long-nardi``); a RuleSet is returned unchanged.
 
     Raises
     ------
@@ -96,7 +112,13 @@ def get_ruleset(name: str | RuleSet = "backgammon") -> RuleSet:
         return name
     if not isinstance(name, str):
         raise UnknownVariantError(f"a variant name is a string, got {type(name).__name__}")
-    rs = RULESETS.get(name.strip().lower())
+    key = name.strip().lower()
+    rs = RULESETS.get(key)
+    if rs is None:
+        # importing the variants package registers their rule sets
+        from mathbg.rules.variants import normalise_name
+
+        rs = RULESETS.get(normalise_name(key))
     if rs is None:
         known = ", ".join(sorted(RULESETS))
         raise UnknownVariantError(f"unknown variant {name!r}: known variants are {known}")

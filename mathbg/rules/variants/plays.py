@@ -1,0 +1,204 @@
+"""Legal plays of a variant: :class:`VariantPlays`, a :class:`~mathbg.rules.plays.Plays`.
+
+The plays of Portes (and of Tavla with standard movement) come from the standard numba
+kernel; every other rule set uses :mod:`mathbg.rules.variants._kernel`. Results are
+:class:`~mathbg.rules.variants.position.VariantPosition` objects (with Plakoto's pins), the
+notation marks a hit (Portes, Tavla) or a pin (Plakoto) with ``*`` as gnubg marks hits,
+and Fevga and Long Nardi plays never carry a ``*``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from mathbg.errors import (
+    AmbiguousPlayError,
+    IllegalPlayError,
+    InvalidPositionError,
+    UnknownVariantError,
+)
+from mathbg.rules.dice import parse_roll
+from mathbg.rules.notation import ParsedPlay, _play_net, _segment_ok, parse_notation
+from mathbg.rules.plays import _NORMAL, Play, Plays
+from mathbg.rules.variants.geometry import Contact
+from mathbg.rules.variants.position import VariantPosition, _vmake, mirror_mask
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.rules.dice import Roll
+    from mathbg.rules.position import Position
+    from mathbg.rules.variants.rules import VariantRuleSet
+
+__all__ = ["VariantPlays", "variant_legal_plays"]
+
+_MASK24 = (1 << 24) - 1
+
+
+class VariantPlays(Plays):
+    """The legal plays of one roll in a variant position (a lazy, read-only sequence).
+
+    As :class:`~mathbg.rules.plays.Plays`; each play's ``.result`` is a
+    :class:`VariantPosition` seen from the mover, ``.next_position`` from the opponent.
+    """
+
+    __slots__ = ("_pins",)
+
+    def __init__(
+        self,
+        position: VariantPosition,
+        roll: Roll,
+        boards: np.ndarray,
+        moves: np.ndarray,
+        pins: np.ndarray,
+    ):
+        super().__init__(position, roll, boards, moves)
+        self._pins = pins
+
+    def _result(self, i: int) -> VariantPosition:
+        return _vmake(self._boards[i].tobytes(), self.position.variant, int(self._pins[i]))
+
+    def _play(self, i: int) -> Play:
+        play = self._cache.get(i)
+        if play is None:
+            mv = self._moves[i]
+            k = 0
+            while k < 4 and mv[k, 0] >= 0:
+                k += 1
+            rows = mv[:k].tolist()
+            play = Play(
+                position=self.position,
+                roll=self.roll,
+                result=self._result(i),
+                moves=tuple((f + 1, t + 1) for f, t, _ in rows),
+                dice=tuple(d for _, _, d in rows),
+            )
+            self._cache[i] = play
+        return play
+
+    @property
+    def results(self) -> tuple[VariantPosition, ...]:
+        """The resulting positions (mover's point of view), one per play."""
+        return tuple(self._result(i) for i in range(len(self)))
+
+    def find(self, result: Position) -> Play | None:
+        """The play leading to ``result`` (mover's point of view), or None."""
+        for j in range(len(self)):
+            if self._result(j) == result:
+                return self._play(j)
+        return None
+
+    def parse(self, text: str) -> Play:
+        """The legal play written as ``text`` (any spelling with the same net effect;
+        ``*`` marks a hit or a pin).
+
+        Raises
+        ------
+        InvalidNotationError, IllegalPlayError, AmbiguousPlayError
+        """
+        return _resolve(self, text)
+
+
+def _pins_in(position: VariantPosition) -> tuple[int, int]:
+    """(mover's pinned mask, opponent checkers pinned by the mover in the mover's
+    numbering) for the kernel."""
+    p = position.pins
+    return p & _MASK24, mirror_mask(p >> 24)
+
+
+def variant_legal_plays(rules: VariantRuleSet, position: Position, roll: Any) -> VariantPlays:
+    """The legal plays of ``roll`` in ``position`` under ``rules``.
+
+    Raises
+    ------
+    InvalidRollError
+        If ``roll`` is not two dice 1..6.
+    UnknownVariantError
+        If ``position`` is not a position of ``rules``' variant.
+    InvalidPositionError
+        If a point holds more than 15 checkers (the kernels pack counts in 4 bits).
+    """
+    if not isinstance(position, VariantPosition) or position.variant != rules.variant:
+        what = getattr(position, "variant", "backgammon")
+        raise UnknownVariantError(
+            f"a {rules.name} rule set plays {rules.name} positions, not a {what} position "
+            f"(use Position.initial({rules.name!r}) or VariantPosition)"
+        )
+    r = _NORMAL.get(roll) if type(roll) is tuple else None
+    if r is None:
+        r = parse_roll(roll)
+    cells = position.cells
+    if max(cells) > 15:
+        raise InvalidPositionError(
+            "legal plays need at most 15 checkers on a point (the kernel packs counts in 4 bits)"
+        )
+    if rules.uses_standard_kernel():
+        from mathbg.rules import movegen
+
+        boards, moves = movegen.generate(cells, r[0], r[1])
+        pins = np.zeros(len(boards), np.int64)
+    else:
+        from mathbg.rules.variants import _kernel
+
+        contact, flags, head = rules.kernel_arguments(position)
+        mine, theirs = _pins_in(position) if rules.contact == Contact.PIN else (0, 0)
+        if head and rules.first_roll_doubles and r[0] == r[1] and cells[48] == 15:
+            if r[0] in rules.first_roll_doubles:
+                head = 2
+        boards, masks, moves = _kernel.generate(
+            cells, r[0], r[1], contact, flags, head, mine, theirs
+        )
+        if rules.contact == Contact.PIN:
+            pins = np.array([mine | (mirror_mask(m) << 24) for m in masks.tolist()], np.int64)
+        else:
+            pins = np.zeros(len(boards), np.int64)
+    return VariantPlays(position, r, boards, moves, pins)
+
+
+# ----------------------------------------------------------------------------------------
+# reading notation
+
+
+def _resolve(plays: VariantPlays, text: str | ParsedPlay) -> Play:
+    parsed = text if isinstance(text, ParsedPlay) else parse_notation(text)
+    pos = plays.position
+    assert isinstance(pos, VariantPosition)
+    roll = plays.roll
+    rtxt = f"{roll[0]}-{roll[1]}"
+    written = parsed.text.strip()
+    if not parsed.paths:
+        if not plays:
+            raise IllegalPlayError(f"{rtxt} cannot be played: there is no play (the turn passes)")
+        raise IllegalPlayError(
+            f"{rtxt} can be played ({len(plays)} legal plays): an empty play is illegal"
+        )
+    for points, _, _ in parsed.paths:
+        for a, b in itertools.pairwise(points):
+            if not _segment_ok(a, b, roll):
+                raise IllegalPlayError(f"{written!r}: {a}/{b} cannot be played with {rtxt}")
+    blocked = pos.blocked_points()
+    for points, _, _ in parsed.paths:
+        for p in points[1:]:
+            if p in blocked:
+                raise IllegalPlayError(
+                    f"{written!r}: point {p} is closed to the side on roll in {pos.variant}"
+                )
+    want = parsed.net_change()
+    cands = [p for p in plays if _play_net(pos, p.result) == want]
+    if not cands:
+        if not plays:
+            raise IllegalPlayError(f"{written!r}: {rtxt} cannot be played at all here")
+        raise IllegalPlayError(
+            f"{written!r} is not a legal play of {rtxt} in this {pos.variant} position "
+            f"({len(plays)} legal plays, e.g. {plays[0].notation})"
+        )
+    if len(cands) == 1:
+        return cands[0]
+    marks = pos.markable_points()
+    required = parsed.starred() | (parsed.landings() & marks)
+    exact = [p for p in cands if set(p.hits) == required]
+    if len(exact) == 1:
+        return exact[0]
+    options = " | ".join(p.notation for p in cands)
+    raise AmbiguousPlayError(f"{written!r} fits {len(cands)} legal plays of {rtxt}: {options}")
