@@ -42,6 +42,7 @@ BAD_INPUT: dict[tuple[str, ...], list[str]] = {
     ("bearoff", "build"): ["bearoff", "build", "--checkers", "16"],
     ("bearoff", "show"): ["bearoff", "show", "0,0,x"],
     ("race",): ["race", "4HPwATDgc/ABMA"],  # a contact position: not a race
+    ("selfplay",): ["selfplay", "--variant", "chess"],
 }
 
 #: Usage errors that argparse itself reports.

@@ -39,6 +39,7 @@ EPILOG = """examples:
   mathbg cube money --gammons 0.2,0.2
   mathbg bearoff show 0,0,0,0,0,15
   mathbg race /38AAADfAwAAAA
+  mathbg selfplay --variant plakoto --games 1000 --seed 1
 
 run 'mathbg COMMAND --help' for a command's options."""
 

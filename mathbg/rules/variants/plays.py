@@ -78,6 +78,13 @@ class VariantPlays(Plays):
         return play
 
     @property
+    def pins(self) -> np.ndarray:
+        """The resulting positions' pin masks (see :class:`VariantPosition`), int64 (n,)."""
+        view = self._pins.view()
+        view.flags.writeable = False
+        return view
+
+    @property
     def results(self) -> tuple[VariantPosition, ...]:
         """The resulting positions (mover's point of view), one per play."""
         return tuple(self._result(i) for i in range(len(self)))

@@ -1,0 +1,344 @@
+"""Matches without a cube: the Tavli match and single-variant matches, with match equities.
+
+Rules
+-----
+- A match is won by the first player to reach ``length`` points; a game is worth 1
+  (single) or 2 (gammon / mars / Plakoto's mother) points, credited only up to the points
+  the winner still needs. There is no cube, hence no Crawford rule.
+- The Tavli match plays Portes, Plakoto and Fevga in turn (Portes first), usually to 3, 5
+  or 7 points (Wikipedia "Plakoto", "Fevga"; BrainKing Fevga rules; the seed text's
+  "Tavli greco"). A single-variant match repeats one game (Tavla, Long Nardi, ...).
+- With ``winner_starts_next`` (the Tavli and Long Nardi custom) the winner of a game
+  starts the next one, rolling both dice; the first game, and a game after a drawn
+  Plakoto game, start with the opening roll.
+
+Match equity
+------------
+Without a cube, a game only moves the score by 1 or 2 points, and with equal players
+each game is won by either side with probability 1/2. Let ``G_k`` be the chance that a
+decisive game of the ``k``-th variant in the rotation is worth 2 points, ``D_k`` its
+chance of a draw, and ``M_k(i, j)`` the chance that the player needing ``i`` points wins
+the match against one needing ``j`` when the next game is variant ``k``::
+
+    M_k(i, j) = D_k M_{k+1}(i, j) + (1 - D_k) / 2 [(1 - G_k) M_{k+1}(i-1, j)
+                + G_k M_{k+1}(i-2, j) + (1 - G_k) M_{k+1}(i, j-1) + G_k M_{k+1}(i, j-2)],
+
+``M(i <= 0, j) = 1``, ``M(i, j <= 0) = 0``, rotation indices modulo its length. For one
+variant (or equal ``G_k``) this is exactly the cubeless MET of
+:func:`mathbg.met.cubeless` with ``backgammon_rate=0`` and ``one_away=None`` (draws only
+delay: ``M = b / (1 - D)`` leaves it unchanged). The first player's advantage of
+starting a game is ignored, as in every MET.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from mathbg.errors import InvalidParameterError, InvalidScoreError
+from mathbg.rules.ruleset import get_ruleset
+from mathbg.rules.variants.geometry import Variant
+from mathbg.rules.variants.rules import VariantRuleSet
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.rules.game import GameResult, GameState
+    from mathbg.rules.ruleset import RuleSet
+
+__all__ = [
+    "DEFAULT_DRAW_RATES",
+    "DEFAULT_GAMMON_RATES",
+    "TAVLI_ROTATION",
+    "TavliMatch",
+    "VariantMatch",
+    "match_equity",
+    "rotation_met",
+]
+
+#: The games of a Tavli match, in order.
+TAVLI_ROTATION: tuple[Variant, ...] = (Variant.PORTES, Variant.PLAKOTO, Variant.FEVGA)
+
+#: Share of decisive games worth 2 points (gammon, mars, mother; backgammons included
+#: for the standard game) when both sides play the heuristic player of
+#: :mod:`mathbg.rules.variants.selfplay`, measured with ``mathbg selfplay --variant NAME
+#: --games 4000 --seed 1 --player heuristic`` (standard error about 0.7 %). A property
+#: of that simple player, not of expert play: pass measured rates for serious work.
+DEFAULT_GAMMON_RATES: dict[Variant, float] = {
+    Variant.BACKGAMMON: 0.0,
+    Variant.PORTES: 0.0,
+    Variant.PLAKOTO: 0.0,
+    Variant.FEVGA: 0.0,
+    Variant.TAVLA: 0.0,
+    Variant.LONG_NARDI: 0.0,
+}
+
+#: Share of games drawn (Plakoto only: both mothers pinned), measured as above.
+DEFAULT_DRAW_RATES: dict[Variant, float] = {Variant.PLAKOTO: 0.0}
+
+
+def _variant_of(rs: RuleSet) -> Variant:
+    return rs.variant if isinstance(rs, VariantRuleSet) else Variant(rs.name)
+
+
+@dataclass(frozen=True)
+class VariantMatch:
+    """A match to ``length`` points without a cube, its games taken from ``rotation`` in
+    turn (see the module docstring).
+
+    Parameters
+    ----------
+    length : int
+        Points to win (>= 1; Tavli is usually played to 3, 5 or 7).
+    rotation : tuple of RuleSet
+        The rule sets of the games, cycled; one for a single-variant match.
+    score : (int, int)
+        Points of player 0 and player 1.
+    games : int
+        Games played so far (draws included); the next is ``rotation[games % len]``.
+    starter : int or None
+        The player who starts the next game (rolls first), or None for an opening roll.
+
+    Raises
+    ------
+    InvalidScoreError
+        For an impossible score; InvalidParameterError for an empty rotation or a rule
+        set with a cube.
+    """
+
+    length: int
+    rotation: tuple[RuleSet, ...]
+    score: tuple[int, int] = (0, 0)
+    games: int = 0
+    starter: int | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "rotation", tuple(get_ruleset(rs) for rs in self.rotation))
+        set_(self, "score", tuple(int(s) for s in self.score))
+        if not self.rotation:
+            raise InvalidParameterError("a match needs at least one game variant")
+        if any(rs.cube for rs in self.rotation):
+            raise InvalidParameterError(
+                "a variant match has no cube: use MatchState for cube matches"
+            )
+        if int(self.length) != self.length or self.length < 1:
+            raise InvalidScoreError(f"match length must be a positive integer, got {self.length}")
+        if len(self.score) != 2 or min(self.score) < 0 or max(self.score) > self.length:
+            raise InvalidScoreError(f"score {self.score} impossible in a {self.length}-point match")
+        if min(self.score) >= self.length:
+            raise InvalidScoreError("both players cannot have won the match")
+        if self.games < 0:
+            raise InvalidScoreError(f"games played must be >= 0, got {self.games}")
+        if self.starter not in (None, 0, 1):
+            raise InvalidScoreError(f"starter must be 0, 1 or None, got {self.starter}")
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def tavli(cls, length: int = 5) -> VariantMatch:
+        """A Tavli match: Portes, Plakoto, Fevga in turn, first to ``length`` points."""
+        return cls(length=length, rotation=tuple(get_ruleset(v.value) for v in TAVLI_ROTATION))
+
+    @classmethod
+    def single(cls, variant: str | RuleSet, length: int) -> VariantMatch:
+        """A match of one variant (e.g. ``"tavla"``, ``"long-nardi"``) to ``length``."""
+        return cls(length=length, rotation=(get_ruleset(variant),))
+
+    # ------------------------------------------------------------------ state
+    @property
+    def next_ruleset(self) -> RuleSet:
+        """The rule set of the next game."""
+        return self.rotation[self.games % len(self.rotation)]
+
+    @property
+    def is_over(self) -> bool:
+        return max(self.score) >= self.length
+
+    @property
+    def winner(self) -> int | None:
+        if not self.is_over:
+            return None
+        return 0 if self.score[0] >= self.length else 1
+
+    def away(self, player: int) -> int:
+        """Points ``player`` still needs."""
+        return self.length - self.score[player]
+
+    def after_game(self, result: GameResult) -> VariantMatch:
+        """The match after a game ended with ``result`` (a draw changes no score).
+
+        Raises
+        ------
+        InvalidScoreError
+            If the match is already over.
+        """
+        if self.is_over:
+            raise InvalidScoreError("the match is over")
+        score = list(self.score)
+        starter = None
+        if result.winner is not None:
+            score[result.winner] = min(self.length, score[result.winner] + result.points)
+            if getattr(self.next_ruleset, "winner_starts_next", False):
+                starter = result.winner
+        return replace(self, score=(score[0], score[1]), games=self.games + 1, starter=starter)
+
+    def new_game(self) -> GameState:
+        """The next game: in phase OPENING, or ROLL for ``starter`` when the winner of the
+        previous game starts it."""
+        from mathbg.rules.game import GameState, Phase
+
+        if self.is_over:
+            raise InvalidScoreError("the match is over: no new game")
+        state = GameState.new(variant=self.next_ruleset)
+        if self.starter is None:
+            return state
+        pos = state.position if self.starter == 0 else state.position.swap()
+        return replace(state, position=pos, turn=self.starter, phase=Phase.ROLL)
+
+    # ------------------------------------------------------------------ equity
+    def mwc(
+        self,
+        player: int = 0,
+        gammon_rates: Sequence[float] | dict[Any, float] | None = None,
+        draw_rates: Sequence[float] | dict[Any, float] | None = None,
+    ) -> float:
+        """``player``'s match-winning chance before the next game (see :func:`match_equity`)."""
+        return match_equity(self, player, gammon_rates=gammon_rates, draw_rates=draw_rates)
+
+
+def TavliMatch(length: int = 5) -> VariantMatch:
+    """A Tavli match to ``length`` points (Portes -> Plakoto -> Fevga); see
+    :meth:`VariantMatch.tavli`."""
+    return VariantMatch.tavli(length)
+
+
+def _rates(
+    rotation: Sequence[RuleSet],
+    given: Sequence[float] | dict[Any, float] | None,
+    defaults: dict[Variant, float],
+    what: str,
+) -> list[float]:
+    if given is None:
+        out = [defaults.get(_variant_of(rs), 0.0) for rs in rotation]
+    elif isinstance(given, dict):
+        keyed = {Variant(str(getattr(k, "value", k))): float(v) for k, v in given.items()}
+        out = [keyed.get(_variant_of(rs), defaults.get(_variant_of(rs), 0.0)) for rs in rotation]
+    else:
+        out = [float(x) for x in given]
+        if len(out) != len(rotation):
+            raise InvalidParameterError(
+                f"{what}: {len(out)} values for a rotation of {len(rotation)} games"
+            )
+    for x in out:
+        if not 0.0 <= x <= 1.0 or (what == "draw rates" and x >= 1.0):
+            raise InvalidParameterError(f"{what} must be in [0, 1): got {x}")
+    return out
+
+
+def rotation_met(
+    length: int, gammon_rates: Sequence[float], draw_rates: Sequence[float] | None = None
+) -> np.ndarray:
+    """Match-winning chances of a cubeless match whose games rotate through variants.
+
+    Parameters
+    ----------
+    length : int
+        Largest away score N.
+    gammon_rates : sequence of float
+        ``G_k`` for each game of the rotation: the chance a decisive game is worth 2.
+    draw_rates : sequence of float, optional
+        ``D_k``: the chance a game is drawn (default 0).
+
+    Returns
+    -------
+    ndarray, shape (R, N + 1, N + 1)
+        ``M[k, i, j]`` = chance that the player needing ``i`` wins against one needing
+        ``j`` when the next game is the rotation's ``k``-th (index 0 = already won is
+        ``M[k, 0, j] = 1``, ``M[k, i, 0] = 0``). The recurrence is in the module
+        docstring; draws make it cyclic across the rotation at a fixed score, solved
+        exactly: ``x_k = D_k x_{k+1} + b_k`` around the cycle gives
+        ``x_0 = sum_m (prod_{l<m} D_l) b_m / (1 - prod_l D_l)``.
+    """
+    g = np.asarray(gammon_rates, dtype=float)
+    r = len(g)
+    d = np.zeros(r) if draw_rates is None else np.asarray(draw_rates, dtype=float)
+    if r == 0 or d.shape != (r,):
+        raise InvalidParameterError("one gammon rate (and draw rate) per game of the rotation")
+    if np.any((g < 0) | (g > 1)) or np.any((d < 0) | (d >= 1)):
+        raise InvalidParameterError("gammon rates must be in [0, 1] and draw rates in [0, 1)")
+    n = int(length)
+    if n < 1:
+        raise InvalidParameterError(f"length must be >= 1, got {length}")
+    m = np.zeros((r, n + 1, n + 1))
+    m[:, 0, 1:] = 1.0
+
+    def at(k: int, i: int, j: int) -> float:
+        if i <= 0:
+            return 1.0
+        if j <= 0:
+            return 0.0
+        return m[k % r, i, j]
+
+    for total in range(2, 2 * n + 1):
+        for i in range(max(1, total - n), min(n, total - 1) + 1):
+            j = total - i
+            b = np.empty(r)
+            for k in range(r):
+                nk = k + 1
+                b[k] = (
+                    (1.0 - d[k])
+                    * 0.5
+                    * (
+                        (1.0 - g[k]) * at(nk, i - 1, j)
+                        + g[k] * at(nk, i - 2, j)
+                        + (1.0 - g[k]) * at(nk, i, j - 1)
+                        + g[k] * at(nk, i, j - 2)
+                    )
+                )
+            for k in range(r):
+                acc, prod = 0.0, 1.0
+                for step in range(r):
+                    kk = (k + step) % r
+                    acc += prod * b[kk]
+                    prod *= d[kk]
+                m[k, i, j] = acc / (1.0 - prod)
+    return m
+
+
+def match_equity(
+    match: VariantMatch,
+    player: int = 0,
+    *,
+    gammon_rates: Sequence[float] | dict[Any, float] | None = None,
+    draw_rates: Sequence[float] | dict[Any, float] | None = None,
+) -> float:
+    """``player``'s chance of winning ``match`` from its current score.
+
+    A single-variant match reads the cubeless MET (:func:`mathbg.met.cubeless`, with the
+    variant's gammon rate, no backgammons, 1-away entries by the same recurrence); a
+    rotation (Tavli) uses :func:`rotation_met`, which reduces to it when the variants'
+    gammon rates are equal.
+
+    Parameters
+    ----------
+    match : VariantMatch
+    player : {0, 1}
+    gammon_rates, draw_rates : sequence (one per rotation game) or dict by variant, optional
+        Default :data:`DEFAULT_GAMMON_RATES` and :data:`DEFAULT_DRAW_RATES`.
+    """
+    if player not in (0, 1):
+        raise InvalidScoreError(f"player must be 0 or 1, got {player}")
+    if match.is_over:
+        return 1.0 if match.winner == player else 0.0
+    i, j = match.away(player), match.away(1 - player)
+    g = _rates(match.rotation, gammon_rates, DEFAULT_GAMMON_RATES, "gammon rates")
+    if len(match.rotation) == 1:
+        from mathbg.met import cubeless
+
+        met = cubeless(max(i, j), gammon_rate=g[0], backgammon_rate=0.0, one_away=None)
+        return float(met.mwc(i, j))
+    d = _rates(match.rotation, draw_rates, DEFAULT_DRAW_RATES, "draw rates")
+    k = match.games % len(match.rotation)
+    m = rotation_met(max(i, j), g, d)
+    return float(m[k, i, j])
