@@ -175,7 +175,7 @@ def test_cli_text_and_errors(capsys):
                  "--checkers", "1"]) == 0  # fmt: skip
     text = capsys.readouterr().out
     assert "Crawford game" in text and "cube not available" in text
-    assert main(["bearoff", "match", "0,0,1", "1", "--away", "3"]) == 2
+    assert main(["bearoff", "match", "0,0,1", "1", "--away", "3,x"]) == 2
     assert "--away" in capsys.readouterr().err
     assert main(["bearoff", "match", "0,0,1", "1", "--away", "3,3", "--cube", "3"]) == 2
 

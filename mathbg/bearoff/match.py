@@ -722,7 +722,7 @@ def _load(path: Path, points: int, checkers: int, a: int, b: int, kind: str, nam
 
 
 _MEMORY: dict[tuple[Any, ...], GameSolution] = {}
-_MEMORY_MAX = 6
+_MEMORY_MAX = 4
 
 
 def solve_score(
@@ -802,7 +802,7 @@ def _fits(roller: Any, opponent: Any, points: int) -> int:
 def match_equity(
     roller: Any,
     opponent: Any,
-    away: tuple[int, int] = (1, 1),
+    away: tuple[int, int],
     cube: int = 1,
     owner: str = "centre",
     crawford: bool = False,
@@ -878,8 +878,10 @@ def money_limit(points: int = 6, checkers: int = 6, *, levels: int = 10) -> NDAr
 
     With ``MWC(win k points) = 1/2 + k / 2`` and no end to the match, the match recursion is
     the money recursion: ``2 N - 1`` at cube 1 is the money equity per unit cube before the
-    roller's decision. Cube levels are capped at ``2**(levels - 1)``; in a bearoff of at
-    most 6 checkers a side the cap stops mattering (to 1e-12) long before 10 levels.
+    roller's decision. Cube levels are capped at ``2**(levels - 1)``, which only matters
+    after ``levels - 1`` redoubles: against the uncapped two-sided 6 x 6 database the
+    largest difference is 0.016 with 4 levels, 1.3e-4 with 6, 1.6e-7 with 8, 3e-13 with 10 and
+    float rounding (1e-15) with 12.
 
     Returns
     -------

@@ -30,7 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--crawford", action="store_true", help="this is the Crawford game")
     parser.add_argument(
-        "--met", default="kazaross-xg2", help="MET name or model (default kazaross-xg2)"
+        "--met",
+        default="kazaross-xg2",
+        help="MET: shipped table, model or file (.xml, .met, .json; default kazaross-xg2)",
     )
     parser.add_argument(
         "--checkers", type=int, help="checkers per side of the solved space (default 6 or more)"
@@ -41,34 +43,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _away(text: str) -> tuple[int, int]:
-    from mathbg.errors import InvalidScoreError
-
-    parts = text.replace(" ", "").split(",")
-    try:
-        a, b = (int(x) for x in parts)
-    except ValueError:
-        raise InvalidScoreError(
-            f"--away must be two whole numbers A,B (roller, opponent), got {text!r}"
-        ) from None
-    return a, b
-
-
 def run(args: argparse.Namespace) -> int:
     """Solve (or look up) the score and print the decision."""
     from mathbg.bearoff.match import match_equity
     from mathbg.cli.bearoff import _parse_counts
+    from mathbg.cli.takepoint import load_met, parse_pair
 
     roller = _parse_counts(args.roller)
     opponent = _parse_counts(args.opponent)
     eq = match_equity(
         roller,
         opponent,
-        away=_away(args.away),
+        away=parse_pair(args.away, "--away", int),
         cube=args.cube,
         owner=args.owner,
         crawford=args.crawford,
-        met=args.met,
+        met=load_met(args.met),
         checkers=args.checkers,
         disk_cache=args.cache,
     )
