@@ -573,6 +573,8 @@ def os_layer_parallel(
 ):  # fmt: skip
     """:func:`os_layers_serial` for one pip layer (independent positions), split into
     ``nchunks`` parallel tasks."""
+    # contiguous chunks: neighbouring positions share successors (cache reuse); the caller
+    # sets numba's parallel chunk size to 1 so chunks are handed out one at a time
     step = (hi - lo + nchunks - 1) // nchunks
     for c in prange(nchunks):
         out = np.empty(MAX_SUCC, np.int64)
@@ -746,5 +748,7 @@ def ts_shells_parallel(m_lo, m_hi, ptr, succ, E, ET, gnubg, block):
             best = np.empty((block, 4))
             j0 = 1 + bk * block
             _ts_row_block(m, j0, min(m, j0 + block), ptr, succ, E, ET, gnubg, acc, best)
-        for i in prange(1, m + 1):
-            _ts_column_entry(m, i, ptr, succ, E, ET, gnubg)
+        step = max(1, (m + 63) // 64)  # contiguous chunks, handed out one at a time
+        for c in prange((m + step - 1) // step):
+            for i in range(1 + c * step, min(m, (c + 1) * step) + 1):
+                _ts_column_entry(m, i, ptr, succ, E, ET, gnubg)

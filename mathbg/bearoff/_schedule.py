@@ -10,11 +10,12 @@ call, and only units with enough work use all threads.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["plan", "threads"]
+__all__ = ["dynamic_chunks", "plan", "threads"]
 
 
 def threads() -> int:
@@ -51,3 +52,19 @@ def plan(
         total += w
     if kind is not None:
         yield lo, len(work), kind
+
+
+@contextmanager
+def dynamic_chunks() -> Iterator[None]:
+    """Let numba hand out ``prange`` iterations one at a time (dynamic scheduling).
+
+    The kernels split their work into contiguous chunks of uneven cost; static
+    scheduling would give each thread one half of them.
+    """
+    import numba
+
+    previous = numba.set_parallel_chunksize(1)
+    try:
+        yield
+    finally:
+        numba.set_parallel_chunksize(previous)

@@ -182,7 +182,7 @@ def _generate(
     points: int, checkers: int, flags: int, tol: float, progress: ProgressHook | None
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], int, NDArray[np.uint16]]:
     from mathbg.bearoff._kernels import os_layer_parallel, os_layers_serial
-    from mathbg.bearoff._schedule import plan, threads
+    from mathbg.bearoff._schedule import dynamic_chunks, plan, threads
     from mathbg.bearoff.moves import move_table
 
     _check_size(points, checkers)
@@ -214,9 +214,10 @@ def _generate(
     for a, b, parallel in plan(sizes, parallel_min=_PARALLEL_LAYER, batch=_BATCH):
         lo, hi = int(starts[a + 1]), int(starts[b + 1])
         if parallel:
-            for p in range(a, b):
-                l0, l1 = int(starts[p + 1]), int(starts[p + 2])
-                os_layer_parallel(order, l0, l1, *arrays, min(l1 - l0, 8 * n_threads))
+            with dynamic_chunks():
+                for p in range(a, b):
+                    l0, l1 = int(starts[p + 1]), int(starts[p + 2])
+                    os_layer_parallel(order, l0, l1, *arrays, min(l1 - l0, 32 * n_threads))
         else:
             os_layers_serial(order, lo, hi, *arrays)
         if progress is not None:

@@ -106,7 +106,7 @@ def build_arrays(
         ``E`` of shape (n, n, 4), n = C(P + C, P).
     """
     from mathbg.bearoff._kernels import ts_shells_parallel, ts_shells_serial
-    from mathbg.bearoff._schedule import plan
+    from mathbg.bearoff._schedule import dynamic_chunks, plan
     from mathbg.bearoff.moves import successors
 
     _check_size(points, checkers)
@@ -123,8 +123,12 @@ def build_arrays(
     per_position = np.diff(table.ptr[::21]).astype(np.float64)
     work = np.arange(-1, n - 1).clip(0) * per_position + np.cumsum(per_position)
     for m0, m1, parallel in plan(work, parallel_min=_PARALLEL_SHELL, batch=_BATCH):
-        kernel = ts_shells_parallel if parallel else ts_shells_serial
-        kernel(m0, m1, table.ptr, table.succ, out, transposed, gnubg, _ROW_BLOCK)
+        args = (m0, m1, table.ptr, table.succ, out, transposed, gnubg, _ROW_BLOCK)
+        if parallel:
+            with dynamic_chunks():
+                ts_shells_parallel(*args)
+        else:
+            ts_shells_serial(*args)
         if progress is not None:
             progress(m1 * m1 - m0 * m0)
     del transposed
