@@ -41,6 +41,7 @@ BAD_INPUT: dict[tuple[str, ...], list[str]] = {
     ("bearoff",): ["bearoff", "frobnicate"],
     ("bearoff", "build"): ["bearoff", "build", "--checkers", "16"],
     ("bearoff", "show"): ["bearoff", "show", "0,0,x"],
+    ("bearoff", "match"): ["bearoff", "match", "0,0,1", "0,0,1", "--away", "3,3", "--cube", "3"],
     ("race",): ["race", "4HPwATDgc/ABMA"],  # a contact position: not a race
     ("selfplay",): ["selfplay", "--variant", "chess"],
 }

@@ -120,7 +120,23 @@ def _cases() -> dict[str, list[Case]]:
             (lambda ax, f: plots.bearoff_wastage(f["onesided"], ax=ax, checkers=15),
              "pip count (pips)", "EPC - pips (pips)", None),
         ],
+        "exact_take_boundary": [
+            (lambda ax, f: plots.exact_take_boundary(_match_analysis().take_boundary(
+                (3, 3), checkers=3), ax=ax),
+             "taker's cubeless winning chance (%)", "take minus pass (% points)", None),
+        ],
+        "implied_cube_life": [
+            (lambda ax, f: plots.implied_cube_life(_match_analysis().cube_life_table(
+                [(3, 3), (5, 4)], checkers=3), ax=ax),
+             "pip count", "implied cube life x", None),
+        ],
     }  # fmt: skip
+
+
+def _match_analysis() -> Any:
+    from mathbg.bearoff import match_analysis
+
+    return match_analysis
 
 
 CASES = _cases()
