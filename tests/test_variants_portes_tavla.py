@@ -146,3 +146,16 @@ def test_options_are_checked() -> None:
     with pytest.raises(InvalidParameterError, match="prime rules need"):
         TAVLA.with_options(prime_rule="ban")
     assert PORTES.with_options(cube=True).cube  # a cube can be switched on explicitly
+
+
+def test_resignation_levels_follow_the_scoring() -> None:
+    g = GameState.new(variant="tavla").opening(5, 2)
+    with pytest.raises(IllegalActionError, match="tavla has no backgammons"):
+        g.resign(3)
+    done = g.resign(2).accept_resignation()
+    # player 0 (on roll after winning the opening) resigns: player 1 wins a gammon
+    assert (done.result.winner, done.result.points, done.result.name) == (1, 2, "gammon")
+    # random games with resignations never offer a level the variant lacks
+    for seed in range(20):
+        rec = play_random_game(random.Random(seed), variant="portes", resignations=True)
+        assert rec.result.points <= 2

@@ -11,6 +11,7 @@
 - :mod:`~mathbg.rules.game`: the game flow state machine and a random game player.
 - :mod:`~mathbg.rules.clock`: the delay + reserve + bonus clock.
 - :mod:`~mathbg.rules.ruleset`: rule sets (variants plug in here).
+- :mod:`~mathbg.rules.variants`: Portes, Plakoto, Fevga, Tavla, Long Nardi; the Tavli match.
 
 Names are imported lazily: ``import mathbg.rules`` does not load numba.
 """
@@ -38,6 +39,8 @@ _LAZY = {
     "ClockState": "mathbg.rules.clock",
     "RuleSet": "mathbg.rules.ruleset",
     "get_ruleset": "mathbg.rules.ruleset",
+    "Variant": "mathbg.rules.variants",
+    "VariantPosition": "mathbg.rules.variants",
 }
 
 __all__ = sorted(_LAZY)

@@ -219,6 +219,12 @@ class GameState:
     def is_over(self) -> bool:
         return self.phase == Phase.OVER
 
+    @property
+    def max_resignation(self) -> int:
+        """The highest resignation level the rule set knows: 3 with backgammons, 2 with
+        gammons only (the variants), else 1."""
+        return 3 if self.ruleset.backgammons else 2 if self.ruleset.gammons else 1
+
     def _require(self, *phases: Phase, action: str) -> None:
         if self.phase not in phases:
             allowed = " or ".join(p.value for p in phases)
@@ -404,6 +410,12 @@ class GameState:
                 f"cannot resign a {k.name.lower()}: the opponent already declined a "
                 f"{ResultKind(self.declined).name.lower()} this turn (offer more)"
             )
+        if k > self.max_resignation:
+            raise IllegalActionError(
+                f"cannot resign a {k.name.lower()}: {self.ruleset.name} has no "
+                f"{k.name.lower()}s (offer at most a "
+                f"{ResultKind(self.max_resignation).name.lower()})"
+            )
         return replace(
             self,
             phase=Phase.RESIGNATION,
@@ -515,8 +527,9 @@ def play_random_game(
         if state.phase == Phase.OPENING:
             state = state.opening(r.randint(1, 6), r.randint(1, 6))
         elif state.phase == Phase.ROLL:
-            if resignations and state.declined < 3 and r.random() < 0.01:
-                state = state.resign(r.randint(state.declined + 1, 3))
+            top = state.max_resignation
+            if resignations and state.declined < top and r.random() < 0.01:
+                state = state.resign(r.randint(state.declined + 1, top))
             elif cube_actions and state.can_double() and r.random() < 0.1:
                 state = state.double()
             else:

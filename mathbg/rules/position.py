@@ -150,7 +150,9 @@ class Position:
     # ------------------------------------------------------------------ constructors
     @classmethod
     def initial(cls, variant: str = "backgammon") -> Position:
-        """The starting position of ``variant`` (only ``"backgammon"`` so far).
+        """The starting position of ``variant``: ``"backgammon"`` (a Position) or a
+        regional variant, ``"portes"``, ``"plakoto"``, ``"fevga"``, ``"tavla"``,
+        ``"long-nardi"`` (a :class:`~mathbg.rules.variants.position.VariantPosition`).
 
         Raises
         ------
