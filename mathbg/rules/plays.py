@@ -119,6 +119,10 @@ class Plays(Sequence[Play]):
     def __len__(self) -> int:
         return self._boards.shape[0]
 
+    def _result(self, i: int) -> Position:
+        """The resulting position of play ``i`` (a variant's Plays builds its own kind)."""
+        return _make(self._boards[i].tobytes())
+
     def _play(self, i: int) -> Play:
         play = self._cache.get(i)
         if play is None:
@@ -130,7 +134,7 @@ class Plays(Sequence[Play]):
             play = Play(
                 position=self.position,
                 roll=self.roll,
-                result=_make(self._boards[i].tobytes()),
+                result=self._result(i),
                 moves=tuple((f + 1, t + 1) for f, t, _ in rows),
                 dice=tuple(d for _, _, d in rows),
             )

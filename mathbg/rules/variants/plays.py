@@ -59,24 +59,6 @@ class VariantPlays(Plays):
     def _result(self, i: int) -> VariantPosition:
         return _vmake(self._boards[i].tobytes(), self.position.variant, int(self._pins[i]))
 
-    def _play(self, i: int) -> Play:
-        play = self._cache.get(i)
-        if play is None:
-            mv = self._moves[i]
-            k = 0
-            while k < 4 and mv[k, 0] >= 0:
-                k += 1
-            rows = mv[:k].tolist()
-            play = Play(
-                position=self.position,
-                roll=self.roll,
-                result=self._result(i),
-                moves=tuple((f + 1, t + 1) for f, t, _ in rows),
-                dice=tuple(d for _, _, d in rows),
-            )
-            self._cache[i] = play
-        return play
-
     @property
     def pins(self) -> np.ndarray:
         """The resulting positions' pin masks (see :class:`VariantPosition`), int64 (n,)."""
