@@ -249,6 +249,14 @@ def test_databases_open_gnubg_files(gnubg):
     )
 
 
+def test_cubeless_only_file(gnubg, tmp_path):
+    ts = TwoSided.open(_makebearoff(gnubg, tmp_path, "-t", "3x3", "-C"))
+    # one checker on the 3-point each: every roll bears it off, the roller wins
+    assert ts.win_probability([0, 0, 1], [0, 0, 1]) == 1.0
+    with pytest.raises(DatabaseError, match="cubeless-only"):
+        ts.equities([0, 0, 1], [0, 0, 1])
+
+
 def test_bearoffdump_reads_our_files(gnubg, tmp_path):
     dump = gnubg.gnubg.parent / "bearoffdump"
     if not dump.exists():

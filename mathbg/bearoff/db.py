@@ -665,7 +665,14 @@ class TwoSided:
         v = self.values(roller, opponent)
         if v.ndim != 1:
             raise InvalidParameterError("equities() takes one pair; use values() for arrays")
+        self._require_cubeful()
         return Equities(*(float(x) for x in v))
+
+    def _require_cubeful(self) -> None:
+        if self._equity.shape[2] != 4:
+            raise DatabaseError(
+                f"{self.path}: a cubeless-only database (makebearoff -C) has no cubeful equities"
+            )
 
     def cube_decision(self, roller: Any, opponent: Any = None, cube: str = "centred") -> Any:
         """The roller's cube decision: no double, double/take, double/pass and the action.
@@ -679,6 +686,7 @@ class TwoSided:
         v = self.values(roller, opponent)
         if v.ndim != 1:
             raise InvalidParameterError("cube_decision() takes one pair")
+        self._require_cubeful()
         return cube_decision(v, cube)
 
     def __repr__(self) -> str:
