@@ -34,6 +34,8 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["VariantPlays", "variant_legal_plays"]
 
 _MASK24 = (1 << 24) - 1
+#: Bit-reversed bytes, to re-number 24-bit point masks k -> 23 - k in bulk.
+_REV8 = np.array([int(f"{b:08b}"[::-1], 2) for b in range(256)], dtype=np.int64)
 
 
 class VariantPlays(Plays):
@@ -130,7 +132,7 @@ def variant_legal_plays(rules: VariantRuleSet, position: Position, roll: Any) ->
     else:
         from mathbg.rules.variants import _kernel
 
-        contact, flags, head = rules.kernel_arguments(position)
+        contact, flags, head = rules.kernel_arguments
         mine, theirs = _pins_in(position) if rules.contact == Contact.PIN else (0, 0)
         if head and rules.first_roll_doubles and r[0] == r[1] and cells[48] == 15:
             if r[0] in rules.first_roll_doubles:
@@ -139,7 +141,11 @@ def variant_legal_plays(rules: VariantRuleSet, position: Position, roll: Any) ->
             cells, r[0], r[1], contact, flags, head, mine, theirs
         )
         if rules.contact == Contact.PIN:
-            pins = np.array([mine | (mirror_mask(m) << 24) for m in masks.tolist()], np.int64)
+            rev = _REV8
+            mirrored = (
+                (rev[masks & 255] << 16) | (rev[(masks >> 8) & 255] << 8) | rev[(masks >> 16) & 255]
+            )
+            pins = mine | (mirrored << 24)
         else:
             pins = np.zeros(len(boards), np.int64)
     return VariantPlays(position, r, boards, moves, pins)

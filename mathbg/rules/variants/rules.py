@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from mathbg.errors import InvalidParameterError
@@ -266,7 +267,8 @@ class VariantRuleSet(RuleSet):
                     return ResultKind.GAMMON, "mother"
         return None
 
-    def kernel_arguments(self, position: VariantPosition) -> tuple[int, int, int]:
+    @cached_property
+    def kernel_arguments(self) -> tuple[int, int, int]:
         """``(contact, flags, head_limit)`` for :func:`mathbg.rules.variants._kernel.generate`."""
         from mathbg.rules.variants import _kernel as k
 
