@@ -158,3 +158,15 @@ def test_moving_off_a_pin_and_back_is_one_result(roll: tuple[int, int]) -> None:
     results = [p.result for p in plays]
     assert len(results) == len(set(results))
     assert all(r.is_valid() for r in results)
+
+
+def test_notation_marks_only_pins_that_remain() -> None:
+    # pinning and moving on releases the checker: 10/6/4 is the same play as 10/8/4, no '*'
+    one = V({10: 1}, {19: 1, 24: 14})
+    assert one.legal_plays((4, 2)).notations() == ["10/4"]
+    # two checkers on X's 6 keep the pin: marked; the other plays pin nothing
+    two = V({10: 1, 8: 1}, {19: 1, 24: 14})
+    plays = {p.notation: p for p in two.legal_plays((4, 2))}
+    assert set(plays) == {"10/6* 8/6", "10/4", "8/2"}
+    assert plays["10/6* 8/6"].hits == (6,) and plays["10/4"].hits == ()
+    assert two.legal_plays((4, 2)).parse("10/6 8/6") == plays["10/6* 8/6"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -43,14 +43,7 @@ def _point_name(p: int) -> str:
 
 
 def _blots(position: Position) -> set[int]:
-    """Points (mover's numbering 1..24) holding exactly one opposing checker.
-
-    A variant position supplies its own (``markable_points``: where landing hits or pins;
-    none where one checker blocks a point).
-    """
-    marks = getattr(position, "markable_points", None)
-    if marks is not None:
-        return marks()
+    """Points (mover's numbering 1..24) holding exactly one opposing checker."""
     opp = position.cells[:25]
     # the mover's point p is the opponent's point 25 - p, i.e. its 0-based cell 24 - p
     return {p for p in range(1, 25) if opp[24 - p] == 1}
@@ -66,7 +59,9 @@ def hits_of(position: Position, moves: Sequence[tuple[int, ...]]) -> tuple[int, 
     return tuple(sorted({m[1] for m in moves} & blots, reverse=True))
 
 
-def format_moves(position: Position, moves: Sequence[tuple[int, ...]]) -> str:
+def format_moves(
+    position: Position, moves: Sequence[tuple[int, ...]], marks: Collection[int] | None = None
+) -> str:
     """Standard notation of a play.
 
     Parameters
@@ -76,6 +71,9 @@ def format_moves(position: Position, moves: Sequence[tuple[int, ...]]) -> str:
     moves : sequence of (from, to[, die])
         The single-die moves, in an order they can be played, with public point numbers
         (25 = bar, 0 = off).
+    marks : collection of int, optional
+        The points to mark with ``*`` when a path lands there; default the points holding
+        an opposing blot (hits). A variant passes its own (Plakoto: the pins it makes).
 
     Notes
     -----
@@ -94,7 +92,7 @@ def format_moves(position: Position, moves: Sequence[tuple[int, ...]]) -> str:
         else:
             chains.append([f, t])
     chains.sort(key=lambda c: (-c[0], -c[-1]))
-    blots = _blots(position)
+    blots = _blots(position) if marks is None else set(marks)
     marked: set[int] = set()
     counts: dict[str, int] = {}
     for chain in chains:

@@ -109,6 +109,9 @@ class Plays(Sequence[Play]):
 
     __slots__ = ("_boards", "_cache", "_moves", "position", "roll")
 
+    #: The class of the plays built (a variant's Plays uses its own).
+    _play_class: type[Play] = Play
+
     def __init__(self, position: Position, roll: Roll, boards: np.ndarray, moves: np.ndarray):
         self.position = position
         self.roll = roll
@@ -131,7 +134,7 @@ class Plays(Sequence[Play]):
             while k < 4 and mv[k, 0] >= 0:
                 k += 1
             rows = mv[:k].tolist()
-            play = Play(
+            play = self._play_class(
                 position=self.position,
                 roll=self.roll,
                 result=self._result(i),

@@ -10,6 +10,7 @@ and Fevga and Long Nardi plays never carry a ``*``.
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,7 +22,7 @@ from mathbg.errors import (
     UnknownVariantError,
 )
 from mathbg.rules.dice import parse_roll
-from mathbg.rules.notation import ParsedPlay, _play_net, _segment_ok, parse_notation
+from mathbg.rules.notation import ParsedPlay, _play_net, _segment_ok, format_moves, parse_notation
 from mathbg.rules.plays import _NORMAL, Play, Plays
 from mathbg.rules.variants.geometry import Contact
 from mathbg.rules.variants.position import VariantPosition, _vmake, mirror_mask
@@ -38,6 +39,38 @@ _MASK24 = (1 << 24) - 1
 _REV8 = np.array([int(f"{b:08b}"[::-1], 2) for b in range(256)], dtype=np.int64)
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class VariantPlay(Play):
+    """A legal play of a variant (see :class:`~mathbg.rules.plays.Play`).
+
+    ``*`` marks a hit (Portes, Tavla) or a pin that the play leaves in place (Plakoto: a
+    checker that pins and moves on releases the opposing checker, so no ``*``); Fevga and
+    Long Nardi plays never hit.
+    """
+
+    def marks(self) -> set[int]:
+        """Points (mover's numbering) where this play hits or pins."""
+        pos = self.position
+        assert isinstance(pos, VariantPosition)
+        if pos.contact == Contact.PIN:
+            before = pos.pins >> 24
+            after = getattr(self.result, "pins", 0) >> 24
+            return {25 - (k + 1) for k in range(24) if (after >> k) & 1 and not (before >> k) & 1}
+        if pos.contact == Contact.HIT:
+            return {m[1] for m in self.moves} & pos.markable_points()
+        return set()
+
+    @property
+    def notation(self) -> str:
+        """Notation with the variant's marks, e.g. ``"10/6*"`` for a pin in Plakoto."""
+        return format_moves(self.position, self.moves, marks=self.marks())
+
+    @property
+    def hits(self) -> tuple[int, ...]:
+        """Points (mover's numbering) where the play hits or pins, highest first."""
+        return tuple(sorted(self.marks(), reverse=True))
+
+
 class VariantPlays(Plays):
     """The legal plays of one roll in a variant position (a lazy, read-only sequence).
 
@@ -46,6 +79,8 @@ class VariantPlays(Plays):
     """
 
     __slots__ = ("_pins",)
+
+    _play_class = VariantPlay
 
     def __init__(
         self,
