@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from mathbg import Position
-from mathbg.errors import IllegalActionError, InvalidParameterError
+from mathbg.errors import IllegalActionError, InvalidParameterError, InvalidPositionError
 from mathbg.rules import movegen
 from mathbg.rules.dice import ROLLS
 from mathbg.rules.game import GameState, Phase, play_random_game
@@ -159,3 +159,10 @@ def test_resignation_levels_follow_the_scoring() -> None:
     for seed in range(20):
         rec = play_random_game(random.Random(seed), variant="portes", resignations=True)
         assert rec.result.points <= 2
+
+
+def test_a_rule_set_refuses_another_games_position() -> None:
+    with pytest.raises(InvalidPositionError, match="plays portes positions, not a backgammon"):
+        PORTES.legal_plays(Position.initial(), (6, 5))
+    with pytest.raises(InvalidPositionError, match="not a tavla position"):
+        PORTES.legal_plays(Position.initial("tavla"), (6, 5))

@@ -19,7 +19,6 @@ from mathbg.errors import (
     AmbiguousPlayError,
     IllegalPlayError,
     InvalidPositionError,
-    UnknownVariantError,
 )
 from mathbg.rules.dice import parse_roll
 from mathbg.rules.notation import ParsedPlay, _play_net, _segment_ok, format_moves, parse_notation
@@ -140,14 +139,13 @@ def variant_legal_plays(rules: VariantRuleSet, position: Position, roll: Any) ->
     ------
     InvalidRollError
         If ``roll`` is not two dice 1..6.
-    UnknownVariantError
-        If ``position`` is not a position of ``rules``' variant.
     InvalidPositionError
-        If a point holds more than 15 checkers (the kernels pack counts in 4 bits).
+        If ``position`` is not a position of ``rules``' variant, or a point holds more
+        than 15 checkers (the kernels pack counts in 4 bits).
     """
     if not isinstance(position, VariantPosition) or position.variant != rules.variant:
         what = getattr(position, "variant", "backgammon")
-        raise UnknownVariantError(
+        raise InvalidPositionError(
             f"a {rules.name} rule set plays {rules.name} positions, not a {what} position "
             f"(use Position.initial({rules.name!r}) or VariantPosition)"
         )
