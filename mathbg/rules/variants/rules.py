@@ -71,6 +71,13 @@ class PrimeRule(enum.StrEnum):
     - ``OPEN``: a trapping block may be built, but a player who starts a turn with one must
       play so that none remains when some legal play does that (Fevga after Wikipedia /
       Mamoun 2018, BrainKing, iTavli: "you must open it to let the opponent move").
+      BrainKing words the trap as every opposing checker gathered on the point behind the
+      block; we use the broader reading (no opposing checker ahead of it), which contains
+      that case. The obligation comes first: a play that opens the block is preferred to
+      one that keeps it even when it uses fewer dice, then the usual dice rules apply.
+
+    Both rules are judged on the position at the end of the play, as the rule texts speak
+    of the blocks a player builds or holds, not of the order of the moves within a turn.
     """
 
     ALLOWED = "allowed"
