@@ -23,12 +23,12 @@ from mathbg.errors import (
 from mathbg.rules.dice import parse_roll
 from mathbg.rules.notation import ParsedPlay, _play_net, _segment_ok, format_moves, parse_notation
 from mathbg.rules.plays import _NORMAL, Play, Plays
+from mathbg.rules.position import Position
 from mathbg.rules.variants.geometry import Contact
 from mathbg.rules.variants.position import VariantPosition, _vmake, mirror_mask
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.dice import Roll
-    from mathbg.rules.position import Position
     from mathbg.rules.variants.rules import VariantRuleSet
 
 __all__ = ["VariantPlays", "variant_legal_plays"]
@@ -107,12 +107,26 @@ class VariantPlays(Plays):
         """The resulting positions (mover's point of view), one per play."""
         return tuple(self._result(i) for i in range(len(self)))
 
+    def _index_of(self, result: object) -> int | None:
+        """Index of the play leading to ``result`` (compared on the arrays), or None."""
+        if not isinstance(result, VariantPosition) or result.variant != self.position.variant:
+            return None
+        row = np.frombuffer(result.cells, dtype=np.uint8)
+        same = (self._boards == row).all(axis=1) & (self._pins == result.pins)
+        hit = np.flatnonzero(same)
+        return int(hit[0]) if len(hit) else None
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, Play):
+            return item.position == self.position and self._index_of(item.result) is not None
+        if isinstance(item, Position):
+            return self._index_of(item) is not None
+        return super().__contains__(item)
+
     def find(self, result: Position) -> Play | None:
         """The play leading to ``result`` (mover's point of view), or None."""
-        for j in range(len(self)):
-            if self._result(j) == result:
-                return self._play(j)
-        return None
+        i = self._index_of(result)
+        return None if i is None else self._play(i)
 
     def parse(self, text: str) -> Play:
         """The legal play written as ``text`` (any spelling with the same net effect;
