@@ -88,8 +88,9 @@ TIE_TOLERANCE = 1e-9
 
 ProgressHook = Callable[[int], None]
 
-#: Pip layers with at least this many positions run in parallel (see ``_schedule``).
-_PARALLEL_LAYER = 500
+#: Layers (two pip counts) with at least this many positions run in parallel
+#: (see ``_schedule``).
+_PARALLEL_LAYER = 1000
 #: Positions per kernel call at most (progress granularity) for serial layers.
 _BATCH = 20000
 
@@ -208,15 +209,20 @@ def _generate(
     binom = binomial_table()
     moves, outside2 = move_table(points, checkers)
     n_threads = threads()
-    sizes = np.diff(starts)[1:]  # layers 1.. (layer 0 is the empty board)
+    # Every roll lowers the pip count by at least 2 (while a checker is left both dice
+    # can be played, each moving or bearing off at least one pip) unless it bears off the
+    # last checker (successor: the empty board, done first). So positions whose pip
+    # counts differ by one never depend on each other: a layer holds two pip counts.
+    bounds = np.unique(np.append(starts[::2], starts[-1]))
+    bounds[0] = 1  # position 0 (the empty board) is the base case
     arrays = (boards, binom, moves, outside2, dist, mean, gdist, gmean, gstart, tol, tab, rolls)
     arrays = (*arrays, win, flags)
-    for a, b, parallel in plan(sizes, parallel_min=_PARALLEL_LAYER, batch=_BATCH):
-        lo, hi = int(starts[a + 1]), int(starts[b + 1])
+    for a, b, parallel in plan(np.diff(bounds), parallel_min=_PARALLEL_LAYER, batch=_BATCH):
+        lo, hi = int(bounds[a]), int(bounds[b])
         if parallel:
             with dynamic_chunks():
                 for p in range(a, b):
-                    l0, l1 = int(starts[p + 1]), int(starts[p + 2])
+                    l0, l1 = int(bounds[p]), int(bounds[p + 1])
                     os_layer_parallel(order, l0, l1, *arrays, min(l1 - l0, 32 * n_threads))
         else:
             os_layers_serial(order, lo, hi, *arrays)
