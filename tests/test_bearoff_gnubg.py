@@ -192,7 +192,10 @@ def test_one_sided_matches_fresh_makebearoff(gnubg, tmp_path, args, compressed, 
     assert ours.read_bytes() == ref.read_bytes()
 
 
-@pytest.mark.parametrize(("args", "cubeful"), [(("-t", "4x5"), True), (("-t", "3x3", "-C"), False)])
+@pytest.mark.parametrize(
+    ("args", "cubeful"),
+    [(("-t", "4x5"), True), (("-t", "7x4"), True), (("-t", "3x3", "-C"), False)],
+)
 def test_two_sided_matches_fresh_makebearoff(gnubg, tmp_path, args, cubeful):
     ref = _makebearoff(gnubg, tmp_path, *args)
     points, checkers = (int(x) for x in args[1].split("x"))
