@@ -456,8 +456,10 @@ def _parse_side(side: str, where: str) -> tuple[list[int], int]:
             )
         point = 25 if m.group("point") == "bar" else int(m.group("point"))
         count = int(m.group("count"))
-        if not 1 <= point <= 25:
-            raise InvalidIdError(f"invalid variant position {where}: point {point} not in 1..24")
+        if m.group("point") != "bar" and not 1 <= point <= 24:
+            raise InvalidIdError(
+                f"invalid variant position {where}: point {point} not in 1..24 (the bar is 'bar')"
+            )
         if point in seen:
             raise InvalidIdError(f"invalid variant position {where}: point {point} listed twice")
         if count < 1:
