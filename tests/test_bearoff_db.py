@@ -167,3 +167,16 @@ def test_cli_build_native(data_dir, capsys):
 def test_cli_errors(data_dir, capsys, argv, fragment):
     assert main(argv) == 2
     assert fragment in capsys.readouterr().err
+
+
+def test_build_refuses_what_cannot_fit_in_memory(monkeypatch):
+    """A build larger than the free memory is refused up front, naming the sizes.
+
+    One-sided 20x15 has C(35, 20) = 3,247,943,160 positions and two-sided 6x15 has
+    54,264^2 pairs: neither fits in the memory of any machine we run on.
+    """
+    monkeypatch.setattr(db_mod, "_available_memory", lambda: 8 * 2**30)
+    with pytest.raises(DatabaseError, match=r"one-sided 20x15 needs about .* GiB"):
+        OneSided.build(points=20, checkers=15, progress=False)
+    with pytest.raises(DatabaseError, match=r"two-sided 6x15 needs about .* GiB"):
+        TwoSided.build(points=6, checkers=15, progress=False)

@@ -175,6 +175,38 @@ def _is_position(obj: Any) -> bool:
 # ------------------------------------------------------------------------------ one-sided
 
 
+#: Peak memory per position of a one-sided build, and per pair of a two-sided build, in
+#: bytes (measured: 10x15 one-sided 4.3 GiB for 3.27 M positions; 6x10 two-sided 4.0 GiB
+#: for 64 M pairs), with a margin.
+_BYTES_PER_ONESIDED_POSITION = 1500
+_BYTES_PER_TWOSIDED_PAIR = 70
+
+
+def _available_memory() -> int | None:
+    """Bytes of memory available to a new allocation (Linux ``MemAvailable``), or None."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _check_memory(needed: int, what: str) -> None:
+    """Refuse a build that cannot fit in memory instead of letting the system kill it."""
+    available = _available_memory()
+    if available is not None and needed > available:
+        raise DatabaseError(
+            f"{what} needs about {needed / 2**30:.1f} GiB of memory while building, "
+            f"but only {available / 2**30:.1f} GiB is available"
+        )
+
+
 class OneSided:
     """A one-sided bearoff database: the distribution of rolls to bear off, per position.
 
@@ -262,9 +294,9 @@ class OneSided:
                     return db
             except DatabaseError:
                 pass  # invalid: rebuild below
-        bar = _progress_bar(
-            _index.n_positions(points, checkers), f"one-sided {points}x{checkers}", progress
-        )
+        n = _index.n_positions(points, checkers)
+        _check_memory(n * _BYTES_PER_ONESIDED_POSITION, f"one-sided {points}x{checkers}")
+        bar = _progress_bar(n, f"one-sided {points}x{checkers}", progress)
         start = time.perf_counter()
         try:
             with_gnubg = policy == "gnubg"
@@ -556,6 +588,7 @@ class TwoSided:
             except DatabaseError:
                 pass
         n = _index.n_positions(points, checkers)
+        _check_memory(n * n * _BYTES_PER_TWOSIDED_PAIR, f"two-sided {points}x{checkers}")
         bar = _progress_bar(n * n, f"two-sided {points}x{checkers}", progress)
         start = time.perf_counter()
         with _atomic_directory(target) as tmp:
