@@ -59,8 +59,12 @@ _C3 = np.int64(-7723592293110705685)  # 0x94D049BB133111EB
 
 
 @nb.njit(cache=True)
-def _leaf(k1, k2, k3, score, nmv, mv, best, n, stamp, tab_stamp, tab_idx, ent_keys, ent_moves):
-    """Record a finished sequence; returns (best, n, stamp); n = -1 on table overflow."""
+def _leaf(k1, k2, k3, score, nmv, mv, best, n, stamp, ws):
+    """Record a finished sequence; returns (best, n, stamp); n = -1 on table overflow.
+
+    ``ws`` is the workspace tuple ``(tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves)``.
+    """
+    tab_stamp, tab_idx, _, ent_keys, ent_moves = ws
     if score < best:
         return best, n, stamp
     if score > best:
@@ -95,12 +99,122 @@ def _leaf(k1, k2, k3, score, nmv, mv, best, n, stamp, tab_stamp, tab_idx, ent_ke
     return best, n + 1, stamp
 
 
+# Small pieces of the search shared with the variants' kernel
+# (:mod:`mathbg.rules.variants._kernel`); numba inlines them.
+
+
+@nb.njit(cache=True, inline="always")
+def _load(board, me, w1, w2, out):
+    """Level 0 of the search state from the mover's counts (``board[25:50]``): ``me[0]``
+    the counts, ``w1[0]``/``w2[0]`` their nibble keys (indices 0-14, 15-24), ``out[0]``
+    the checkers outside the home board. Returns the mover's checkers on the board."""
+    total = 0
+    for i in range(25):
+        c = np.int64(board[25 + i])
+        me[0, i] = c
+        total += c
+        if i < 15:
+            w1[0] += c << (4 * i)
+        else:
+            w2[0] += c << (4 * (i - 15))
+        if i >= 6:
+            out[0] += c
+    return total
+
+
+@nb.njit(cache=True, inline="always")
+def _order(dseq, d1, d2, order):
+    """The dice of search order 0 (d1 first) or 1 (d2 first); dice 3 and 4 are d1."""
+    if order == 0:
+        dseq[0] = d1
+        dseq[1] = d2
+    else:
+        dseq[0] = d2
+        dseq[1] = d1
+    dseq[2] = d1
+    dseq[3] = d1
+
+
+@nb.njit(cache=True, inline="always")
+def _bears_off(me, lvl, s, t):
+    """With every checker home, may the checker on index ``s`` bear off, landing at
+    ``t < 0``? Exactly (``t == -1``), or with a larger die from the highest point."""
+    if t == -1:
+        return True
+    for i in range(s + 1, 6):
+        if me[lvl, i] > 0:
+            return False
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def _nibble(a1, a2, i, delta):
+    """The nibble keys with ``delta`` added to the count of index ``i``."""
+    if i < 15:
+        a1 += np.int64(delta) << (4 * i)
+    else:
+        a2 += np.int64(delta) << (4 * (i - 15))
+    return a1, a2
+
+
+@nb.njit(cache=True, inline="always")
+def _advance(me, w1, w2, out, lvl, found, t):
+    """Level ``lvl + 1`` of the search state: level ``lvl`` with a checker moved from
+    index ``found`` to ``t`` (``t < 0``: borne off)."""
+    nl = lvl + 1
+    for i in range(25):
+        me[nl, i] = me[lvl, i]
+    me[nl, found] -= 1
+    a1, a2 = _nibble(w1[lvl], w2[lvl], found, -1)
+    o = out[lvl]
+    if t >= 0:
+        me[nl, t] += 1
+        a1, a2 = _nibble(a1, a2, t, 1)
+        if found >= 6 and t < 6:
+            o -= 1
+    w1[nl] = a1
+    w2[nl] = a2
+    out[nl] = o
+
+
+@nb.njit(cache=True, inline="always")
+def _pips(dseq, k):
+    """Pips of the first ``k`` dice of the order."""
+    pips = 0
+    for i in range(k):
+        pips += dseq[i]
+    return pips
+
+
+@nb.njit(cache=True, inline="always")
+def _unpack(board, k1, k2, dest, r):
+    """Row ``r`` of ``dest``: the opponent's cells of ``board`` and the mover's counts
+    from the nibble keys."""
+    for i in range(25):
+        dest[r, i] = board[i]
+    for i in range(15):
+        dest[r, 25 + i] = (k1 >> (4 * i)) & 15
+    for i in range(10):
+        dest[r, 40 + i] = (k2 >> (4 * i)) & 15
+
+
+@nb.njit(cache=True, inline="always")
+def _hits_to_bar(k3, dest, r):
+    """Move the opposing blots of hit mask ``k3`` (mover's indices) to their bar."""
+    if k3 != 0:
+        for t in range(24):
+            if (k3 >> t) & 1:
+                dest[r, 23 - t] = 0
+                dest[r, 24] += 1
+
+
 @nb.njit(cache=True)
-def _search(board, d1, d2, tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves):
-    """Fill ent_keys/ent_moves with the distinct legal plays; return their number.
+def _search(board, d1, d2, ws):
+    """Fill the workspace ``ws`` with the distinct legal plays; return their number.
 
     Returns -1 when the workspace is too small (the caller enlarges it and retries).
     """
+    stamp_box = ws[2]
     me = np.empty((5, 25), np.int32)
     w1 = np.zeros(5, np.int64)
     w2 = np.zeros(5, np.int64)
@@ -110,15 +224,7 @@ def _search(board, d1, d2, tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves):
     moved = np.zeros(4, np.bool_)
     mv = np.zeros((4, 3), np.int32)
     dseq = np.empty(4, np.int32)
-    for i in range(25):
-        c = np.int64(board[25 + i])
-        me[0, i] = c
-        if i < 15:
-            w1[0] += c << (4 * i)
-        else:
-            w2[0] += c << (4 * (i - 15))
-        if i >= 6:
-            out[0] += c
+    _load(board, me, w1, w2, out)
     doubles = d1 == d2
     nd = 4 if doubles else 2
     norders = 1 if doubles else 2
@@ -126,14 +232,7 @@ def _search(board, d1, d2, tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves):
     n = 0
     stamp = stamp_box[0]
     for order in range(norders):
-        if order == 0:
-            dseq[0] = d1
-            dseq[1] = d2
-        else:
-            dseq[0] = d2
-            dseq[1] = d1
-        dseq[2] = d1
-        dseq[3] = d1
+        _order(dseq, d1, d2, order)
         lvl = 0
         src[0] = 24
         moved[0] = False
@@ -155,38 +254,15 @@ def _search(board, d1, d2, tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves):
                             if board[23 - t] < 2:
                                 found = s
                                 break
-                        elif out[lvl] == 0:
-                            if t == -1:
-                                found = s
-                                break
-                            higher = False
-                            for i in range(s + 1, 6):
-                                if me[lvl, i] > 0:
-                                    higher = True
-                                    break
-                            if not higher:
-                                found = s
-                                break
+                        elif out[lvl] == 0 and _bears_off(me, lvl, s, t):
+                            found = s
+                            break
                     s -= 1
             if found < 0:
                 if lvl > 0 and not moved[lvl]:
-                    pips = 0
-                    for i in range(lvl):
-                        pips += dseq[i]
+                    score = lvl * 64 + _pips(dseq, lvl)
                     best, n, stamp = _leaf(
-                        w1[lvl],
-                        w2[lvl],
-                        hit[lvl],
-                        lvl * 64 + pips,
-                        lvl,
-                        mv,
-                        best,
-                        n,
-                        stamp,
-                        tab_stamp,
-                        tab_idx,
-                        ent_keys,
-                        ent_moves,
+                        w1[lvl], w2[lvl], hit[lvl], score, lvl, mv, best, n, stamp, ws
                     )
                     if n < 0:
                         stamp_box[0] = stamp
@@ -196,55 +272,20 @@ def _search(board, d1, d2, tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves):
             src[lvl] = found - 1
             moved[lvl] = True
             nl = lvl + 1
-            for i in range(25):
-                me[nl, i] = me[lvl, i]
-            a1 = w1[lvl]
-            a2 = w2[lvl]
+            _advance(me, w1, w2, out, lvl, found, t)
             h = hit[lvl]
-            o = out[lvl]
-            me[nl, found] -= 1
-            if found < 15:
-                a1 -= np.int64(1) << (4 * found)
-            else:
-                a2 -= np.int64(1) << (4 * (found - 15))
             if t >= 0:
-                me[nl, t] += 1
-                if t < 15:
-                    a1 += np.int64(1) << (4 * t)
-                else:
-                    a2 += np.int64(1) << (4 * (t - 15))
-                if found >= 6 and t < 6:
-                    o -= 1
                 if board[23 - t] == 1 and ((h >> t) & 1) == 0:
                     h |= np.int64(1) << t
             else:
                 t = -1
-            w1[nl] = a1
-            w2[nl] = a2
             hit[nl] = h
-            out[nl] = o
             mv[lvl, 0] = found
             mv[lvl, 1] = t
             mv[lvl, 2] = d
             if nl == nd:
-                pips = 0
-                for i in range(nd):
-                    pips += dseq[i]
-                best, n, stamp = _leaf(
-                    a1,
-                    a2,
-                    h,
-                    nd * 64 + pips,
-                    nd,
-                    mv,
-                    best,
-                    n,
-                    stamp,
-                    tab_stamp,
-                    tab_idx,
-                    ent_keys,
-                    ent_moves,
-                )
+                score = nd * 64 + _pips(dseq, nd)
+                best, n, stamp = _leaf(w1[nl], w2[nl], h, score, nd, mv, best, n, stamp, ws)
                 if n < 0:
                     stamp_box[0] = stamp
                     return -1
@@ -261,25 +302,13 @@ def _materialize(board, ent_keys, n, dest, row0):
     """Write the resulting boards of entries 0..n-1 into dest[row0:row0+n]."""
     for j in range(n):
         r = row0 + j
-        k1 = ent_keys[j, 0]
-        k2 = ent_keys[j, 1]
-        k3 = ent_keys[j, 2]
-        for i in range(25):
-            dest[r, i] = board[i]
-        for i in range(15):
-            dest[r, 25 + i] = (k1 >> (4 * i)) & 15
-        for i in range(10):
-            dest[r, 40 + i] = (k2 >> (4 * i)) & 15
-        if k3 != 0:
-            for t in range(24):
-                if (k3 >> t) & 1:
-                    dest[r, 23 - t] = 0
-                    dest[r, 24] += 1
+        _unpack(board, ent_keys[j, 0], ent_keys[j, 1], dest, r)
+        _hits_to_bar(ent_keys[j, 2], dest, r)
 
 
 @nb.njit(cache=True)
 def _generate(board, d1, d2, tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves):
-    n = _search(board, d1, d2, tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves)
+    n = _search(board, d1, d2, (tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves))
     if n < 0:
         return n, np.empty((0, 50), np.uint8), np.empty((0, 4, 3), np.int8)
     boards = np.empty((n, 50), np.uint8)
@@ -295,6 +324,7 @@ def _generate(board, d1, d2, tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves)
 @nb.njit(cache=True)
 def _successors(boards, dice, tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves):
     """Resulting boards for every (board, roll); CSR layout. Returns (ptr, results, ok)."""
+    ws = (tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves)
     nb_ = boards.shape[0]
     nr = dice.shape[0]
     ptr = np.zeros(nb_ * nr + 1, np.int64)
@@ -303,16 +333,7 @@ def _successors(boards, dice, tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves
     total = 0
     for b in range(nb_):
         for r in range(nr):
-            n = _search(
-                boards[b],
-                dice[r, 0],
-                dice[r, 1],
-                tab_stamp,
-                tab_idx,
-                stamp_box,
-                ent_keys,
-                ent_moves,
-            )
+            n = _search(boards[b], dice[r, 0], dice[r, 1], ws)
             if n < 0:
                 return ptr, res[:0], False
             if total + n > cap:
@@ -330,19 +351,11 @@ def _successors(boards, dice, tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves
 @nb.njit(cache=True)
 def _count_plays(boards, dice, tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves):
     """Number of legal plays for every (board, roll); -1 entries flag overflow."""
+    ws = (tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves)
     out = np.empty((boards.shape[0], dice.shape[0]), np.int32)
     for b in range(boards.shape[0]):
         for r in range(dice.shape[0]):
-            out[b, r] = _search(
-                boards[b],
-                dice[r, 0],
-                dice[r, 1],
-                tab_stamp,
-                tab_idx,
-                stamp_box,
-                ent_keys,
-                ent_moves,
-            )
+            out[b, r] = _search(boards[b], dice[r, 0], dice[r, 1], ws)
     return out
 
 

@@ -27,6 +27,12 @@ Fevga's start rule can still bite (its legality depends on the order of the move
 Results are deduplicated by the mover's 25 counts (nibbles) plus a 24-bit mask in the
 mover's numbering: the blots hit (``HIT``) or the opposing checkers pinned by the mover
 after the play (``PIN``); the dedup table and the move buffers are the standard kernel's.
+
+Code shared with the standard kernel: the dedup table (``_leaf``, ``_Workspace``) and the
+small inlined steps of the search (loading the counts, the dice orders, the bear-off test,
+moving a checker, unpacking a result). The search loop itself stays separate: the
+variants' extra state (pins, locks, head and start counters, end-of-play rules) would cost
+the standard kernel time on every move if one loop served both.
 """
 
 from __future__ import annotations
@@ -34,7 +40,17 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from mathbg.rules.movegen import _leaf, _Workspace
+from mathbg.rules.movegen import (
+    _advance,
+    _bears_off,
+    _hits_to_bar,
+    _leaf,
+    _load,
+    _order,
+    _pips,
+    _unpack,
+    _Workspace,
+)
 
 __all__ = ["BLOCK", "HIT", "PIN", "generate"]
 
@@ -121,23 +137,10 @@ def _land(board, t, contact, rotated, pinned_me, k3):
 
 
 @nb.njit(cache=True)
-def _vsearch(
-    board,
-    d1,
-    d2,
-    contact,
-    flags,
-    head_limit,
-    pinned_me,
-    opp_pins,
-    tab_stamp,
-    tab_idx,
-    stamp_box,
-    ent_keys,
-    ent_moves,
-):
-    """Fill ent_keys/ent_moves with the distinct legal plays; return their number
+def _vsearch(board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, ws):
+    """Fill the workspace ``ws`` with the distinct legal plays; return their number
     (0 when the roll cannot be played, -1 when the workspace is too small)."""
+    stamp_box = ws[2]
     rotated = (flags & F_ROTATED) != 0
     me = np.empty((5, 25), np.int32)
     w1 = np.zeros(5, np.int64)
@@ -152,18 +155,7 @@ def _vsearch(
     moved = np.zeros(4, np.bool_)
     mv = np.zeros((4, 3), np.int32)
     dseq = np.empty(4, np.int32)
-    on_board = 0
-    for i in range(25):
-        c = np.int64(board[25 + i])
-        me[0, i] = c
-        on_board += c
-        if i < 15:
-            w1[0] += c << (4 * i)
-        else:
-            w2[0] += c << (4 * (i - 15))
-        if i >= 6:
-            out[0] += c
-    off = 15 - on_board
+    off = 15 - _load(board, me, w1, w2, out)
     if contact == PIN:
         k3[0] = opp_pins
     passed[0] = off > 0
@@ -196,30 +188,9 @@ def _vsearch(
     if need_all:
         bonus = _end_score(me, 0, flags, rotated, min_opp, started_trapped)
         if bonus >= 0:
-            best, n, stamp = _leaf(
-                w1[0],
-                w2[0],
-                k3[0],
-                bonus * _BONUS,
-                0,
-                mv,
-                best,
-                n,
-                stamp,
-                tab_stamp,
-                tab_idx,
-                ent_keys,
-                ent_moves,
-            )
+            best, n, stamp = _leaf(w1[0], w2[0], k3[0], bonus * _BONUS, 0, mv, best, n, stamp, ws)
     for order in range(norders):
-        if order == 0:
-            dseq[0] = d1
-            dseq[1] = d2
-        else:
-            dseq[0] = d2
-            dseq[1] = d1
-        dseq[2] = d1
-        dseq[3] = d1
+        _order(dseq, d1, d2, order)
         lvl = 0
         src[0] = 24
         moved[0] = False
@@ -254,38 +225,15 @@ def _vsearch(
                             if code >= 0:
                                 found = s
                                 break
-                        elif out[lvl] == 0 and can_bear:
-                            if t == -1:
-                                found = s
-                                break
-                            higher = False
-                            for i in range(s + 1, 6):
-                                if me[lvl, i] > 0:
-                                    higher = True
-                                    break
-                            if not higher:
-                                found = s
-                                break
+                        elif out[lvl] == 0 and can_bear and _bears_off(me, lvl, s, t):
+                            found = s
+                            break
                     s -= 1
             if found < 0:
                 if lvl > 0 and not moved[lvl] and not need_all:
-                    pips = 0
-                    for i in range(lvl):
-                        pips += dseq[i]
+                    score = lvl * 64 + _pips(dseq, lvl)
                     best, n, stamp = _leaf(
-                        w1[lvl],
-                        w2[lvl],
-                        k3[lvl],
-                        lvl * 64 + pips,
-                        lvl,
-                        mv,
-                        best,
-                        n,
-                        stamp,
-                        tab_stamp,
-                        tab_idx,
-                        ent_keys,
-                        ent_moves,
+                        w1[lvl], w2[lvl], k3[lvl], score, lvl, mv, best, n, stamp, ws
                     )
                     if n < 0:
                         stamp_box[0] = stamp
@@ -295,34 +243,18 @@ def _vsearch(
             src[lvl] = found - 1
             moved[lvl] = True
             nl = lvl + 1
-            for i in range(25):
-                me[nl, i] = me[lvl, i]
-            a1 = w1[lvl]
-            a2 = w2[lvl]
+            _advance(me, w1, w2, out, lvl, found, t)
             h = k3[lvl]
             lk = lock[lvl]
-            o = out[lvl]
             hm = headmv[lvl]
             aw = away[lvl]
             ps = passed[lvl]
-            me[nl, found] -= 1
-            if found < 15:
-                a1 -= np.int64(1) << (4 * found)
-            else:
-                a2 -= np.int64(1) << (4 * (found - 15))
             if contact == PIN and me[nl, found] == 0 and ((h >> found) & 1):
                 h &= ~(np.int64(1) << found)  # the last pinning checker leaves: released
             if found == 23:
                 hm += 1
                 aw += 1
             if t >= 0:
-                me[nl, t] += 1
-                if t < 15:
-                    a1 += np.int64(1) << (4 * t)
-                else:
-                    a2 += np.int64(1) << (4 * (t - 15))
-                if found >= 6 and t < 6:
-                    o -= 1
                 if code == 1:
                     h |= np.int64(1) << t
                     if (flags & F_HOME_NO_HIT_RUN) and t < 6:
@@ -332,11 +264,8 @@ def _vsearch(
             else:
                 t = -1
                 ps = True
-            w1[nl] = a1
-            w2[nl] = a2
             k3[nl] = h
             lock[nl] = lk
-            out[nl] = o
             headmv[nl] = hm
             away[nl] = aw
             passed[nl] = ps
@@ -348,24 +277,8 @@ def _vsearch(
                 if need_all:
                     bonus = _end_score(me, nl, flags, rotated, min_opp, started_trapped)
                 if bonus >= 0:
-                    pips = 0
-                    for i in range(nl):
-                        pips += dseq[i]
-                    best, n, stamp = _leaf(
-                        a1,
-                        a2,
-                        h,
-                        bonus * _BONUS + nl * 64 + pips,
-                        nl,
-                        mv,
-                        best,
-                        n,
-                        stamp,
-                        tab_stamp,
-                        tab_idx,
-                        ent_keys,
-                        ent_moves,
-                    )
+                    score = bonus * _BONUS + nl * 64 + _pips(dseq, nl)
+                    best, n, stamp = _leaf(w1[nl], w2[nl], h, score, nl, mv, best, n, stamp, ws)
                     if n < 0:
                         stamp_box[0] = stamp
                         return -1
@@ -381,57 +294,22 @@ def _vsearch(
 
 @nb.njit(cache=True)
 def _vgenerate(
-    board,
-    d1,
-    d2,
-    contact,
-    flags,
-    head_limit,
-    pinned_me,
-    opp_pins,
-    tab_stamp,
-    tab_idx,
-    stamp_box,
-    ent_keys,
-    ent_moves,
-):
-    n = _vsearch(
-        board,
-        d1,
-        d2,
-        contact,
-        flags,
-        head_limit,
-        pinned_me,
-        opp_pins,
-        tab_stamp,
-        tab_idx,
-        stamp_box,
-        ent_keys,
-        ent_moves,
-    )
+    board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, tab_stamp, tab_idx,
+    stamp_box, ent_keys, ent_moves,
+):  # fmt: skip
+    ws = (tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves)
+    n = _vsearch(board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, ws)
     if n < 0:
         return n, np.empty((0, 50), np.uint8), np.empty(0, np.int64), np.empty((0, 4, 3), np.int8)
     boards = np.empty((n, 50), np.uint8)
     masks = np.zeros(n, np.int64)
     moves = np.empty((n, 4, 3), np.int8)
     for j in range(n):
-        k1 = ent_keys[j, 0]
-        k2 = ent_keys[j, 1]
-        k3 = ent_keys[j, 2]
-        for i in range(25):
-            boards[j, i] = board[i]
-        for i in range(15):
-            boards[j, 25 + i] = (k1 >> (4 * i)) & 15
-        for i in range(10):
-            boards[j, 40 + i] = (k2 >> (4 * i)) & 15
+        _unpack(board, ent_keys[j, 0], ent_keys[j, 1], boards, j)
         if contact == HIT:
-            for t in range(24):
-                if (k3 >> t) & 1:
-                    boards[j, 23 - t] = 0
-                    boards[j, 24] += 1
+            _hits_to_bar(ent_keys[j, 2], boards, j)
         elif contact == PIN:
-            masks[j] = k3
+            masks[j] = ent_keys[j, 2]
         for m in range(4):
             for c in range(3):
                 moves[j, m, c] = ent_moves[j, m, c]
