@@ -53,6 +53,49 @@ def _annotate_cells(ax: Axes, image: Any, data: np.ndarray, fmt: str, fontsize: 
                 ax.text(j, i, text, ha="center", va="center", fontsize=fontsize, color=colour)
 
 
+def _heatmap(
+    data: np.ndarray,
+    ax: Axes | None,
+    *,
+    cmap: str,
+    xticklabels: list[str],
+    yticklabels: list[str],
+    xlabel: str,
+    ylabel: str,
+    annotate: bool | None,
+    fmt: str,
+    font_step: float,
+    colorbar: bool,
+    colorbar_label: str,
+    **imshow_kwargs: Any,
+) -> Axes:
+    """Draw ``data`` as a heatmap with its tick labels on top (a new square-ish figure when
+    ``ax`` is None), write the cells (``annotate``; default: at most 15 x 15) and add a
+    colour bar. The font of the cells shrinks by ``font_step`` points per row/column."""
+    size_n = max(data.shape)
+    if ax is None:
+        size = 3.0 + 0.35 * size_n
+        _, ax = plt.subplots(figsize=(size + 1.0, size))
+    image = ax.imshow(data, cmap=cmap, origin="upper", **imshow_kwargs)
+    ax.set_xticks(np.arange(data.shape[1]), labels=xticklabels)
+    ax.set_yticks(np.arange(data.shape[0]), labels=yticklabels)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.xaxis.set_label_position("top")
+    ax.xaxis.tick_top()
+    if annotate is None:
+        annotate = size_n <= 15
+    if annotate:
+        _annotate_cells(ax, image, data, fmt, max(5.0, 10.0 - font_step * size_n))
+    if colorbar:
+        ax.figure.colorbar(image, ax=ax, label=colorbar_label, shrink=0.8)
+    return ax
+
+
+def _away_labels(n: int) -> list[str]:
+    return [str(a) for a in range(1, n + 1)]
+
+
 def met_heatmap(
     met: MET,
     ax: Axes | None = None,
@@ -88,23 +131,22 @@ def met_heatmap(
     """
     n = met.length if length is None else max(1, min(int(length), met.length))
     data = 100.0 * np.asarray(met.pre[:n, :n])
-    if ax is None:
-        size = 3.0 + 0.35 * n
-        _, ax = plt.subplots(figsize=(size + 1.0, size))
-    image = ax.imshow(data, cmap=cmap, vmin=0.0, vmax=100.0, origin="upper")
-    ticks = np.arange(n)
-    ax.set_xticks(ticks, labels=[str(b) for b in range(1, n + 1)])
-    ax.set_yticks(ticks, labels=[str(a) for a in range(1, n + 1)])
-    ax.set_xlabel("opponent needs (away)")
-    ax.set_ylabel("player needs (away)")
-    ax.xaxis.set_label_position("top")
-    ax.xaxis.tick_top()
-    if annotate is None:
-        annotate = n <= 15
-    if annotate:
-        _annotate_cells(ax, image, data, f"{{:.{decimals}f}}", max(5.0, 10.0 - 0.25 * n))
-    if colorbar:
-        ax.figure.colorbar(image, ax=ax, label="MWC %", shrink=0.8)
+    ax = _heatmap(
+        data,
+        ax,
+        cmap=cmap,
+        vmin=0.0,
+        vmax=100.0,
+        xticklabels=_away_labels(n),
+        yticklabels=_away_labels(n),
+        xlabel="opponent needs (away)",
+        ylabel="player needs (away)",
+        annotate=annotate,
+        fmt=f"{{:.{decimals}f}}",
+        font_step=0.25,
+        colorbar=colorbar,
+        colorbar_label="MWC %",
+    )
     ax.set_title(title if title is not None else f"{met.name}: pre-Crawford MWC %", pad=24)
     return ax
 
@@ -177,23 +219,22 @@ def met_difference_heatmap(
     data = 100.0 * (np.asarray(met.pre[:n, :n]) - np.asarray(reference.pre[:n, :n]))
     lim = float(np.max(np.abs(data))) if limit is None else float(limit)
     lim = lim if lim > 0.0 else 1.0
-    if ax is None:
-        size = 3.0 + 0.35 * n
-        _, ax = plt.subplots(figsize=(size + 1.0, size))
-    image = ax.imshow(data, cmap=cmap, vmin=-lim, vmax=lim, origin="upper")
-    ticks = np.arange(n)
-    ax.set_xticks(ticks, labels=[str(b) for b in range(1, n + 1)])
-    ax.set_yticks(ticks, labels=[str(a) for a in range(1, n + 1)])
-    ax.set_xlabel("opponent needs (away)")
-    ax.set_ylabel("player needs (away)")
-    ax.xaxis.set_label_position("top")
-    ax.xaxis.tick_top()
-    if annotate is None:
-        annotate = n <= 15
-    if annotate:
-        _annotate_cells(ax, image, data, f"{{:+.{decimals}f}}", max(5.0, 10.0 - 0.3 * n))
-    if colorbar:
-        ax.figure.colorbar(image, ax=ax, label="MWC difference (% points)", shrink=0.8)
+    ax = _heatmap(
+        data,
+        ax,
+        cmap=cmap,
+        vmin=-lim,
+        vmax=lim,
+        xticklabels=_away_labels(n),
+        yticklabels=_away_labels(n),
+        xlabel="opponent needs (away)",
+        ylabel="player needs (away)",
+        annotate=annotate,
+        fmt=f"{{:+.{decimals}f}}",
+        font_step=0.3,
+        colorbar=colorbar,
+        colorbar_label="MWC difference (% points)",
+    )
     default = f"{met.name} minus {reference.name} (MWC % points)"
     ax.set_title(title if title is not None else default, pad=24)
     return ax
@@ -236,30 +277,27 @@ def cube_point_heatmap(
     table = take_point_table(matrix, cube, column)
     percent = "value" not in column
     data = table.to_numpy(dtype=float) * (100.0 if percent else 1.0)
-    n_rows, n_cols = data.shape
-    if ax is None:
-        size = 3.0 + 0.35 * max(n_rows, n_cols)
-        _, ax = plt.subplots(figsize=(size + 1.0, size))
-    image = ax.imshow(data, cmap=cmap, origin="upper", aspect="auto")
-    ax.set_xticks(np.arange(n_cols), labels=[str(v) for v in table.columns])
-    ax.set_yticks(np.arange(n_rows), labels=[str(v) for v in table.index])
     taker = column.startswith("take")
-    ax.set_xlabel("doubler needs (away)" if taker else "opponent needs (away)")
-    ax.set_ylabel("taker needs (away)" if taker else "doubler needs (away)")
-    ax.xaxis.set_label_position("top")
-    ax.xaxis.tick_top()
-    if annotate is None:
-        annotate = max(n_rows, n_cols) <= 15
-    if annotate:
-        fmt = f"{{:.{decimals}f}}" if percent else "{:.2f}"
-        _annotate_cells(ax, image, data, fmt, max(5.0, 10.0 - 0.25 * max(n_rows, n_cols)))
-    if colorbar:
-        if percent:
-            label = "taker's winning chance %" if taker else "doubler's winning chance %"
-        else:
-            money_value = "1" if "backgammon" in column else "0.5"
-            label = f"{column.replace('_', ' ')} (XG convention: money = {money_value})"
-        ax.figure.colorbar(image, ax=ax, label=label, shrink=0.8)
+    if percent:
+        label = "taker's winning chance %" if taker else "doubler's winning chance %"
+    else:
+        money_value = "1" if "backgammon" in column else "0.5"
+        label = f"{column.replace('_', ' ')} (XG convention: money = {money_value})"
+    ax = _heatmap(
+        data,
+        ax,
+        cmap=cmap,
+        aspect="auto",
+        xticklabels=[str(v) for v in table.columns],
+        yticklabels=[str(v) for v in table.index],
+        xlabel="doubler needs (away)" if taker else "opponent needs (away)",
+        ylabel="taker needs (away)" if taker else "doubler needs (away)",
+        annotate=annotate,
+        fmt=f"{{:.{decimals}f}}" if percent else "{:.2f}",
+        font_step=0.25,
+        colorbar=colorbar,
+        colorbar_label=label,
+    )
     met = matrix.attrs.get("met", "")
     names = {
         "take_dead": "take point, dead cube",
