@@ -7,7 +7,8 @@ imported only when the command runs.
 from __future__ import annotations
 
 import argparse
-import json
+
+from mathbg.cli._args import load_met, parse_pair, print_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,7 +48,6 @@ def run(args: argparse.Namespace) -> int:
     """Solve (or look up) the score and print the decision."""
     from mathbg.bearoff.match import match_equity
     from mathbg.cli.bearoff import _parse_counts
-    from mathbg.cli.takepoint import load_met, parse_pair
 
     roller = _parse_counts(args.roller)
     opponent = _parse_counts(args.opponent)
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     )
     result = {"roller": roller, "opponent": opponent, **eq.as_dict()}
     if args.json:
-        print(json.dumps(result, indent=2))
+        print_json(result)
         return 0
     a, b = eq.away
     state = " (Crawford game)" if eq.crawford else ""

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import sys
 from pathlib import Path
 from typing import Any
+
+from mathbg.cli._args import add_command, print_json
 
 DESCRIPTION = """\
 Bearoff databases: exact tables for the end of a race.
@@ -36,54 +37,47 @@ examples:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``bearoff`` subcommand (``build`` and ``show``)."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "bearoff",
         help="bearoff databases: build one-/two-sided tables, query positions",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="action", metavar="ACTION")
 
-    build = sub.add_parser(
+    build = add_command(
+        sub,
         "build",
         help="generate a database",
         description="Generate a one-sided (default) or two-sided bearoff database.",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     build.add_argument("--points", type=int, default=6, help="points 1..P (default 6)")
     build.add_argument(
         "--checkers", type=int, help="checkers per side (default 15 one-sided, 6 two-sided)"
     )
     build.add_argument("--two-sided", action="store_true", help="two-sided cubeful database")
-    build.add_argument(
-        "--policy",
-        choices=("gnubg", "min-rolls"),
-        default="gnubg",
-        help="one-sided move policy (default gnubg)",
-    )
+    _add_policy(build, "one-sided move policy (default gnubg)")
     build.add_argument("--out", metavar="PATH", help="output directory, or a gnubg .bd file")
     build.add_argument("--rebuild", action="store_true", help="rebuild even if a valid one exists")
     build.add_argument("--quiet", action="store_true", help="no progress bar")
     build.set_defaults(handler=run_build)
 
-    show = sub.add_parser(
+    show = add_command(
+        sub,
         "show",
         help="query a position",
         description="Statistics of a one-sided position, or exact equities of a two-sided "
         "pair (roller first).",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     show.add_argument("positions", nargs="+", metavar="COUNTS", help="e.g. 0,0,0,3,5,7")
     show.add_argument("--two-sided", action="store_true", help="ROLLER OPPONENT pair")
     show.add_argument("--json", action="store_true", help="print JSON")
     show.add_argument("--points", type=int, help="database points (default: 6 or what fits)")
     show.add_argument("--checkers", type=int, help="database checkers (default: what fits)")
-    show.add_argument(
-        "--policy", choices=("gnubg", "min-rolls"), default="gnubg", help="one-sided policy"
-    )
+    _add_policy(show, "one-sided policy")
     show.add_argument(
         "--cube",
         choices=("centred", "owned"),
@@ -96,16 +90,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
 
 
+def _add_policy(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument("--policy", choices=("gnubg", "min-rolls"), default="gnubg", help=help)
+
+
 def _register_match(sub: argparse._SubParsersAction) -> None:
     """``mathbg bearoff match`` (exact match play; arguments and handler in _bearoff_match)."""
-    match = sub.add_parser(
+    match = add_command(
+        sub,
         "match",
         help="exact cube decision of a bearoff at a match score",
         description="Exact match winning chances and cube decision of the roller in a "
         "two-sided bearoff at a match score (optimal checker and cube play by both sides, "
         "MET at the leaves; no gammons with fewer than 15 checkers).",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     from mathbg.cli._bearoff_match import add_arguments, run
 
@@ -264,7 +262,7 @@ def _show_one_sided(args: argparse.Namespace, counts: list[int]) -> int:
         "gammon_distribution": _trimmed(db.gammon_distribution(arr)),
     }
     if args.json:
-        print(json.dumps(result, indent=2))
+        print_json(result)
         return 0
     print(f"position {','.join(map(str, result['position']))}  ({result['database']})")
     mean, sd = result["mean_rolls"], result["std_rolls"]
@@ -314,7 +312,7 @@ def _show_two_sided(args: argparse.Namespace, roller: list[int], opponent: list[
         },
     }
     if args.json:
-        print(json.dumps(result, indent=2))
+        print_json(result)
         return 0
     out = sys.stdout
     print(f"roller {','.join(map(str, roller))} vs {','.join(map(str, opponent))}  "

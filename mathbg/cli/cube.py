@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
+
+from mathbg.cli._args import add_command, load_met, parse_pair, print_json
 
 DESCRIPTION = """\
 money:  Janowski's money-play points of the first-named player for a dead cube, a fully
@@ -29,20 +29,16 @@ examples:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``cube`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "cube",
         help="money-play cube points (Janowski) and cube decisions",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="cube_command", metavar="{money,decide}")
-    money = sub.add_parser(
-        "money",
-        help="Janowski's money points",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    money = add_command(
+        sub, "money", help="Janowski's money points", description=DESCRIPTION, epilog=EPILOG
     )
     money.add_argument(
         "--gammons",
@@ -65,12 +61,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     money.add_argument("--json", action="store_true", help="print JSON")
     money.set_defaults(handler=run_money)
 
-    decide = sub.add_parser(
+    decide = add_command(
+        sub,
         "decide",
         help="cube action for cubeless probabilities (money or match)",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     decide.add_argument(
         "--probs",
@@ -98,7 +94,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_money(args: argparse.Namespace) -> int:
     """Handler of ``mathbg cube money``."""
-    from mathbg.cli.takepoint import parse_pair
     from mathbg.cube.money import money_points
 
     pts = money_points(
@@ -109,8 +104,7 @@ def run_money(args: argparse.Namespace) -> int:
         beavers=args.beavers,
     )
     if args.json:
-        json.dump(pts.as_dict(), sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json(pts.as_dict())
         return 0
     rules = ", ".join(r for r, on in (("Jacoby", pts.jacoby), ("beavers", pts.beavers)) if on)
     print(
@@ -128,7 +122,6 @@ def run_money(args: argparse.Namespace) -> int:
 
 def run_decide(args: argparse.Namespace) -> int:
     """Handler of ``mathbg cube decide``."""
-    from mathbg.cli.takepoint import load_met, parse_pair
     from mathbg.cube.convert import cube_decision
     from mathbg.errors import InvalidParameterError
 
@@ -168,8 +161,7 @@ def run_decide(args: argparse.Namespace) -> int:
     if dec.emg is not None:
         out["emg"] = {"no_double": dec.emg[0], "double_take": dec.emg[1], "double_pass": dec.emg[2]}
     if args.json:
-        json.dump(out, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json(out)
         return 0
     print(f"cube action: {dec.action}")
     unit = "MWC" if dec.unit == "mwc" else "equity"

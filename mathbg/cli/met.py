@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from mathbg.cli._args import add_command, pyplot, save_figure
+
 DESCRIPTION = """\
 Print or write a match equity table: a shipped published table (default kazaross-xg2)
 or one built by a model (zadeh, mec, cubeless, montgomery), or a MET file (gnubg .xml,
@@ -27,12 +29,12 @@ examples:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``met`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "met",
         help="match equity tables: shipped, computed (zadeh, mec, cubeless, montgomery), files",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--model",
@@ -134,11 +136,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render(met, args.format, **options))
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
+        plt = pyplot()
         from mathbg.plots import met_heatmap, post_crawford
 
         n = met.length
@@ -147,7 +145,5 @@ def run(args: argparse.Namespace) -> int:
         )
         met_heatmap(met, ax=ax1)
         post_crawford(met, ax=ax2)
-        fig.tight_layout()
-        fig.savefig(args.plot, dpi=100)
-        plt.close(fig)
+        save_figure(fig, args.plot)
     return 0

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
+
+from mathbg.cli._args import add_command, print_json
 
 HELP = "show a position (gnubg Position ID, POSID:MATCHID or XGID) and its legal plays"
 
@@ -31,13 +32,7 @@ examples:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "position",
-        help=HELP,
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_command(subparsers, "position", help=HELP, description=DESCRIPTION, epilog=EPILOG)
     parser.add_argument("id", metavar="ID", help="Position ID, POSID:MATCHID or XGID")
     parser.add_argument("--roll", help="dice to list the legal plays of, e.g. 64 or 6-4")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
@@ -66,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
             out["roll"] = [roll[0], roll[1]]
             out["legal_plays"] = len(plays)
             out["plays"] = plays.notations()
-        print(json.dumps(out))
+        print_json(out, indent=None)
         return 0
     print(position.diagram(match=match, roll=roll))
     print(

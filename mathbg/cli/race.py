@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
+
+from mathbg.cli._args import add_command, print_json, pyplot, save_figure
 
 DESCRIPTION = """\
 Evaluate a race (a position without contact): both sides' pip, Keith, Thorp, Isight and
@@ -30,12 +31,12 @@ examples:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``race`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "race",
         help="race counts (pip, Keith, Thorp, Kleinman, 8-9-12, Trice, Isight), chances, cube",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "id", nargs="?", help="gnubg Position ID, POSID:MATCHID or XGID (side on roll first)"
@@ -124,15 +125,13 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
+        pyplot()
         from mathbg.plots import race_rolls
 
         ax = race_rolls(*e.distributions)
-        ax.figure.savefig(args.plot, dpi=120, bbox_inches="tight")
+        save_figure(ax.figure, args.plot, dpi=120, tight_layout=False, bbox_inches="tight")
     if args.json:
-        print(json.dumps(e.as_dict(), indent=2))
+        print_json(e.as_dict())
         return 0
     print(format_text(e))
     return 0

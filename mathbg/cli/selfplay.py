@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
+
+from mathbg.cli._args import add_command, print_json
 
 DESCRIPTION = """\
 Play N games of backgammon or a regional variant (portes, plakoto, fevga, tavla,
@@ -29,12 +30,12 @@ examples:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "selfplay",
         help="play N games of a variant by self-play and count the results (gammon rate)",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--variant",
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         out = {k: stats[k] for k in keys}
         out["player"] = stats["player"]
         out["seed"] = stats["seed"]
-        print(json.dumps(out))
+        print_json(out, indent=None)
         return 0
     print(f"{stats['variant']}: {stats['games']} games, {args.player} player, seed {args.seed}")
     for name, count in stats["results"].items():

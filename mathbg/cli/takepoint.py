@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+from mathbg.cli._args import add_command, load_met, parse_pair, print_json, pyplot, save_figure
+
 DESCRIPTION = """\
 Take, double, cash and too-good points of both players at a match score, for a dead and
 a fully live cube, with the gammon and backgammon values, from a match equity table.
@@ -34,12 +36,12 @@ examples:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``takepoint`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "takepoint",
         help="match-play take/double/cash/too-good points at a score (dead and live cube)",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     where = parser.add_argument_group("score")
     where.add_argument("--away", metavar="A,B", help="points needed: first-named player, opponent")
@@ -92,32 +94,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--plot", metavar="PNG", help="save a plot (window bars, or heatmaps)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)
-
-
-def parse_pair(text: str, what: str, cast: type = float) -> tuple[Any, Any]:
-    """``"a,b"`` (or a single value for both) -> (a, b)."""
-    from mathbg.errors import InvalidParameterError
-
-    parts = [p.strip() for p in str(text).split(",")]
-    if len(parts) == 1:
-        parts = parts * 2
-    if len(parts) != 2 or not all(parts):
-        raise InvalidParameterError(f"{what} wants two values A,B; got {text!r}")
-    try:
-        return cast(parts[0]), cast(parts[1])
-    except ValueError:
-        raise InvalidParameterError(f"{what}: {text!r} is not two numbers") from None
-
-
-def load_met(name: str) -> Any:
-    """A shipped table, a model, or a MET file."""
-    from pathlib import Path
-
-    from mathbg.met import build, read
-
-    if name.lower().endswith((".xml", ".met", ".json")) and Path(name).exists():
-        return read(name)
-    return build(name)
 
 
 def _aways(args: argparse.Namespace) -> tuple[int, int]:
@@ -219,22 +195,14 @@ def run(args: argparse.Namespace) -> int:
         x=args.x,
     )
     if args.json:
-        json.dump(sp.as_dict(), sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json(sp.as_dict())
     else:
         sys.stdout.write(render_points(sp))
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
+        pyplot()
         from mathbg.plots import market_window_bars
 
-        ax = market_window_bars(sp)
-        ax.figure.tight_layout()
-        ax.figure.savefig(args.plot, dpi=100)
-        plt.close(ax.figure)
+        save_figure(market_window_bars(sp).figure, args.plot)
     return 0
 
 
@@ -256,17 +224,8 @@ def _matrix(args: argparse.Namespace, met: Any, gammons: Any, backgammons: Any) 
     if args.json:
         sel = df[df["cube"] == cube]
         records = json.loads(sel.to_json(orient="records"))
-        json.dump(
-            {
-                "met": getattr(met, "name", ""),
-                "length": args.length,
-                "cube": cube,
-                "rows": records,
-            },
-            sys.stdout,
-            indent=1,
-        )
-        sys.stdout.write("\n")
+        table = {"met": getattr(met, "name", ""), "length": args.length, "cube": cube}
+        print_json({**table, "rows": records}, indent=1)
     else:
         for column, title in (("take_dead", "dead cube"), (live_col, "live cube")):
             table = take_point_table(df, cube, column)
@@ -277,18 +236,12 @@ def _matrix(args: argparse.Namespace, met: Any, gammons: Any, backgammons: Any) 
             print((100.0 * table).round(1).to_string())
             print()
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
+        plt = pyplot()
         from mathbg.plots import cube_point_heatmap
 
         n = args.length
         fig, axes = plt.subplots(1, 2, figsize=(2 * (3.5 + 0.45 * n), 3.0 + 0.45 * n))
         cube_point_heatmap(df, "take_dead", cube=cube, ax=axes[0])
         cube_point_heatmap(df, live_col, cube=cube, ax=axes[1])
-        fig.tight_layout()
-        fig.savefig(args.plot, dpi=100)
-        plt.close(fig)
+        save_figure(fig, args.plot)
     return 0

@@ -1,0 +1,76 @@
+"""Helpers shared by the ``mathbg`` subcommands: parsers, argument values, output.
+
+Cheap to import (standard library only); matplotlib and the MET modules are imported
+inside the functions that need them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def add_command(
+    subparsers: argparse._SubParsersAction, name: str, *, help: str, description: str, epilog: str
+) -> argparse.ArgumentParser:
+    """A subcommand parser whose description and examples keep their line breaks."""
+    return subparsers.add_parser(
+        name,
+        help=help,
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def parse_pair(text: str, what: str, cast: type = float) -> tuple[Any, Any]:
+    """``"a,b"`` (or a single value for both) -> (a, b)."""
+    from mathbg.errors import InvalidParameterError
+
+    parts = [p.strip() for p in str(text).split(",")]
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or not all(parts):
+        raise InvalidParameterError(f"{what} wants two values A,B; got {text!r}")
+    try:
+        return cast(parts[0]), cast(parts[1])
+    except ValueError:
+        raise InvalidParameterError(f"{what}: {text!r} is not two numbers") from None
+
+
+def load_met(name: str) -> Any:
+    """A shipped table, a model, or a MET file (.xml, .met, .json)."""
+    from pathlib import Path
+
+    from mathbg.met import build, read
+
+    if name.lower().endswith((".xml", ".met", ".json")) and Path(name).exists():
+        return read(name)
+    return build(name)
+
+
+def print_json(obj: Any, indent: int | None = 2) -> None:
+    """Print ``obj`` as JSON on stdout (one line with ``indent=None``)."""
+    print(json.dumps(obj, indent=indent))
+
+
+def pyplot() -> Any:
+    """``matplotlib.pyplot`` on the non-interactive Agg backend (the CLI writes files)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def save_figure(
+    figure: Any, path: str, *, dpi: int = 100, tight_layout: bool = True, **savefig: Any
+) -> None:
+    """Write ``figure`` to ``path`` (``--plot``) and close it."""
+    plt = pyplot()
+    if tight_layout:
+        figure.tight_layout()
+    figure.savefig(path, dpi=dpi, **savefig)
+    plt.close(figure)
