@@ -36,6 +36,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import timed
+
 SCORES = [(3, 3), (2, 4), (5, 7), (11, 11), (2, 11), (1, 5)]
 
 
@@ -44,14 +46,9 @@ def makebearoff_6x6() -> float | None:
     if not Path(exe).exists():
         return None
     with tempfile.TemporaryDirectory(prefix="bench-match-") as tmp:
-        start = time.perf_counter()
-        subprocess.run(
-            [exe, "-t", "6x6", "-f", str(Path(tmp) / "ts.bd")],
-            check=True,
-            capture_output=True,
-            env=dict(os.environ, HOME=tmp),
-        )
-        return time.perf_counter() - start
+        cmd = [exe, "-t", "6x6", "-f", str(Path(tmp) / "ts.bd")]
+        env = dict(os.environ, HOME=tmp)
+        return timed(subprocess.run, cmd, check=True, capture_output=True, env=env)[0]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,9 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     worst = 0.0
     for a, b in SCORES:
         crawford = False
-        start = time.perf_counter()
-        sol = M.solve_score((a, b), crawford=crawford, points=6, checkers=6)
-        seconds = time.perf_counter() - start
+        seconds, sol = timed(M.solve_score, (a, b), crawford=crawford, points=6, checkers=6)
         worst = max(worst, seconds)
         states = M.build_states(a, b, sol.kind, M._met_mwc(M.resolve_met("kazaross-xg2"))).n
         ratio = f"{seconds / gnubg:16.3f}" if gnubg else f"{'-':>16}"
@@ -96,20 +91,15 @@ def main(argv: list[str] | None = None) -> int:
         M._MEMORY.clear()
         del sol
 
-    start = time.perf_counter()
-    M.money_limit(6, 6, levels=12)
-    money = time.perf_counter() - start
-    start = time.perf_counter()
-    build_arrays(6, 6)
-    ts = time.perf_counter() - start
+    money = timed(M.money_limit, 6, 6, levels=12)[0]
+    ts = timed(build_arrays, 6, 6)[0]
     print(
         f"\nmoney limit (affine MET, 12 levels) {money:.2f} s; mathbg money two-sided 6x6 "
         f"{ts:.2f} s" + (f"; makebearoff {gnubg:.2f} s" if gnubg else "")
     )
 
-    start = time.perf_counter()
-    M.race_met([0, 0, 0, 0, 0, 6], length=args.length, progress=sys.stderr.isatty())
-    race = time.perf_counter() - start
+    start = [0, 0, 0, 0, 0, 6]
+    race = timed(M.race_met, start, length=args.length, progress=sys.stderr.isatty())[0]
     print(
         f"race-game MET to {args.length} points (6@6 vs 6@6, 6x6 space): {race:.1f} s "
         f"(goal < 120 s)"

@@ -19,10 +19,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from _common import best_time, gnubg_peer
 
 import mathbg.met as metmod
 from mathbg.cube.matrix import score_matrix
@@ -53,22 +51,8 @@ print("JSON>>>" + json.dumps({"seconds": best, "count": count}))
 """
 
 
-def best_time(func, repeat: int) -> float:
-    func()  # warm-up
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def gnubg_time(n: int, repeat: int) -> tuple[float, int] | None:
-    try:
-        from gnubg_peer import find_peer
-    except ImportError:  # pragma: no cover
-        return None
-    peer = find_peer()
+    peer = gnubg_peer()
     if peer is None:
         return None
     out = peer.run_python(GNUBG_SCRIPT % {"n": n, "repeat": repeat, "cubes": CUBES}, timeout=900)

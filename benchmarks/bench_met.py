@@ -19,10 +19,9 @@ import argparse
 import json
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from _common import best_time, gnubg_peer
 
 from mathbg.met import mec, zadeh
 from mathbg.met.io import format_gnubg_xml
@@ -35,22 +34,8 @@ CASES = {
 }
 
 
-def best_time(func, repeat: int) -> float:
-    func()  # warm-up (numba compile or cache load)
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def gnubg_times(files: dict[str, Path], repeat: int) -> dict[str, float] | None:
-    try:
-        from gnubg_peer import find_peer
-    except ImportError:  # pragma: no cover
-        return None
-    peer = find_peer()
+    peer = gnubg_peer()
     if peer is None:
         return None
     script = (

@@ -37,16 +37,12 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _common import add_tests_to_path, best_of, gnubg_peer
 
 from mathbg import Position
 from mathbg.rules import movegen
 from mathbg.rules.dice import ROLLS
 from mathbg.rules.game import Phase, play_random_game
-
-# the gnubg peer helpers shared with the tests
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from gnubg_peer import find_peer
-from gnubg_plays import gnubg_play_sets
 
 SEED = 12345
 
@@ -82,12 +78,7 @@ def bearoff_boards(points: int = 6, checkers: int = 15) -> np.ndarray:
 
 def rate(fn, work: int, repeat: int = 3) -> tuple[float, object]:
     """Best-of-``repeat`` throughput of fn() in work units per second."""
-    best = float("inf")
-    result = None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - t)
+    best, result = best_of(fn, repeat)
     return work / best, result
 
 
@@ -113,33 +104,26 @@ def per_call_us(pos: Position, roll: tuple[int, int], n: int = 20000) -> float:
 def gnubg_analyse_rate(positions: list[Position]) -> tuple[float, int] | None:
     """gnubg's position-rolls per second generating + 0-ply evaluating every play (the
     time of its ``analyse match`` over the recorded positions x 21 rolls)."""
-    peer = find_peer()
+    peer = gnubg_peer()
     if peer is None:
         return None
+    add_tests_to_path()  # the gnubg helpers shared with the tests
+    from gnubg_plays import gnubg_play_sets
+
     items = [(pos, roll) for pos in positions for roll in ROLLS]
     _, info = gnubg_play_sets(peer.run_python, items)
     return info["recorded"] / info["analyse_seconds"], info["recorded"]
 
 
 def gnubg_makebearoff_seconds() -> float | None:
-    peer = find_peer()
+    peer = gnubg_peer()
     if peer is None or peer.makebearoff is None:
         return None
-    exe = str(peer.makebearoff)
     with tempfile.TemporaryDirectory() as home:
+        cmd = [str(peer.makebearoff), "-o", "6", "-f", str(Path(home) / "os.bd")]
         env = dict(os.environ, HOME=home)
-        best = float("inf")
-        for _ in range(2):
-            t = time.perf_counter()
-            subprocess.run(
-                [exe, "-o", "6", "-f", str(Path(home) / "os.bd")],
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                check=True,
-            )
-            best = min(best, time.perf_counter() - t)
-    return best
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        return best_of(lambda: subprocess.run(cmd, env=env, check=True, **quiet), 2)[0]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,6 +30,7 @@ import os
 import time
 
 import numpy as np
+from _common import best_of, gnubg_peer, timed
 
 GOAL_SECONDS = 2.0
 
@@ -76,24 +77,19 @@ def all_counts(player: np.ndarray, opponent: np.ndarray) -> dict[str, object]:
 def run_mathbg(player: np.ndarray, opponent: np.ndarray) -> tuple[float, dict]:
     from mathbg.race.evaluate import race_chances_batch
 
-    best = float("inf")
-    for _ in range(3):
-        t = time.perf_counter()
-        counts = all_counts(player, opponent)
-        chances = race_chances_batch(player, opponent)
-        best = min(best, time.perf_counter() - t)
-    return best, {"counts": counts, "chances": chances}
+    def work() -> dict:
+        return {
+            "counts": all_counts(player, opponent),
+            "chances": race_chances_batch(player, opponent),
+        }
+
+    return best_of(work, 3)
 
 
 def run_gnubg(ids: list[str]) -> float | None:
-    import sys
     import tempfile
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-    from gnubg_peer import find_peer
-
-    peer = find_peer()
+    peer = gnubg_peer()
     if peer is None:
         return None
     with tempfile.TemporaryDirectory() as tmp:
@@ -107,13 +103,7 @@ def run_gnubg(ids: list[str]) -> float | None:
 
 def run_gnubg_counts(ids: list[str]) -> float | None:
     """Wall time of gnubg's six count commands on ``ids``, minus its start-up time."""
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-    from gnubg_peer import find_peer
-
-    peer = find_peer()
+    peer = gnubg_peer()
     if peer is None:
         return None
     head = ["set player 0 human", "set player 1 human", "new game"]
@@ -121,9 +111,7 @@ def run_gnubg_counts(ids: list[str]) -> float | None:
             for c in ("pipcount", "keith", "thorp", "kleinman", "8912", "isight")]  # fmt: skip
 
     def wall(commands: list[str]) -> float:
-        t = time.perf_counter()
-        peer.run_commands(commands)
-        return time.perf_counter() - t
+        return timed(peer.run_commands, commands)[0]
 
     start = min(wall(head) for _ in range(3))
     return min(wall(head + cmds) for _ in range(2)) - start

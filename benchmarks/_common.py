@@ -1,0 +1,56 @@
+"""Helpers shared by the benchmark scripts: timing and the gnubg peer.
+
+The scripts run as ``python benchmarks/bench_x.py``, so this directory is on ``sys.path``
+and they import these helpers as ``from _common import ...``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+TESTS = Path(__file__).resolve().parent.parent / "tests"
+
+
+def timed(func: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[float, Any]:
+    """Wall time in seconds of one call ``func(*args, **kwargs)``, and its result."""
+    start = time.perf_counter()
+    result = func(*args, **kwargs)
+    return time.perf_counter() - start, result
+
+
+def best_of(func: Callable[[], Any], repeat: int, *, warmup: bool = False) -> tuple[float, Any]:
+    """Fastest of ``repeat`` calls of ``func()`` (after one untimed call with ``warmup``:
+    numba compiles or loads its cache), and the last result."""
+    if warmup:
+        func()
+    best = float("inf")
+    result = None
+    for _ in range(repeat):
+        seconds, result = timed(func)
+        best = min(best, seconds)
+    return best, result
+
+
+def best_time(func: Callable[[], Any], repeat: int) -> float:
+    """Fastest of ``repeat`` timed calls after a warm-up call."""
+    return best_of(func, repeat, warmup=True)[0]
+
+
+def add_tests_to_path() -> None:
+    """Make the test helpers (``gnubg_peer``, ``gnubg_plays``) importable."""
+    if str(TESTS) not in sys.path:
+        sys.path.insert(0, str(TESTS))
+
+
+def gnubg_peer() -> Any:
+    """The gnubg reference peer of the tests (:mod:`gnubg_peer`), or None without gnubg."""
+    add_tests_to_path()
+    try:
+        from gnubg_peer import find_peer
+    except ImportError:  # pragma: no cover
+        return None
+    return find_peer()
