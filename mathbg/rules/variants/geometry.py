@@ -72,6 +72,24 @@ GEOMETRY: dict[Variant, tuple[Movement, Contact]] = {
     Variant.LONG_NARDI: (Movement.SAME, Contact.BLOCK),
 }
 
+
+class VariantGeometry:
+    """Mixin for classes with a ``variant`` attribute: its fixed movement and contact."""
+
+    __slots__ = ()
+    variant: Variant
+
+    @property
+    def movement(self) -> Movement:
+        """Opposite or same direction of travel."""
+        return GEOMETRY[self.variant][0]
+
+    @property
+    def contact(self) -> Contact:
+        """Hit, pin or block."""
+        return GEOMETRY[self.variant][1]
+
+
 #: Other spellings accepted for variant names (after lower-casing, ``_``/space -> ``-``).
 ALIASES: dict[str, str] = {
     "nardi": "long-nardi",

@@ -39,10 +39,10 @@ from typing import TYPE_CHECKING, Any
 from mathbg.errors import InvalidIdError, InvalidPositionError
 from mathbg.rules.position import CHECKERS, Position, PositionStatus, _row_from_counts
 from mathbg.rules.variants.geometry import (
-    GEOMETRY,
     Contact,
     Movement,
     Variant,
+    VariantGeometry,
     opponent_point,
     variant_from_name,
 )
@@ -83,7 +83,7 @@ def _mask_from_points(points: Iterable[int], name: str) -> int:
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class VariantPosition(Position):
+class VariantPosition(Position, VariantGeometry):
     """A position of a regional variant, from the point of view of the side on roll.
 
     Parameters
@@ -202,16 +202,6 @@ class VariantPosition(Position):
     from_id = from_text  # type: ignore[assignment]
 
     # ------------------------------------------------------------------ geometry
-    @property
-    def movement(self) -> Movement:
-        """Opposite or same direction of travel (see :mod:`~.geometry`)."""
-        return GEOMETRY[self.variant][0]
-
-    @property
-    def contact(self) -> Contact:
-        """Hit, pin or block."""
-        return GEOMETRY[self.variant][1]
-
     def opponent_point(self, point: int) -> int:
         """The opponent's number for the side on roll's point ``point`` (1..24)."""
         return opponent_point(point, self.movement)

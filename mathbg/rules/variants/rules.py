@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from mathbg.errors import InvalidParameterError
 from mathbg.rules.match import ResultKind
 from mathbg.rules.ruleset import RuleSet
-from mathbg.rules.variants.geometry import GEOMETRY, Contact, Movement, Variant
+from mathbg.rules.variants.geometry import GEOMETRY, Contact, Movement, Variant, VariantGeometry
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.position import Position
@@ -86,7 +86,7 @@ class PrimeRule(enum.StrEnum):
 
 
 @dataclass(frozen=True)
-class VariantRuleSet(RuleSet):
+class VariantRuleSet(RuleSet, VariantGeometry):
     """A regional variant's rules (see the module docstring for the shared rules).
 
     Attributes
@@ -211,14 +211,6 @@ class VariantRuleSet(RuleSet):
                 + ", ".join(sorted(allowed))
             )
         return replace(self, **options)
-
-    @property
-    def movement(self) -> Movement:
-        return GEOMETRY[self.variant][0]
-
-    @property
-    def contact(self) -> Contact:
-        return GEOMETRY[self.variant][1]
 
     @property
     def result_names(self) -> tuple[str, ...]:
