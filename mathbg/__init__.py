@@ -10,8 +10,9 @@ only when first used.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from mathbg._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -31,12 +32,4 @@ if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.position import Position
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mathbg' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())

@@ -21,8 +21,9 @@ numbering; the databases use gnubg's bearoff index, so they interoperate with gn
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from mathbg._lazy import lazy_exports
 
 __all__ = [
     "Equities",
@@ -59,12 +60,4 @@ if TYPE_CHECKING:  # pragma: no cover
     from mathbg.bearoff.moves import SuccessorTable, play_results, successors
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mathbg.bearoff' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())

@@ -20,8 +20,9 @@ takes them; ``(G0, G1)`` and ``(B0, B1)`` are the first-named player's and the o
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from mathbg._lazy import lazy_exports
 
 __all__ = [
     "convert",
@@ -57,14 +58,4 @@ if TYPE_CHECKING:  # pragma: no cover
     from mathbg.cube.money import money_points
 
 
-def __getattr__(name: str) -> Any:
-    if name in _SUBMODULES:
-        return importlib.import_module(f"mathbg.cube.{name}")
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mathbg.cube' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals(), _SUBMODULES)

@@ -18,8 +18,7 @@ Names are imported lazily: ``import mathbg.rules`` does not load numba.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from mathbg._lazy import lazy_exports
 
 _LAZY = {
     "Position": "mathbg.rules.position",
@@ -46,12 +45,4 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mathbg.rules' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())

@@ -27,9 +27,7 @@ and loads no numba code (the kernel compiles on first use).
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
+from mathbg._lazy import lazy_exports
 from mathbg.rules.ruleset import RULESETS
 from mathbg.rules.variants.geometry import Contact, Movement, Variant, normalise_name
 from mathbg.rules.variants.position import VariantPosition, parse_position
@@ -83,12 +81,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mathbg.rules.variants' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
