@@ -488,7 +488,7 @@ def parse_position(text: str) -> Position:
 
 
 def _render(position: VariantPosition, *, roll: Any = None) -> str:
-    from mathbg.rules.diagram import _ROWS, _cell
+    from mathbg.rules.diagram import _cell, board_lines
 
     c = position.cells
     pins = position.pins
@@ -511,29 +511,11 @@ def _render(position: VariantPosition, *, roll: Any = None) -> str:
             return _cell(theirs, row, "O")
         return " "
 
-    def half(points: list[int], row: int, bar_count: int, bar_mark: str) -> str:
-        cells = [" " + stack(p, row) + " " for p in points]
-        bar = " " + _cell(bar_count, row, bar_mark) + " "
-        return f" |{''.join(cells[:6])}|{bar}|{''.join(cells[6:])}|"
-
-    top = list(range(13, 25))
-    bottom = list(range(12, 0, -1))
-    pips = position.pips()
-    head = f" {position.variant.value}: {position.text}"
     if position.movement == Movement.SAME:
         note = "both sides move anticlockwise: O's point q is X's q+12 (q <= 12) or q-12"
     else:
         note = "O's point q is X's point 25 - q"
-    lines = [head, " +13-14-15-16-17-18------19-20-21-22-23-24-+"]
-    side_top = [f"O: {pips[1]} pips, {position.opponent_off} off", "", "", "", ""]
-    for row in range(_ROWS):
-        lines.append(half(top, row, c[24], "O") + "   " + side_top[row])
-    lines.append(" |                  |BAR|                  |")
-    side_bottom = ["", "", "", "", f"X: {pips[0]} pips, {position.player_off} off (on roll)"]
-    if roll is not None:
-        side_bottom[3] = f"rolled {roll[0]}{roll[1]}"
-    for row in range(_ROWS - 1, -1, -1):
-        lines.append(half(bottom, row, c[49], "X") + "   " + side_bottom[_ROWS - 1 - row])
-    lines.append(" +12-11-10--9--8--7-------6--5--4--3--2--1-+")
+    lines = [f" {position.variant.value}: {position.text}"]
+    lines += board_lines(position, stack, roll=roll)
     lines.append(f" ({note})")
     return "\n".join(line.rstrip() for line in lines)
