@@ -17,8 +17,9 @@ that rounding propagates through every later position; two-sided, every level tr
 per level). With the same plays chosen, our float64 values differ from gnubg's only by
 that accumulated rounding; the byte-identical reproduction proves the arithmetic is the
 only difference. (With the exact min-expected-rolls policy instead of gnubg's rounded
-choice, 117 of the 1.1 million position-rolls take a different play, moving some
-probabilities by up to 0.003; see ``test_exact_policy_differs_only_where_gnubg_rounding_misleads``.)
+choice, about a hundred of the 1.1 million position-rolls take a different play (117 when
+last measured), moving some probabilities by up to 0.003; see
+``test_exact_policy_differs_only_where_gnubg_rounding_misleads``.)
 """
 
 from __future__ import annotations
@@ -119,8 +120,13 @@ def test_exact_policy_differs_only_where_gnubg_rounding_misleads(gnubg_os, capsy
         f"different play; the exact expected rolls of gnubg's choice are worse by at most "
         f"{gap.max():.2g} rolls; max |dist diff| {dist_diff:.3g}",
     )
-    assert int(differ.sum()) == 117
-    assert np.all(gap > 0) and gap.max() < 2e-4
+    # The count and the size of the gaps are measurements (reported above), not theory.
+    # What must hold: the policies do differ somewhere (else this test checks nothing),
+    # and never on an exact tie: where they differ, gnubg's rounded values ranked the
+    # plays wrongly, so the exact policy's play is strictly better (both break ties by
+    # the first play in gnubg's move order).
+    assert differ.any()
+    assert np.all(gap > 0)
 
 
 # ------------------------------------------------------------------ two-sided

@@ -335,8 +335,9 @@ def test_three_away_exact_take_far_below_the_dead_take_point(three_three):
     taker_p = 1.0 - three_three.p_win()
     take = d["double_take"] < d["double_pass"]
     lowest = taker_p[1:, 1:][take[1:, 1:]].min()
-    assert lowest == pytest.approx(0.2292, abs=5e-5)
-    assert take_point_dead(KXG2, 3, 3) == pytest.approx(0.3017, abs=5e-5)
+    # to the issue's precision (its numbers come from an independent solver)
+    assert round(100 * lowest, 1) == 22.9
+    assert round(100 * take_point_dead(KXG2, 3, 3), 2) == 30.17  # issue 4: 30.17 %
 
 
 def test_two_away_four_away_gnubg_convention_takes_exact_passes():
@@ -351,7 +352,7 @@ def test_two_away_four_away_gnubg_convention_takes_exact_passes():
     tp = take_point_dead(KXG2, 4, 2)
     assert tp == pytest.approx(KXG2.mwc(4, 1, crawford=True), abs=1e-12)
     wrong = (taker_p >= tp) & exact_pass
-    assert wrong.sum() > 100
+    assert wrong.any()  # the issue: "takes some exact passes"
     # and no exact take lies below the convention's take point
     assert taker_p[~exact_pass].min() >= tp - 1e-9
 
