@@ -24,6 +24,7 @@ last measured), moving some probabilities by up to 0.003; see
 
 from __future__ import annotations
 
+import os
 import subprocess
 
 import numpy as np
@@ -36,6 +37,14 @@ from mathbg.errors import DatabaseError
 from mathbg.io import gnubg_bd
 
 pytestmark = pytest.mark.gnubg
+
+
+def _missing(program: str) -> None:
+    """Skip without one of gnubg's tools; fail under MATHBG_REQUIRE_GNUBG=1 (CI)."""
+    reason = f"gnubg's {program} is not installed"
+    if os.environ.get("MATHBG_REQUIRE_GNUBG") == "1":
+        pytest.fail(reason + " (MATHBG_REQUIRE_GNUBG=1 forbids skipping)")
+    pytest.skip(reason)
 
 
 def report(capsys, text: str) -> None:
@@ -170,7 +179,7 @@ def test_two_sided_output_is_byte_identical_to_gnubg_ts0(gnubg, tmp_path):
 
 def _makebearoff(gnubg, tmp_path, *args: str):
     if gnubg.makebearoff is None:
-        pytest.skip("gnubg's makebearoff is not installed")
+        _missing("makebearoff")
     out = tmp_path / ("mb-" + "-".join(a.strip("-") for a in args) + ".bd")
     subprocess.run(
         [str(gnubg.makebearoff), *args, "-f", str(out)],
@@ -269,7 +278,7 @@ def test_cubeless_only_file(gnubg, tmp_path):
 def test_bearoffdump_reads_our_files(gnubg, tmp_path):
     dump = gnubg.gnubg.parent / "bearoffdump"
     if not dump.exists():
-        pytest.skip("gnubg's bearoffdump is not installed")
+        _missing("bearoffdump")
     db = OneSided.build(6, 15, path=tmp_path / "os", progress=False)
     db.to_gnubg(tmp_path / "os.bd")
     TwoSided.build(6, 6, path=tmp_path / "ts", progress=False).to_gnubg(

@@ -6,13 +6,11 @@ pips toward the ace point; it may bear off only when all checkers are home (poin
 exactly, or with a larger die from the highest occupied point; both dice (four for
 doubles) must be used when possible, and when only one die of a non-double can be used,
 the larger one if possible. Hand-checked examples come from code-anchors §0.7 and theory
-§4.6, and the kernel is cross-checked against the rules model's ``Position.legal_plays``
-when that exists.
+§4.6, and the kernel is cross-checked against the rules model's ``Position.legal_plays``.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 
 import numpy as np
@@ -181,14 +179,6 @@ def test_successor_table_is_cached():
 
 
 # ------------------------------------------------------------------ vs the rules model
-def _legal_plays_available() -> bool:
-    return importlib.util.find_spec("mathbg.rules.plays") is not None
-
-
-@pytest.mark.skipif(
-    not _legal_plays_available(),
-    reason="mathbg.rules.plays (Position.legal_plays, issue 2) is not in the tree yet",
-)
 def test_kernel_equals_rules_model_legal_plays():
     from mathbg.rules.position import Position
 
