@@ -1,7 +1,7 @@
 """Draw the README's picture, ``docs/mathbg.png``, with mathbg's public API.
 
 Run from the repository root: ``python docs/make_figures.py`` (a few seconds; the first run
-builds the one-sided 6x15 bearoff database into ``data/`` or ``$MATHBG_DATA``).
+builds the one-sided 6x15 bearoff database into the user cache directory or ``$MATHBG_DATA``).
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--checkers", type=int, help="checkers per side of the solved space (default 6 or more)"
     )
     parser.add_argument(
-        "--cache", action="store_true", help="keep the solved score on disk (data/bearoff/match)"
+        "--cache", action="store_true", help="keep the solved score on disk (CACHE/bearoff/match)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
 

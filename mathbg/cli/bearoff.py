@@ -16,7 +16,7 @@ Bearoff databases: exact tables for the end of a race.
 build  generates a database: one-sided (distribution of the rolls needed to bear off,
        per position of at most C checkers on points 1..P) or --two-sided (exact cubeless
        and cubeful money equities for every pair). Native databases go to the cache
-       (data/bearoff or $MATHBG_DATA/bearoff) unless --out; --out FILE.bd writes gnubg's
+       (~/.cache/mathbg/bearoff, or $MATHBG_DATA/bearoff) unless --out; --out FILE.bd writes gnubg's
        .bd format, byte-identical to gnubg's makebearoff.
 show   queries a position: checker counts on points 1..P, ace point first, comma
        separated (0,0,0,0,0,15 = fifteen checkers on the six-point). The default

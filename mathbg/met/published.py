@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
-from mathbg.errors import UnknownTableError
+from mathbg._paths import checkout_data_dir, published_dir, published_files
+from mathbg.errors import DatabaseError, UnknownTableError
 from mathbg.met.table import MET
 
 __all__ = [
@@ -144,8 +146,14 @@ for _t in TABLES.values():
 
 
 def available() -> list[str]:
-    """Names of the shipped tables, default first then alphabetical."""
-    return [DEFAULT, *sorted(k for k in TABLES if k != DEFAULT)]
+    """Names of the shipped tables present in this installation, default first then alphabetical.
+
+    Only tables whose file is found (package data of an installed mathbg, or the checkout's
+    ``data/met``) are listed, so every name returned can be passed to :func:`load`.
+    """
+    present = published_files("met")
+    ordered = [DEFAULT, *sorted(k for k in TABLES if k != DEFAULT)]
+    return [k for k in ordered if k in present]
 
 
 def resolve(name: str) -> str:
@@ -161,18 +169,19 @@ def resolve(name: str) -> str:
     return key
 
 
-def _path(key: str) -> Path:
-    from mathbg._paths import published_dir
-
-    return published_dir("met") / f"{key}.xml"
-
-
 @functools.cache
 def _load(key: str) -> MET:
     from mathbg.met.io import read
 
     entry = TABLES[key]
-    met = read(_path(key))
+    item = published_files("met").get(key)
+    if item is None:
+        raise DatabaseError(
+            f"shipped table {key!r} is missing from this installation "
+            f"(no {key}.xml in {published_dir('met')}); reinstall mathbg"
+        )
+    with resources.as_file(item) as path:
+        met = read(path)
     return met.with_metadata(
         name=key,
         source=entry.source,
@@ -208,7 +217,8 @@ def convert_gnubg_tables(
 
     Each gnubg file is read with :func:`mathbg.met.io.read` and written back with
     :func:`mathbg.met.io.format_gnubg_xml`: same numbers, only the published post-Crawford
-    entries, the original notice preserved in the header.
+    entries, the original notice preserved in the header. ``dest_dir`` defaults to the source
+    checkout's ``data/met`` (never an installed package).
     """
     from defusedxml import ElementTree as DET
 
@@ -216,9 +226,13 @@ def convert_gnubg_tables(
 
     src = Path(src_dir)
     if dest_dir is None:
-        from mathbg._paths import published_dir
-
-        dest = published_dir("met")
+        checkout = checkout_data_dir()
+        if checkout is None:
+            raise DatabaseError(
+                "convert_gnubg_tables writes into a source checkout's data/met; "
+                "outside a checkout pass dest_dir"
+            )
+        dest = checkout / "met"
     else:
         dest = Path(dest_dir)
     written = []

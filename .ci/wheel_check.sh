@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Install mathbg as a user does and run it from outside the checkout:
+#   1. build the sdist and, from it, the wheel (python -m build);
+#   2. install the wheel into a fresh virtual environment (dependencies from the package index);
+#   3. from an empty directory run the README's main job (takepoint, met), a bearoff build
+#      that must land in $XDG_CACHE_HOME/mathbg, and tests/wheel/check_installed.py (every
+#      shipped table is package data equal to data/met, loads, is listed; cache locations);
+#   4. check that nothing was written into the checkout.
+# Usage: bash .ci/wheel_check.sh [PYTHON]   (exits non-zero on any failure)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPO="$PWD"
+PY="${1:-python3}"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+
+# build/ and *.egg-info are setuptools' own by-products of step 1; anything else is a write.
+snapshot() { git status --porcelain --ignored 2>/dev/null | grep -v -E "build/|egg-info/" | sort || true; }
+before="$(snapshot)"
+
+echo "== wheel: build sdist and wheel"
+"$PY" -m build -q -o "$WORK/dist" . >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log"; exit 1; }
+if grep -i "deprecat" "$WORK/build.log"; then echo "setuptools warned (above)"; exit 1; fi
+ls "$WORK/dist"
+tar tzf "$WORK"/dist/mathbg-*.tar.gz >"$WORK/sdist.txt"
+grep -q "/LICENSE$" "$WORK/sdist.txt"
+grep -q "/data/met/kazaross-xg2.xml$" "$WORK/sdist.txt"
+
+echo "== wheel: fresh venv"
+"$PY" -m venv "$WORK/venv"
+VPY="$WORK/venv/bin/python"
+"$VPY" -m pip install -q --disable-pip-version-check "$WORK"/dist/mathbg-*.whl
+
+echo "== wheel: run outside the checkout"
+mkdir "$WORK/outside"
+cd "$WORK/outside"
+export XDG_CACHE_HOME="$WORK/xdg"
+export NUMBA_CACHE_DIR="$WORK/numba"
+unset MATHBG_DATA PYTHONPATH
+"$WORK/venv/bin/mathbg" --version
+"$WORK/venv/bin/mathbg" takepoint --away 3,5 --cube 2
+"$WORK/venv/bin/mathbg" met --model kazaross-xg2 --length 7
+"$WORK/venv/bin/mathbg" met --list
+"$WORK/venv/bin/mathbg" bearoff build --points 3 --checkers 3 --quiet
+ls -d "$XDG_CACHE_HOME"/mathbg/bearoff/onesided-03x03*
+"$VPY" "$REPO/tests/wheel/check_installed.py" "$REPO"
+
+cd "$REPO"
+after="$(snapshot)"
+if [ "$before" != "$after" ]; then
+    echo "the checkout changed:"; diff <(echo "$before") <(echo "$after") || true; exit 1
+fi
+echo "== wheel: ok"
