@@ -33,7 +33,7 @@ ROLL_WEIGHTS = np.array([1.0 if d0 == d1 else 2.0 for d0 in range(1, 7) for d1 i
 MAX_SUCC = 4096
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def rank_board(b, npoints, binom):
     """gnubg bearoff index of board ``b`` (closed form, see :mod:`mathbg.bearoff.index`)."""
     idx = 0
@@ -56,7 +56,7 @@ def roll_dice(r):
     return 0, 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _can_move(tails, npoints, src, die):
     """Whether a checker on point index ``src`` may move ``die`` pips (bear-off rule)."""
     if tails[src] == tails[src + 1]:
@@ -71,7 +71,7 @@ def _can_move(tails, npoints, src, die):
     return tails[src + 1] == 0  # larger die: only from the highest occupied point
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _move(tails, npoints, src, die, idx, binom):
     """Move a checker from index ``src`` by ``die`` in place; return the new index.
 
@@ -86,13 +86,13 @@ def _move(tails, npoints, src, die, idx, binom):
     return idx
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _unmove(tails, src, die):
     for k in range(max(src - die, -1) + 1, src + 1):
         tails[k] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _save(out, n_out, idx, check):
     """Append ``idx`` to ``out[:n_out]`` unless already there (when ``check``)."""
     if check:
@@ -235,7 +235,7 @@ def roll_successors(board, npoints, d0, d1, binom, out, tails):
     return n_out
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True)
 def single_moves(boards, binom, S, outside2):
     """Table of one-checker moves: ``S[i, d-1, s]`` = index after moving a checker from
     point index ``s`` of position ``i`` by ``d`` pips, or -1 when that move is illegal
@@ -363,7 +363,7 @@ def roll_successors_indexed(i, npoints, d0, d1, S, outside2, out):
     return n_out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _successors_of(i, boards, d0, d1, binom, S, outside2, out, tails):
     """Successors of position ``i`` for ``d0-d1``: from the move table when there is one
     (``S.shape[0] > 1``), else by moving checkers."""
@@ -412,7 +412,7 @@ def csr_fill(boards, binom, S, outside2, ptr, succ):
                 r += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _round_to_ffff(acc, out, lo):
     """gnubg's fixed point: ``out = (acc + 18) // 36`` then the residue onto the first mode."""
     total = 0
@@ -611,14 +611,14 @@ def os_layer_parallel(
 # negation ~x = -x - 1, CubeEquity with C integer division, total / 36 truncated.
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _cdiv(a, b):
     """C integer division (truncation toward zero); exact on integer-valued floats."""
     q = abs(a) // b
     return q if a >= 0 else -q
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _cube_gnubg(nd, dt):
     """gnubg ``CubeEquity(ND, DT, DP=0x7FFF)`` on int16 equities."""
     if dt >= _cdiv(nd, 2) and 0x7FFF >= nd:
@@ -628,7 +628,7 @@ def _cube_gnubg(nd, dt):
     return nd
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _values(x, gnubg):
     """The roller's four values after a play leading to the stored opponent entry ``x``.
 
@@ -648,7 +648,7 @@ def _values(x, gnubg):
     return -x[0], -x[3], -max(x[2], dt), -max(x[1], dt)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _finish(total, gnubg):
     if gnubg:
         return _cdiv(total, 36)
