@@ -92,7 +92,7 @@ def _unmove(tails, src, die):
         tails[k] += 1
 
 
-@njit(cache=True)
+@njit("int64(int64[::1], int64, int64, boolean)", cache=True)  # one compile, not one per literal
 def _save(out, n_out, idx, check):
     """Append ``idx`` to ``out[:n_out]`` unless already there (when ``check``)."""
     if check:

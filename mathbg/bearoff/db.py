@@ -296,6 +296,7 @@ class OneSided:
                 pass  # invalid: rebuild below
         n = _index.n_positions(points, checkers)
         _check_memory(n * _BYTES_PER_ONESIDED_POSITION, f"one-sided {points}x{checkers}")
+        _os.compile_kernels(points, checkers)  # before the bar: its ETA measures the build
         bar = _progress_bar(n, f"one-sided {points}x{checkers}", progress)
         start = time.perf_counter()
         try:
@@ -589,6 +590,7 @@ class TwoSided:
                 pass
         n = _index.n_positions(points, checkers)
         _check_memory(n * n * _BYTES_PER_TWOSIDED_PAIR, f"two-sided {points}x{checkers}")
+        _ts.compile_kernels(points, checkers)  # before the bar: its ETA measures the build
         bar = _progress_bar(n * n, f"two-sided {points}x{checkers}", progress)
         start = time.perf_counter()
         with _atomic_directory(target) as tmp:

@@ -71,6 +71,7 @@ __all__ = [
     "OneSidedArrays",
     "build_arrays",
     "build_gnubg_arrays",
+    "compile_kernels",
     "epc",
     "mean_rolls",
     "pip_layers",
@@ -182,8 +183,36 @@ def _trim(a: NDArray[np.float64], minimum: int = 1) -> NDArray[np.float64]:
     return np.ascontiguousarray(a[:, :width])
 
 
+def _parallel_build(points: int, checkers: int) -> bool:
+    """Whether the build of this space uses the parallel kernel (big spaces, several threads)."""
+    from mathbg.bearoff._schedule import threads
+
+    return n_positions(points, checkers) >= _PARALLEL_MIN_POSITIONS and threads() > 1
+
+
+def compile_kernels(points: int, checkers: int) -> None:
+    """Compile (or load from numba's cache) the kernels a ``points`` x ``checkers`` build uses.
+
+    Runs the build of a tiny space with the same argument types, under
+    :func:`mathbg._compile.compile_notice`, so a caller can start its progress bar after
+    the compiler has finished (an honest ETA). Milliseconds once numba's cache is warm.
+    """
+    from mathbg._compile import compile_notice
+
+    with compile_notice("the bearoff kernels"):
+        _generate(3, 3, 7, TIE_TOLERANCE, None)
+        if _parallel_build(points, checkers):
+            _generate(3, 3, 7, TIE_TOLERANCE, None, force_parallel=True)
+
+
 def _generate(
-    points: int, checkers: int, flags: int, tol: float, progress: ProgressHook | None
+    points: int,
+    checkers: int,
+    flags: int,
+    tol: float,
+    progress: ProgressHook | None,
+    *,
+    force_parallel: bool = False,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], int, NDArray[np.uint16]]:
     from mathbg.bearoff._kernels import os_layer_parallel, os_layers_serial
     from mathbg.bearoff._schedule import dynamic_chunks, plan, threads
@@ -211,7 +240,7 @@ def _generate(
     win = np.zeros((n if want_float else 1, 4), np.int64)  # window [0, 0] for index 0
     binom = binomial_table()
     moves, outside2 = move_table(points, checkers)
-    n_threads = threads() if n >= _PARALLEL_MIN_POSITIONS else 1
+    n_threads = threads() if force_parallel or n >= _PARALLEL_MIN_POSITIONS else 1
     # Every roll lowers the pip count by at least 2 (while a checker is left both dice
     # can be played, each moving or bearing off at least one pip) unless it bears off the
     # last checker (successor: the empty board, done first). So positions whose pip
@@ -221,7 +250,8 @@ def _generate(
     arrays = (boards, binom, moves, outside2, dist, mean, gdist, gmean, gstart, tol, tab, rolls)
     arrays = (*arrays, win, flags)
     layers = np.diff(bounds)
-    chunks = plan(layers, parallel_min=_PARALLEL_LAYER, batch=_BATCH, n_threads=n_threads)
+    parallel_min = 0 if force_parallel else _PARALLEL_LAYER
+    chunks = plan(layers, parallel_min=parallel_min, batch=_BATCH, n_threads=n_threads)
     for a, b, parallel in chunks:
         lo, hi = int(bounds[a]), int(bounds[b])
         if parallel:

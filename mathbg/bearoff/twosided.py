@@ -61,6 +61,7 @@ __all__ = [
     "CUBE_STATES",
     "CubeDecision",
     "build_arrays",
+    "compile_kernels",
     "cube_decision",
 ]
 
@@ -118,10 +119,7 @@ def build_arrays(
         raise InvalidParameterError(f"out must have shape {(n, n, 4)} and dtype {dtype}")
     table = successors(points, checkers)
     transposed = np.empty((n, n, 4), dtype)
-    # successor evaluations per shell: row part (m - 1) x |succ(m)|, column part
-    # sum_{i <= m} |succ(i)|
-    per_position = np.diff(table.ptr[::21]).astype(np.float64)
-    work = np.arange(-1, n - 1).clip(0) * per_position + np.cumsum(per_position)
+    work = _shell_work(table.ptr, n)
     for m0, m1, parallel in plan(work, parallel_min=_PARALLEL_SHELL, batch=_BATCH):
         args = (m0, m1, table.ptr, table.succ, out, transposed, gnubg, _ROW_BLOCK)
         if parallel:
@@ -133,6 +131,40 @@ def build_arrays(
             progress(m1 * m1 - m0 * m0)
     del transposed
     return out
+
+
+def _shell_work(ptr: NDArray[np.int64], n: int) -> NDArray[np.float64]:
+    """Successor evaluations per shell m: row part (m - 1) x |succ(m)|, column part
+    sum_{i <= m} |succ(i)| (``ptr``: the successor table's CSR pointers)."""
+    per_position = np.diff(ptr[::21]).astype(np.float64)
+    return np.arange(-1, n - 1).clip(0) * per_position + np.cumsum(per_position)
+
+
+def compile_kernels(points: int, checkers: int, *, gnubg: bool = False) -> None:
+    """Compile (or load from numba's cache) the kernels a ``points`` x ``checkers`` build uses.
+
+    Builds the successor table and the two-sided table of a tiny space with the same
+    argument types (and runs the parallel shell kernel on it when the real build will), under
+    :func:`mathbg._compile.compile_notice`, so a caller can start its progress bar after the
+    compiler has finished. Milliseconds once numba's cache is warm.
+    """
+    from mathbg._compile import compile_notice
+    from mathbg.bearoff._kernels import ts_shells_parallel
+    from mathbg.bearoff._schedule import dynamic_chunks, threads
+    from mathbg.bearoff.moves import successors
+
+    with compile_notice("the bearoff kernels"):
+        build_arrays(2, 2, gnubg=gnubg)
+        # the real space's successor table (kept for its build): does any shell go parallel?
+        work = _shell_work(successors(points, checkers).ptr, n_positions(points, checkers))
+        if threads() > 1 and bool(np.any(work >= _PARALLEL_SHELL)):
+            small = n_positions(2, 2)
+            table = successors(2, 2)
+            dtype = np.int16 if gnubg else np.float64
+            out = np.empty((small, small, 4), dtype)
+            transposed = np.empty((small, small, 4), dtype)
+            with dynamic_chunks():
+                ts_shells_parallel(0, small, table.ptr, table.succ, out, transposed, gnubg, 1)
 
 
 @dataclass(frozen=True)

@@ -191,6 +191,10 @@ def _build_gnubg_file(args: argparse.Namespace, checkers: int, out: Path) -> Pat
     if args.policy != "gnubg":
         raise InvalidParameterError(".bd files are written with gnubg's policy only")
     n = n_positions(args.points, checkers)
+    if args.two_sided:  # compile first: the bar's ETA then measures the build
+        twosided.compile_kernels(args.points, checkers, gnubg=True)
+    else:
+        onesided.compile_kernels(args.points, checkers)
     bar = _progress_bar(n * n if args.two_sided else n, f"{out.name}", not args.quiet)
     hook = bar.update if bar is not None else None
     try:

@@ -189,11 +189,21 @@ def _default_onesided() -> Any:
     return OneSided.build(6, 15)
 
 
+@dataclass(frozen=True)
+class _Space:
+    points: int
+    checkers: int
+
+
+#: The space of the default two-sided database (6 points, 6 checkers a side).
+_DEFAULT_TWOSIDED = _Space(6, 6)
+
+
 @lru_cache(maxsize=1)
 def _default_twosided() -> Any:
     from mathbg.bearoff import TwoSided
 
-    return TwoSided.build(6, 6)
+    return TwoSided.build(_DEFAULT_TWOSIDED.points, _DEFAULT_TWOSIDED.checkers)
 
 
 @dataclass(frozen=True)
@@ -447,9 +457,11 @@ def race_chances(
     player, opponent = _sides(pos)
     ts = None
     if twosided is not False:
-        ts = twosided if twosided is not None else _default_twosided()
-        if not _fits_twosided(ts, player, opponent):
-            ts = None
+        # the default database is built (and its kernels compiled) only when it is needed
+        if twosided is not None:
+            ts = twosided if _fits_twosided(twosided, player, opponent) else None
+        elif _fits_twosided(_DEFAULT_TWOSIDED, player, opponent):
+            ts = _default_twosided()
     if ts is not None:
         p = float(ts.win_probability(player[: ts.points], opponent[: ts.points]))
         return RaceChances(p, 0.0, 0.0, 0.0, 0.0, METHODS[0])
@@ -463,6 +475,7 @@ def race_chances(
 
 
 def _fits_twosided(ts: Any, player: NDArray, opponent: NDArray) -> bool:
+    """Whether both sides are inside ``ts`` (anything with ``points`` and ``checkers``)."""
     return bool(
         _top(player) <= ts.points
         and _top(opponent) <= ts.points
@@ -509,12 +522,13 @@ def race_chances_batch(
     win, wg, _, lg, _ = _combine((t.dist[ia], t.gammon[ia], unit), (t.dist[ib], t.gammon[ib], unit))
     two = np.zeros(len(a), dtype=bool)
     if twosided is not False:
-        ts = twosided if twosided is not None else _default_twosided()
+        ts = twosided if twosided is not None else _DEFAULT_TWOSIDED
         two = (
             (_top(a) <= ts.points) & (_top(b) <= ts.points)
             & (a.sum(-1) <= min(ts.checkers, 14)) & (b.sum(-1) <= min(ts.checkers, 14))
         )  # fmt: skip
         if two.any():
+            ts = twosided if twosided is not None else _default_twosided()
             win = win.copy()
             win[two] = ts.win_probability(a[two, : ts.points], b[two, : ts.points])
             wg, lg = np.where(two, 0.0, wg), np.where(two, 0.0, lg)

@@ -1,0 +1,138 @@
+"""One line on stderr while numba compiles mathbg's kernels (first use only).
+
+numba compiles a kernel the first time it is called with new argument types and keeps the
+machine code in its cache (``NUMBA_CACHE_DIR``, else beside the source or in the user cache);
+later processes load it in milliseconds. The first compile of a command's kernels can take
+seconds, which would otherwise pass in silence or inflate a progress bar's ETA. This module
+watches numba's ``numba:compile`` events (they fire only on a cache miss) and, once the
+compile time of a block reaches ``after`` seconds, prints one line such as::
+
+    compiling the bearoff kernels (first use only) ...
+
+Builders that show a progress bar compile their kernels first, inside :func:`compile_notice`,
+and start the bar afterwards, so its ETA measures the work and not the compiler.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO
+
+__all__ = ["compile_notice", "label_of"]
+
+#: What a kernel's module is called in the notice (longest matching prefix wins).
+_LABELS = {
+    "mathbg.bearoff": "the bearoff kernels",
+    "mathbg.race": "the race kernels",
+    "mathbg.met": "the match equity kernels",
+    "mathbg.rules.variants": "the variant move generator",
+    "mathbg.rules": "the move generator",
+    "mathbg.cube": "the cube kernels",
+}
+
+#: Labels already announced in this process (one line per label and process).
+_ANNOUNCED: set[str] = set()
+_LOCK = threading.Lock()
+
+
+def label_of(module: str) -> str:
+    """The notice's name for the kernels of ``module`` (``"numba kernels"`` if unknown)."""
+    best = ""
+    for prefix in _LABELS:
+        if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > len(best):
+            best = prefix
+    return _LABELS.get(best, "numba kernels")
+
+
+class _Watch:
+    """numba compile listener: announce once the compile time of the block reaches ``after``."""
+
+    def __init__(self, label: str | None, stream: TextIO | None, after: float) -> None:
+        self.label = label
+        self.stream = stream
+        self.after = after
+        self.depth = 0
+        self.spent = 0.0
+        self.started = 0.0
+        self.timer: threading.Timer | None = None
+
+    def _announce(self, label: str) -> None:
+        with _LOCK:
+            if label in _ANNOUNCED:
+                return
+            _ANNOUNCED.add(label)
+            stream = self.stream if self.stream is not None else sys.stderr
+            stream.write(f"compiling {label} (first use only) ...\n")
+            stream.flush()
+
+    def on_start(self, event: Any) -> None:
+        self.depth += 1
+        if self.depth != 1:
+            return
+        self.started = time.perf_counter()
+        label = self.label
+        if label is None:
+            label = label_of(getattr(event.data["dispatcher"].py_func, "__module__", ""))
+        if label in _ANNOUNCED:
+            return
+        self.timer = threading.Timer(max(0.0, self.after - self.spent), self._announce, (label,))
+        self.timer.daemon = True
+        self.timer.start()
+
+    def on_end(self, event: Any) -> None:
+        self.depth -= 1
+        if self.depth != 0:
+            return
+        self.spent += time.perf_counter() - self.started
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+
+@contextmanager
+def compile_notice(
+    label: str | None = None, *, stream: TextIO | None = None, after: float = 1.0
+) -> Iterator[None]:
+    """Print one line on ``stream`` (stderr) if numba compiles for ``after`` seconds in the block.
+
+    Parameters
+    ----------
+    label : str, optional
+        What is compiled ("the bearoff kernels"); by default named from the module of the
+        first kernel compiled (see :func:`label_of`).
+    stream : file, optional
+        Where to write (default ``sys.stderr`` at the time of writing).
+    after : float
+        Seconds of compiling (summed over the block) before the line is printed.
+
+    The line is printed at most once per label and process. Importing numba is the caller's
+    business: this helper imports it only inside the block.
+    """
+    from numba.core import event
+
+    watch = _Watch(label, stream, after)
+    listener = _listener(watch)
+    event.register("numba:compile", listener)
+    try:
+        yield
+    finally:
+        event.unregister("numba:compile", listener)
+        if watch.timer is not None:
+            watch.timer.cancel()
+
+
+def _listener(watch: _Watch) -> Any:
+    from numba.core import event
+
+    class _Listener(event.Listener):  # type: ignore[misc]
+        def on_start(self, ev: Any) -> None:
+            watch.on_start(ev)
+
+        def on_end(self, ev: Any) -> None:
+            watch.on_end(ev)
+
+    return _Listener()

@@ -1,0 +1,99 @@
+"""The first-use compile notice (mathbg._compile) and compiling before progress bars start."""
+
+from __future__ import annotations
+
+import io
+
+import numba
+import numpy as np
+import pytest
+
+from mathbg._compile import compile_notice, label_of
+
+
+def _fresh_kernel():
+    # a new function object each call: never in numba's cache, so calling it compiles
+    @numba.njit
+    def kernel(x):
+        total = 0.0
+        for v in x:
+            total += v * v
+        return total
+
+    return kernel
+
+
+def test_notice_is_one_line_once_the_compile_time_is_reached():
+    out = io.StringIO()
+    with compile_notice("the test kernels A", stream=out, after=0.0):
+        assert _fresh_kernel()(np.arange(3.0)) == 5.0
+        assert _fresh_kernel()(np.arange(3.0)) == 5.0
+    assert out.getvalue() == "compiling the test kernels A (first use only) ...\n"
+
+
+def test_no_notice_for_a_short_compile_or_no_compile():
+    out = io.StringIO()
+    with compile_notice("the test kernels B", stream=out, after=60.0):
+        _fresh_kernel()(np.arange(3.0))
+    with compile_notice("the test kernels C", stream=out, after=0.0):
+        pass
+    assert out.getvalue() == ""
+
+
+def test_listener_is_removed_after_the_block():
+    out = io.StringIO()
+    with compile_notice("the test kernels D", stream=out, after=60.0):
+        pass
+    with compile_notice("the test kernels D", stream=io.StringIO(), after=0.0):
+        pass
+    _fresh_kernel()(np.arange(2.0))
+    assert out.getvalue() == ""
+
+
+def test_labels_name_the_package():
+    assert label_of("mathbg.bearoff._kernels") == "the bearoff kernels"
+    assert label_of("mathbg.rules.variants._kernel") == "the variant move generator"
+    assert label_of("mathbg.rules.movegen") == "the move generator"
+    assert label_of("elsewhere") == "numba kernels"
+
+
+_SCRIPT = """
+from numba.core import event
+
+from mathbg.bearoff import onesided, twosided
+
+class Count(event.Listener):
+    n = 0
+    def on_start(self, ev):
+        Count.n += 1
+    def on_end(self, ev):
+        pass
+
+with event.install_listener("numba:compile", Count()):
+    onesided.compile_kernels(4, 5)
+    twosided.compile_kernels(3, 4)
+    before = Count.n
+    onesided.build_arrays(4, 5)
+    twosided.build_arrays(3, 4)
+print(before, Count.n - before)
+"""
+
+
+@pytest.mark.slow
+def test_build_compiles_nothing_after_compile_kernels(tmp_path):
+    """With an empty numba cache, compile_kernels compiles and the builds after it compile
+    nothing: a progress bar started then has an ETA of the work alone."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent)
+    proc = subprocess.run(
+        [sys.executable, "-c", _SCRIPT], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    compiled_first, compiled_in_build = map(int, proc.stdout.split())
+    assert compiled_first > 0
+    assert compiled_in_build == 0
