@@ -20,7 +20,7 @@ before="$(snapshot)"
 
 echo "== wheel: build sdist and wheel"
 "$PY" -m build -q -o "$WORK/dist" . >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log"; exit 1; }
-if grep -i "deprecat" "$WORK/build.log"; then echo "setuptools warned (above)"; exit 1; fi
+if grep -E "DeprecationWarning|is deprecated|will be removed" "$WORK/build.log"; then echo "setuptools warned (above)"; exit 1; fi
 ls "$WORK/dist"
 tar tzf "$WORK"/dist/mathbg-*.tar.gz >"$WORK/sdist.txt"
 grep -q "/LICENSE$" "$WORK/sdist.txt"
