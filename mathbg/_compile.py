@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-__all__ = ["compile_notice", "label_of"]
+__all__ = ["announce_compiles", "compile_notice", "label_of"]
 
 #: What a kernel's module is called in the notice (longest matching prefix wins).
 _LABELS = {
@@ -136,3 +136,63 @@ def _listener(watch: _Watch) -> Any:
             watch.on_end(ev)
 
     return _Listener()
+
+
+_GLOBAL: list[Any] = []
+
+
+def _register_global(after: float) -> None:
+    if _GLOBAL:
+        return
+    from numba.core import event
+
+    listener = _listener(_Watch(None, None, after))
+    event.register("numba:compile", listener)
+    _GLOBAL.append(listener)
+
+
+class _AfterImport:
+    """Meta-path finder: run ``hook`` right after ``numba`` is imported (then step aside)."""
+
+    def __init__(self, hook: Any) -> None:
+        self.hook = hook
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != "numba":
+            return None
+        import importlib.util
+
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        hook = self.hook
+
+        class _Loader:
+            def create_module(self, spec: Any) -> Any:
+                return loader.create_module(spec)
+
+            def exec_module(self, module: Any) -> None:
+                loader.exec_module(module)  # type: ignore[union-attr]
+                hook()
+
+        spec.loader = _Loader()  # type: ignore[assignment]
+        return spec
+
+
+def announce_compiles(after: float = 1.0) -> None:
+    """For the whole process: print the one-line notice whenever numba compiles mathbg's
+    kernels for ``after`` seconds (once per kind of kernel), without importing numba.
+
+    Used by the command line. If numba is already imported the listener is registered at
+    once; otherwise right after numba's import, so commands that never use numba never
+    import it.
+    """
+    if _GLOBAL:
+        return
+    if "numba" in sys.modules:
+        _register_global(after)
+        return
+    if not any(isinstance(f, _AfterImport) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterImport(lambda: _register_global(after)))

@@ -97,3 +97,45 @@ def test_build_compiles_nothing_after_compile_kernels(tmp_path):
     compiled_first, compiled_in_build = map(int, proc.stdout.split())
     assert compiled_first > 0
     assert compiled_in_build == 0
+
+
+def _run(args: list[str], env: dict[str, str]):
+    import subprocess
+    import sys
+
+    return subprocess.run(
+        [sys.executable, *args], env=env, capture_output=True, text=True, timeout=600
+    )
+
+
+def _env(tmp_path):
+    import os
+    from pathlib import Path
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    env["MATHBG_DATA"] = str(tmp_path / "data")
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent)
+    return env
+
+
+def test_cli_commands_without_kernels_never_import_numba(tmp_path):
+    code = (
+        "import sys; from mathbg.cli import main; "
+        "status = main(['met', '--model', 'kazaross-xg2', '--length', '3']); "
+        "print(status, 'numba' in sys.modules)"
+    )
+    proc = _run(["-c", code], _env(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split()[-2:] == ["0", "False"]
+
+
+@pytest.mark.slow
+def test_cli_says_once_that_it_compiles_and_not_when_warm(tmp_path):
+    env = _env(tmp_path)
+    argv = ["-m", "mathbg", "position", "4HPwATDgc/ABMA", "--roll", "31"]
+    cold = _run(argv, env)
+    assert cold.returncode == 0, cold.stderr
+    assert cold.stderr == "compiling the move generator (first use only) ...\n"
+    warm = _run(argv, env)
+    assert warm.returncode == 0 and warm.stderr == ""
+    assert warm.stdout == cold.stdout

@@ -87,6 +87,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    from mathbg._compile import announce_compiles
+
+    announce_compiles()  # one stderr line when a first use compiles kernels for over 1 s
     try:
         return int(handler(args) or 0)
     except (ValueError, KeyError) as exc:
