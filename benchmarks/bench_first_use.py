@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -73,8 +74,14 @@ COMMANDS = [
 ]
 
 
-def run_mathbg(argv: tuple[str, ...], env: dict[str, str], cwd: Path) -> float:
-    """Wall time of one ``python -m mathbg ARGV`` process (raises when it fails)."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_mathbg(argv: tuple[str, ...], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """Wall and CPU time of one ``python -m mathbg ARGV`` process (raises when it fails)."""
+    cpu = _children_cpu()
     start = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-m", "mathbg", *argv],
@@ -87,7 +94,7 @@ def run_mathbg(argv: tuple[str, ...], env: dict[str, str], cwd: Path) -> float:
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
         raise RuntimeError(f"mathbg {' '.join(argv)} failed: {proc.stderr[-1500:]}")
-    return seconds
+    return seconds, _children_cpu() - cpu
 
 
 def _gnubg_commands(commands: list[str]) -> Callable[[], float]:
@@ -166,7 +173,10 @@ def main() -> None:
     chosen = [
         c for c in COMMANDS if not args.only or any(s in c.name for s in args.only)
     ]
-    header = f"{'command':26} {'first-ever':>10} {'warm':>7} {'goal':>6}  gnubg (whole process)"
+    header = (
+        f"{'command':26} {'first-ever':>10} {'(cpu)':>7} {'warm':>7} {'(cpu)':>7} {'goal':>5}"
+        "  gnubg (whole process)"
+    )
     print(header)
     print("-" * len(header))
     with tempfile.TemporaryDirectory(prefix="mathbg-first-use-") as tmp:
@@ -178,8 +188,8 @@ def main() -> None:
             env["NUMBA_CACHE_DIR"] = str(Path(tmp) / f"numba-{i}")
             env["MATHBG_DATA"] = str(Path(tmp) / f"data-{i}")
             env.setdefault("MPLBACKEND", "Agg")
-            cold = run_mathbg(cmd.argv, env, cwd)
-            warm = min(run_mathbg(cmd.argv, env, cwd) for _ in range(args.repeat))
+            cold, cold_cpu = run_mathbg(cmd.argv, env, cwd)
+            warm, warm_cpu = min(run_mathbg(cmd.argv, env, cwd) for _ in range(args.repeat))
             flag = "" if cold <= cmd.goal else "  (over goal)"
             peer_text = ""
             if have_gnubg and cmd.peer and (cmd.peer != "makebearoff-t6x6" or args.two_sided_peer):
@@ -188,11 +198,14 @@ def main() -> None:
                 seconds = min(run() for _ in range(max(1, args.repeat)))
                 peer_text = f"{seconds:.2f} s ({label}); warm ratio {warm / seconds:.2f}"
             print(
-                f"{cmd.name:26} {cold:9.2f}s {warm:6.2f}s {cmd.goal:5.0f}s  {peer_text}{flag}",
+                f"{cmd.name:26} {cold:9.2f}s {cold_cpu:6.2f}s {warm:6.2f}s {warm_cpu:6.2f}s "
+                f"{cmd.goal:4.0f}s  {peer_text}{flag}",
                 flush=True,
             )
     print("\nwarm: best of", args.repeat, "runs with the numba cache and databases in place;")
     print("first-ever: empty NUMBA_CACHE_DIR and MATHBG_DATA (compiles and builds included).")
+    print("(cpu): user + system CPU seconds of the process (wall time inflates on a busy machine;")
+    print("a parallel build uses more CPU than wall time). Load average:", os.getloadavg())
 
 
 if __name__ == "__main__":

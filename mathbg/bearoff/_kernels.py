@@ -366,7 +366,13 @@ def roll_successors_indexed(i, npoints, d0, d1, S, outside2, out):
 @njit(cache=True)
 def _successors_of(i, boards, d0, d1, binom, S, outside2, out, tails):
     """Successors of position ``i`` for ``d0-d1``: from the move table when there is one
-    (``S.shape[0] > 1``), else by moving checkers."""
+    (``S.shape[0] > 1``), else by moving checkers.
+
+    ``binom=None`` promises a move table: numba then prunes the checker-moving branch at
+    compile time, so :func:`roll_successors` is not compiled for builds that never use it.
+    """
+    if binom is None:
+        return roll_successors_indexed(i, boards.shape[1], d0, d1, S, outside2, out)
     if S.shape[0] > 1:
         return roll_successors_indexed(i, boards.shape[1], d0, d1, S, outside2, out)
     return roll_successors(boards[i], boards.shape[1], d0, d1, binom, out, tails)
@@ -376,7 +382,7 @@ def _successors_of(i, boards, d0, d1, binom, S, outside2, out, tails):
 # Successor tables (CSR)
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True)  # serial: about 1 s for 6x15, where compiling prange costs more
 def csr_counts(boards, binom, S, outside2, counts):
     """``counts[i*21 + r]`` = number of successors of position i for roll r."""
     n, npoints = boards.shape
@@ -395,7 +401,7 @@ def csr_counts(boards, binom, S, outside2, counts):
                 r += 1
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True)  # serial: about 1 s for 6x15, where compiling prange costs more
 def csr_fill(boards, binom, S, outside2, ptr, succ):
     """Fill ``succ[ptr[i*21+r]:ptr[i*21+r+1]]`` with the successors of (i, r)."""
     n, npoints = boards.shape

@@ -167,8 +167,9 @@ def _successors_cached(points: int, checkers: int) -> SuccessorTable:
     from mathbg.bearoff._kernels import csr_counts, csr_fill
 
     boards = all_positions(points, checkers)
-    binom = binomial_table()
     table, outside2 = move_table(points, checkers)
+    # None: follow the move table (the checker-moving path is then not even compiled)
+    binom = binomial_table() if table.shape[0] == 1 else None
     counts = np.empty(n_positions(points, checkers) * 21, np.int64)
     csr_counts(boards, binom, table, outside2, counts)
     ptr = np.zeros(len(counts) + 1, np.int64)

@@ -247,7 +247,10 @@ def _generate(
     # counts differ by one never depend on each other: a layer holds two pip counts.
     bounds = np.unique(np.append(starts[::2], starts[-1]))
     bounds[0] = 1  # position 0 (the empty board) is the base case
-    arrays = (boards, binom, moves, outside2, dist, mean, gdist, gmean, gstart, tol, tab, rolls)
+    # binom=None: the kernels follow the move table and never compile the checker-moving path
+    kernel_binom = None if moves.shape[0] > 1 else binom
+    arrays = (boards, kernel_binom, moves, outside2, dist, mean, gdist, gmean, gstart, tol, tab)
+    arrays = (*arrays, rolls)
     arrays = (*arrays, win, flags)
     layers = np.diff(bounds)
     parallel_min = 0 if force_parallel else _PARALLEL_LAYER
