@@ -58,10 +58,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mathbg.bearoff.index import (
-    _check_size,
     all_positions,
     binomial_table,
     block_start,
+    check_size,
     n_positions,
     pips,
 )
@@ -218,7 +218,7 @@ def _generate(
     from mathbg.bearoff._schedule import dynamic_chunks, plan, threads
     from mathbg.bearoff.moves import move_table
 
-    _check_size(points, checkers)
+    check_size(points, checkers)
     n = n_positions(points, checkers)
     boards = all_positions(points, checkers)
     order, starts = pip_layers(points, checkers)
@@ -249,9 +249,10 @@ def _generate(
     bounds[0] = 1  # position 0 (the empty board) is the base case
     # binom=None: the kernels follow the move table and never compile the checker-moving path
     kernel_binom = None if moves.shape[0] > 1 else binom
-    arrays = (boards, kernel_binom, moves, outside2, dist, mean, gdist, gmean, gstart, tol, tab)
-    arrays = (*arrays, rolls)
-    arrays = (*arrays, win, flags)
+    arrays = (
+        boards, kernel_binom, moves, outside2, dist, mean, gdist, gmean, gstart, tol, tab, rolls,
+        win, flags,
+    )  # fmt: skip
     layers = np.diff(bounds)
     parallel_min = 0 if force_parallel else _PARALLEL_LAYER
     chunks = plan(layers, parallel_min=parallel_min, batch=_BATCH, n_threads=n_threads)
