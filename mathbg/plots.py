@@ -211,7 +211,7 @@ def met_difference_heatmap(
     cmap : str
         Diverging colour map centred on 0 (default ``PuOr``: colour-blind safe).
     limit : float, optional
-        Colour scale from ``-limit`` to ``+limit`` points (default: the largest |difference|).
+        Colour scale from ``-limit`` to ``+limit`` points (default: the largest ``|difference|``).
     """
     n = min(met.length, reference.length)
     if length is not None:

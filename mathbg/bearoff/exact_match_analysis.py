@@ -421,7 +421,7 @@ class MetFit:
     met : mathbg.met.MET
         The fitted table.
     rms, max_abs : float
-        Root-mean-square and largest |model - target| over the fitted entries (MWC).
+        Root-mean-square and largest ``|model - target|`` over the fitted entries (MWC).
     residuals : pandas.DataFrame
         ``model - target`` of the pre-Crawford table (index away, columns opp_away).
     post_residuals : numpy.ndarray

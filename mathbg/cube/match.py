@@ -305,7 +305,7 @@ def too_good_point(
 
 for _f in (take_point_dead, take_point_live, take_point, cash_point_dead, cash_point_live,
            cash_point, double_point, too_good_point):  # fmt: skip
-    _f.__doc__ = (_f.__doc__ or "") + _DOC_ARGS
+    _f.__doc__ = (_f.__doc__ or "").rstrip() + "\n" + _DOC_ARGS
 
 
 def gammon_value(
