@@ -100,7 +100,13 @@ def _outcomes(m: Any, a: int, b: int, c: int, post: bool) -> tuple[NDArray[np.fl
 
 
 def cubeless_mwc(
-    probs: ArrayLike, met: Any, away: int, opp_away: int, cube: int = 1, *, crawford: bool = False
+    probs: ArrayLike,
+    met: MET | str,
+    away: int,
+    opp_away: int,
+    cube: int = 1,
+    *,
+    crawford: bool = False,
 ) -> Float:
     """Cubeless (dead-cube) MWC of the player on roll: ``sum P(outcome) MWC(outcome)``.
 
@@ -140,7 +146,7 @@ def _lin(p: Any, x0: Any, y0: Any, x1: Any, y1: Any) -> Any:
 
 def cubeful_mwc(
     probs: ArrayLike,
-    met: Any,
+    met: MET | str,
     away: int,
     opp_away: int,
     *,
@@ -214,7 +220,13 @@ def cubeful_mwc(
 
 
 def emg(
-    mwc: ArrayLike, met: Any, away: int, opp_away: int, cube: int = 1, *, crawford: bool = False
+    mwc: ArrayLike,
+    met: MET | str,
+    away: int,
+    opp_away: int,
+    cube: int = 1,
+    *,
+    crawford: bool = False,
 ) -> Float:
     """Equivalent-to-money-game equity (EMG) of a MWC at the score.
 
@@ -273,7 +285,7 @@ def money_cubeful_equity(
 
 def cubeful_equity(
     probs: ArrayLike,
-    met: Any = None,
+    met: MET | str | None = None,
     away: int | None = None,
     opp_away: int | None = None,
     *,
@@ -299,7 +311,7 @@ def cubeful_equity(
 
 def cube_decision(
     probs: ArrayLike,
-    met: Any = None,
+    met: MET | str | None = None,
     away: int | None = None,
     opp_away: int | None = None,
     *,
