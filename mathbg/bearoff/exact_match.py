@@ -364,12 +364,6 @@ def _run_kernel(
     # successor-state reads of shell m: row part (m - 1) |succ(m)|, column part sum_{i<=m}
     work = np.cumsum((np.arange(-1, n - 1).clip(0) * per_position + np.cumsum(per_position)) * S)
     bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(
-            total=n * n, desc=desc or "match bearoff", unit="pair", unit_scale=True, leave=False
-        )
     try:
         m0 = 1
         while m0 < n:
@@ -392,6 +386,13 @@ def _run_kernel(
             )
             if bar is not None:
                 bar.update(m1 * m1 - m0 * m0)
+            elif progress and m1 < n:
+                # the first call compiled the kernels (first use): the bar starts after it,
+                # so its ETA measures the work
+                from tqdm.auto import tqdm
+
+                bar = tqdm(total=n * n, initial=m1 * m1, desc=desc or "match bearoff",
+                           unit="pair", unit_scale=True, leave=False)  # fmt: skip
             m0 = m1
     finally:
         if bar is not None:

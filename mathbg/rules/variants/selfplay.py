@@ -276,16 +276,18 @@ def selfplay(
     counts = dict.fromkeys(names, 0)
     rng = random.Random(seed)
     plies = 0
-    iterator: Any = range(int(games))
+    big = decisive = 0
+    # the first game is played before the bar starts: on first use it compiles the move
+    # generator, and the bar's ETA should measure the games
+    first: Any = play_game(rs, rng, player)
+    iterator: Any = range(1, int(games) + 1)
     if progress:
         from tqdm import tqdm
 
-        iterator = tqdm(
-            iterator, desc=f"{rs.name} self-play", unit="game", leave=False, disable=None
-        )
-    big = decisive = 0
-    for _ in iterator:
-        g = play_game(rs, rng, player)
+        iterator = tqdm(iterator, desc=f"{rs.name} self-play", unit="game", leave=False,
+                        disable=None)  # fmt: skip
+    for k in iterator:
+        g = first if k == 1 else play_game(rs, rng, player)
         counts[g.result.name] = counts.get(g.result.name, 0) + 1
         plies += g.plies
         if g.result.winner is not None:
