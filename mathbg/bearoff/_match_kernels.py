@@ -59,7 +59,7 @@ def base_entries(m: Any, QT: Any, win: Any, perm: Any) -> None:
             QT[0, m, q] = 1.0 - win[q]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _decide(nvec: Any, avec: Any, win: Any, can_double: Any, dbl: Any) -> None:
     """``A = max(N, min(N[dbl], win))`` where the roller may double, else ``N``."""
     S = win.shape[0]
@@ -159,7 +159,8 @@ def gather_column(m: Any, QT: Any, col: Any) -> None:
     """``col[s, :] = QT[s, m, :]`` for ``s <= m``: the values ``A[m, s]`` the column part
     of shell m reads, made contiguous."""
     for s in range(m + 1):
-        col[s, :] = QT[s, m, :]
+        for q in range(col.shape[1]):  # element-wise: a slice copy compiles numba's
+            col[s, q] = QT[s, m, q]  # shape-mismatch error path (seconds on first use)
 
 
 @njit(cache=True, nogil=True)
