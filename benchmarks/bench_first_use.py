@@ -195,8 +195,14 @@ def main() -> None:
             if have_gnubg and cmd.peer and (cmd.peer != "makebearoff-t6x6" or args.two_sided_peer):
                 label, make = PEERS[cmd.peer]
                 run = make()
-                seconds = min(run() for _ in range(max(1, args.repeat)))
-                peer_text = f"{seconds:.2f} s ({label}); warm ratio {warm / seconds:.2f}"
+                cpu0 = _children_cpu()
+                runs = max(1, args.repeat)
+                seconds = min(run() for _ in range(runs))
+                peer_cpu = (_children_cpu() - cpu0) / runs
+                peer_text = (
+                    f"{seconds:.2f} s, {peer_cpu:.2f} s cpu ({label}); warm ratio "
+                    f"{warm / seconds:.2f} (cpu {warm_cpu / peer_cpu:.2f})"
+                )
             print(
                 f"{cmd.name:26} {cold:9.2f}s {cold_cpu:6.2f}s {warm:6.2f}s {warm_cpu:6.2f}s "
                 f"{cmd.goal:4.0f}s  {peer_text}{flag}",
