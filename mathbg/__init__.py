@@ -51,3 +51,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals(), _SUBMODULES)
+
+# numba caches mathbg's kernels in the user cache directory, never beside the source
+# (installed right after numba's import; importing mathbg does not import numba)
+from mathbg._compile import use_user_cache_for_kernels  # noqa: E402
+
+use_user_cache_for_kernels()

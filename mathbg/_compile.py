@@ -11,10 +11,15 @@ compile time of a block reaches ``after`` seconds, prints one line such as::
 
 Builders that show a progress bar compile their kernels first, inside :func:`compile_notice`,
 and start the bar afterwards, so its ETA measures the work and not the compiler.
+
+The cache itself goes to the user cache directory (:func:`numba_cache_root`), not beside the
+source: ``import mathbg`` calls :func:`use_user_cache_for_kernels`, which adds a numba cache
+locator for mathbg's functions once numba is imported. ``NUMBA_CACHE_DIR`` still wins.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -22,7 +27,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-__all__ = ["announce_compiles", "compile_notice", "label_of"]
+__all__ = [
+    "after_numba_import",
+    "announce_compiles",
+    "compile_notice",
+    "label_of",
+    "numba_cache_root",
+    "use_user_cache_for_kernels",
+]
 
 #: What a kernel's module is called in the notice (longest matching prefix wins).
 _LABELS = {
@@ -151,11 +163,11 @@ def _register_global(after: float) -> None:
     _GLOBAL.append(listener)
 
 
-class _AfterImport:
-    """Meta-path finder: run ``hook`` right after ``numba`` is imported (then step aside)."""
+_AFTER_NUMBA: list[Any] = []
 
-    def __init__(self, hook: Any) -> None:
-        self.hook = hook
+
+class _AfterImport:
+    """Meta-path finder: run the registered hooks right after ``numba`` is imported."""
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
         if name != "numba":
@@ -167,7 +179,6 @@ class _AfterImport:
         if spec is None or spec.loader is None:
             return spec
         loader = spec.loader
-        hook = self.hook
 
         class _Loader:
             def create_module(self, spec: Any) -> Any:
@@ -175,10 +186,22 @@ class _AfterImport:
 
             def exec_module(self, module: Any) -> None:
                 loader.exec_module(module)  # type: ignore[union-attr]
-                hook()
+                while _AFTER_NUMBA:
+                    _AFTER_NUMBA.pop(0)()
 
         spec.loader = _Loader()  # type: ignore[assignment]
         return spec
+
+
+def after_numba_import(hook: Any) -> None:
+    """Call ``hook()`` once numba is imported: now if it already is, else right after its
+    import (whoever imports it), without importing numba here."""
+    if "numba" in sys.modules:
+        hook()
+        return
+    _AFTER_NUMBA.append(hook)
+    if not any(isinstance(f, _AfterImport) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterImport())
 
 
 def announce_compiles(after: float = 1.0) -> None:
@@ -189,10 +212,63 @@ def announce_compiles(after: float = 1.0) -> None:
     once; otherwise right after numba's import, so commands that never use numba never
     import it.
     """
-    if _GLOBAL:
+    if not _GLOBAL:
+        after_numba_import(lambda: _register_global(after))
+
+
+# ----------------------------------------------------------------------------- the cache
+
+
+def numba_cache_root() -> str:
+    """Where numba keeps the compiled kernels of mathbg unless ``NUMBA_CACHE_DIR`` is set:
+    ``numba`` in the user cache directory (``$XDG_CACHE_HOME/mathbg/numba`` on Linux)."""
+    from platformdirs import user_cache_dir
+
+    return os.path.join(user_cache_dir("mathbg", appauthor=False), "numba")
+
+
+def _install_cache_locator() -> None:
+    """Put mathbg's kernels' numba cache in the user cache directory, not beside the source.
+
+    numba's default keeps the cache in ``__pycache__`` next to the source file (a source
+    checkout or site-packages); mathbg writes nothing into its source tree or installation.
+    ``NUMBA_CACHE_DIR``, when set, still wins (numba's own locator); functions of other
+    packages are untouched. Does nothing on numba versions without these hooks.
+    """
+    try:
+        from numba.core import caching, config
+    except ImportError:  # pragma: no cover
         return
-    if "numba" in sys.modules:
-        _register_global(after)
+    base: Any = getattr(caching, "UserProvidedCacheLocator", None) or getattr(
+        caching, "_UserProvidedCacheLocator", None
+    )
+    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+    if base is None or impl is None or not isinstance(impl._locator_classes, list):
         return
-    if not any(isinstance(f, _AfterImport) for f in sys.meta_path):
-        sys.meta_path.insert(0, _AfterImport(lambda: _register_global(after)))
+    if any(getattr(c, "_mathbg", False) for c in impl._locator_classes):
+        return
+
+    class MathbgCacheLocator(base):  # type: ignore[misc, valid-type]
+        _mathbg = True
+
+        def __init__(self, py_func: Any, py_file: str) -> None:
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            sub = self.get_suitable_cache_subpath(py_file)
+            self._cache_path = os.path.join(numba_cache_root(), sub)
+
+        @classmethod
+        def from_function(cls, py_func: Any, py_file: str) -> Any:
+            module = getattr(py_func, "__module__", "") or ""
+            if getattr(config, "CACHE_DIR", "") or not (
+                module == "mathbg" or module.startswith("mathbg.")
+            ):
+                return None
+            return super(base, cls).from_function(py_func, py_file)
+
+    impl._locator_classes.insert(0, MathbgCacheLocator)
+
+
+def use_user_cache_for_kernels() -> None:
+    """Install :func:`_install_cache_locator` for this process (cheap; numba not imported)."""
+    after_numba_import(_install_cache_locator)

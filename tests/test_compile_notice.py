@@ -139,3 +139,52 @@ def test_cli_says_once_that_it_compiles_and_not_when_warm(tmp_path):
     warm = _run(argv, env)
     assert warm.returncode == 0 and warm.stderr == ""
     assert warm.stdout == cold.stdout
+
+
+_CACHE_SCRIPT = """
+import sys
+import mathbg
+assert "numba" not in sys.modules  # importing mathbg does not import numba
+import numba
+from mathbg.bearoff import _kernels
+
+@numba.njit(cache=True)
+def elsewhere(x):
+    return x + 1
+
+print(_kernels.roll_dice._cache._cache_path)
+print(elsewhere._cache._cache_path)
+print(_kernels.roll_dice(3))
+"""
+
+
+def test_kernel_cache_goes_to_the_user_cache_not_the_source_tree(tmp_path):
+    from pathlib import Path
+
+    env = _env(tmp_path)
+    del env["NUMBA_CACHE_DIR"]
+    env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
+    script = tmp_path / "script.py"  # numba caches only functions defined in a file
+    script.write_text(_CACHE_SCRIPT)
+    proc = _run([str(script)], env)
+    assert proc.returncode == 0, proc.stderr
+    ours, theirs, dice = proc.stdout.split("\n")[:3]
+    root = tmp_path / "xdg" / "mathbg" / "numba"
+    assert Path(ours).is_relative_to(root)
+    assert not Path(theirs).is_relative_to(root)  # other packages' functions untouched
+    assert dice == "(3, 1)"
+    assert list(root.rglob("_kernels.roll_dice-*.nbi"))
+
+
+def test_numba_cache_dir_still_wins(tmp_path):
+    from pathlib import Path
+
+    env = _env(tmp_path)
+    env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
+    script = tmp_path / "script.py"
+    script.write_text(_CACHE_SCRIPT)
+    proc = _run([str(script)], env)
+    assert proc.returncode == 0, proc.stderr
+    ours = proc.stdout.split("\n")[0]
+    assert Path(ours).is_relative_to(tmp_path / "numba")
+    assert not (tmp_path / "xdg" / "mathbg" / "numba").exists()
