@@ -1,0 +1,623 @@
+"""A position's cube action at every score: the score matrix of one (or many) positions.
+
+For a match of length ``N`` every score (roller ``a``-away, opponent ``b``-away, ``a, b =
+1..N``; where a side is 1-away both the Crawford game and post-Crawford), the 1-cube
+centred and, up to ``max_cube``, each higher cube owned by the roller while it still
+matters (the roller needs more than the cube, ``a > c``, and the opponent had a reason to
+double to it, ``b > c / 2``), plus money play (Jacoby and beavers as chosen) as its own row.
+
+Per row, from the position's cubeless probabilities (an :class:`~.evaluation.Evaluation`)
+and a cube life ``x``:
+
+- ``no_double``, ``double_take``, ``double_pass``: the roller's cubeful match winning
+  chances (MWC; money: equities per unit cube) from mathbg's cubeless -> cubeful
+  transformation, :func:`mathbg.cube.convert.cubeful_mwc` (gnubg 1.07's 0-ply
+  ``Cl2CfMatch``: ``(1 - x) dead + x live``), the double/take value with the doubled cube
+  owned by the opponent and the double/pass value the MWC of winning the cube;
+  ``optimal = min(DT, DP)`` when doubling is right, else ND; ``emg_*`` the same as
+  normalised (EMG) equities (gnubg's ``mwc2eq``, :func:`mathbg.cube.convert.emg`);
+- ``action``: :func:`mathbg.cube.decisions.classify` (gnubg ``FindBestCubeDecision``),
+  worded as ``mathbg cube decide`` words it;
+- ``take_point``: the taker's take point at the same cube life and gammon rates
+  (:func:`mathbg.cube.match.take_point`, money :func:`mathbg.cube.money.money_points`),
+  and ``take_margin``, the taker's cubeless winning chance minus it (positive: a take by
+  the numbers);
+- ``x``: the cube life, gnubg 1.07's 0-ply choice by position class
+  (:func:`~.evaluation.cube_life`) unless given. Inside the two-sided bearoff database
+  (and ``x`` not given) the rows follow gnubg 1.07 exactly as
+  :func:`mathbg.race.race_cube_decision` does (money: the database's exact equities;
+  match play: the cube life backed out of them, one per cube state; ``x`` then shows the
+  no-double one);
+- ``exact_*``: where the exact bearoff match solver covers the position (both sides in a
+  6 x 6 two-sided space), its exact values and action (:func:`mathbg.bearoff.match_equity`;
+  money: the two-sided database), and ``exact_differs`` when its action is not the
+  approximation's.
+
+References
+----------
+GNU Backgammon 1.07.001 eval.c (``Cl2CfMatch``, ``FindBestCubeDecision``,
+``EvalEfficiency``); matchequity.c (``GetPoints``, ``mwc2eq``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mathbg.analysis.evaluation import (
+    Evaluation,
+    Evaluator,
+    ExactEvaluator,
+    as_position,
+    get_evaluator,
+)
+from mathbg.errors import InvalidParameterError, InvalidScoreError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from mathbg.rules.match import MatchState
+    from mathbg.rules.position import Position
+
+__all__ = [
+    "COLUMNS",
+    "DEFAULT_MET",
+    "PositionAnalysis",
+    "analyze",
+    "analyze_many",
+    "matrix_states",
+    "position_matrix",
+]
+
+#: Default match equity table (gnubg 1.07's and XG2's default).
+DEFAULT_MET = "kazaross-xg2"
+
+#: Columns of :meth:`PositionAnalysis.to_frame`, in order.
+COLUMNS: tuple[str, ...] = (
+    "position", "engine", "plies", "met", "length", "away", "opp_away", "crawford", "state",
+    "cube", "owner", "current", "unit", "x", "action", "no_double", "double_take",
+    "double_pass", "optimal", "emg_no_double", "emg_double_take", "emg_double_pass",
+    "take_point", "take_margin", "exact_action", "exact_no_double", "exact_double_take",
+    "exact_double_pass", "exact_optimal", "exact_differs",
+)  # fmt: skip
+
+_VALUE_KEYS = ("no_double", "double_take", "double_pass", "optimal")
+
+
+@dataclass(frozen=True)
+class MatrixState:
+    """One row of the matrix: a score and cube state (``away`` None for money)."""
+
+    away: tuple[int, int] | None
+    crawford: bool
+    cube: int
+    owner: str
+
+    @property
+    def state(self) -> str:
+        if self.away is None:
+            return "money"
+        a, b = self.away
+        if a == 1 and b == 1:
+            return "dmp"
+        if a == 1 or b == 1:
+            return "crawford" if self.crawford else "post-crawford"
+        return "normal"
+
+
+def _levels(max_cube: int) -> list[int]:
+    c = int(max_cube)
+    if c < 1 or c & (c - 1):
+        raise InvalidParameterError(f"max cube must be a power of two >= 1, got {max_cube}")
+    return [1 << k for k in range(c.bit_length())]
+
+
+def matrix_states(length: int, max_cube: int = 1) -> list[MatrixState]:
+    """The score and cube states of a ``length``-point matrix (see the module notes)."""
+    n = int(length)
+    if n < 1:
+        raise InvalidScoreError(f"match length must be at least 1, got {length}")
+    cubes = _levels(max_cube)
+    out = []
+    for a in range(1, n + 1):
+        for b in range(1, n + 1):
+            if (a == 1) != (b == 1):
+                kinds = (True, False)
+            else:
+                kinds = (False,)
+            for crawford in kinds:
+                out.append(MatrixState((a, b), crawford, 1, "centre"))
+                if crawford or a == 1 or b == 1:
+                    continue
+                out.extend(MatrixState((a, b), False, c, "player")
+                           for c in cubes[1:] if a > c and 2 * b > c)  # fmt: skip
+    return out
+
+
+# ----------------------------------------------------------------------------- the values
+
+
+def _rates(p: NDArray[np.float64]) -> tuple[NDArray[np.float64], ...]:
+    """Disjoint gammon / backgammon rates (fractions of each side's wins) from gnubg's
+    cumulative outputs: ``g = (WG - WB) / W``, ``b = WB / W`` (0 for a side that never
+    wins), as :mod:`mathbg.cube` takes them."""
+    w, wg, wb, lg, lb = (p[:, k] for k in range(5))
+    lose = 1.0 - w
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g0 = np.where(w > 0, (wg - wb) / np.where(w > 0, w, 1.0), 0.0)
+        b0 = np.where(w > 0, wb / np.where(w > 0, w, 1.0), 0.0)
+        g1 = np.where(lose > 0, (lg - lb) / np.where(lose > 0, lose, 1.0), 0.0)
+        b1 = np.where(lose > 0, lb / np.where(lose > 0, lose, 1.0), 0.0)
+    return (np.clip(g0, 0, 1), np.clip(b0, 0, 1), np.clip(g1, 0, 1), np.clip(b1, 0, 1))
+
+
+def _match_rows(
+    probs: NDArray[np.float64], xs: NDArray[np.float64], met: Any, st: MatrixState
+) -> dict[str, Any]:
+    """The approximation at one match state for every position (vectorised)."""
+    from mathbg.cube.convert import cubeful_mwc, cubeless_mwc, emg
+    from mathbg.cube.decisions import CubeAction, classify
+    from mathbg.cube.match import may_double, take_point
+
+    assert st.away is not None
+    a, b = st.away
+    n = probs.shape[0]
+    cr = st.crawford
+    nd = np.atleast_1d(cubeful_mwc(probs, met, a, b, cube=st.cube, owner=st.owner, x=xs,
+                                   crawford=cr))  # fmt: skip
+    nd_emg = np.atleast_1d(emg(nd, met, a, b, st.cube, crawford=cr))
+    nan = np.full(n, np.nan)
+    if not may_double(a, b, st.cube, st.owner, crawford=cr):
+        return {"action": [CubeAction.NOT_AVAILABLE] * n, "no_double": nd, "double_take": nan,
+                "double_pass": nan, "optimal": nd, "emg_no_double": nd_emg,
+                "emg_double_take": nan, "emg_double_pass": nan, "take_point": nan,
+                "take_margin": nan}  # fmt: skip
+    dt = np.atleast_1d(cubeful_mwc(probs, met, a, b, cube=2 * st.cube, owner="opponent",
+                                   x=xs, crawford=cr))  # fmt: skip
+    dp = float(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, a, b, st.cube, crawford=cr))
+    actions = [classify(float(nd[i]), float(dt[i]), dp, can_gammon=bool(probs[i, 1] > 0.0),
+                        money=False) for i in range(n)]  # fmt: skip
+    doubles = np.array([act.doubles for act in actions])
+    optimal = np.where(doubles, np.minimum(dt, dp), nd)
+    g0, b0, g1, b1 = _rates(probs)
+    tp = np.atleast_1d(take_point(met, b, a, st.cube, (g1, g0), (b1, b0), x=xs, crawford=cr))
+    return {"action": actions, "no_double": nd, "double_take": dt, "double_pass": np.full(n, dp),
+            "optimal": optimal, "emg_no_double": nd_emg,
+            "emg_double_take": np.atleast_1d(emg(dt, met, a, b, st.cube, crawford=cr)),
+            "emg_double_pass": np.atleast_1d(emg(np.full(n, dp), met, a, b, st.cube,
+                                                 crawford=cr)),
+            "take_point": tp, "take_margin": (1.0 - probs[:, 0]) - tp}  # fmt: skip
+
+
+def _money_row(probs: Sequence[float], x: float, jacoby: bool, beavers: bool) -> dict[str, Any]:
+    from mathbg.cube.convert import cube_decision
+    from mathbg.cube.money import money_points
+
+    dec = cube_decision(probs, None, x=x, jacoby=jacoby, beavers=beavers)
+    p = np.asarray(probs, dtype=np.float64)[None, :]
+    g0, b0, g1, b1 = (float(v[0]) for v in _rates(p))
+    tp = float(money_points((g1, g0), (b1, b0), x=x).take.x)
+    return _money_values(dec, tp, 1.0 - float(p[0, 0]))
+
+
+def _money_values(dec: Any, tp: float, taker: float) -> dict[str, Any]:
+    none = float("nan")
+    return {"action": dec.action, "no_double": dec.no_double,
+            "double_take": none if dec.double_take is None else dec.double_take,
+            "double_pass": none if dec.double_pass is None else dec.double_pass,
+            "optimal": _optimal(dec), "emg_no_double": dec.no_double,
+            "emg_double_take": none if dec.double_take is None else dec.double_take,
+            "emg_double_pass": none if dec.double_pass is None else dec.double_pass,
+            "take_point": tp, "take_margin": taker - tp}  # fmt: skip
+
+
+def _optimal(dec: Any) -> float:
+    opt = getattr(dec, "optimal", None)
+    if opt is not None:
+        return float(opt)
+    if dec.double_take is None:
+        return float(dec.no_double)
+    if dec.action.doubles:
+        return float(min(dec.double_take, dec.double_pass))
+    return float(dec.no_double)
+
+
+def _two_sided_rows(
+    position: Position, probs: NDArray[np.float64], met: Any, st: MatrixState, x: float,
+    jacoby: bool, beavers: bool,
+) -> dict[str, Any]:  # fmt: skip
+    """gnubg 1.07's 0-ply rule inside the two-sided database (race_cube_decision)."""
+    from mathbg.race import race_cube_decision
+
+    if st.away is None:
+        dec = race_cube_decision(position, beavers=beavers, jacoby=jacoby)
+        return _money_values(dec, _money_tp(probs, x), 1.0 - float(probs[0]))
+    a, b = st.away
+    dec = race_cube_decision(position, met=met, away=a, opp_away=b, cube=st.cube,
+                             owner=st.owner, crawford=st.crawford)  # fmt: skip
+    from mathbg.cube.match import take_point
+
+    nan = float("nan")
+    xs = dec.x[0] if isinstance(dec.x, tuple) else (x if dec.x is None else dec.x)
+    row = {"action": dec.action, "no_double": dec.no_double,
+           "double_take": nan if dec.double_take is None else dec.double_take,
+           "double_pass": nan if dec.double_pass is None else dec.double_pass,
+           "optimal": _optimal(dec), "emg_no_double": dec.emg[0],
+           "emg_double_take": nan if dec.emg[1] is None else dec.emg[1],
+           "emg_double_pass": nan if dec.emg[2] is None else dec.emg[2],
+           "take_point": nan, "take_margin": nan, "x": float(xs)}  # fmt: skip
+    if dec.double_take is not None:
+        tp = float(take_point(met, b, a, st.cube, (0.0, 0.0), (0.0, 0.0), x=x,
+                              crawford=st.crawford))  # fmt: skip
+        row["take_point"], row["take_margin"] = tp, (1.0 - float(probs[0])) - tp
+    return row
+
+
+def _money_tp(probs: NDArray[np.float64], x: float) -> float:
+    from mathbg.cube.money import money_points
+
+    g0, b0, g1, b1 = (float(v[0]) for v in _rates(np.asarray(probs)[None, :]))
+    return float(money_points((g1, g0), (b1, b0), x=x).take.x)
+
+
+def _exact_row(
+    exact: ExactEvaluator, position: Position, met: Any, st: MatrixState, beavers: bool
+) -> dict[str, Any]:
+    nan = float("nan")
+    if st.away is None:
+        dec = exact.money(position, beavers=beavers)
+    else:
+        dec = exact.match(position, st.away, st.cube, st.owner, st.crawford, met)
+    return {"exact_action": dec.action, "exact_no_double": float(dec.no_double),
+            "exact_double_take": nan if dec.double_take is None else float(dec.double_take),
+            "exact_double_pass": nan if dec.double_pass is None else float(dec.double_pass),
+            "exact_optimal": _optimal(dec)}  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- results
+
+
+@dataclass
+class PositionAnalysis:
+    """A position's cube actions at every score (one row per score and cube state).
+
+    ``rows`` are dicts with the keys of :data:`COLUMNS`; ``compare`` holds the same
+    matrix under a second MET (or None). Use :meth:`to_frame`, :meth:`as_dict` (the JSON
+    of ``mathbg analyze --json``) and :meth:`met_changes`.
+    """
+
+    position: str
+    evaluation: Evaluation
+    met: str
+    length: int | None
+    current: tuple[tuple[int, int], bool] | None
+    rows: list[dict[str, Any]]
+    compare: PositionAnalysis | None = field(default=None, repr=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The tidy DataFrame (columns :data:`COLUMNS`; NaN where not applicable)."""
+        import pandas as pd
+
+        frame = pd.DataFrame(self.rows, columns=list(COLUMNS))
+        frame["action"] = frame["action"].astype(str)
+        frame["exact_action"] = frame["exact_action"].map(lambda v: None if v is None else str(v))
+        return frame
+
+    def met_changes(self) -> pd.DataFrame:
+        """Rows where the action under the second MET differs from the first.
+
+        Columns ``away, opp_away, crawford, cube, owner, action`` (first MET) and
+        ``compare_action``; empty without a second MET.
+        """
+        import pandas as pd
+
+        keys = ["away", "opp_away", "crawford", "cube", "owner"]
+        if self.compare is None:
+            return pd.DataFrame(columns=[*keys, "action", "compare_action"])
+        first = self.to_frame()
+        second = self.compare.to_frame()
+        first, second = first[first["state"] != "money"], second[second["state"] != "money"]
+        both = first[[*keys, "action"]].merge(
+            second[[*keys, "action"]].rename(columns={"action": "compare_action"}), on=keys
+        )
+        return both[both["action"] != both["compare_action"]].reset_index(drop=True)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready (MWC as fractions of 1, ``None`` where not applicable)."""
+        scores, money = [], None
+        for row in self.rows:
+            entry = _json_row(row)
+            if row["state"] == "money":
+                money = entry
+            else:
+                scores.append(entry)
+        out: dict[str, Any] = {
+            "position": self.position,
+            "engine": self.evaluation.engine_dict(),
+            "probabilities": self.evaluation.probabilities_dict(),
+            "position_class": self.evaluation.position_class,
+            "met": self.met,
+            "length": self.length,
+            "current": None if self.current is None else
+            {"away": list(self.current[0]), "crawford": self.current[1]},
+            "scores": scores,
+            "money": money,
+        }  # fmt: skip
+        if self.evaluation.gnubg is not None:
+            out["gnubg"] = dict(self.evaluation.gnubg)
+        if self.compare is not None:
+            changes = self.met_changes()
+            out["compare"] = {
+                "met": self.compare.met,
+                "scores": [_json_row(r) for r in self.compare.rows if r["state"] != "money"],
+                "changes": [
+                    {"away": [int(r.away), int(r.opp_away)], "crawford": bool(r.crawford),
+                     "cube": int(r.cube), "owner": r.owner, "action": r.action,
+                     "compare_action": r.compare_action}
+                    for r in changes.itertuples()
+                ],
+            }  # fmt: skip
+        return out
+
+
+def _num(v: Any) -> float | None:
+    if v is None:
+        return None
+    f = float(v)
+    return None if np.isnan(f) else f
+
+
+def _json_row(row: dict[str, Any]) -> dict[str, Any]:
+    exact = None
+    if row["exact_action"] is not None:
+        exact = {"action": str(row["exact_action"]),
+                 **{k: _num(row["exact_" + k]) for k in _VALUE_KEYS},
+                 "differs": bool(row["exact_differs"])}  # fmt: skip
+    away = None if row["away"] is None else [int(row["away"]), int(row["opp_away"])]
+    return {
+        "away": away,
+        "crawford": bool(row["crawford"]),
+        "state": row["state"],
+        "cube": int(row["cube"]),
+        "owner": row["owner"],
+        "current": bool(row["current"]),
+        "unit": row["unit"],
+        "cube_life": _num(row["x"]),
+        "action": str(row["action"]),
+        **{k: _num(row[k]) for k in _VALUE_KEYS},
+        "emg": {k: _num(row["emg_" + k]) for k in _VALUE_KEYS[:3]},
+        "take_point": _num(row["take_point"]),
+        "take_margin": _num(row["take_margin"]),
+        "exact": exact,
+    }
+
+
+# ----------------------------------------------------------------------------- entry points
+
+
+def _met_name(met: Any) -> str:
+    name = getattr(met, "name", None)
+    return str(name if name else met)
+
+
+def _resolve_met(met: Any) -> Any:
+    if isinstance(met, str):
+        import mathbg.met as metmod
+
+        return metmod.load(met)
+    return met
+
+
+def _length_and_current(
+    length: int | None, money: bool, match: MatchState | None
+) -> tuple[int | None, tuple[tuple[int, int], bool] | None, tuple[int, str] | None]:
+    """Match length, current (away, crawford) and current (cube, owner) seen by the roller."""
+    if money:
+        if length is not None:
+            raise InvalidParameterError("give either a match length or money play, not both")
+        return None, None, None
+    if match is None or match.is_money:
+        if length is None:
+            if match is not None:  # a money Match ID / XGID
+                return None, None, None
+            raise InvalidScoreError(
+                "give a match length (--length N), money play (--money) or a Match ID / XGID"
+            )
+        return int(length), None, None
+    me, opp = match.on_roll, 1 - match.on_roll
+    n = int(length) if length is not None else match.length
+    if n <= max(match.score):
+        raise InvalidScoreError(
+            f"match length {n} is under the current score {match.score[me]}-{match.score[opp]}"
+            " (each side needs at least 1 point)"
+        )
+    away = (n - match.score[me], n - match.score[opp])
+    crawford = bool(match.crawford) and 1 in away and away != (1, 1)
+    owner = "centre"
+    if match.cube_owner is not None:
+        owner = "player" if match.cube_owner == me else "opponent"
+    return n, (away, crawford), (int(match.cube), owner)
+
+
+def analyze_many(
+    positions: Sequence[Any],
+    *,
+    length: int | None = None,
+    money: bool = False,
+    engine: str | Evaluator = "auto",
+    probabilities: Any = None,
+    plies: int | None = None,
+    evaluations: Sequence[Evaluation] | None = None,
+    met: Any = DEFAULT_MET,
+    compare_met: Any = None,
+    cube_life: float | None = None,
+    max_cube: int = 1,
+    exact: bool = True,
+    jacoby: bool = True,
+    beavers: bool = True,
+    progress: Callable[[int], None] | None = None,
+) -> list[PositionAnalysis]:
+    """Score matrices of many positions (batched evaluation, vectorised cube arithmetic).
+
+    Parameters
+    ----------
+    positions : sequence of Position or str
+        Positions, gnubg Position IDs, ``POSID:MATCHID`` or XGIDs.
+    length : int, optional
+        Match length; default the Match ID's / XGID's. ``money=True``: money play only.
+    engine : str or Evaluator
+        :data:`mathbg.analysis.ENGINES` or any :class:`~.evaluation.Evaluator`.
+    probabilities : 5 floats, optional
+        For the ``given`` engine (W, WG, WB, LG, LB, cumulative gammons).
+    plies : int, optional
+        For ``gnubg-nn`` and ``gnubg`` (default 0).
+    evaluations : sequence of Evaluation, optional
+        Skip the engine: use these.
+    met, compare_met : str or MET
+        The MET and an optional second one (sensitivity).
+    cube_life : float, optional
+        Override gnubg's cube life by position class.
+    max_cube : int
+        Highest roller-owned cube in the matrix (1: the centred cube only).
+    exact : bool
+        Add the exact bearoff match solver's values where it covers the position.
+    jacoby, beavers : bool
+        Money-play rules of the money row.
+    progress : callable, optional
+        Called with the number of positions finished after each one.
+    """
+    if cube_life is not None and not 0.0 <= float(cube_life) <= 1.0:
+        raise InvalidParameterError(f"cube life must lie in [0, 1], got {cube_life}")
+    parsed = [as_position(p) for p in positions]
+    if evaluations is None:
+        ev = engine if not isinstance(engine, str) else get_evaluator(
+            engine, plies=plies, probabilities=probabilities)  # fmt: skip
+        evaluations = ev.evaluate_many([p for p, _ in parsed], [m for _, m in parsed])
+    evaluations = list(evaluations)
+    met_table = _resolve_met(met)
+    results = _matrices(parsed, evaluations, met_table, length=length, money=money,
+                        cube_life=cube_life, max_cube=max_cube, exact=exact, jacoby=jacoby,
+                        beavers=beavers, progress=progress)  # fmt: skip
+    if compare_met is not None and not money:
+        other = _matrices(parsed, evaluations, _resolve_met(compare_met), length=length,
+                          money=money, cube_life=cube_life, max_cube=max_cube, exact=False,
+                          jacoby=jacoby, beavers=beavers, progress=None)  # fmt: skip
+        for r, o in zip(results, other, strict=True):
+            r.compare = o
+    return results
+
+
+def _matrices(
+    parsed: list[tuple[Position, MatchState | None]],
+    evaluations: list[Evaluation],
+    met: Any,
+    *,
+    length: int | None,
+    money: bool,
+    cube_life: float | None,
+    max_cube: int,
+    exact: bool,
+    jacoby: bool,
+    beavers: bool,
+    progress: Callable[[int], None] | None,
+) -> list[PositionAnalysis]:
+    n = len(parsed)
+    infos = [_length_and_current(length, money, m) for _, m in parsed]
+    probs = np.array([e.probabilities for e in evaluations], dtype=np.float64).reshape(n, 5)
+    xs = np.array([e.cube_life if cube_life is None else float(cube_life)
+                   for e in evaluations], dtype=np.float64)  # fmt: skip
+    two_sided = np.array([cube_life is None and e.position_class == "two-sided bearoff"
+                          for e in evaluations], dtype=bool)  # fmt: skip
+    exact_eval = ExactEvaluator()
+    covered = [exact and exact_eval.covers(p) for p, _ in parsed]
+    rows: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+    # group the positions by match length: one vectorised pass per state
+    by_length: dict[int | None, list[int]] = {}
+    for i, (ln, _, _) in enumerate(infos):
+        by_length.setdefault(ln, []).append(i)
+    for ln, idx in by_length.items():
+        states = [MatrixState(None, False, 1, "centre")]
+        if ln is not None:
+            states += matrix_states(ln, max_cube)
+        for st in states:
+            sel = np.array(idx)
+            values: dict[str, Any]
+            if st.away is None:
+                values = _stack([_money_row(probs[i], float(xs[i]), jacoby, beavers)
+                                 if not two_sided[i] else
+                                 _two_sided_rows(parsed[i][0], probs[i], met, st, float(xs[i]),
+                                                 jacoby, beavers) for i in idx])  # fmt: skip
+            else:
+                values = _match_rows(probs[sel], xs[sel], met, st)
+                for k, i in enumerate(idx):
+                    if two_sided[i]:
+                        ts = _two_sided_rows(parsed[i][0], probs[i], met, st, float(xs[i]),
+                                             jacoby, beavers)  # fmt: skip
+                        for key, v in ts.items():
+                            if key != "x":
+                                values[key] = _set(values[key], k, v)
+            for k, i in enumerate(idx):
+                row = _base_row(parsed[i][0], evaluations[i], met, ln, st, infos[i], xs[i])
+                for key, v in values.items():
+                    row[key] = v[k]
+                if two_sided[i] and st.away is not None:
+                    row["x"] = _two_sided_rows(parsed[i][0], probs[i], met, st, float(xs[i]),
+                                               jacoby, beavers)["x"]  # fmt: skip
+                if covered[i]:
+                    row.update(_exact_row(exact_eval, parsed[i][0], met, st, beavers))
+                    row["exact_differs"] = str(row["exact_action"]) != str(row["action"])
+                rows[i].append(row)
+    out = []
+    for i, (pos, _) in enumerate(parsed):
+        out.append(PositionAnalysis(pos.id, evaluations[i], _met_name(met), infos[i][0],
+                                    infos[i][1], rows[i]))  # fmt: skip
+        if progress is not None:
+            progress(i + 1)
+    return out
+
+
+def _set(column: Any, k: int, v: Any) -> Any:
+    if isinstance(column, list):
+        column[k] = v
+        return column
+    arr = np.array(column, dtype=np.float64, copy=True)
+    arr[k] = np.nan if v is None else v
+    return arr
+
+
+def _stack(dicts: list[dict[str, Any]]) -> dict[str, Any]:
+    keys = [k for k in dicts[0] if k != "x"]
+    return {k: [d[k] for d in dicts] for k in keys}
+
+
+def _base_row(
+    pos: Position, ev: Evaluation, met: Any, length: int | None, st: MatrixState,
+    info: tuple[Any, Any, Any], x: float,
+) -> dict[str, Any]:  # fmt: skip
+    current = False
+    if info[1] is not None and st.away is not None:
+        cube_state = info[2] or (1, "centre")
+        current = (st.away, st.crawford) == info[1] and (st.cube, st.owner) == cube_state
+    return {
+        "position": pos.id, "engine": ev.engine, "plies": ev.plies, "met": _met_name(met),
+        "length": length, "away": None if st.away is None else st.away[0],
+        "opp_away": None if st.away is None else st.away[1], "crawford": st.crawford,
+        "state": st.state, "cube": st.cube, "owner": st.owner, "current": current,
+        "unit": "equity" if st.away is None else "mwc", "x": float(x),
+        "exact_action": None, "exact_no_double": np.nan, "exact_double_take": np.nan,
+        "exact_double_pass": np.nan, "exact_optimal": np.nan, "exact_differs": False,
+    }  # fmt: skip
+
+
+def analyze(position: Any, **options: Any) -> PositionAnalysis:
+    """The score matrix of one position (see :func:`analyze_many` for the options)."""
+    return analyze_many([position], **options)[0]
+
+
+def position_matrix(position: Any, **options: Any) -> pd.DataFrame:
+    """The tidy DataFrame of :func:`analyze` (one row per score and cube state)."""
+    return analyze(position, **options).to_frame()
