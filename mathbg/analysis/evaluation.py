@@ -103,7 +103,7 @@ def as_position(position: Any) -> tuple[Position, MatchState | None]:
     if isinstance(position, Position):
         pos = position.check()
     elif isinstance(position, str):
-        from mathbg.io.gnubg_ids import parse_id
+        from mathbg.rules.ids import parse_id
 
         pos, match = parse_id(position)
     else:
