@@ -18,10 +18,13 @@ and a cube life ``x``:
   normalised (EMG) equities (gnubg's ``mwc2eq``, :func:`mathbg.cube.convert.emg`);
 - ``action``: :func:`mathbg.cube.decisions.classify` (gnubg ``FindBestCubeDecision``),
   worded as ``mathbg cube decide`` words it;
-- ``take_point``: the taker's take point at the same cube life and gammon rates
-  (:func:`mathbg.cube.match.take_point`, money :func:`mathbg.cube.money.money_points`),
-  and ``take_margin``, the taker's cubeless winning chance minus it (positive: a take by
-  the numbers);
+- ``take_point``: the taker's take point in the same model: the taker's cubeless winning
+  chance at which double/take and double/pass are worth the same, holding the position's
+  gammon and backgammon rates (fractions of each side's wins) and the cube life fixed
+  (found on the piecewise-linear double/take value by bracketing and regula falsi); and
+  ``take_margin``, the taker's cubeless winning chance minus it. So the margin is
+  positive exactly when the row's action is a take (or no double). Where the model has no
+  break-even the take point is 0 (always a take) or 1 (never);
 - ``x``: the cube life, gnubg 1.07's 0-ply choice by position class
   (:func:`~.evaluation.cube_life`) unless given. Inside the two-sided bearoff database
   (and ``x`` not given) the rows follow gnubg 1.07 exactly as
@@ -161,7 +164,7 @@ def _match_rows(
     """The approximation at one match state for every position (vectorised)."""
     from mathbg.cube.convert import cubeful_mwc, cubeless_mwc, emg
     from mathbg.cube.decisions import CubeAction, classify
-    from mathbg.cube.match import may_double, take_point
+    from mathbg.cube.match import may_double
 
     assert st.away is not None
     a, b = st.away
@@ -183,8 +186,13 @@ def _match_rows(
                         money=False) for i in range(n)]  # fmt: skip
     doubles = np.array([act.doubles for act in actions])
     optimal = np.where(doubles, np.minimum(dt, dp), nd)
-    g0, b0, g1, b1 = _rates(probs)
-    tp = np.atleast_1d(take_point(met, b, a, st.cube, (g1, g0), (b1, b0), x=xs, crawford=cr))
+
+    def dt_at(pw: NDArray[np.float64], k: NDArray[np.int64]) -> NDArray[np.float64]:
+        pk = _with_win(probs[k], pw)
+        return np.asarray(cubeful_mwc(pk, met, a, b, cube=2 * st.cube, owner="opponent",
+                                      x=xs[k, None], crawford=cr), dtype=np.float64)  # fmt: skip
+
+    tp = 1.0 - _break_even(dt_at, dp, n)
     return {"action": actions, "no_double": nd, "double_take": dt, "double_pass": np.full(n, dp),
             "optimal": optimal, "emg_no_double": nd_emg,
             "emg_double_take": np.atleast_1d(emg(dt, met, a, b, st.cube, crawford=cr)),
@@ -195,13 +203,10 @@ def _match_rows(
 
 def _money_row(probs: Sequence[float], x: float, jacoby: bool, beavers: bool) -> dict[str, Any]:
     from mathbg.cube.convert import cube_decision
-    from mathbg.cube.money import money_points
 
     dec = cube_decision(probs, None, x=x, jacoby=jacoby, beavers=beavers)
-    p = np.asarray(probs, dtype=np.float64)[None, :]
-    g0, b0, g1, b1 = (float(v[0]) for v in _rates(p))
-    tp = float(money_points((g1, g0), (b1, b0), x=x).take.x)
-    return _money_values(dec, tp, 1.0 - float(p[0, 0]))
+    p = np.asarray(probs, dtype=np.float64)
+    return _money_values(dec, _money_tp(p, x), 1.0 - float(p[0]))
 
 
 def _money_values(dec: Any, tp: float, taker: float) -> dict[str, Any]:
@@ -239,10 +244,11 @@ def _two_sided_rows(
     a, b = st.away
     dec = race_cube_decision(position, met=met, away=a, opp_away=b, cube=st.cube,
                              owner=st.owner, crawford=st.crawford)  # fmt: skip
-    from mathbg.cube.match import take_point
+    from mathbg.cube.convert import cubeful_mwc
 
     nan = float("nan")
     xs = dec.x[0] if isinstance(dec.x, tuple) else (x if dec.x is None else dec.x)
+    x_dt = dec.x[1] if isinstance(dec.x, tuple) else xs
     row = {"action": dec.action, "no_double": dec.no_double,
            "double_take": nan if dec.double_take is None else dec.double_take,
            "double_pass": nan if dec.double_pass is None else dec.double_pass,
@@ -251,17 +257,90 @@ def _two_sided_rows(
            "emg_double_pass": nan if dec.emg[2] is None else dec.emg[2],
            "take_point": nan, "take_margin": nan, "x": float(xs)}  # fmt: skip
     if dec.double_take is not None:
-        tp = float(take_point(met, b, a, st.cube, (0.0, 0.0), (0.0, 0.0), x=x,
-                              crawford=st.crawford))  # fmt: skip
+        p1 = np.asarray(probs, dtype=np.float64)[None, :]
+
+        def dt_at(pw: NDArray[np.float64], k: NDArray[np.int64]) -> NDArray[np.float64]:
+            return np.asarray(
+                cubeful_mwc(
+                    _with_win(p1[k], pw),
+                    met,
+                    a,
+                    b,
+                    cube=2 * st.cube,
+                    owner="opponent",
+                    x=x_dt,
+                    crawford=st.crawford,
+                )
+            )
+
+        tp = float(1.0 - _break_even(dt_at, float(dec.double_pass), 1)[0])
         row["take_point"], row["take_margin"] = tp, (1.0 - float(probs[0])) - tp
     return row
 
 
 def _money_tp(probs: NDArray[np.float64], x: float) -> float:
-    from mathbg.cube.money import money_points
+    """The taker's money take point in the 0-ply model: DT = 2 x (cubeful equity with the
+    opponent owning the cube) against DP = +1 (see the module notes)."""
+    from mathbg.cube.convert import money_cubeful_equity
 
-    g0, b0, g1, b1 = (float(v[0]) for v in _rates(np.asarray(probs)[None, :]))
-    return float(money_points((g1, g0), (b1, b0), x=x).take.x)
+    p1 = np.asarray(probs, dtype=np.float64)[None, :]
+
+    def dt_at(pw: NDArray[np.float64], k: NDArray[np.int64]) -> NDArray[np.float64]:
+        eq = money_cubeful_equity(_with_win(p1[k], pw), owner="opponent", x=x)
+        return 2.0 * np.asarray(eq, dtype=np.float64)
+
+    return float(1.0 - _break_even(dt_at, 1.0, 1)[0])
+
+
+def _with_win(probs: NDArray[np.float64], pw: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``probs`` (n, 5) with the win chance replaced by ``pw`` (n, m), each side's gammon
+    and backgammon rates (fractions of its wins) kept: shape (n, m, 5)."""
+    g0, b0, g1, b1 = _rates(probs)
+    w = pw
+    lose = 1.0 - w
+    return np.stack([w, w * (g0 + b0)[:, None], w * b0[:, None], lose * (g1 + b1)[:, None],
+                     lose * b1[:, None]], axis=-1)  # fmt: skip
+
+
+#: Grid of win chances bracketing the break-even, and regula falsi steps after it.
+_GRID = np.linspace(0.0, 1.0, 21)
+_STEPS = 6
+
+
+def _break_even(
+    dt_at: Callable[[NDArray[np.float64], NDArray[np.int64]], NDArray[np.float64]],
+    dp: float,
+    n: int,
+) -> NDArray[np.float64]:
+    """Per position, the doubler's win chance where ``dt_at(p) = dp`` (``dt_at`` is
+    increasing and piecewise linear in p); 0 or 1 when there is none in [0, 1]."""
+    k = np.arange(n)
+    grid = np.broadcast_to(_GRID, (n, _GRID.size))
+    h = dt_at(grid, k) - dp
+    above = h >= 0.0
+    first = np.where(above.any(axis=1), above.argmax(axis=1), _GRID.size)
+    out = np.where(first == 0, 0.0, 1.0)
+    inner = (first > 0) & (first < _GRID.size)
+    idx = np.nonzero(inner)[0]
+    if idx.size == 0:
+        return out
+    j = first[idx]
+    lo, hi = _GRID[j - 1].copy(), _GRID[j].copy()
+    h_lo, h_hi = h[idx, j - 1].copy(), h[idx, j].copy()
+    for _ in range(_STEPS):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mid = np.where(h_hi > h_lo, lo - h_lo * (hi - lo) / (h_hi - h_lo), 0.5 * (lo + hi))
+        mid = np.clip(mid, lo, hi)
+        h_mid = dt_at(mid[:, None], idx)[:, 0] - dp
+        up = h_mid >= 0.0
+        hi, h_hi = np.where(up, mid, hi), np.where(up, h_mid, h_hi)
+        lo, h_lo = np.where(up, lo, mid), np.where(up, h_lo, h_mid)
+        if np.all(np.abs(h_mid) < 1e-13):
+            break
+    with np.errstate(divide="ignore", invalid="ignore"):
+        root = np.where(h_hi > h_lo, lo - h_lo * (hi - lo) / (h_hi - h_lo), hi)
+    out[idx] = np.clip(root, lo, hi)
+    return out
 
 
 def _exact_row(
