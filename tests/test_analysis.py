@@ -20,7 +20,7 @@ from mathbg.analysis import evaluation as evmod
 from mathbg.analysis.evaluation import EngineNotAvailableError, position_class
 from mathbg.analysis.matrix import COLUMNS, matrix_states
 from mathbg.cli import main
-from mathbg.cube.convert import cube_decision
+from mathbg.cube.cubeful import cube_decision
 from mathbg.errors import InvalidParameterError, InvalidPositionError, InvalidScoreError
 from mathbg.rules.position import Position
 

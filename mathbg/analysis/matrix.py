@@ -11,11 +11,11 @@ and a cube life ``x``:
 
 - ``no_double``, ``double_take``, ``double_pass``: the roller's cubeful match winning
   chances (MWC; money: equities per unit cube) from mathbg's cubeless -> cubeful
-  transformation, :func:`mathbg.cube.convert.cubeful_mwc` (gnubg 1.07's 0-ply
+  transformation, :func:`mathbg.cube.cubeful.cubeful_mwc` (gnubg 1.07's 0-ply
   ``Cl2CfMatch``: ``(1 - x) dead + x live``), the double/take value with the doubled cube
   owned by the opponent and the double/pass value the MWC of winning the cube;
   ``optimal = min(DT, DP)`` when doubling is right, else ND; ``emg_*`` the same as
-  normalised (EMG) equities (gnubg's ``mwc2eq``, :func:`mathbg.cube.convert.emg`);
+  normalised (EMG) equities (gnubg's ``mwc2eq``, :func:`mathbg.cube.cubeful.emg`);
 - ``action``: :func:`mathbg.cube.decisions.classify` (gnubg ``FindBestCubeDecision``),
   worded as ``mathbg cube decide`` words it;
 - ``take_point``: the taker's take point in the same model: the taker's cubeless winning
@@ -162,7 +162,7 @@ def _match_rows(
     probs: NDArray[np.float64], xs: NDArray[np.float64], met: Any, st: MatrixState
 ) -> dict[str, Any]:
     """The approximation at one match state for every position (vectorised)."""
-    from mathbg.cube.convert import cubeful_mwc, cubeless_mwc, emg
+    from mathbg.cube.cubeful import cubeful_mwc, cubeless_mwc, emg
     from mathbg.cube.decisions import CubeAction, classify
     from mathbg.cube.match import may_double
 
@@ -202,7 +202,7 @@ def _match_rows(
 
 
 def _money_row(probs: Sequence[float], x: float, jacoby: bool, beavers: bool) -> dict[str, Any]:
-    from mathbg.cube.convert import cube_decision
+    from mathbg.cube.cubeful import cube_decision
 
     dec = cube_decision(probs, None, x=x, jacoby=jacoby, beavers=beavers)
     p = np.asarray(probs, dtype=np.float64)
@@ -244,7 +244,7 @@ def _two_sided_rows(
     a, b = st.away
     dec = race_cube_decision(position, met=met, away=a, opp_away=b, cube=st.cube,
                              owner=st.owner, crawford=st.crawford)  # fmt: skip
-    from mathbg.cube.convert import cubeful_mwc
+    from mathbg.cube.cubeful import cubeful_mwc
 
     nan = float("nan")
     xs = dec.x[0] if isinstance(dec.x, tuple) else (x if dec.x is None else dec.x)
@@ -281,7 +281,7 @@ def _two_sided_rows(
 def _money_tp(probs: NDArray[np.float64], x: float) -> float:
     """The taker's money take point in the 0-ply model: DT = 2 x (cubeful equity with the
     opponent owning the cube) against DP = +1 (see the module notes)."""
-    from mathbg.cube.convert import money_cubeful_equity
+    from mathbg.cube.cubeful import money_cubeful_equity
 
     p1 = np.asarray(probs, dtype=np.float64)[None, :]
 
