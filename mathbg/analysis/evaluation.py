@@ -175,7 +175,7 @@ def check_probabilities(probs: Any) -> tuple[float, float, float, float, float]:
             f"gammon, lose backgammon; cumulative gammons), got {p.size}"
         )
     w, wg, wb, lg, lb = (float(v) for v in p)
-    tol = 1e-9
+    tol = 1e-6  # gnubg's outputs are single precision
     if not (
         np.all(np.isfinite(p))
         and -tol <= wb <= wg + tol
@@ -188,8 +188,12 @@ def check_probabilities(probs: Any) -> tuple[float, float, float, float, float]:
             "inconsistent probabilities: need 0 <= WB <= WG <= W <= 1 and "
             f"0 <= LB <= LG <= 1 - W (cumulative gammons); got {w}, {wg}, {wb}, {lg}, {lb}"
         )
-    clip = np.clip(p, 0.0, 1.0)
-    return (float(clip[0]), float(clip[1]), float(clip[2]), float(clip[3]), float(clip[4]))
+    w = min(max(w, 0.0), 1.0)
+    wg = min(max(wg, 0.0), w)
+    wb = min(max(wb, 0.0), wg)
+    lg = min(max(lg, 0.0), 1.0 - w)
+    lb = min(max(lb, 0.0), lg)
+    return (w, wg, wb, lg, lb)
 
 
 # ----------------------------------------------------------------------------- results
