@@ -179,20 +179,23 @@ def _match_rows(
                 "double_pass": nan, "optimal": nd, "emg_no_double": nd_emg,
                 "emg_double_take": nan, "emg_double_pass": nan, "take_point": nan,
                 "take_margin": nan}  # fmt: skip
-    dt = np.atleast_1d(cubeful_mwc(probs, met, a, b, cube=2 * st.cube, owner="opponent",
-                                   x=xs, crawford=cr))  # fmt: skip
     dp = float(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, a, b, st.cube, crawford=cr))
-    actions = [classify(float(nd[i]), float(dt[i]), dp, can_gammon=bool(probs[i, 1] > 0.0),
-                        money=False) for i in range(n)]  # fmt: skip
-    doubles = np.array([act.doubles for act in actions])
-    optimal = np.where(doubles, np.minimum(dt, dp), nd)
 
     def dt_at(pw: NDArray[np.float64], k: NDArray[np.int64]) -> NDArray[np.float64]:
         pk = _with_win(probs[k], pw)
         return np.asarray(cubeful_mwc(pk, met, a, b, cube=2 * st.cube, owner="opponent",
                                       x=xs[k, None], crawford=cr), dtype=np.float64)  # fmt: skip
 
-    tp = 1.0 - _break_even(dt_at, dp, n)
+    # one call for the position's own double/take value and the take-point grid
+    grid = np.concatenate([probs[:, None, :], _with_win(probs, _grid(n))], axis=1)
+    both = np.asarray(cubeful_mwc(grid, met, a, b, cube=2 * st.cube, owner="opponent",
+                                  x=xs[:, None], crawford=cr), dtype=np.float64)  # fmt: skip
+    dt = both[:, 0]
+    tp = 1.0 - _break_even(dt_at, dp, n, both[:, 1:])
+    actions = [classify(float(nd[i]), float(dt[i]), dp, can_gammon=bool(probs[i, 1] > 0.0),
+                        money=False) for i in range(n)]  # fmt: skip
+    doubles = np.array([act.doubles for act in actions])
+    optimal = np.where(doubles, np.minimum(dt, dp), nd)
     return {"action": actions, "no_double": nd, "double_take": dt, "double_pass": np.full(n, dp),
             "optimal": optimal, "emg_no_double": nd_emg,
             "emg_double_take": np.atleast_1d(emg(dt, met, a, b, st.cube, crawford=cr)),
@@ -307,16 +310,22 @@ _GRID = np.linspace(0.0, 1.0, 21)
 _STEPS = 6
 
 
+def _grid(n: int) -> NDArray[np.float64]:
+    return np.broadcast_to(_GRID, (n, _GRID.size))
+
+
 def _break_even(
     dt_at: Callable[[NDArray[np.float64], NDArray[np.int64]], NDArray[np.float64]],
     dp: float,
     n: int,
+    on_grid: NDArray[np.float64] | None = None,
 ) -> NDArray[np.float64]:
     """Per position, the doubler's win chance where ``dt_at(p) = dp`` (``dt_at`` is
-    increasing and piecewise linear in p); 0 or 1 when there is none in [0, 1]."""
+    increasing and piecewise linear in p); 0 or 1 when there is none in [0, 1].
+    ``on_grid``: ``dt_at`` already evaluated on :data:`_GRID`."""
     k = np.arange(n)
-    grid = np.broadcast_to(_GRID, (n, _GRID.size))
-    h = dt_at(grid, k) - dp
+    values = dt_at(_grid(n), k) if on_grid is None else on_grid
+    h = values - dp
     above = h >= 0.0
     first = np.where(above.any(axis=1), above.argmax(axis=1), _GRID.size)
     out = np.where(first == 0, 0.0, 1.0)
