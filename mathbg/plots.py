@@ -781,8 +781,7 @@ def cube_action_grid(
         margin[i, j] = 100.0 * r.take_margin
     if ax is None:
         _, ax = plt.subplots(figsize=(3.5 + 0.6 * n, 1.2 + 0.55 * n))
-    cmap = ListedColormap([ACTION_COLOURS[k] for k in names])
-    cmap = cmap.with_extremes(bad="white")
+    cmap = ListedColormap([ACTION_COLOURS[k] for k in names]).with_extremes(bad="white")
     ax.imshow(np.ma.masked_invalid(codes), cmap=cmap, vmin=-0.5, vmax=len(names) - 0.5,
               origin="upper")  # fmt: skip
     for i in range(n):

@@ -128,10 +128,7 @@ def matrix_states(length: int, max_cube: int = 1) -> list[MatrixState]:
     out = []
     for a in range(1, n + 1):
         for b in range(1, n + 1):
-            if (a == 1) != (b == 1):
-                kinds = (True, False)
-            else:
-                kinds = (False,)
+            kinds: tuple[bool, ...] = (True, False) if (a == 1) != (b == 1) else (False,)
             for crawford in kinds:
                 out.append(MatrixState((a, b), crawford, 1, "centre"))
                 if crawford or a == 1 or b == 1:
@@ -252,12 +249,13 @@ def _two_sided_rows(
     nan = float("nan")
     xs = dec.x[0] if isinstance(dec.x, tuple) else (x if dec.x is None else dec.x)
     x_dt = dec.x[1] if isinstance(dec.x, tuple) else xs
+    emgs = dec.emg if dec.emg is not None else (dec.no_double, None, None)
     row = {"action": dec.action, "no_double": dec.no_double,
            "double_take": nan if dec.double_take is None else dec.double_take,
            "double_pass": nan if dec.double_pass is None else dec.double_pass,
-           "optimal": _optimal(dec), "emg_no_double": dec.emg[0],
-           "emg_double_take": nan if dec.emg[1] is None else dec.emg[1],
-           "emg_double_pass": nan if dec.emg[2] is None else dec.emg[2],
+           "optimal": _optimal(dec), "emg_no_double": emgs[0],
+           "emg_double_take": nan if emgs[1] is None else emgs[1],
+           "emg_double_pass": nan if emgs[2] is None else emgs[2],
            "take_point": nan, "take_margin": nan, "x": float(xs)}  # fmt: skip
     if dec.double_take is not None:
         p1 = np.asarray(probs, dtype=np.float64)[None, :]
@@ -276,7 +274,8 @@ def _two_sided_rows(
                 )
             )
 
-        tp = float(1.0 - _break_even(dt_at, float(dec.double_pass), 1)[0])
+        dp = float(dec.double_pass if dec.double_pass is not None else nan)
+        tp = float(1.0 - _break_even(dt_at, dp, 1)[0])
         row["take_point"], row["take_margin"] = tp, (1.0 - float(probs[0])) - tp
     return row
 
