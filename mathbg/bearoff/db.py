@@ -47,7 +47,9 @@ from numpy.typing import NDArray
 
 from mathbg.bearoff import index as _index
 from mathbg.bearoff import onesided as _os
+from mathbg.cube.decisions import CubeDecision
 from mathbg.errors import DatabaseError, InvalidParameterError
+from mathbg.rules.cube import CubeOwner
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "Equities", "OneSided", "TwoSided"]
 
@@ -145,7 +147,7 @@ def _load_arrays(directory: Path, header: dict[str, Any], verify: bool) -> dict[
     return arrays
 
 
-def _progress_bar(total: int, desc: str, enabled: bool) -> Any:
+def progress_bar(total: int, desc: str, enabled: bool) -> Any:
     if not enabled:
         return None
     from tqdm.auto import tqdm
@@ -283,7 +285,7 @@ class OneSided:
             The move policy (see :mod:`mathbg.bearoff.onesided`): gnubg's choice
             (default, comparable with gnubg) or exact minimum expected rolls.
         """
-        _index._check_size(points, checkers)
+        _index.check_size(points, checkers)
         if policy not in _os.POLICIES:
             raise InvalidParameterError(f"policy must be one of {_os.POLICIES}, got {policy!r}")
         target = Path(path) if path is not None else cls.default_path(points, checkers, policy)
@@ -296,7 +298,7 @@ class OneSided:
                 pass  # invalid: rebuild below
         n = _index.n_positions(points, checkers)
         _check_memory(n * _BYTES_PER_ONESIDED_POSITION, f"one-sided {points}x{checkers}")
-        bar = _progress_bar(n, f"one-sided {points}x{checkers}", progress)
+        bar = progress_bar(n, f"one-sided {points}x{checkers}", progress)
         start = time.perf_counter()
         try:
             with_gnubg = policy == "gnubg"
@@ -578,7 +580,7 @@ class TwoSided:
         """
         from mathbg.bearoff import twosided as _ts
 
-        _index._check_size(points, checkers)
+        _index.check_size(points, checkers)
         target = Path(path) if path is not None else cls.default_path(points, checkers)
         if target.exists() and not rebuild:
             try:
@@ -589,7 +591,7 @@ class TwoSided:
                 pass
         n = _index.n_positions(points, checkers)
         _check_memory(n * n * _BYTES_PER_TWOSIDED_PAIR, f"two-sided {points}x{checkers}")
-        bar = _progress_bar(n * n, f"two-sided {points}x{checkers}", progress)
+        bar = progress_bar(n * n, f"two-sided {points}x{checkers}", progress)
         start = time.perf_counter()
         with _atomic_directory(target) as tmp:
             out = np.lib.format.open_memmap(
@@ -707,12 +709,20 @@ class TwoSided:
                 f"{self.path}: a cubeless-only database (makebearoff -C) has no cubeful equities"
             )
 
-    def cube_decision(self, roller: Any, opponent: Any = None, cube: str = "centred") -> Any:
+    def cube_decision(
+        self,
+        roller: Any,
+        opponent: Any = None,
+        owner: CubeOwner | str = CubeOwner.CENTRE,
+        *,
+        cube: str | None = None,
+    ) -> CubeDecision:
         """The roller's cube decision: no double, double/take, double/pass and the action.
 
-        ND is the stored value for ``cube`` ("centred" or "owned"), DT twice the stored
-        "opponent owns" value, DP = +1. Returns a
-        :class:`mathbg.bearoff.twosided.CubeDecision`.
+        ND is the stored value for ``owner`` (``"centre"``, ``"player"`` = the roller, or
+        ``"opponent"``), DT twice the stored "opponent owns" value, DP = +1 (see
+        :func:`mathbg.bearoff.twosided.cube_decision`; ``cube=`` is the deprecated
+        spelling of ``owner``). Returns a :class:`mathbg.cube.decisions.CubeDecision`.
         """
         from mathbg.bearoff.twosided import cube_decision
 
@@ -720,7 +730,7 @@ class TwoSided:
         if v.ndim != 1:
             raise InvalidParameterError("cube_decision() takes one pair")
         self._require_cubeful()
-        return cube_decision(v, cube)
+        return cube_decision(v, owner, cube=cube)
 
     def __repr__(self) -> str:
         return (

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mathbg.cube._common import CUBE_LEVELS, check_cube, check_rates, check_x
 from mathbg.cube._solver import MetView, cash_at_x, gammon_values, pair, solve
+from mathbg.cube.inputs import CUBE_LEVELS, check_cube, check_rates, check_x
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 from mathbg.met.catalogue import as_met
 
