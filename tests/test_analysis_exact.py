@@ -61,7 +61,7 @@ def test_exact_money_row_equals_two_sided_database(analyses):
     ts = TwoSided.build(6, 6)
     for me, opp, an in analyses:
         (row,) = [r for r in an.rows if r["state"] == "money"]
-        dec = ts.cube_decision(list(me), list(opp), "centred")
+        dec = ts.cube_decision(list(me), list(opp), "centre")
         assert row["exact_no_double"] == pytest.approx(dec.no_double, abs=1e-12)
         assert row["exact_double_take"] == pytest.approx(dec.double_take, abs=1e-12)
         assert row["exact_double_pass"] == pytest.approx(dec.double_pass, abs=1e-12)

@@ -50,6 +50,7 @@ import numpy as np
 from mathbg.errors import InvalidParameterError, InvalidPositionError, MathbgError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.rules.cube import CubeOwner
     from mathbg.rules.match import MatchState
     from mathbg.rules.position import Position
 
@@ -353,7 +354,7 @@ class ExactEvaluator(_Base):
         position: Position,
         away: tuple[int, int],
         cube: int,
-        owner: str,
+        owner: CubeOwner | str,
         crawford: bool,
         met: Any,
     ) -> Any:

@@ -34,6 +34,7 @@ from mathbg.analysis.evaluation import (
     position_class,
 )
 from mathbg.errors import InvalidParameterError
+from mathbg.rules.cube import CubeOwner
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.match import MatchState
@@ -48,7 +49,7 @@ __all__ = [
 ]
 
 #: gnubg's owner codes by mathbg's owner names.
-OWNER_CODE = {"centre": -1, "player": 0, "opponent": 1}
+OWNER_CODE = {CubeOwner.CENTRE: -1, CubeOwner.PLAYER: 0, CubeOwner.OPPONENT: 1}
 
 _SCRIPT = r"""
 import gnubg, json
@@ -100,7 +101,7 @@ class Situation:
     score: tuple[int, int] = (0, 0)
     crawford: bool = False
     cube: int = 1
-    owner: str = "centre"
+    owner: CubeOwner = CubeOwner.CENTRE
     jacoby: bool = True
     beavers: bool = True
 
@@ -117,10 +118,11 @@ class Situation:
         *,
         crawford: bool = False,
         cube: int = 1,
-        owner: str = "centre",
+        owner: CubeOwner | str = CubeOwner.CENTRE,
     ) -> Situation:
         """The situation at ``away`` = (roller's, opponent's) points to go in a match."""
-        return cls(length, (length - away[0], length - away[1]), crawford, cube, owner)
+        return cls(length, (length - away[0], length - away[1]), crawford, cube,
+                   CubeOwner.parse(owner))  # fmt: skip
 
 
 def situation_of(match: MatchState | None) -> Situation:
@@ -128,9 +130,7 @@ def situation_of(match: MatchState | None) -> Situation:
     if match is None:
         return Situation()
     me, opp = match.on_roll, 1 - match.on_roll
-    owner = "centre"
-    if match.cube_owner is not None:
-        owner = "player" if match.cube_owner == me else "opponent"
+    owner = CubeOwner.of(match.cube_owner, me)
     return Situation(match.length, (match.score[me], match.score[opp]), bool(match.crawford),
                      match.cube, owner, bool(match.jacoby), True)  # fmt: skip
 

@@ -59,6 +59,7 @@ from mathbg.analysis.evaluation import (
     get_evaluator,
 )
 from mathbg.errors import InvalidParameterError, InvalidScoreError
+from mathbg.rules.cube import CubeOwner
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -98,7 +99,7 @@ class MatrixState:
     away: tuple[int, int] | None
     crawford: bool
     cube: int
-    owner: str
+    owner: CubeOwner
 
     @property
     def state(self) -> str:
@@ -130,10 +131,10 @@ def matrix_states(length: int, max_cube: int = 1) -> list[MatrixState]:
         for b in range(1, n + 1):
             kinds: tuple[bool, ...] = (True, False) if (a == 1) != (b == 1) else (False,)
             for crawford in kinds:
-                out.append(MatrixState((a, b), crawford, 1, "centre"))
+                out.append(MatrixState((a, b), crawford, 1, CubeOwner.CENTRE))
                 if crawford or a == 1 or b == 1:
                     continue
-                out.extend(MatrixState((a, b), False, c, "player")
+                out.extend(MatrixState((a, b), False, c, CubeOwner.PLAYER)
                            for c in cubes[1:] if a > c and 2 * b > c)  # fmt: skip
     return out
 
@@ -180,12 +181,12 @@ def _match_rows(
 
     def dt_at(pw: NDArray[np.float64], k: NDArray[np.int64]) -> NDArray[np.float64]:
         pk = _with_win(probs[k], pw)
-        return np.asarray(cubeful_mwc(pk, met, a, b, cube=2 * st.cube, owner="opponent",
+        return np.asarray(cubeful_mwc(pk, met, a, b, cube=2 * st.cube, owner=CubeOwner.OPPONENT,
                                       x=xs[k, None], crawford=cr), dtype=np.float64)  # fmt: skip
 
     # one call for the position's own double/take value and the take-point grid
     grid = np.concatenate([probs[:, None, :], _with_win(probs, _grid(n))], axis=1)
-    both = np.asarray(cubeful_mwc(grid, met, a, b, cube=2 * st.cube, owner="opponent",
+    both = np.asarray(cubeful_mwc(grid, met, a, b, cube=2 * st.cube, owner=CubeOwner.OPPONENT,
                                   x=xs[:, None], crawford=cr), dtype=np.float64)  # fmt: skip
     dt = both[:, 0]
     tp = 1.0 - _break_even(dt_at, dp, n, both[:, 1:])
@@ -268,7 +269,7 @@ def _two_sided_rows(
                     a,
                     b,
                     cube=2 * st.cube,
-                    owner="opponent",
+                    owner=CubeOwner.OPPONENT,
                     x=x_dt,
                     crawford=st.crawford,
                 )
@@ -283,12 +284,12 @@ def _two_sided_rows(
 def _money_tp(probs: NDArray[np.float64], x: float) -> float:
     """The taker's money take point in the 0-ply model: DT = 2 x (cubeful equity with the
     opponent owning the cube) against DP = +1 (see the module notes)."""
-    from mathbg.cube.cubeful import money_cubeful_equity
+    from mathbg.cube.cubeful import cubeful_equity
 
     p1 = np.asarray(probs, dtype=np.float64)[None, :]
 
     def dt_at(pw: NDArray[np.float64], k: NDArray[np.int64]) -> NDArray[np.float64]:
-        eq = money_cubeful_equity(_with_win(p1[k], pw), owner="opponent", x=x)
+        eq = cubeful_equity(_with_win(p1[k], pw), owner=CubeOwner.OPPONENT, x=x)
         return 2.0 * np.asarray(eq, dtype=np.float64)
 
     return float(1.0 - _break_even(dt_at, 1.0, 1)[0])
@@ -443,7 +444,7 @@ class PositionAnalysis:
                 "scores": [_json_row(r) for r in self.compare.rows if r["state"] != "money"],
                 "changes": [
                     {"away": [int(r.away), int(r.opp_away)], "crawford": bool(r.crawford),
-                     "cube": int(r.cube), "owner": r.owner, "action": r.action,
+                     "cube": int(r.cube), "owner": str(r.owner), "action": r.action,
                      "compare_action": r.compare_action}
                     for r in changes.itertuples()
                 ],
@@ -470,7 +471,7 @@ def _json_row(row: dict[str, Any]) -> dict[str, Any]:
         "crawford": bool(row["crawford"]),
         "state": row["state"],
         "cube": int(row["cube"]),
-        "owner": row["owner"],
+        "owner": str(row["owner"]),
         "current": bool(row["current"]),
         "unit": row["unit"],
         "cube_life": _num(row["x"]),
@@ -501,7 +502,7 @@ def _resolve_met(met: Any) -> Any:
 
 def _length_and_current(
     length: int | None, money: bool, match: MatchState | None
-) -> tuple[int | None, tuple[tuple[int, int], bool] | None, tuple[int, str] | None]:
+) -> tuple[int | None, tuple[tuple[int, int], bool] | None, tuple[int, CubeOwner] | None]:
     """Match length, current (away, crawford) and current (cube, owner) seen by the roller."""
     if money:
         if length is not None:
@@ -524,10 +525,7 @@ def _length_and_current(
         )
     away = (n - match.score[me], n - match.score[opp])
     crawford = bool(match.crawford) and 1 in away and away != (1, 1)
-    owner = "centre"
-    if match.cube_owner is not None:
-        owner = "player" if match.cube_owner == me else "opponent"
-    return n, (away, crawford), (int(match.cube), owner)
+    return n, (away, crawford), (int(match.cube), CubeOwner.of(match.cube_owner, me))
 
 
 def analyze_many(
@@ -627,7 +625,7 @@ def _matrices(
     for i, (ln, _, _) in enumerate(infos):
         by_length.setdefault(ln, []).append(i)
     for ln, idx in by_length.items():
-        states = [MatrixState(None, False, 1, "centre")]
+        states = [MatrixState(None, False, 1, CubeOwner.CENTRE)]
         if ln is not None:
             states += matrix_states(ln, max_cube)
         for st in states:
@@ -687,7 +685,7 @@ def _base_row(
 ) -> dict[str, Any]:  # fmt: skip
     current = False
     if info[1] is not None and st.away is not None:
-        cube_state = info[2] or (1, "centre")
+        cube_state = info[2] or (1, CubeOwner.CENTRE)
         current = (st.away, st.crawford) == info[1] and (st.cube, st.owner) == cube_state
     return {
         "position": pos.id, "engine": ev.engine, "plies": ev.plies, "met": _met_name(met),
