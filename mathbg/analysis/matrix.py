@@ -156,50 +156,79 @@ def _rates(p: NDArray[np.float64]) -> tuple[NDArray[np.float64], ...]:
     return (np.clip(g0, 0, 1), np.clip(b0, 0, 1), np.clip(g1, 0, 1), np.clip(b1, 0, 1))
 
 
-def _match_rows(
-    probs: NDArray[np.float64], xs: NDArray[np.float64], met: Any, st: MatrixState
+def _match_block(
+    probs: NDArray[np.float64], xs: NDArray[np.float64], met: Any, states: list[MatrixState]
 ) -> dict[str, Any]:
-    """The approximation at one match state for every position (vectorised)."""
+    """The approximation at every match state (rows) for every position (columns), in a
+    few vectorised calls of :func:`mathbg.cube.cubeful.cubeful_mwc` (one per cube owner
+    for no double, one for double/take and the take-point grid, a few for the take-point
+    refinement)."""
     from mathbg.cube.cubeful import cubeful_mwc, cubeless_mwc, emg
     from mathbg.cube.decisions import CubeAction, classify
     from mathbg.cube.match import may_double
 
-    assert st.away is not None
-    a, b = st.away
-    n = probs.shape[0]
-    cr = st.crawford
-    nd = np.atleast_1d(cubeful_mwc(probs, met, a, b, cube=st.cube, owner=st.owner, x=xs,
-                                   crawford=cr))  # fmt: skip
-    nd_emg = np.atleast_1d(emg(nd, met, a, b, st.cube, crawford=cr))
-    nan = np.full(n, np.nan)
-    if not may_double(a, b, st.cube, st.owner, crawford=cr):
-        return {"action": [CubeAction.NOT_AVAILABLE] * n, "no_double": nd, "double_take": nan,
-                "double_pass": nan, "optimal": nd, "emg_no_double": nd_emg,
-                "emg_double_take": nan, "emg_double_pass": nan, "take_point": nan,
-                "take_margin": nan}  # fmt: skip
-    dp = float(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, a, b, st.cube, crawford=cr))
+    n, m = probs.shape[0], len(states)
+    a = np.array([st.away[0] for st in states if st.away is not None], dtype=np.int64)
+    b = np.array([st.away[1] for st in states if st.away is not None], dtype=np.int64)
+    c = np.array([st.cube for st in states], dtype=np.int64)
+    cr = np.array([st.crawford for st in states], dtype=bool)
+    owners = np.array([str(st.owner) for st in states])
+    nd = np.empty((m, n))
+    for owner in set(owners.tolist()):
+        k = np.nonzero(owners == owner)[0]
+        nd[k] = cubeful_mwc(probs[None], met, a[k, None], b[k, None], cube=c[k, None],
+                            owner=owner, x=xs[None], crawford=cr[k, None])  # fmt: skip
+    nd_emg = np.asarray(emg(nd, met, a[:, None], b[:, None], c[:, None], crawford=cr[:, None]))
+    nan = np.full((m, n), np.nan)
+    out: dict[str, Any] = {
+        "action": [[CubeAction.NOT_AVAILABLE] * n for _ in range(m)], "no_double": nd,
+        "double_take": nan.copy(), "double_pass": nan.copy(), "optimal": nd.copy(),
+        "emg_no_double": nd_emg, "emg_double_take": nan.copy(), "emg_double_pass": nan.copy(),
+        "take_point": nan.copy(), "take_margin": nan.copy(),
+    }  # fmt: skip
+    d = np.array([may_double(int(a[j]), int(b[j]), int(c[j]), str(owners[j]),
+                             crawford=bool(cr[j])) for j in range(m)], dtype=bool)  # fmt: skip
+    if not d.any():
+        return out
+    j = np.nonzero(d)[0]
+    aj, bj, cj, crj = a[j], b[j], c[j], cr[j]
+    dp = np.asarray(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, aj, bj, cj, crawford=crj))
+    # the positions' own double/take values and the take-point grid in one call
+    grid = np.concatenate([probs[:, None, :], _with_win(probs, _grid(n))], axis=1)
+    both = np.asarray(cubeful_mwc(grid[None], met, aj[:, None, None], bj[:, None, None],
+                                  cube=2 * cj[:, None, None], owner=CubeOwner.OPPONENT,
+                                  x=xs[None, :, None], crawford=crj[:, None, None]))  # fmt: skip
+    dt = both[:, :, 0]
+    flat_s = np.repeat(np.arange(j.size), n)
+    flat_p = np.tile(np.arange(n), j.size)
 
     def dt_at(pw: NDArray[np.float64], k: NDArray[np.int64]) -> NDArray[np.float64]:
-        pk = _with_win(probs[k], pw)
-        return np.asarray(cubeful_mwc(pk, met, a, b, cube=2 * st.cube, owner=CubeOwner.OPPONENT,
-                                      x=xs[k, None], crawford=cr), dtype=np.float64)  # fmt: skip
+        s_, p_ = flat_s[k], flat_p[k]
+        return np.asarray(cubeful_mwc(_with_win(probs[p_], pw), met, aj[s_, None],
+                                      bj[s_, None], cube=2 * cj[s_, None],
+                                      owner=CubeOwner.OPPONENT, x=xs[p_, None],
+                                      crawford=crj[s_, None]), dtype=np.float64)  # fmt: skip
 
-    # one call for the position's own double/take value and the take-point grid
-    grid = np.concatenate([probs[:, None, :], _with_win(probs, _grid(n))], axis=1)
-    both = np.asarray(cubeful_mwc(grid, met, a, b, cube=2 * st.cube, owner=CubeOwner.OPPONENT,
-                                  x=xs[:, None], crawford=cr), dtype=np.float64)  # fmt: skip
-    dt = both[:, 0]
-    tp = 1.0 - _break_even(dt_at, dp, n, both[:, 1:])
-    actions = [classify(float(nd[i]), float(dt[i]), dp, can_gammon=bool(probs[i, 1] > 0.0),
-                        money=False) for i in range(n)]  # fmt: skip
-    doubles = np.array([act.doubles for act in actions])
-    optimal = np.where(doubles, np.minimum(dt, dp), nd)
-    return {"action": actions, "no_double": nd, "double_take": dt, "double_pass": np.full(n, dp),
-            "optimal": optimal, "emg_no_double": nd_emg,
-            "emg_double_take": np.atleast_1d(emg(dt, met, a, b, st.cube, crawford=cr)),
-            "emg_double_pass": np.atleast_1d(emg(np.full(n, dp), met, a, b, st.cube,
-                                                 crawford=cr)),
-            "take_point": tp, "take_margin": (1.0 - probs[:, 0]) - tp}  # fmt: skip
+    dp_flat = dp[flat_s]
+    tp = 1.0 - _break_even(dt_at, dp_flat, j.size * n, both[:, :, 1:].reshape(j.size * n, -1))
+    tp = tp.reshape(j.size, n)
+    for r, jj in enumerate(j):
+        acts = [classify(float(nd[jj, i]), float(dt[r, i]), float(dp[r]),
+                         can_gammon=bool(probs[i, 1] > 0.0), money=False)
+                for i in range(n)]  # fmt: skip
+        out["action"][jj] = acts
+        doubles = np.array([act.doubles for act in acts])
+        out["optimal"][jj] = np.where(doubles, np.minimum(dt[r], dp[r]), nd[jj])
+    out["double_take"][j] = dt
+    out["double_pass"][j] = dp[:, None]
+    out["emg_double_take"][j] = emg(dt, met, aj[:, None], bj[:, None], cj[:, None],
+                                    crawford=crj[:, None])  # fmt: skip
+    out["emg_double_pass"][j] = emg(np.broadcast_to(dp[:, None], (j.size, n)), met,
+                                    aj[:, None], bj[:, None], cj[:, None],
+                                    crawford=crj[:, None])  # fmt: skip
+    out["take_point"][j] = tp
+    out["take_margin"][j] = (1.0 - probs[None, :, 0]) - tp
+    return out
 
 
 def _money_row(probs: Sequence[float], x: float, jacoby: bool, beavers: bool) -> dict[str, Any]:
@@ -316,7 +345,7 @@ def _grid(n: int) -> NDArray[np.float64]:
 
 def _break_even(
     dt_at: Callable[[NDArray[np.float64], NDArray[np.int64]], NDArray[np.float64]],
-    dp: float,
+    dp: float | NDArray[np.float64],
     n: int,
     on_grid: NDArray[np.float64] | None = None,
 ) -> NDArray[np.float64]:
@@ -324,8 +353,9 @@ def _break_even(
     increasing and piecewise linear in p); 0 or 1 when there is none in [0, 1].
     ``on_grid``: ``dt_at`` already evaluated on :data:`_GRID`."""
     k = np.arange(n)
+    dpv = np.broadcast_to(np.asarray(dp, dtype=np.float64), (n,))
     values = dt_at(_grid(n), k) if on_grid is None else on_grid
-    h = values - dp
+    h = values - dpv[:, None]
     above = h >= 0.0
     first = np.where(above.any(axis=1), above.argmax(axis=1), _GRID.size)
     out = np.where(first == 0, 0.0, 1.0)
@@ -340,7 +370,7 @@ def _break_even(
         with np.errstate(divide="ignore", invalid="ignore"):
             mid = np.where(h_hi > h_lo, lo - h_lo * (hi - lo) / (h_hi - h_lo), 0.5 * (lo + hi))
         mid = np.clip(mid, lo, hi)
-        h_mid = dt_at(mid[:, None], idx)[:, 0] - dp
+        h_mid = dt_at(mid[:, None], idx)[:, 0] - dpv[idx]
         up = h_mid >= 0.0
         hi, h_hi = np.where(up, mid, hi), np.where(up, h_mid, h_hi)
         lo, h_lo = np.where(up, lo, mid), np.where(up, h_lo, h_mid)
@@ -628,32 +658,24 @@ def _matrices(
         states = [MatrixState(None, False, 1, CubeOwner.CENTRE)]
         if ln is not None:
             states += matrix_states(ln, max_cube)
-        for st in states:
-            sel = np.array(idx)
-            values: dict[str, Any]
-            if st.away is None:
-                values = _stack([_money_row(probs[i], float(xs[i]), jacoby, beavers)
-                                 if not two_sided[i] else
-                                 _two_sided_rows(parsed[i][0], probs[i], met, st, float(xs[i]),
-                                                 jacoby, beavers) for i in idx])  # fmt: skip
-            else:
-                values = _match_rows(probs[sel], xs[sel], met, st)
-                for k, i in enumerate(idx):
-                    if two_sided[i]:
-                        ts = _two_sided_rows(parsed[i][0], probs[i], met, st, float(xs[i]),
-                                             jacoby, beavers)  # fmt: skip
-                        for key, v in ts.items():
-                            if key != "x":
-                                values[key] = _set(values[key], k, v)
+        sel = np.array(idx)
+        match_states = [st for st in states if st.away is not None]
+        block = _match_block(probs[sel], xs[sel], met, match_states) if match_states else {}
+        for j_state, st in enumerate(states):
             for k, i in enumerate(idx):
-                row = _base_row(parsed[i][0], evaluations[i], met, ln, st, infos[i], xs[i])
-                for key, v in values.items():
-                    row[key] = v[k]
-                if two_sided[i] and st.away is not None:
-                    row["x"] = _two_sided_rows(parsed[i][0], probs[i], met, st, float(xs[i]),
-                                               jacoby, beavers)["x"]  # fmt: skip
+                pos = parsed[i][0]
+                row = _base_row(pos, evaluations[i], met, ln, st, infos[i], xs[i])
+                if two_sided[i]:
+                    row.update(_two_sided_rows(pos, probs[i], met, st, float(xs[i]), jacoby,
+                                               beavers))  # fmt: skip
+                elif st.away is None:
+                    row.update(_money_row(probs[i], float(xs[i]), jacoby, beavers))
+                else:
+                    jm = j_state - 1  # the money state comes first
+                    for key, column in block.items():
+                        row[key] = column[jm][k]
                 if covered[i]:
-                    row.update(_exact_row(exact_eval, parsed[i][0], met, st, beavers))
+                    row.update(_exact_row(exact_eval, pos, met, st, beavers))
                     row["exact_differs"] = str(row["exact_action"]) != str(row["action"])
                 rows[i].append(row)
     out = []
@@ -663,20 +685,6 @@ def _matrices(
         if progress is not None:
             progress(i + 1)
     return out
-
-
-def _set(column: Any, k: int, v: Any) -> Any:
-    if isinstance(column, list):
-        column[k] = v
-        return column
-    arr = np.array(column, dtype=np.float64, copy=True)
-    arr[k] = np.nan if v is None else v
-    return arr
-
-
-def _stack(dicts: list[dict[str, Any]]) -> dict[str, Any]:
-    keys = [k for k in dicts[0] if k != "x"]
-    return {k: [d[k] for d in dicts] for k in keys}
 
 
 def _base_row(
