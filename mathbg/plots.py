@@ -584,8 +584,13 @@ def bearoff_distribution(
             if gammon
             else f"mean {mean:.2f} rolls, EPC {mean * 49 / 6:.1f}"
         )
-        style = {"marker": _MARKERS[k % len(_MARKERS)], "linestyle": _LINESTYLES[k % 4]}
-        ax.plot(n, 100.0 * dist, label=f"{label} ({extra})", **style)
+        ax.plot(
+            n,
+            100.0 * dist,
+            label=f"{label} ({extra})",
+            marker=_MARKERS[k % len(_MARKERS)],
+            linestyle=_LINESTYLES[k % 4],
+        )
     ax.set_xlim(-0.5, last + 1.5)
     ax.set_ylim(bottom=0.0)
     what = "roll on which the first checker comes off" if gammon else "rolls to bear off all"

@@ -1,6 +1,7 @@
 """A position's cube action at every score: evaluators and the score matrix.
 
-- :mod:`mathbg.analysis.evaluation`: the :class:`Evaluator` interface (a position and
+- :mod:`mathbg.analysis.base`: the :class:`Evaluator` interface and :class:`Evaluation`;
+  :mod:`mathbg.analysis.evaluation`: the engines behind the interface (a position and
   optionally its match state -> cubeless probabilities with the engine's name and plies)
   and the ``exact``, ``race``, ``given`` and ``auto`` engines; :func:`get_evaluator`.
 - :mod:`mathbg.analysis.gnubg_nn`: gnubg's networks from the ``gnubg-nn`` package
@@ -33,7 +34,7 @@ _LAZY = {
     "analyze_many": "mathbg.analysis.matrix",
     "position_matrix": "mathbg.analysis.matrix",
 }
-_SUBMODULES = {"evaluation", "gnubg_nn", "gnubg_program", "matrix"}
+_SUBMODULES = {"base", "evaluation", "gnubg_nn", "gnubg_program", "matrix", "sample"}
 __all__ = [
     "ENGINES",
     "EngineNotAvailableError",

@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from mathbg.analysis.evaluation import (
+from mathbg.analysis.base import (
     EngineNotAvailableError,
     Evaluation,
     check_probabilities,
@@ -61,7 +61,7 @@ MAX_PLIES = 4
 
 def _module() -> Any:
     try:
-        import gnubg_nn
+        import gnubg_nn  # type: ignore[import-untyped]
     except ImportError:
         raise EngineNotAvailableError(
             "the gnubg-nn package is not installed: pip install 'mathbg[engine]' "

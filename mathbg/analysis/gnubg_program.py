@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mathbg.analysis.evaluation import (
+from mathbg.analysis.base import (
     EngineNotAvailableError,
     Evaluation,
     check_probabilities,

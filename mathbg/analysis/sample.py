@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from mathbg.analysis.evaluation import position_class
+from mathbg.analysis.base import position_class
 from mathbg.errors import InvalidParameterError
 
 if TYPE_CHECKING:  # pragma: no cover
