@@ -650,6 +650,8 @@ def _matrices(
     exact_eval = ExactEvaluator()
     covered = [exact and exact_eval.covers(p) for p, _ in parsed]
     rows: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+    ids = [p.id for p, _ in parsed]
+    done = 0
     # group the positions by match length: one vectorised pass per state
     by_length: dict[int | None, list[int]] = {}
     for i, (ln, _, _) in enumerate(infos):
@@ -658,37 +660,55 @@ def _matrices(
         states = [MatrixState(None, False, 1, CubeOwner.CENTRE)]
         if ln is not None:
             states += matrix_states(ln, max_cube)
-        sel = np.array(idx)
         match_states = [st for st in states if st.away is not None]
-        block = _match_block(probs[sel], xs[sel], met, match_states) if match_states else {}
-        for j_state, st in enumerate(states):
-            for k, i in enumerate(idx):
-                pos = parsed[i][0]
-                row = _base_row(pos, evaluations[i], met, ln, st, infos[i], xs[i])
-                if two_sided[i]:
-                    row.update(_two_sided_rows(pos, probs[i], met, st, float(xs[i]), jacoby,
+        for start in range(0, len(idx), _CHUNK):
+            chunk = idx[start : start + _CHUNK]
+            sel = np.array(chunk)
+            block = _match_block(probs[sel], xs[sel], met, match_states) if match_states else {}
+            _fill_rows(rows, chunk, block, states, parsed, evaluations, ids, met, ln, infos,
+                       probs, xs, two_sided, covered, exact_eval, jacoby, beavers)  # fmt: skip
+            done += len(chunk)
+            if progress is not None:
+                progress(done)
+    return [PositionAnalysis(ids[i], evaluations[i], _met_name(met), infos[i][0], infos[i][1],
+                             rows[i]) for i in range(n)]  # fmt: skip
+
+
+#: Positions per vectorised block (keeps the arrays of every state x position x take-point
+#: grid cache-sized).
+_CHUNK = 128
+
+
+def _fill_rows(
+    rows: list[list[dict[str, Any]]], chunk: list[int], block: dict[str, Any],
+    states: list[MatrixState], parsed: list[tuple[Position, MatchState | None]],
+    evaluations: list[Evaluation], ids: list[str], met: Any, ln: int | None,
+    infos: list[Any], probs: NDArray[np.float64], xs: NDArray[np.float64],
+    two_sided: NDArray[np.bool_], covered: list[bool], exact_eval: ExactEvaluator,
+    jacoby: bool, beavers: bool,
+) -> None:  # fmt: skip
+    """Append one row per state to each position of ``chunk``."""
+    for j_state, st in enumerate(states):
+        for k, i in enumerate(chunk):
+            pos = parsed[i][0]
+            row = _base_row(ids[i], evaluations[i], met, ln, st, infos[i], xs[i])
+            if two_sided[i]:
+                row.update(_two_sided_rows(pos, probs[i], met, st, float(xs[i]), jacoby,
                                                beavers))  # fmt: skip
-                elif st.away is None:
-                    row.update(_money_row(probs[i], float(xs[i]), jacoby, beavers))
-                else:
-                    jm = j_state - 1  # the money state comes first
-                    for key, column in block.items():
-                        row[key] = column[jm][k]
-                if covered[i]:
-                    row.update(_exact_row(exact_eval, pos, met, st, beavers))
-                    row["exact_differs"] = str(row["exact_action"]) != str(row["action"])
-                rows[i].append(row)
-    out = []
-    for i, (pos, _) in enumerate(parsed):
-        out.append(PositionAnalysis(pos.id, evaluations[i], _met_name(met), infos[i][0],
-                                    infos[i][1], rows[i]))  # fmt: skip
-        if progress is not None:
-            progress(i + 1)
-    return out
+            elif st.away is None:
+                row.update(_money_row(probs[i], float(xs[i]), jacoby, beavers))
+            else:
+                jm = j_state - 1  # the money state comes first
+                for key, column in block.items():
+                    row[key] = column[jm][k]
+            if covered[i]:
+                row.update(_exact_row(exact_eval, pos, met, st, beavers))
+                row["exact_differs"] = str(row["exact_action"]) != str(row["action"])
+            rows[i].append(row)
 
 
 def _base_row(
-    pos: Position, ev: Evaluation, met: Any, length: int | None, st: MatrixState,
+    position_id: str, ev: Evaluation, met: Any, length: int | None, st: MatrixState,
     info: tuple[Any, Any, Any], x: float,
 ) -> dict[str, Any]:  # fmt: skip
     current = False
@@ -696,7 +716,7 @@ def _base_row(
         cube_state = info[2] or (1, CubeOwner.CENTRE)
         current = (st.away, st.crawford) == info[1] and (st.cube, st.owner) == cube_state
     return {
-        "position": pos.id, "engine": ev.engine, "plies": ev.plies, "met": _met_name(met),
+        "position": position_id, "engine": ev.engine, "plies": ev.plies, "met": _met_name(met),
         "length": length, "away": None if st.away is None else st.away[0],
         "opp_away": None if st.away is None else st.away[1], "crawford": st.crawford,
         "state": st.state, "cube": st.cube, "owner": st.owner, "current": current,
