@@ -120,6 +120,10 @@ def test_gnubg_engine_matrix_equals_gnubg_cfevaluate(positions, reference, lengt
     assert {a.evaluation.plies for a in analyses} == {0}
     for a, r in zip(analyses, raw, strict=True):  # same numbers as the reference run
         assert a.evaluation.probabilities == pytest.approx(r["probs"], abs=1e-7)
+    for a in analyses:  # the engine's own cubeful decision (money: no match state given)
+        money = next(r for r in a.rows if r["state"] == "money")
+        action = CubeAction(money["action"])
+        assert _GNUBG[a.evaluation.gnubg["text"]] == _NO_BEAVER.get(action, action)
     n_rows, seen = _check(analyses, sits, raw, length)
     assert n_rows == len(positions) * (len(matrix_states(length, MAX_CUBE[length])) + 1)
     assert {CubeAction.NO_DOUBLE_TAKE, CubeAction.DOUBLE_TAKE, CubeAction.NOT_AVAILABLE} <= seen
@@ -200,3 +204,21 @@ def test_gnubg_nn_distance_from_gnubg_networks(gnubg):
     assert dw[contact].mean() < 0.002 and dw[contact].max() < 0.02
     assert dg[contact].mean() < 0.002 and dg[contact].max() < 0.03
     assert dw[race].max() < 1e-3 and dg[race].max() < 1e-3
+
+
+def test_gnubg_engine_decides_at_the_match_ids_score(positions):
+    """A Match ID's score reaches gnubg seen from the side on roll: gnubg's own decision
+    there is the action of the matrix's current row (7-point match at 3-2, the side on
+    roll on 2: 5-away/4-away; and the Crawford game of a 5-point match)."""
+    from mathbg.rules.match import MatchState
+
+    for match in (MatchState(length=7, score=(3, 2), on_roll=1),
+                  MatchState(length=7, score=(2, 3), on_roll=0),
+                  MatchState(length=5, score=(4, 2), on_roll=1, crawford=True)):  # fmt: skip
+        ids = [f"{p.id}:{match.id}" for p in positions[:3]]
+        for an in analyze_many(ids, engine="gnubg", exact=False):
+            (cur,) = [r for r in an.rows if r["current"]]
+            action = CubeAction(cur["action"])
+            assert _GNUBG[an.evaluation.gnubg["text"]] == _NO_BEAVER.get(action, action)
+            assert cur["emg_no_double"] == pytest.approx(an.evaluation.gnubg["no_double"],
+                                                         abs=TOL)  # fmt: skip
