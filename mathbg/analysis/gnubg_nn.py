@@ -10,7 +10,10 @@ unchanged; the tests check that on asymmetric positions against gnubg itself.
 Plies 0 to 4 are offered (times per position on this machine, first evaluation, cache
 cold: 0-ply about 10 microseconds, 1-ply 2 ms, 2-ply 20 ms, 3-ply 1 s, 4-ply 17 s); the
 package caches evaluations internally. Batches are a Python loop over the boards (the
-package has no array entry point; 0-ply costs about 10 microseconds a position).
+package has no array entry point; 0-ply costs about 10 microseconds a position). The
+chances are cubeless and do not depend on the match score (the package's own score and
+cube settings are left alone); the score enters only in the cubeless -> cubeful step of
+:mod:`mathbg.analysis.matrix`.
 
 Difference from gnubg 1.07.001
 ------------------------------
