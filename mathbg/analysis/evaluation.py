@@ -162,10 +162,13 @@ class ExactEvaluator(_Base):
         owner: CubeOwner | str,
         crawford: bool,
         met: Any,
+        *,
+        disk_cache: bool = False,
     ) -> Any:
         """The exact match cube decision (:func:`mathbg.bearoff.match_equity`), solved in
         the smallest bearoff space holding both sides (values are the same in any space
-        that holds them: no play leaves it)."""
+        that holds them: no play leaves it). ``disk_cache``: keep each score's solution in
+        mathbg's cache directory (:func:`mathbg.bearoff.match_equity`)."""
         from mathbg.bearoff import match_equity
 
         me, opp = _sides(position)
@@ -181,6 +184,7 @@ class ExactEvaluator(_Base):
             met=met,
             points=points,
             checkers=checkers,
+            disk_cache=disk_cache,
         )
 
 

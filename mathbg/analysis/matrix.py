@@ -383,13 +383,15 @@ def _break_even(
 
 
 def _exact_row(
-    exact: ExactEvaluator, position: Position, met: Any, st: MatrixState, beavers: bool
-) -> dict[str, Any]:
+    exact: ExactEvaluator, position: Position, met: Any, st: MatrixState, beavers: bool,
+    disk_cache: bool = False,
+) -> dict[str, Any]:  # fmt: skip
     nan = float("nan")
     if st.away is None:
         dec = exact.money(position, beavers=beavers)
     else:
-        dec = exact.match(position, st.away, st.cube, st.owner, st.crawford, met)
+        dec = exact.match(position, st.away, st.cube, st.owner, st.crawford, met,
+                          disk_cache=disk_cache)  # fmt: skip
     return {"exact_action": dec.action, "exact_no_double": float(dec.no_double),
             "exact_double_take": nan if dec.double_take is None else float(dec.double_take),
             "exact_double_pass": nan if dec.double_pass is None else float(dec.double_pass),
@@ -575,6 +577,8 @@ def analyze_many(
     jacoby: bool = True,
     beavers: bool = True,
     progress: Callable[[int], None] | None = None,
+    exact_progress: bool = False,
+    disk_cache: bool = False,
 ) -> list[PositionAnalysis]:
     """Score matrices of many positions (batched evaluation, vectorised cube arithmetic).
 
@@ -603,7 +607,12 @@ def analyze_many(
     jacoby, beavers : bool
         Money-play rules of the money row.
     progress : callable, optional
-        Called with the number of positions finished after each one.
+        Called with the number of positions finished after each block of positions.
+    exact_progress : bool
+        Show a progress bar over the exact solver's scores (a 6 x 6 bearoff takes about a
+        second per score the first time).
+    disk_cache : bool
+        Keep the exact solver's solutions in mathbg's cache directory for later runs.
     """
     if cube_life is not None and not 0.0 <= float(cube_life) <= 1.0:
         raise InvalidParameterError(f"cube life must lie in [0, 1], got {cube_life}")
@@ -616,7 +625,8 @@ def analyze_many(
     met_table = _resolve_met(met)
     results = _matrices(parsed, evaluations, met_table, length=length, money=money,
                         cube_life=cube_life, max_cube=max_cube, exact=exact, jacoby=jacoby,
-                        beavers=beavers, progress=progress)  # fmt: skip
+                        beavers=beavers, progress=progress,
+                        exact_options=(exact_progress, disk_cache))  # fmt: skip
     if compare_met is not None and not money:
         other = _matrices(parsed, evaluations, _resolve_met(compare_met), length=length,
                           money=money, cube_life=cube_life, max_cube=max_cube, exact=False,
@@ -639,6 +649,7 @@ def _matrices(
     jacoby: bool,
     beavers: bool,
     progress: Callable[[int], None] | None,
+    exact_options: tuple[bool, bool] = (False, False),
 ) -> list[PositionAnalysis]:
     n = len(parsed)
     infos = [_length_and_current(length, money, m) for _, m in parsed]
@@ -649,6 +660,12 @@ def _matrices(
                           for e in evaluations], dtype=bool)  # fmt: skip
     exact_eval = ExactEvaluator()
     covered = [exact and exact_eval.covers(p) for p, _ in parsed]
+    exact_rows = 0
+    for i in range(n):
+        ln_i = infos[i][0]
+        if covered[i]:
+            exact_rows += 1 + (len(matrix_states(ln_i, max_cube)) if ln_i is not None else 0)
+    bar = _ExactBar(exact_options, exact_rows)
     rows: list[list[dict[str, Any]]] = [[] for _ in range(n)]
     ids = [p.id for p, _ in parsed]
     done = 0
@@ -666,12 +683,34 @@ def _matrices(
             sel = np.array(chunk)
             block = _match_block(probs[sel], xs[sel], met, match_states) if match_states else {}
             _fill_rows(rows, chunk, block, states, parsed, evaluations, ids, met, ln, infos,
-                       probs, xs, two_sided, covered, exact_eval, jacoby, beavers)  # fmt: skip
+                       probs, xs, two_sided, covered, exact_eval, jacoby, beavers, bar)  # fmt: skip
             done += len(chunk)
             if progress is not None:
                 progress(done)
+    bar.close()
     return [PositionAnalysis(ids[i], evaluations[i], _met_name(met), infos[i][0], infos[i][1],
                              rows[i]) for i in range(n)]  # fmt: skip
+
+
+class _ExactBar:
+    """An optional tqdm bar over the exact solver's rows."""
+
+    def __init__(self, options: tuple[bool, bool], rows: int) -> None:
+        show, self.disk_cache = options
+        self._bar: Any = None
+        if show and rows:
+            from tqdm.auto import tqdm
+
+            self._bar = tqdm(total=rows, desc="exact bearoff solver", unit="row",
+                             disable=None, leave=False)  # fmt: skip
+
+    def step(self) -> None:
+        if self._bar is not None:
+            self._bar.update(1)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
 
 
 #: Positions per vectorised block (keeps the arrays of every state x position x take-point
@@ -685,7 +724,7 @@ def _fill_rows(
     evaluations: list[Evaluation], ids: list[str], met: Any, ln: int | None,
     infos: list[Any], probs: NDArray[np.float64], xs: NDArray[np.float64],
     two_sided: NDArray[np.bool_], covered: list[bool], exact_eval: ExactEvaluator,
-    jacoby: bool, beavers: bool,
+    jacoby: bool, beavers: bool, bar: _ExactBar,
 ) -> None:  # fmt: skip
     """Append one row per state to each position of ``chunk``."""
     for j_state, st in enumerate(states):
@@ -702,7 +741,8 @@ def _fill_rows(
                 for key, column in block.items():
                     row[key] = column[jm][k]
             if covered[i]:
-                row.update(_exact_row(exact_eval, pos, met, st, beavers))
+                row.update(_exact_row(exact_eval, pos, met, st, beavers, bar.disk_cache))
+                bar.step()
                 row["exact_differs"] = str(row["exact_action"]) != str(row["action"])
             rows[i].append(row)
 

@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidParameterError("--csv goes with --file")
     from mathbg.analysis.matrix import analyze
 
-    result = analyze(args.position, **_options(args))
+    result = analyze(args.position, exact_progress=True, disk_cache=True, **_options(args))
     if args.plot:
         from mathbg.cli._args import pyplot
 
@@ -176,7 +176,7 @@ def _run_batch(args: argparse.Namespace) -> int:
             bar.update(done - last[0])
             last[0] = done
 
-        results = analyze_many(ids, progress=step, **options)
+        results = analyze_many(ids, progress=step, disk_cache=True, **options)
     if args.csv is not None:
         import pandas as pd
 
