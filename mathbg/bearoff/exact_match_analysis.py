@@ -41,6 +41,8 @@ from mathbg.met.catalogue import as_met
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+    from mathbg.met.table import MET
+
 __all__ = [
     "MetFit",
     "cube_life_table",
@@ -65,7 +67,7 @@ def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
     return i.ravel(), j.ravel()
 
 
-def _taker_outcomes(met: Any, a: int, b: int, kind: str, c: int) -> dict[str, float]:
+def _taker_outcomes(met: MET, a: int, b: int, kind: str, c: int) -> dict[str, float]:
     """The taker's MWCs after pass, and after winning / losing 2c and 4c (roller = doubler
     needing ``a``, taker needing ``b``), with the Crawford transitions."""
     mwc = met_mwc(met)
@@ -90,7 +92,7 @@ def take_boundary(
     cube: int = 1,
     owner: str | None = None,
     *,
-    met: Any = "kazaross-xg2",
+    met: MET | str = "kazaross-xg2",
     crawford: bool = False,
     points: int = 6,
     checkers: int = 6,
@@ -115,7 +117,7 @@ def take_boundary(
         Points the doubler (on roll) and the taker need.
     cube : int
         Cube value before the double.
-    owner : {"centre", "roller"}, optional
+    owner : {"centre", "player"}, optional
         Who holds the cube (default: centre on a 1-cube, else the roller).
     met, crawford, points, checkers :
         As :func:`mathbg.bearoff.exact_match.solve_score`.
@@ -141,7 +143,7 @@ def take_boundary(
     from mathbg.cube.match import take_point_dead, take_point_live
 
     a, b = away_pair(away)
-    own = owner if owner is not None else ("centre" if cube == 1 else "roller")
+    own = owner if owner is not None else ("centre" if cube == 1 else "player")
     sol = solve_score((a, b), crawford=crawford, met=met, points=points, checkers=checkers)
     arrays = sol.decision_arrays(cube, own)
     if not arrays["access"]:
@@ -254,7 +256,7 @@ def implied_cube_life(
     cube: int = 1,
     owner: str = "centre",
     *,
-    met: Any = "kazaross-xg2",
+    met: MET | str = "kazaross-xg2",
     crawford: bool = False,
     points: int = 6,
     checkers: int = 6,
@@ -270,7 +272,7 @@ def implied_cube_life(
     Parameters
     ----------
     away, cube, owner, met, crawford, points, checkers :
-        The score and cube state (owner ``"centre"``, ``"roller"`` or ``"opponent"``)
+        The score and cube state (owner ``"centre"``, ``"player"`` (the roller) or ``"opponent"``)
         and the solved space, as :func:`mathbg.bearoff.exact_match.match_equity`.
     tolerance : float
         ``x`` is NaN where ``|live - dead| < tolerance`` (the cube hardly matters, or
@@ -430,7 +432,7 @@ class MetFit:
 
     model: str
     parameters: dict[str, float]
-    met: Any
+    met: MET
     rms: float
     max_abs: float
     residuals: Any

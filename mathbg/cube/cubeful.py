@@ -140,7 +140,7 @@ def _scores(met: Any, away: Any, opp_away: Any, cube: Any, crawford: Any) -> _Sc
 
 def cubeless_mwc(
     probs: ArrayLike,
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -179,7 +179,7 @@ def _lin(p: Any, x0: Any, y0: Any, x1: Any, y1: Any) -> Any:
 
 def cubeful_mwc(
     probs: ArrayLike,
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     *,
@@ -256,7 +256,7 @@ def cubeful_mwc(
 
 def emg(
     mwc: ArrayLike,
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -322,7 +322,7 @@ def money_cubeful_equity(
 
 def cubeful_equity(
     probs: ArrayLike,
-    met: Any = None,
+    met: MET | str | None = None,
     away: int | None = None,
     opp_away: int | None = None,
     *,
@@ -348,7 +348,7 @@ def cubeful_equity(
 
 def cube_decision(
     probs: ArrayLike,
-    met: Any = None,
+    met: MET | str | None = None,
     away: int | None = None,
     opp_away: int | None = None,
     *,

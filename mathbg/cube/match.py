@@ -75,7 +75,7 @@ R. Janowski, "Take-Points in Money Games" (1993).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -101,6 +101,9 @@ from mathbg.cube.inputs import (
 )
 from mathbg.errors import InvalidScoreError
 from mathbg.met.catalogue import as_met
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.met.table import MET
 
 __all__ = [
     "STATES",
@@ -147,7 +150,7 @@ _DOC_ARGS = """
 
 
 def take_point_dead(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -169,7 +172,7 @@ def take_point_dead(
 
 
 def take_point_live(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -189,7 +192,7 @@ def take_point_live(
 
 
 def take_point(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -209,7 +212,7 @@ def take_point(
 
 
 def cash_point_dead(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -227,7 +230,7 @@ def cash_point_dead(
 
 
 def cash_point_live(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -242,7 +245,7 @@ def cash_point_live(
 
 
 def cash_point(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -258,7 +261,7 @@ def cash_point(
 
 
 def double_point(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -281,7 +284,7 @@ def double_point(
 
 
 def too_good_point(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -309,7 +312,12 @@ for _f in (take_point_dead, take_point_live, take_point, cash_point_dead, cash_p
 
 
 def gammon_value(
-    met: Any, away: ArrayLike, opp_away: ArrayLike, cube: ArrayLike = 1, *, crawford: bool = False
+    met: MET | str,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
+    *,
+    crawford: bool = False,
 ) -> float | Arr:
     """Gammon value of the first-named player at the score (XG convention).
 
@@ -323,7 +331,12 @@ def gammon_value(
 
 
 def backgammon_value(
-    met: Any, away: ArrayLike, opp_away: ArrayLike, cube: ArrayLike = 1, *, crawford: bool = False
+    met: MET | str,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
+    *,
+    crawford: bool = False,
 ) -> float | Arr:
     """Backgammon value of the first-named player (XG convention, as gnubg prints it).
 
@@ -394,7 +407,7 @@ class MarketWindow:
 
 
 def market_window(
-    met: Any,
+    met: MET | str,
     away: int,
     opp_away: int,
     cube: int = 1,
@@ -493,7 +506,7 @@ class ScorePoints:
 
 
 def points(
-    met: Any,
+    met: MET | str,
     away: int,
     opp_away: int,
     *,
