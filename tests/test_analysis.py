@@ -216,6 +216,14 @@ def test_current_score_from_the_match_id():
     assert cur["crawford"] and cur["action"] == "cube not available"
     longer = analyze(START + ":" + SCORED, length=9, probabilities=PROBS)
     assert longer.current == ((7, 6), False)
+    # a cube the matrix does not list: the opponent's 2-cube gets its own (current) row
+    from mathbg.rules.match import MatchState
+
+    owned = MatchState(length=7, score=(3, 2), on_roll=1, cube=2, cube_owner=0).id
+    an = analyze(START + ":" + owned, probabilities=PROBS)
+    (cur,) = [r for r in an.rows if r["current"]]
+    assert (cur["away"], cur["opp_away"], cur["cube"], cur["owner"]) == (5, 4, 2, "opponent")
+    assert cur["action"] == "cube not available"
 
 
 def test_met_sensitivity_lists_every_changed_row():

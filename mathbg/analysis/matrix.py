@@ -677,6 +677,7 @@ def _matrices(
         states = [MatrixState(None, False, 1, CubeOwner.CENTRE)]
         if ln is not None:
             states += matrix_states(ln, max_cube)
+            states += _current_states(states, [infos[i] for i in idx])
         match_states = [st for st in states if st.away is not None]
         for start in range(0, len(idx), _CHUNK):
             chunk = idx[start : start + _CHUNK]
@@ -690,6 +691,21 @@ def _matrices(
     bar.close()
     return [PositionAnalysis(ids[i], evaluations[i], _met_name(met), infos[i][0], infos[i][1],
                              rows[i]) for i in range(n)]  # fmt: skip
+
+
+def _current_states(states: list[MatrixState], infos: list[Any]) -> list[MatrixState]:
+    """The Match IDs' current score and cube states that the matrix does not list (an
+    opponent-owned cube, a cube above ``max_cube``), so that the current row exists."""
+    have = set(states)
+    extra = []
+    for _, current, cube_state in infos:
+        if current is None or cube_state is None:
+            continue
+        st = MatrixState(current[0], current[1], cube_state[0], cube_state[1])
+        if st not in have:
+            have.add(st)
+            extra.append(st)
+    return extra
 
 
 class _ExactBar:
