@@ -165,6 +165,8 @@ def test_engine_choice_and_errors(monkeypatch):
         get_evaluator("nope")
     with pytest.raises(InvalidParameterError):
         get_evaluator("given")
+    with pytest.raises(InvalidParameterError, match="plies"):
+        get_evaluator("exact", plies=2)
 
 
 def test_bad_inputs():

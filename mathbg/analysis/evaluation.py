@@ -259,6 +259,11 @@ def get_evaluator(
         raise InvalidParameterError(f"unknown engine {engine!r}; choose one of {choices}")
     if plies is not None and (int(plies) != plies or plies < 0):
         raise InvalidParameterError(f"plies must be a non-negative integer, got {plies}")
+    if plies is not None and name in ("exact", "race", "given"):
+        raise InvalidParameterError(
+            f"plies apply to the gnubg-nn and gnubg engines (and auto's contact engine), "
+            f"not to {name}"
+        )
     if name == "given" or (probabilities is not None and name == "auto"):
         if probabilities is None:
             raise InvalidParameterError("the given engine needs --probs W,WG,WB,LG,LB")

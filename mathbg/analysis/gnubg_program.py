@@ -6,6 +6,11 @@ each requested cube situation, its own cubeful decision (``cfevaluate``: optimal
 double, double/take, double/pass as normalised equities, and the recommendation text).
 The same runner is the reference peer of the tests and benchmarks.
 
+At ``plies`` > 0 gnubg's own decision is its n-ply cubeful search, while the score matrix
+applies the 0-ply cubeless -> cubeful transformation to the n-ply cubeless chances; at
+0-ply the two are the same computation (the tests check every score of 5-, 7- and
+11-point matrices).
+
 Conventions of gnubg's Python module used here: a board is ``(side not on roll, side on
 roll)`` (gnubg's ``TanBoard``), the side on roll is player 0 of ``cubeinfo`` and its score
 comes first; the cube owner is -1 (centred), 0 (the side on roll) or 1; the Jacoby and
