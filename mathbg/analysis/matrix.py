@@ -30,7 +30,8 @@ and a cube life ``x``:
   (and ``x`` not given) the rows follow gnubg 1.07 exactly as
   :func:`mathbg.race.race_cube_decision` does (money: the database's exact equities;
   match play: the cube life backed out of them, one per cube state; ``x`` then shows the
-  no-double one);
+  no-double one). There the take point holds the double/take cube life (money: 0.6) fixed
+  while the chances vary, so its margin is a guide rather than the action's exact rule;
 - ``exact_*``: where the exact bearoff match solver covers the position (both sides in a
   6 x 6 two-sided space), its exact values and action (:func:`mathbg.bearoff.match_equity`;
   money: the two-sided database), and ``exact_differs`` when its action is not the
