@@ -222,3 +222,16 @@ def test_gnubg_engine_decides_at_the_match_ids_score(positions):
             assert _GNUBG[an.evaluation.gnubg["text"]] == _NO_BEAVER.get(action, action)
             assert cur["emg_no_double"] == pytest.approx(an.evaluation.gnubg["no_double"],
                                                          abs=TOL)  # fmt: skip
+
+
+def test_cli_with_the_gnubg_engine(positions, capsys):
+    import json
+
+    from mathbg.cli import main
+
+    code = main(["analyze", positions[0].id, "--length", "3", "--engine", "gnubg", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert out["engine"] == {"name": "gnubg", "plies": 0}
+    assert set(out["gnubg"]) >= {"optimal", "no_double", "double_take", "double_pass", "text"}
+    assert len(out["scores"]) == 9 + 4
