@@ -76,7 +76,8 @@ def _heatmap(
     if ax is None:
         size = 3.0 + 0.35 * size_n
         _, ax = plt.subplots(figsize=(size + 1.0, size))
-    image = ax.imshow(data, cmap=cmap, origin="upper", **imshow_kwargs)
+    colours = plt.get_cmap(cmap).with_extremes(bad=(1.0, 1.0, 1.0, 0.0))  # NaN: blank
+    image = ax.imshow(np.ma.masked_invalid(data), cmap=colours, origin="upper", **imshow_kwargs)
     ax.set_xticks(np.arange(data.shape[1]), labels=xticklabels)
     ax.set_yticks(np.arange(data.shape[0]), labels=yticklabels)
     ax.set_xlabel(xlabel)
@@ -257,12 +258,15 @@ def cube_point_heatmap(
 ) -> Axes:
     """Heatmap of one score-matrix column (percent) for one cube level.
 
+    Cells whose point does not apply (NaN: the Crawford game, a doubler who needs no more
+    than the cube) are left blank, with no number.
+
     Parameters
     ----------
     matrix : pandas.DataFrame
         A :func:`mathbg.cube.matrix.score_matrix` result.
     column : str
-        ``take_dead``, ``take_live``, ``double``, ``cash_dead``, ``cash_live``,
+        ``take_dead``, ``take_no_recube``, ``take_live``, ``double``, ``cash_dead``, ``cash_live``,
         ``too_good``, ``take_x``, ``cash_x`` or a gammon-value column (shown as is, not
         in percent).
     cube : int
@@ -301,15 +305,18 @@ def cube_point_heatmap(
     met = matrix.attrs.get("met", "")
     names = {
         "take_dead": "take point, dead cube",
-        "take_live": "take point, live cube",
-        "take_x": "take point at cube life x",
+        "take_no_recube": "take point, no recube",
+        "take_live": "take point, live cube (x = 1)",
+        "take_x": f"take point at cube life x = {matrix.attrs.get('cube_life')}",
         "double": "double point (dead)",
         "cash_dead": "cash point, dead cube",
-        "cash_live": "cash point, live cube",
-        "cash_x": "cash point at cube life x",
+        "cash_live": "cash point, live cube (x = 1)",
+        "cash_x": f"cash point at cube life x = {matrix.attrs.get('cube_life')}",
         "too_good": "too-good point",
     }
     what = names.get(column, column.replace("_", " "))
+    if np.isnan(data).any():
+        what += " (blank: n/a)"
     default = (
         f"{met}: {what}, cube {cube}\u2192{2 * cube}" if percent else f"{met}: {what}, cube {cube}"
     )

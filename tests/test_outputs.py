@@ -1,0 +1,246 @@
+"""Issue 14, output rules: one meaning per word, fractions in JSON, null for n/a, no float
+noise, ``--decimals``, the cube life printed, ``to_frame()`` on result objects.
+
+Expected numbers come from the published Kazaross-XG2 table (read from its shipped file),
+from theory (shared/reference/theory-and-sources.md section 2.3), or from gnubg 1.07.001
+(``show marketwindow``), never from mathbg's own output.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import pytest
+
+import mathbg.met as metmod
+from mathbg.cli import main
+
+KXG2 = metmod.load("kazaross-xg2")
+# the published table: row player a-away vs b-away (Crawford-game values at 1-away)
+MET_4_1 = float(KXG2.pre[3, 0])  # 4-away vs 1-away (Crawford): 0.18564 in Kazaross-XG2
+MET_2_2 = 0.5
+
+
+def run(capsys, *argv: str) -> str:
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+def run_json(capsys, *argv: str):
+    return json.loads(run(capsys, *argv))
+
+
+def walk(obj):
+    """Every scalar of a JSON document."""
+    if isinstance(obj, dict):
+        for v in obj.values():
+            yield from walk(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from walk(v)
+    else:
+        yield obj
+
+
+def floats_in(text: str) -> list[str]:
+    """The numbers as they are written in a JSON text."""
+    return re.findall(r"(?<![\w.])-?\d+\.\d+(?:e-?\d+)?", text)
+
+
+# ----------------------------------------------------------------------------- dead / no recube
+
+
+def test_dead_and_no_recube_take_points_4away_2away(capsys):
+    # theory 2.3: the 4-away taker of a 2-away doubler's cube redoubles at once for free,
+    # so its dead take point is MET(4, 1 Crawford) = 18.56 %; with no recube at all it is
+    # MET(4, 1 Crawford) / MET(2, 2) = 37.1 %
+    assert round(100 * MET_4_1, 2) == 18.56
+    out = run_json(capsys, "takepoint", "--away", "4,2", "--json")
+    taker = out["players"][0]
+    assert taker["take_point_dead"] == pytest.approx(MET_4_1, abs=1e-12)
+    assert taker["take_point_no_recube"] == pytest.approx(MET_4_1 / MET_2_2, abs=1e-12)
+    assert round(100 * taker["take_point_no_recube"], 1) == 37.1
+    # both words are defined in the JSON itself
+    assert "free redouble" in out["terms"]["dead"]
+    assert "not even" in out["terms"]["no_recube"]
+    text = run(capsys, "takepoint", "--away", "4,2")
+    assert re.search(r"take point, dead\s+18\.56%", text)
+    assert re.search(r"take point, no recube\s+37\.13%", text)
+    assert "dead: the cube is not turned again after the take, except the taker's free" in text
+    assert "no recube: the cube is not turned again at all" in text
+
+
+def test_no_recube_line_only_where_it_differs(capsys):
+    # 3-away/3-away: nobody's redouble is free, so dead = no recube and one line is shown
+    text = run(capsys, "takepoint", "--away", "3,3")
+    assert "no recube" not in text
+    out = run_json(capsys, "takepoint", "--away", "3,3", "--json")
+    for p in out["players"]:
+        assert p["take_point_no_recube"] == p["take_point_dead"]
+        assert round(100 * p["take_point_dead"], 2) == 30.17  # theory 2.3 / gnubg
+
+
+def test_matrix_shows_no_recube_table_where_it_differs(capsys):
+    text = run(capsys, "takepoint", "--length", "4", "--matrix")
+    assert "dead cube (the taker's free redouble counted)" in text
+    assert "no recube (not even the taker's free redouble)" in text
+    assert "live cube, cube life x = 1" in text
+
+
+@pytest.mark.gnubg
+def test_no_recube_and_dead_lines_match_gnubg(gnubg, capsys):
+    # gnubg 1.07.001: 7-point match at 3-5 (player 0 4-away, player 1 2-away), gammonless
+    script = (
+        "import gnubg\n"
+        "gnubg.command('set player 0 human')\n"
+        "gnubg.command('set player 1 human')\n"
+        "gnubg.command('new match 7')\n"
+        "gnubg.command('set score 3 5')\n"
+        "print('OUT>>>' + gnubg.show('marketwindow 0 0 0 0'))\n"
+    )
+    text = gnubg.run_python(script, timeout=120).split("OUT>>>", 1)[1]
+    num = r"\s*([0-9.]+)%\s*-\s*([0-9.]+)%"
+    parts = text.split("market window:")[1:]
+    assert len(parts) == 2, text
+    out = run_json(capsys, "takepoint", "--away", "4,2", "--json")
+    player, opponent = out["players"]
+    # the 2-away doubler's window: gnubg prints both dead lines (its opponent redoubles)
+    doubler = next(p for p in parts if "opponent redoubles" in p)
+    no_re = re.search(r"Dead cube \(opponent doesn't redouble\):" + num, doubler).groups()
+    re_ = re.search(r"Dead cube \(opponent redoubles\):" + num, doubler).groups()
+    assert opponent["double_point_no_recube"] == pytest.approx(float(no_re[0]) / 100, abs=1e-4)
+    assert opponent["cash_point_no_recube"] == pytest.approx(float(no_re[1]) / 100, abs=1e-4)
+    assert opponent["double_point_dead"] == pytest.approx(float(re_[0]) / 100, abs=1e-4)
+    assert opponent["cash_point_dead"] == pytest.approx(float(re_[1]) / 100, abs=1e-4)
+    # the taker's take points are one minus the doubler's cash points
+    assert player["take_point_no_recube"] == pytest.approx(1 - float(no_re[1]) / 100, abs=1e-4)
+    assert player["take_point_dead"] == pytest.approx(1 - float(re_[1]) / 100, abs=1e-4)
+
+
+# ----------------------------------------------------------------------------- not applicable
+
+
+def test_not_applicable_is_null_and_dash(capsys):
+    # 4-away vs 2-away on a 2-cube: the 2-away side wins the match with any win at the
+    # current cube, so it has nothing to double for (theory 2.3): no double, cash or
+    # too-good point for it, and no take point for the 4-away side
+    out = run_json(capsys, "takepoint", "--away", "4,2", "--cube", "2", "--json")
+    player, opponent = out["players"]
+    for key in ("double_point_dead", "cash_point_dead", "cash_point_live", "too_good_point"):
+        assert opponent[key] is None, key
+    assert player["take_point_dead"] is None and player["take_point_live"] is None
+    # the 4-away side's double to 4 makes a one-game match: take at 50 % (theory)
+    assert opponent["take_point_dead"] == pytest.approx(MET_2_2)
+    text = run(capsys, "takepoint", "--away", "4,2", "--cube", "2")
+    assert re.search(r"take point, dead\s+-\s+50\.00%", text)
+    assert re.search(r"double point, dead\s+0\.00%\s+-\n", text)
+    assert "100.00%" not in text.split("too-good point")[0]
+
+
+def test_matrix_column_one_is_not_applicable(capsys):
+    # a 1-away doubler (post-Crawford leader / DMP) may not double: column 1 is n/a
+    out = run_json(capsys, "takepoint", "--length", "3", "--matrix", "--json")
+    for row in out["rows"]:
+        if row["opp_away"] == 1:
+            assert row["take_dead"] is None and row["take_live"] is None
+        else:
+            assert row["take_dead"] is not None
+    text = run(capsys, "takepoint", "--length", "3", "--matrix")
+    first = text.split("\n\n")[0].splitlines()
+    assert all(line.split()[1] == "-" for line in first[3:])  # rows 1..3, column 1
+
+
+def test_heatmap_leaves_not_applicable_cells_blank():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from mathbg import plots
+    from mathbg.cube.matrix import score_matrix
+
+    ax = plots.cube_point_heatmap(score_matrix(KXG2, 4, cubes=(1,)), "take_dead", annotate=True)
+    image = ax.images[0]
+    data = image.get_array()
+    assert np.ma.is_masked(data) and data.mask[:, 0].all() and not data.mask[:, 1:].any()
+    assert image.cmap.get_bad()[3] == 0.0  # transparent: a blank cell, not the darkest one
+    texts = [t.get_text() for t in ax.texts]
+    assert len(texts) == 4 * 3 and "nan" not in texts and "0" not in texts
+    plt.close(ax.figure)
+
+
+# ----------------------------------------------------------------------------- JSON numbers
+
+
+def test_json_has_no_float_noise(capsys):
+    text = run(capsys, "takepoint", "--away", "4,2", "--json")
+    for literal in floats_in(text):
+        assert len(literal.lstrip("-").replace(".", "").lstrip("0")) <= 15, literal
+    # the Kazaross-XG2 entry 0.18564 (published with 5 decimals) comes out as published
+    assert '"take_point_dead": 0.18564,' in text
+
+
+def test_json_decimals(capsys):
+    text = run(capsys, "takepoint", "--away", "3,3", "--json", "--decimals", "4")
+    out = json.loads(text)
+    assert out["players"][0]["take_point_dead"] == 0.3017  # 30.17 % (theory 2.3)
+    for literal in floats_in(text):
+        assert len(literal.split(".")[1]) <= 4, literal
+
+
+def test_clean_number_rules():
+    from mathbg._output import clean, clean_number, dumps
+
+    assert clean_number(0.1 + 0.2) == 0.3  # 0.30000000000000004 -> 0.3
+    assert repr(clean_number(0.6950000000000001)) == "0.695"
+    assert clean_number(float("nan")) is None
+    assert clean_number(2.0 / 3.0, 3) == 0.667
+    assert clean_number(-1e-20, 3) == 0.0 and repr(clean_number(-1e-20, 3)) == "0.0"
+    assert clean_number(True) is True and clean_number(7) == 7
+    assert clean({"a": (1.0 / 3.0, None)}, 2) == {"a": [0.33, None]}
+    assert dumps({"x": float("nan")}, indent=None) == '{"x": null}'
+
+
+def test_json_fractions_everywhere(capsys):
+    # every winning chance / MWC / point in JSON is a fraction in [0, 1]
+    for argv in (
+        ("takepoint", "--away", "3,5", "--gammons", "0.2,0.2", "--json"),
+        ("cube", "money", "--gammons", "0.2,0.2", "--json"),
+        ("cube", "decide", "--probs", "0.72,0.25,0.01,0.05,0.002", "--away", "3,5", "--json"),
+    ):
+        out = run_json(capsys, *argv)
+        for key, value in _point_like(out):
+            assert value is None or 0.0 <= value <= 1.0, (argv, key, value)
+
+
+def _point_like(obj, prefix=""):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _point_like(v, f"{prefix}.{k}")
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _point_like(v, prefix)
+    elif isinstance(obj, float) and re.search(
+        r"point|take|cash|double|beaver|raccoon|too_good|p_win|mwc|optimal", prefix
+    ):
+        if "emg" not in prefix and "value" not in prefix:
+            yield prefix, obj
+
+
+# ----------------------------------------------------------------------------- to_frame
+
+
+def test_score_points_to_frame():
+    from mathbg.cube.match import POINT_FIELDS, points
+
+    sp = points(KXG2, 4, 2, cube=2)
+    df = sp.to_frame()
+    assert list(df.index) == ["player", "opponent"]
+    assert set(POINT_FIELDS) <= set(df.columns)
+    assert math.isnan(df.loc["player", "take_point_dead"])  # n/a -> NaN
+    assert df.loc["opponent", "take_point_dead"] == pytest.approx(MET_2_2)
+    assert df.attrs["cube"] == 2 and df.attrs["met"] == "kazaross-xg2"
+    assert df.attrs["cube_life"] == 1.0 and "cube points" in df.attrs["name"]
