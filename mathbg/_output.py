@@ -18,13 +18,15 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 __all__ = [
     "SIGNIFICANT_DIGITS",
+    "FrameMixin",
     "clean",
     "clean_number",
     "dumps",
+    "flatten",
     "format_number",
     "frame",
     "pct",
@@ -123,3 +125,57 @@ def frame(
         df = df.set_index(index)
     df.attrs.update(name=name, **attrs)
     return df
+
+
+def _flat(prefix: str, value: Any, out: dict[str, Any], parts: Mapping[str, Any]) -> None:
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            _flat(f"{prefix}_{k}" if prefix else str(k), v, out, parts)
+    elif isinstance(value, (list, tuple)):
+        names = parts.get(prefix, tuple(str(i) for i in range(len(value))))
+        if len(names) != len(value):
+            out[prefix] = list(value)
+            return
+        for name, v in zip(names, value, strict=True):
+            _flat(f"{prefix}_{name}", v, out, parts)
+    elif isinstance(value, str):
+        out[prefix] = str(value)  # StrEnum members become plain strings
+    else:
+        out[prefix] = value
+
+
+def flatten(record: Mapping[str, Any], parts: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """One flat record: nested dicts joined with ``_``; a sequence under key ``k`` becomes
+    ``k_<name>`` columns with the names ``parts[k]`` (default ``k_0``, ``k_1``, ...)."""
+    out: dict[str, Any] = {}
+    for k, v in record.items():
+        _flat(str(k), v, out, parts or {})
+    return out
+
+
+class FrameMixin:
+    """``to_frame()`` for a result dataclass: one row of its :meth:`as_dict` (or fields),
+    flattened (:func:`flatten`, with the class's ``FRAME_PARTS`` naming the parts of its
+    sequences), NaN where a value does not apply; ``df.attrs`` holds the class name and
+    the cube life used, when the result has one."""
+
+    FRAME_PARTS: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+
+    def to_frame(self) -> Any:
+        """The result as a one-row :class:`pandas.DataFrame` (fractions; NaN = n/a)."""
+        import dataclasses
+
+        if hasattr(self, "as_dict"):
+            record = self.as_dict()
+        else:
+            record = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        flat = flatten(record, self.FRAME_PARTS)
+        attrs: dict[str, Any] = {}
+        lives = [k for k in flat if k == "cube_life" or k.endswith("_cube_life")]
+        if "cube_life" in record:
+            attrs["cube_life"] = record["cube_life"]
+        elif lives:
+            attrs["cube_life"] = flat[lives[0]]
+        elif "x" in record:
+            attrs["cube_life"] = record["x"]
+        return frame([flat], name=type(self).__name__, **attrs)

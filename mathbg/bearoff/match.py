@@ -66,6 +66,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mathbg._output import FrameMixin
 from mathbg.bearoff.index import _check_size, n_positions, rank, validate_counts
 from mathbg.errors import DatabaseError, InvalidParameterError, InvalidScoreError
 
@@ -532,7 +533,7 @@ class GameSolution:
 
 
 @dataclass(frozen=True)
-class MatchEquity:
+class MatchEquity(FrameMixin):
     """The exact cube decision of the roller in a bearoff at a match score.
 
     Attributes

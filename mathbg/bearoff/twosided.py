@@ -54,6 +54,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mathbg._output import FrameMixin
 from mathbg.bearoff.index import _check_size, n_positions
 from mathbg.errors import InvalidParameterError
 
@@ -136,7 +137,7 @@ def build_arrays(
 
 
 @dataclass(frozen=True)
-class CubeDecision:
+class CubeDecision(FrameMixin):
     """The roller's cube decision at the root of a two-sided position (money, cube 1).
 
     Attributes

@@ -31,11 +31,12 @@ matchequity.c (``GetPoints``, ``mwc2eq``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mathbg._output import FrameMixin
 from mathbg.cube._common import (
     check_away,
     check_cube,
@@ -273,7 +274,7 @@ def cubeful_equity(
 
 
 @dataclass(frozen=True)
-class CubeDecision:
+class CubeDecision(FrameMixin):
     """A cube decision of the player on roll.
 
     ``no_double``, ``double_take`` and ``double_pass`` are MWCs in match play (``emg`` holds
@@ -289,6 +290,27 @@ class CubeDecision:
     optimal: float
     unit: str
     emg: tuple[float, float | None, float | None] | None = None
+    #: The cube life x the values were computed with.
+    cube_life: float | None = None
+
+    FRAME_PARTS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "emg": ("no_double", "double_take", "double_pass")
+    }
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON object of ``mathbg cube decide --json`` (MWCs as fractions)."""
+        out: dict[str, Any] = {
+            "action": str(self.action),
+            "unit": self.unit,
+            "cube_life": self.cube_life,
+            "no_double": self.no_double,
+            "double_take": self.double_take,
+            "double_pass": self.double_pass,
+            "optimal": self.optimal,
+        }
+        if self.emg is not None:
+            out["emg"] = dict(zip(self.FRAME_PARTS["emg"], self.emg, strict=True))
+        return out
 
 
 def cube_decision(
@@ -317,27 +339,28 @@ def cube_decision(
             f"cube_decision takes one set of 5 probabilities; got {p.shape}"
         )
     owner = check_owner(owner)
+    life = float(x)
     can_gammon = bool(p[1] > 0.0)
     if met is None:
         nd = float(money_cubeful_equity(p, owner=owner, x=x, jacoby=jacoby))
         if owner == "opponent":
-            return CubeDecision(CubeAction.NOT_AVAILABLE, nd, None, None, nd, "equity")
+            return CubeDecision(CubeAction.NOT_AVAILABLE, nd, None, None, nd, "equity", None, life)
         dt = 2.0 * float(money_cubeful_equity(p, owner="opponent", x=x))
         dp = 1.0
         action = classify(nd, dt, dp, can_gammon=can_gammon, beavers=beavers, money=True)
         optimal = min(dt, dp) if action.doubles else nd
-        return CubeDecision(action, nd, dt, dp, optimal, "equity")
+        return CubeDecision(action, nd, dt, dp, optimal, "equity", None, life)
     _need_score(away, opp_away)
     m, a, b, c, state = _score(met, away, opp_away, cube, crawford)
     nd = float(cubeful_mwc(p, m, a, b, cube=c, owner=owner, x=x, crawford=crawford))
     nd_emg = float(emg(nd, m, a, b, c, crawford=crawford))
     if not may_double(a, b, c, owner, crawford=crawford):
         return CubeDecision(
-            CubeAction.NOT_AVAILABLE, nd, None, None, nd, "mwc", (nd_emg, None, None)
+            CubeAction.NOT_AVAILABLE, nd, None, None, nd, "mwc", (nd_emg, None, None), life
         )
     dt = float(cubeful_mwc(p, m, a, b, cube=2 * c, owner="opponent", x=x, crawford=crawford))
     dp = float(_outcomes(m, a, b, c, state != "normal")[0][0])
     action = classify(nd, dt, dp, can_gammon=can_gammon, money=False)
     optimal = min(dt, dp) if action.doubles else nd
     emgs = tuple(float(emg(v, m, a, b, c, crawford=crawford)) for v in (nd, dt, dp))
-    return CubeDecision(action, nd, dt, dp, optimal, "mwc", emgs)  # type: ignore[arg-type]
+    return CubeDecision(action, nd, dt, dp, optimal, "mwc", emgs, life)  # type: ignore[arg-type]

@@ -94,6 +94,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mathbg._output import FrameMixin
 from mathbg.cube._common import (
     check_away,
     check_cube,
@@ -659,7 +660,7 @@ def may_double(away: int, opp_away: int, cube: int, owner: str, *, crawford: boo
 
 
 @dataclass(frozen=True)
-class MarketWindow:
+class MarketWindow(FrameMixin):
     """A doubler's market window at a score, as gnubg's ``show marketwindow`` prints it.
 
     All values are the doubler's winning chances. ``auto_redouble``: the taker redoubles

@@ -47,10 +47,12 @@ bkgm.com/articles/Janowski/cubeformulae.pdf. GNU Backgammon eval.c ``getMoneyPoi
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mathbg._output import FrameMixin
 from mathbg.cube._common import (
     average_win_value,
     check_owner,
@@ -60,6 +62,9 @@ from mathbg.cube._common import (
 )
 from mathbg.cube.decisions import CubeAction
 from mathbg.errors import InvalidParameterError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 __all__ = [
     "JANOWSKI_X",
@@ -338,7 +343,7 @@ def cubeful_equity(
 
 
 @dataclass(frozen=True)
-class MoneyPoint:
+class MoneyPoint(FrameMixin):
     """One money point for a dead cube, a fully live cube and at cube life ``x``."""
 
     dead: float
@@ -385,6 +390,23 @@ class MoneyPoints:
         for name in self.POINTS:
             out[name] = getattr(self, name).as_dict()
         return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """The points as a DataFrame: index the point names, columns ``dead``, ``live`` and
+        ``x`` (at the cube life ``attrs["cube_life"]``), the player's winning chances."""
+        from mathbg._output import frame
+
+        rows = [{"point": name, **getattr(self, name).as_dict()} for name in self.POINTS]
+        return frame(
+            rows,
+            name="money points (Janowski) of the first-named player",
+            index="point",
+            W=self.W,
+            L=self.L,
+            cube_life=self.x,
+            jacoby=self.jacoby,
+            beavers=self.beavers,
+        )
 
 
 def money_points(
@@ -443,7 +465,7 @@ def money_points(
 
 
 @dataclass(frozen=True)
-class CubeActionResult:
+class CubeActionResult(FrameMixin):
     """A money cube action with the Janowski points it was read from (doubler's chances)."""
 
     action: CubeAction
