@@ -244,3 +244,121 @@ def test_score_points_to_frame():
     assert df.loc["opponent", "take_point_dead"] == pytest.approx(MET_2_2)
     assert df.attrs["cube"] == 2 and df.attrs["met"] == "kazaross-xg2"
     assert df.attrs["cube_life"] == 1.0 and "cube points" in df.attrs["name"]
+
+
+def test_cube_results_to_frame():
+    from mathbg.cube.convert import cube_decision
+    from mathbg.cube.match import market_window
+    from mathbg.cube.money import money_points
+
+    pts = money_points((0.0, 0.0), (0.0, 0.0), 2.0 / 3.0)
+    df = pts.to_frame()
+    # Janowski, gammonless: take 25 % dead, 20 % live, 21.43 % at x = 2/3 (theory 2.1)
+    assert df.loc["take", "dead"] == pytest.approx(0.25)
+    assert df.loc["take", "live"] == pytest.approx(0.20)
+    assert round(df.loc["take", "x"], 4) == 0.2143
+    assert df.attrs["cube_life"] == pytest.approx(2 / 3)
+    # a certain win with no gammons: ND = DP = +1 per cube (money), any cube life
+    dec = cube_decision([1.0, 0.0, 0.0, 0.0, 0.0], x=0.68)
+    row = dec.to_frame().iloc[0]
+    assert row["double_pass"] == 1.0 and row["cube_life"] == 0.68
+    assert dec.to_frame().attrs["cube_life"] == 0.68
+    w, _ = market_window(KXG2, 3, 3)
+    assert round(100 * w.to_frame().iloc[0]["cash_point_dead"], 2) == 69.83  # gnubg, theory
+
+
+def test_cube_decide_prints_cube_life(capsys):
+    probs = "0.72,0.25,0.01,0.05,0.002"
+    text = run(capsys, "cube", "decide", "--probs", probs, "--away", "3,5")
+    assert "cube life x = 0.68" in text.splitlines()[0]
+    out = run_json(capsys, "cube", "decide", "--probs", probs, "--x", "0.5", "--json")
+    assert out["cube_life"] == 0.5
+    text = run(capsys, "cube", "money")
+    assert "cube life x = 0.667" in text
+    assert run_json(capsys, "cube", "money", "--json", "--decimals", "3")["cube_life"] == 0.667
+    text = run(capsys, "takepoint", "--away", "3,3", "--x", "0.68")
+    assert "take point, live, x=0.68" in text and "live: cube life x = 0.68" in text
+    assert run_json(capsys, "takepoint", "--away", "3,3", "--json")["cube_life"] == 1.0
+
+
+# ----------------------------------------------------------------------------- race
+
+
+@pytest.fixture(scope="module")
+def short_race():
+    from mathbg.race.evaluate import evaluate_race
+
+    return evaluate_race("/38AAADfAwAAAA")
+
+
+def test_isight_estimate_clamped_and_labelled(short_race, capsys):
+    # Isight's counts 21 and 47: GWC = 80 - 21/3 + 2 (47 - 21) = 125 % (gnubg prints it
+    # unclamped); as a winning chance it is clamped to 1 and called an estimate
+    assert short_race.isight == (21, 47)
+    assert short_race.isight_p_win_estimate == 1.0
+    with pytest.warns(DeprecationWarning, match="isight_p_win_estimate"):
+        assert short_race.isight_p_win == pytest.approx(125.0)
+    d = short_race.as_dict()
+    assert d["isight_p_win_estimate"] == 1.0 and "isight_p_win" not in d
+    from mathbg.cli.race import format_text
+
+    text = format_text(short_race)
+    assert "P(win) estimate 100.0% (clamped)" in text and "125" not in text
+    # 8-9-12: the lead 15 - 13 = 2 pips is 2/13 of the roller's count, a fraction in JSON
+    assert d["lead_8912_fraction"] == pytest.approx(2 / 13)
+    assert "cube life x = 0.600" in text  # gnubg's one-sided bearoff cube life
+
+
+def test_race_results_to_frame(short_race):
+    df = short_race.to_frame()
+    assert len(df) == 1 and df.attrs["cube_life"] == 0.6
+    row = df.iloc[0]
+    assert row["pips_on_roll"] == 13 and row["pips_opponent"] == 15
+    assert row["isight_p_win_estimate"] == 1.0
+    assert math.isnan(row["cube_emg"])  # money play: no EMG, NaN
+    chances = short_race.chances.to_frame().iloc[0]
+    assert 0.0 <= chances["p_win"] <= 1.0
+    assert short_race.cube.to_frame().iloc[0]["cube_life"] == 0.6
+
+
+# ----------------------------------------------------------------------------- MET frames / CSV
+
+
+def test_met_frame_and_mwc_agree_on_column_one():
+    # the published Kazaross-XG2: row 3, column 1 is the Crawford game in the table
+    crawford = float(KXG2.pre[2, 0])
+    post = float(KXG2.post[0][2])
+    assert crawford != post
+    df = KXG2.to_frame()
+    assert df.loc[3, 1] == crawford == KXG2.mwc(3, 1, crawford=True)
+    assert df.attrs["one_away"] == "crawford" and "Crawford game" in df.attrs["name"]
+    pc = KXG2.to_frame(one_away="post-crawford")
+    assert pc.loc[3, 1] == post == KXG2.mwc(3, 1)
+    assert pc.loc[1, 3] == pytest.approx(1 - post) and pc.loc[3, 3] == df.loc[3, 3]
+    assert "post-Crawford" in pc.attrs["name"]
+    assert "post-Crawford" in KXG2.post_frame().attrs["name"]
+
+
+def test_met_csv_is_a_clean_matrix(capsys, tmp_path):
+    text = run(capsys, "met", "--model", "kazaross-xg2", "--length", "7", "--format", "csv")
+    rows = [line.split(",") for line in text.splitlines()]
+    assert len(rows) == 8 and all(len(r) == 8 for r in rows)
+    assert rows[0] == ["away", "1", "2", "3", "4", "5", "6", "7"]
+    assert [r[0] for r in rows[1:]] == [str(a) for a in range(1, 8)]
+    out = tmp_path / "k.csv"
+    assert main(["met", "--length", "7", "--format", "csv", "--out", str(out)]) == 0
+    assert "k.post-crawford.csv" in capsys.readouterr().err
+    post = (tmp_path / "k.post-crawford.csv").read_text().splitlines()
+    assert post[0] == "away,player_0,player_1" and len(post) == 8
+    assert float(post[3].split(",")[1]) == float(KXG2.post[0][2])
+
+
+def test_met_json_and_csv_decimals_and_no_noise(capsys):
+    # a model's table has float noise in the last bits; none of it is written
+    text = run(capsys, "met", "--model", "zadeh", "--length", "5", "--format", "json")
+    for literal in floats_in(text):
+        assert len(literal.lstrip("-").replace(".", "").lstrip("0")) <= 15, literal
+    obj = json.loads(run(capsys, "met", "--length", "5", "--format", "json", "--decimals", "2"))
+    assert obj["pre"][0][0] == 0.5 and all(round(v, 2) == v for row in obj["pre"] for v in row)
+    csv = run(capsys, "met", "--length", "3", "--format", "csv", "--decimals", "3")
+    assert csv.splitlines()[1].split(",")[1] == "0.500"

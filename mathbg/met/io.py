@@ -17,15 +17,17 @@ Formats
     n-away vs 1-away, n = 1..N); ``[PreCrawford]`` ``Size=N`` and lines ``i=...`` (row i =
     i-away). One post-Crawford vector only (equal players). Written in cp1252 with CRLF.
 ``csv``
-    Write only: the pre-Crawford matrix (column ``away``, then opponent aways 1..N) and a
-    row ``post-crawford`` (player 0's vector; ``post-crawford-1`` for player 1 when it
-    differs).
+    Write only: a clean matrix, the pre-Crawford table (column ``away``, then opponent
+    aways 1..N; 1-away entries are Crawford-game values). :func:`write` puts the
+    post-Crawford vectors beside it in ``NAME.post-crawford.csv`` (``away,player_0,player_1``;
+    format ``csv-post-crawford``).
 ``json``
     ``{name, length, model, source, parameters, pre, post[, post_player1]}``, as
     :meth:`mathbg.met.MET.to_dict`; read and written.
 
 Numbers are written with Python's shortest round-trip representation unless ``decimals`` is
-given, so write-then-read returns the same float64 values.
+given, so write-then-read returns the same float64 values; CSV and JSON, read by people and
+spreadsheets, carry 15 significant digits (no float noise such as ``0.6950000000000001``).
 
 gnubg differences: an explicit table whose post-Crawford row is shorter than its length is
 continued by Zadeh's recurrence (gnubg also recomputes the last published entry; mathbg keeps
@@ -57,17 +59,19 @@ __all__ = [
     "format_csv",
     "format_gnubg_xml",
     "format_json",
+    "format_post_crawford_csv",
     "format_text",
     "format_xg",
     "parse_gnubg_xml",
     "parse_json",
     "parse_xg",
+    "post_crawford_csv_path",
     "read",
     "write",
 ]
 
 #: Output formats understood by :func:`write` (and the CLI); ``table`` is text for humans.
-FORMATS = ("table", "csv", "json", "gnubg-xml", "xg")
+FORMATS = ("table", "csv", "csv-post-crawford", "json", "gnubg-xml", "xg")
 
 _SUFFIX_FORMAT = {
     ".xml": "gnubg-xml",
@@ -736,20 +740,49 @@ def format_xg(met: MET, *, decimals: int | None = None, version: str = "1.0") ->
 
 # ============================================================================ CSV / JSON / text
 def format_csv(met: MET, *, decimals: int | None = None) -> str:
-    """Pre-Crawford matrix as CSV, then the post-Crawford row(s)."""
+    """The pre-Crawford table as a clean CSV matrix (nothing else in the file).
+
+    Header ``away,1,..,N``; row ``a``: player 0's MWC at a-away vs 1..N-away. Row and
+    column 1 hold the Crawford-game values, as in :meth:`MET.to_frame`; the post-Crawford
+    vectors are in their own CSV (:func:`format_post_crawford_csv`). Numbers without float
+    noise (15 significant digits) unless ``decimals`` rounds them.
+    """
+    from mathbg._output import format_number
+
     n = met.length
     lines = ["away," + ",".join(str(b) for b in range(1, n + 1))]
     for a, row in enumerate(met.pre, start=1):
-        lines.append(f"{a}," + ",".join(_fmt(x, decimals) for x in row))
-    lines.append("post-crawford," + ",".join(_fmt(x, decimals) for x in met.post[0]))
-    if not np.array_equal(met.post[0], met.post[1]):
-        lines.append("post-crawford-1," + ",".join(_fmt(x, decimals) for x in met.post[1]))
+        lines.append(f"{a}," + ",".join(format_number(x, decimals) for x in row))
     return "\n".join(lines) + "\n"
 
 
-def format_json(met: MET, *, indent: int | None = None) -> str:
-    """JSON text of :meth:`MET.to_dict` (floats exact)."""
-    return json.dumps(met.to_dict(), indent=indent) + "\n"
+def format_post_crawford_csv(met: MET, *, decimals: int | None = None) -> str:
+    """The post-Crawford vectors as CSV: ``away,player_0,player_1``, one row per n-away.
+
+    Row ``n``: each player's MWC at n-away against the other at 1-away after the Crawford
+    game (:meth:`MET.post_frame`). :func:`write` puts it beside the matrix CSV as
+    ``NAME.post-crawford.csv``.
+    """
+    from mathbg._output import format_number
+
+    lines = ["away,player_0,player_1"]
+    for n, (p0, p1) in enumerate(zip(met.post[0], met.post[1], strict=True), start=1):
+        lines.append(f"{n},{format_number(p0, decimals)},{format_number(p1, decimals)}")
+    return "\n".join(lines) + "\n"
+
+
+def post_crawford_csv_path(path: str | Path) -> Path:
+    """Where :func:`write` puts the post-Crawford CSV of the matrix CSV ``path``."""
+    p = Path(path)
+    return p.with_name(p.stem + ".post-crawford.csv")
+
+
+def format_json(met: MET, *, indent: int | None = None, decimals: int | None = None) -> str:
+    """JSON text of :meth:`MET.to_dict` (15 significant digits: no float noise; or rounded
+    to ``decimals`` places)."""
+    from mathbg._output import dumps
+
+    return dumps(met.to_dict(), indent=indent, decimals=decimals) + "\n"
 
 
 def parse_json(data: bytes | str, *, length: int | None = None, path: Path | None = None) -> MET:
@@ -864,6 +897,8 @@ def render(met: MET, format: str = "table", **options: Any) -> str:
         return format_text(met, **options)
     if format == "csv":
         return format_csv(met, **options)
+    if format == "csv-post-crawford":
+        return format_post_crawford_csv(met, **options)
     if format == "json":
         return format_json(met, **options)
     if format == "gnubg-xml":
@@ -885,6 +920,10 @@ def write(met: MET, path: str | Path, format: str | None = None, **options: Any)
             f"{', '.join(FORMATS)}"
         )
     text = render(met, kind, **options)
+    if kind == "csv":  # a clean matrix; the post-Crawford vectors in their own file
+        post_crawford_csv_path(p).write_text(
+            format_post_crawford_csv(met, **options), encoding="utf-8"
+        )
     if kind == "xg":
         p.write_bytes(text.replace("\n", "\r\n").encode("cp1252", errors="replace"))
     else:
