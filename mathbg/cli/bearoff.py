@@ -270,8 +270,8 @@ def _show_one_sided(args: argparse.Namespace, counts: list[int]) -> int:
     print("rolls  P(bear off)  P(first off)")
     gd = result["gammon_distribution"]
     for n, p in enumerate(result["distribution"]):
-        g = f"{gd[n]:11.6f}" if n < len(gd) else ""
-        print(f"{n:5d}  {p:11.6f}  {g}")
+        g = f"{100 * gd[n]:10.4f}%" if n < len(gd) else ""
+        print(f"{n:5d}  {100 * p:10.4f}%  {g}")
     return 0
 
 
@@ -316,7 +316,7 @@ def _show_two_sided(args: argparse.Namespace, roller: list[int], opponent: list[
     out = sys.stdout
     print(f"roller {','.join(map(str, roller))} vs {','.join(map(str, opponent))}  "
           f"({result['database']})", file=out)  # fmt: skip
-    print(f"P(win) {eq.win_probability:.6f}  cubeless equity {eq.cubeless:+.6f}", file=out)
+    print(f"P(win) {100 * eq.win_probability:.4f} %  cubeless equity {eq.cubeless:+.6f}", file=out)
     print(
         f"cubeful (before the roller's decision): owned {eq.owned:+.6f}  "
         f"centred {eq.centred:+.6f}  opponent owns {eq.opponent_owns:+.6f}",
