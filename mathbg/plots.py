@@ -668,8 +668,8 @@ def exact_take_boundary(
     ``frame`` is :func:`mathbg.bearoff.match_analysis.take_boundary`: each dot is a pair,
     at the taker's cubeless winning chance (x) and its MWC gained by taking rather than
     passing (y, percentage points; above 0 the exact answer is a take). The vertical lines
-    are the take points of the rules: dead cube, gnubg's convention (with the taker's
-    automatic redouble) and fully live. A random sample of ``max_points`` dots is drawn.
+    are the take points of the rules: no recube, dead (gnubg's convention, with the taker's
+    free redouble) and fully live (:data:`mathbg.cube.match.TERMS`). A random sample of ``max_points`` dots is drawn.
     """
     df = frame
     if len(df) > max_points:
@@ -684,7 +684,8 @@ def exact_take_boundary(
     ax.scatter(pt[~take], margin[~take], s=3, alpha=0.3, color="tab:orange",
                label="exact pass", rasterized=True)  # fmt: skip
     ax.axhline(0.0, color="black", linewidth=0.8)
-    styles = {"dead": ("dead cube", "--"), "gnubg": ("gnubg (auto recube)", ":"),
+    styles = {"no_recube": ("no recube", "--"),
+              "gnubg": ("dead (gnubg: taker's free redouble)", ":"),
               "live": ("fully live", "-.")}  # fmt: skip
     for rule, (label, style) in styles.items():
         tp = frame.attrs.get(f"tp_{rule}")
