@@ -669,7 +669,8 @@ def exact_take_boundary(
     at the taker's cubeless winning chance (x) and its MWC gained by taking rather than
     passing (y, percentage points; above 0 the exact answer is a take). The vertical lines
     are the take points of the rules: no recube, dead (gnubg's convention, with the taker's
-    free redouble) and fully live (:data:`mathbg.cube.match.TERMS`). A random sample of ``max_points`` dots is drawn.
+    free redouble) and fully live (:data:`mathbg.cube.match.TERMS`). A random sample of
+    ``max_points`` dots is drawn.
     """
     df = frame
     if len(df) > max_points:

@@ -7,8 +7,8 @@ Flat functions returning pandas DataFrames, on top of :mod:`mathbg.bearoff.match
   recube at all), gnubg's convention (mathbg's *dead* take point: the taker redoubles at
   once when the doubler needs ``<= 2c`` and the taker more,
   ``mathbg.cube.match.take_point_dead``) and the fully-live take point (gnubg
-  ``GetPoints``); the words as :data:`mathbg.cube.match.TERMS` defines them; where and by how much each rule errs,
-  with the recube vig that explains it;
+  ``GetPoints``); the words as :data:`mathbg.cube.match.TERMS` defines them; where and
+  by how much each rule errs, with the recube vig that explains it;
 - :func:`implied_cube_life` / :func:`cube_life_table`: the cube life ``x`` at which
   gnubg's blend ``(1 - x) dead + x live`` (:func:`mathbg.cube.convert.cubeful_mwc`) would
   give the exact no-double MWC of a position, by score and pip count;
