@@ -10,7 +10,7 @@ import pytest
 
 from mathbg.errors import METFormatError
 from mathbg.met import available, cubeless, extend, load, mec, montgomery, read, write, zadeh
-from mathbg.met.io import (
+from mathbg.met.formats import (
     format_csv,
     format_gnubg_xml,
     format_post_crawford_csv,

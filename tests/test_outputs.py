@@ -247,7 +247,7 @@ def test_score_points_to_frame():
 
 
 def test_cube_results_to_frame():
-    from mathbg.cube.convert import cube_decision
+    from mathbg.cube.cubeful import cube_decision
     from mathbg.cube.match import market_window
     from mathbg.cube.money import money_points
 

@@ -48,7 +48,9 @@ from numpy.typing import NDArray
 from mathbg._output import FrameMixin
 from mathbg.bearoff import index as _index
 from mathbg.bearoff import onesided as _os
+from mathbg.cube.decisions import CubeDecision
 from mathbg.errors import DatabaseError, InvalidParameterError
+from mathbg.rules.cube import CubeOwner
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "Equities", "OneSided", "TwoSided"]
 
@@ -708,12 +710,20 @@ class TwoSided:
                 f"{self.path}: a cubeless-only database (makebearoff -C) has no cubeful equities"
             )
 
-    def cube_decision(self, roller: Any, opponent: Any = None, cube: str = "centred") -> Any:
+    def cube_decision(
+        self,
+        roller: Any,
+        opponent: Any = None,
+        owner: CubeOwner | str = CubeOwner.CENTRE,
+        *,
+        cube: str | None = None,
+    ) -> CubeDecision:
         """The roller's cube decision: no double, double/take, double/pass and the action.
 
-        ND is the stored value for ``cube`` ("centred" or "owned"), DT twice the stored
-        "opponent owns" value, DP = +1. Returns a
-        :class:`mathbg.bearoff.twosided.CubeDecision`.
+        ND is the stored value for ``owner`` (``"centre"``, ``"player"`` = the roller, or
+        ``"opponent"``), DT twice the stored "opponent owns" value, DP = +1 (see
+        :func:`mathbg.bearoff.twosided.cube_decision`; ``cube=`` is the deprecated
+        spelling of ``owner``). Returns a :class:`mathbg.cube.decisions.CubeDecision`.
         """
         from mathbg.bearoff.twosided import cube_decision
 
@@ -721,7 +731,7 @@ class TwoSided:
         if v.ndim != 1:
             raise InvalidParameterError("cube_decision() takes one pair")
         self._require_cubeful()
-        return cube_decision(v, cube)
+        return cube_decision(v, owner, cube=cube)
 
     def __repr__(self) -> str:
         return (

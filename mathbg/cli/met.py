@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     """Handler of ``mathbg met``."""
     from mathbg.errors import InvalidParameterError
     from mathbg.met import MODELS, available, build, read
-    from mathbg.met.io import render, write
+    from mathbg.met.formats import render, write
 
     if args.list:
         print("shipped tables: " + ", ".join(available()))
@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         path = write(met, args.out, format=args.format, **options)
         if args.format == "csv" or (args.format is None and path.suffix.lower() == ".csv"):
-            from mathbg.met.io import post_crawford_csv_path
+            from mathbg.met.formats import post_crawford_csv_path
 
             print(f"post-Crawford vectors: {post_crawford_csv_path(path)}", file=sys.stderr)
     else:
