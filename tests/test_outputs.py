@@ -362,3 +362,51 @@ def test_met_json_and_csv_decimals_and_no_noise(capsys):
     assert obj["pre"][0][0] == 0.5 and all(round(v, 2) == v for row in obj["pre"] for v in row)
     csv = run(capsys, "met", "--length", "3", "--format", "csv", "--decimals", "3")
     assert csv.splitlines()[1].split(",")[1] == "0.500"
+
+
+# ----------------------------------------------------------------------------- bearoff results
+
+
+def test_bearoff_results_to_frame():
+    import numpy as np
+
+    from mathbg.bearoff.db import Equities
+    from mathbg.bearoff.twosided import cube_decision
+
+    # Janowski's man-on-6 vs man-on-6 (theory 2.1): the roller wins 27/36 + 9/36 x 1/4 =
+    # 81.25 %, cubeless equity 0.625; centred and opponent-owned cubeful values 0.5
+    eq = Equities(cubeless=0.625, owned=0.625, centred=0.5, opponent_owns=0.5)
+    row = eq.to_frame().iloc[0]
+    assert row["centred"] == 0.5 and eq.to_frame().attrs["name"] == "Equities"
+    dec = cube_decision(np.array([0.625, 0.625, 0.5, 0.5]))
+    frame = dec.to_frame()
+    assert frame.iloc[0]["double_take"] == 1.0 and frame.iloc[0]["double_pass"] == 1.0
+    assert frame.iloc[0]["action"] == "double, pass"
+    assert math.isnan(frame.iloc[0]["cube_life"])  # exact: no cube-life model, NaN
+
+
+def test_count_advice_to_frame():
+    from mathbg.race import counts
+
+    # 8-9-12 rule: a lead of 8 % (of the roller's count) doubles, 9 % redoubles, above 12 %
+    # passes; 100 vs 113 pips is a 13 % lead: double, pass (test_race_counts' thresholds)
+    row = counts.lead_8912_advice(100, 113).to_frame().iloc[0]
+    assert row["verdict"] == "double, pass" and not row["take"]
+
+
+def test_roll_distribution_to_frame(short_race):
+    roller, _ = short_race.distributions
+    df = roller.to_frame()
+    assert df.index.name == "rolls" and df["p_bear_off"].sum() == pytest.approx(1.0)
+    # 5 on the 1-point and 4 on the 2-point (gnubg's manual): 4.41 rolls, EPC 36.02
+    assert round(df.attrs["mean_rolls"], 2) == 4.41 and round(df.attrs["epc"], 2) == 36.02
+
+
+def test_met_fit_to_frame():
+    from mathbg.bearoff.exact_match_analysis import fit_met_model
+
+    # fitting Tornberg's model to its own 26 % table recovers the 26 % gammon rate
+    fit = fit_met_model(metmod.mec(9, gammon_rate=0.26), "mec")
+    row = fit.to_frame().iloc[0]
+    assert row["model"] == "mec" and row["gammon_rate"] == pytest.approx(0.26, abs=1e-6)
+    assert row["rms"] == pytest.approx(0.0, abs=1e-9)

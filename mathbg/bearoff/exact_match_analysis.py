@@ -443,6 +443,14 @@ class MetFit:
     residuals: Any
     post_residuals: np.ndarray
 
+    def to_frame(self) -> pd.DataFrame:
+        """One row: ``model``, the fitted parameters, ``rms`` and ``max_abs`` (MWC
+        fractions); the residual tables stay in :attr:`residuals`/:attr:`post_residuals`."""
+        from mathbg._output import frame
+
+        row = {"model": self.model, **self.parameters, "rms": self.rms, "max_abs": self.max_abs}
+        return frame([row], name=f"{self.model} fit", met=getattr(self.met, "name", ""))
+
 
 def fit_met_model(
     target: Any,

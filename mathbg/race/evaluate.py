@@ -282,6 +282,24 @@ class RollDistribution:
     clear_back: NDArray[np.float64]
     method: str
 
+    def to_frame(self) -> Any:
+        """The distributions as a DataFrame: index ``rolls`` (n = 0, 1, ...), columns
+        ``p_bear_off`` (P(exactly n rolls)), ``p_first_off`` and ``p_clear_back``
+        (fractions; 0 past each array's end); EPC and method in ``attrs``."""
+        from mathbg._output import frame
+
+        n = max(len(self.rolls), len(self.first_off), len(self.clear_back))
+
+        def padded(a: NDArray[np.float64]) -> list[float]:
+            return [float(v) for v in np.pad(a, (0, n - len(a)))]
+
+        cols = zip(padded(self.rolls), padded(self.first_off), padded(self.clear_back),
+                   strict=True)  # fmt: skip
+        rows = [{"rolls": k, "p_bear_off": r, "p_first_off": f, "p_clear_back": c}
+                for k, (r, f, c) in enumerate(cols)]  # fmt: skip
+        return frame(rows, name=f"rolls to bear off ({self.method})", index="rolls",
+                     method=self.method, epc=self.epc, mean_rolls=self.mean_rolls)  # fmt: skip
+
     @property
     def mean_rolls(self) -> float:
         """Expected number of rolls."""
