@@ -329,18 +329,29 @@ def market_window_bars(points: Any, ax: Axes | None = None, *, title: str | None
 
     ``points`` is a :class:`mathbg.cube.match.ScorePoints` (from
     :func:`mathbg.cube.match.points`). For each player: the dead window (double point to
-    dead cash point), the live window (to the live cash point) and the too-good point.
+    dead cash point), the no-recube window where it differs (the taker's redouble is free,
+    :data:`mathbg.cube.match.TERMS`), the live window (to the live cash point) and the
+    too-good point. A player with nothing to double for has no bars.
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(7.0, 3.0))
     labels = []
     y = 0
     for who, pl, away in zip(("player", "opponent"), points.players, points.away, strict=True):
-        rows = (("dead", pl.cash_point_dead, "tab:blue"), ("live", pl.cash_point_live, "tab:green"))
-        for kind, cash, colour in rows:
-            if cash is None or pl.double_point_dead is None:
+        no_recube = getattr(pl, "cash_point_no_recube", None)
+        dp_nr = getattr(pl, "double_point_no_recube", None)
+        differs = no_recube is not None and not (
+            np.isclose(no_recube, pl.cash_point_dead, rtol=0.0, atol=1e-12)
+            and np.isclose(dp_nr, pl.double_point_dead, rtol=0.0, atol=1e-12)
+        )
+        rows = [("dead", pl.double_point_dead, pl.cash_point_dead, "tab:blue")]
+        if differs:  # the taker's redouble is free: gnubg's second dead line
+            rows.append(("no recube", dp_nr, no_recube, "tab:purple"))
+        rows.append(("live", pl.double_point_dead, pl.cash_point_live, "tab:green"))
+        for kind, double, cash, colour in rows:
+            if cash is None or double is None:  # does not apply: no bar
                 continue
-            lo = 100.0 * pl.double_point_dead
+            lo = 100.0 * double
             ax.barh(y, 100.0 * cash - lo, left=lo, color=colour, alpha=0.7, height=0.6)
             ax.text(lo, y, f"{lo:.1f} ", ha="right", va="center", fontsize=8)
             ax.text(100.0 * cash, y, f" {100.0 * cash:.1f}", ha="left", va="center", fontsize=8)

@@ -410,3 +410,25 @@ def test_met_fit_to_frame():
     row = fit.to_frame().iloc[0]
     assert row["model"] == "mec" and row["gammon_rate"] == pytest.approx(0.26, abs=1e-6)
     assert row["rms"] == pytest.approx(0.0, abs=1e-9)
+
+
+def test_market_window_plot_shows_no_recube_window_where_it_differs():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mathbg import plots
+    from mathbg.cube.match import points
+
+    ax = plots.market_window_bars(points(KXG2, 4, 2))
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    # the 2-away doubler's window is met by the 4-away taker's free redouble (gnubg prints
+    # two dead lines for it); the 4-away doubler's is not
+    assert "opponent (2-away), no recube" in labels
+    assert "player (4-away), no recube" not in labels
+    plt.close(ax.figure)
+    # 2-away on a 2-cube has nothing to double for: no bars for it
+    ax = plots.market_window_bars(points(KXG2, 4, 2, cube=2))
+    assert not any("opponent" in t.get_text() for t in ax.get_yticklabels())
+    plt.close(ax.figure)

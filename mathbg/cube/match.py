@@ -543,7 +543,9 @@ class ScorePoints:
     def free_recube(self) -> bool:
         """Somebody's double here is met by the taker's free redouble (dead != no recube)."""
         return any(
-            p.take_point_dead is not None and p.take_point_no_recube != p.take_point_dead
+            p.take_point_dead is not None
+            and p.take_point_no_recube is not None
+            and abs(p.take_point_no_recube - p.take_point_dead) > 1e-12
             for p in self.players
         )
 
