@@ -150,7 +150,13 @@ def legend(sp: Any) -> list[str]:
     if sp.cube_life is not None:
         default = " (the default: fully live, gnubg's 'Live cube')" if sp.cube_life == 1 else ""
         lines.append(f"live: cube life x = {sp.cube_life:g}{default}")
-    lines.append("-: does not apply (no double to take, or nothing to double for)")
+    why = {
+        "crawford": "no cube in the Crawford game",
+        "post-crawford": "no double to take or nothing to double for; no live cube "
+        "after the Crawford game",
+        "dmp": "nothing to double for at double match point",
+    }.get(sp.state, "no double to take, or nothing to double for")
+    lines.append(f"-: does not apply ({why})")
     return lines
 
 
