@@ -148,7 +148,7 @@ def _load_arrays(directory: Path, header: dict[str, Any], verify: bool) -> dict[
     return arrays
 
 
-def _progress_bar(total: int, desc: str, enabled: bool) -> Any:
+def progress_bar(total: int, desc: str, enabled: bool) -> Any:
     if not enabled:
         return None
     from tqdm.auto import tqdm
@@ -286,7 +286,7 @@ class OneSided:
             The move policy (see :mod:`mathbg.bearoff.onesided`): gnubg's choice
             (default, comparable with gnubg) or exact minimum expected rolls.
         """
-        _index._check_size(points, checkers)
+        _index.check_size(points, checkers)
         if policy not in _os.POLICIES:
             raise InvalidParameterError(f"policy must be one of {_os.POLICIES}, got {policy!r}")
         target = Path(path) if path is not None else cls.default_path(points, checkers, policy)
@@ -299,7 +299,7 @@ class OneSided:
                 pass  # invalid: rebuild below
         n = _index.n_positions(points, checkers)
         _check_memory(n * _BYTES_PER_ONESIDED_POSITION, f"one-sided {points}x{checkers}")
-        bar = _progress_bar(n, f"one-sided {points}x{checkers}", progress)
+        bar = progress_bar(n, f"one-sided {points}x{checkers}", progress)
         start = time.perf_counter()
         try:
             with_gnubg = policy == "gnubg"
@@ -581,7 +581,7 @@ class TwoSided:
         """
         from mathbg.bearoff import twosided as _ts
 
-        _index._check_size(points, checkers)
+        _index.check_size(points, checkers)
         target = Path(path) if path is not None else cls.default_path(points, checkers)
         if target.exists() and not rebuild:
             try:
@@ -592,7 +592,7 @@ class TwoSided:
                 pass
         n = _index.n_positions(points, checkers)
         _check_memory(n * n * _BYTES_PER_TWOSIDED_PAIR, f"two-sided {points}x{checkers}")
-        bar = _progress_bar(n * n, f"two-sided {points}x{checkers}", progress)
+        bar = progress_bar(n * n, f"two-sided {points}x{checkers}", progress)
         start = time.perf_counter()
         with _atomic_directory(target) as tmp:
             out = np.lib.format.open_memmap(

@@ -65,7 +65,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from mathbg.bearoff.index import _check_size, n_positions, rank, validate_counts
+from mathbg.bearoff.index import check_size, n_positions, rank, validate_counts
 from mathbg.cube.decisions import CubeAction, CubeDecision
 from mathbg.errors import DatabaseError, InvalidParameterError, InvalidScoreError
 from mathbg.met.catalogue import as_met
@@ -329,7 +329,7 @@ class _Space:
 
 
 def _space(points: int, checkers: int) -> _Space:
-    _check_size(points, checkers)
+    check_size(points, checkers)
     if checkers > MAX_CHECKERS:
         raise DatabaseError(
             f"the match solver covers at most {MAX_CHECKERS} checkers a side (with 15 a "

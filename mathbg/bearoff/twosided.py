@@ -53,7 +53,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mathbg._deprecation import warn_deprecated
-from mathbg.bearoff.index import _check_size, n_positions
+from mathbg.bearoff.index import check_size, n_positions
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
 from mathbg.errors import InvalidParameterError
 from mathbg.rules.cube import CubeOwner
@@ -117,7 +117,7 @@ def build_arrays(
     from mathbg.bearoff._schedule import dynamic_chunks, plan
     from mathbg.bearoff.moves import successors
 
-    _check_size(points, checkers)
+    check_size(points, checkers)
     n = n_positions(points, checkers)
     dtype = np.int16 if gnubg else np.float64
     if out is None:

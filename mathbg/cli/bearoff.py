@@ -173,14 +173,14 @@ def _build_gnubg_file(args: argparse.Namespace, checkers: int, out: Path) -> Pat
     import numpy as np
 
     from mathbg.bearoff import gnubg_bd, onesided, twosided
-    from mathbg.bearoff.db import _progress_bar
+    from mathbg.bearoff.db import progress_bar
     from mathbg.bearoff.index import n_positions
     from mathbg.errors import InvalidParameterError
 
     if args.policy != "gnubg":
         raise InvalidParameterError(".bd files are written with gnubg's policy only")
     n = n_positions(args.points, checkers)
-    bar = _progress_bar(n * n if args.two_sided else n, f"{out.name}", not args.quiet)
+    bar = progress_bar(n * n if args.two_sided else n, f"{out.name}", not args.quiet)
     hook = bar.update if bar is not None else None
     try:
         if args.two_sided:
