@@ -98,7 +98,8 @@ def _outcomes(m: Any, a: int, b: int, c: int, post: bool) -> tuple[NDArray[np.fl
 def cubeless_mwc(
     probs: ArrayLike, met: Any, away: int, opp_away: int, cube: int = 1, *, crawford: bool = False
 ) -> Float:
-    """Cubeless (dead-cube) MWC of the player on roll: ``sum P(outcome) MWC(outcome)``.
+    """Cubeless MWC of the player on roll (cube life x = 0: no cube action at all):
+    ``sum P(outcome) MWC(outcome)``.
 
     ``probs`` are gnubg's five outputs with cumulative gammons (see the module docs); the
     outcomes are single, gammon and backgammon wins and losses at the current cube.

@@ -379,7 +379,7 @@ def may_double(away: int, opp_away: int, cube: int, owner: str, *, crawford: boo
     """May the first-named player double? (gnubg ``GetDPEq`` rules.)
 
     Not in the Crawford game, not as the post-Crawford leader, not when the player already
-    needs <= cube (a dead cube), and only from the centre or the player's own side.
+    needs <= cube (nothing to double for), and only from the centre or the player's own side.
     """
     owner = check_owner(owner)
     state = score_state(away, opp_away, crawford=crawford)
