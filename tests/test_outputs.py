@@ -432,3 +432,21 @@ def test_market_window_plot_shows_no_recube_window_where_it_differs():
     ax = plots.market_window_bars(points(KXG2, 4, 2, cube=2))
     assert not any("opponent" in t.get_text() for t in ax.get_yticklabels())
     plt.close(ax.figure)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("takepoint", "--away", "3,5", "--gammons", "0.2,0.2", "--json"),
+        ("takepoint", "--length", "3", "--matrix", "--json"),
+        ("cube", "money", "--gammons", "0.2,0.1", "--json"),
+        ("cube", "decide", "--probs", "0.72,0.25,0.01,0.05,0.002", "--away", "3,5", "--json"),
+        ("met", "--model", "zadeh", "--length", "5", "--format", "json"),
+        ("selfplay", "--variant", "portes", "--games", "3", "--seed", "1", "--json"),
+    ],
+)
+def test_every_json_command_honours_decimals(capsys, argv):
+    text = run(capsys, *argv, "--decimals", "3")
+    json.loads(text)
+    for literal in floats_in(text):
+        assert len(literal.split(".")[1]) <= 3, (argv, literal)
