@@ -13,6 +13,8 @@ import math
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mathbg.met as metmod
 from mathbg.cli import main
@@ -450,3 +452,37 @@ def test_every_json_command_honours_decimals(capsys, argv):
     json.loads(text)
     for literal in floats_in(text):
         assert len(literal.split(".")[1]) <= 3, (argv, literal)
+
+
+# ----------------------------------------------------------------------------- invariants
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300))
+def test_clean_number_keeps_15_digits_and_nothing_else(x):
+    from mathbg._output import clean_number
+
+    y = clean_number(x)
+    assert y == pytest.approx(x, rel=5e-15, abs=0.0)
+    digits = repr(y).lower().split("e")[0].lstrip("-").replace(".", "").strip("0")
+    assert len(digits) <= 15
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=st.integers(1, 11), b=st.integers(1, 11), c=st.sampled_from([1, 2, 4]),
+       g=st.floats(0.0, 0.4))  # fmt: skip
+def test_score_points_json_and_frame_agree(a, b, c, g):
+    from mathbg.cube.match import POINT_FIELDS, points
+
+    sp = points(KXG2, a, b, cube=c, gammons=(g, g))
+    df = sp.to_frame()
+    for name, p in zip(("player", "opponent"), sp.as_dict()["players"], strict=True):
+        for key in POINT_FIELDS:
+            v = p[key]
+            if key == "may_double":
+                assert bool(df.loc[name, key]) == v
+            elif v is None:  # not applicable: null in JSON, NaN in the frame
+                assert math.isnan(df.loc[name, key])
+            else:
+                assert df.loc[name, key] == v
+                if "point" in key:
+                    assert -1e-12 <= v <= 1 + 1e-12
