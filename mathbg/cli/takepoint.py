@@ -26,6 +26,13 @@ Points are winning chances of the player they belong to: the take point is the t
 chance at which take and pass break even (against the other player's double from the
 current cube to twice it); the double, cash and too-good points are the doubler's.
 
+Words: "dead" = after the take the cube is not turned again, except the taker's free
+redouble (the doubler needs <= 2 x cube and the taker more; gnubg's market window counts
+it); "no recube" = not turned again at all (printed where it differs from dead); "live" =
+cube life --x (default 1, fully live). "-" (JSON null) = does not apply: no double to take,
+or nothing to double for (a doubler needing no more than the cube), or no cube at all.
+JSON numbers are fractions (text: percent), without float noise; --decimals rounds them.
+
 G0,G1 and B0,B1 are the first-named player's and the opponent's gammon and backgammon
 rates, DISJOINT fractions of that side's wins (gammons that are not backgammons, and
 backgammons), as gnubg's `show marketwindow` takes them; each in [0, 1].
