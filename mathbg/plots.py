@@ -340,9 +340,13 @@ def market_window_bars(points: Any, ax: Axes | None = None, *, title: str | None
     for who, pl, away in zip(("player", "opponent"), points.players, points.away, strict=True):
         no_recube = getattr(pl, "cash_point_no_recube", None)
         dp_nr = getattr(pl, "double_point_no_recube", None)
-        differs = no_recube is not None and not (
-            np.isclose(no_recube, pl.cash_point_dead, rtol=0.0, atol=1e-12)
-            and np.isclose(dp_nr, pl.double_point_dead, rtol=0.0, atol=1e-12)
+        differs = (
+            no_recube is not None
+            and dp_nr is not None
+            and pl.cash_point_dead is not None
+            and pl.double_point_dead is not None
+            and max(abs(no_recube - pl.cash_point_dead), abs(dp_nr - pl.double_point_dead))
+            > 1e-12
         )
         rows = [("dead", pl.double_point_dead, pl.cash_point_dead, "tab:blue")]
         if differs:  # the taker's redouble is free: gnubg's second dead line
@@ -601,8 +605,13 @@ def bearoff_distribution(
             if gammon
             else f"mean {mean:.2f} rolls, EPC {mean * 49 / 6:.1f}"
         )
-        style = {"marker": _MARKERS[k % len(_MARKERS)], "linestyle": _LINESTYLES[k % 4]}
-        ax.plot(n, 100.0 * dist, label=f"{label} ({extra})", **style)
+        ax.plot(
+            n,
+            100.0 * dist,
+            label=f"{label} ({extra})",
+            marker=_MARKERS[k % len(_MARKERS)],
+            linestyle=_LINESTYLES[k % 4],
+        )
     ax.set_xlim(-0.5, last + 1.5)
     ax.set_ylim(bottom=0.0)
     what = "roll on which the first checker comes off" if gammon else "rolls to bear off all"

@@ -319,6 +319,7 @@ class OneSided:
             np.save(tmp / "dist.npy", arrays.dist)
             np.save(tmp / "gammon.npy", arrays.gammon)
             if with_gnubg:
+                assert arrays.gnubg is not None  # built with the gnubg table
                 np.save(tmp / "gnubg.npy", arrays.gnubg)
             _write_header(
                 tmp,

@@ -286,6 +286,7 @@ def build_states(
     dbls = {st: can_double(st) for st in full}
     # partition refinement: start from (leaf value, option), refine by (class of the
     # flipped state, class of the doubled state) until stable
+    labels: dict[Any, Any]
     if merge:
         labels = {st: (round(wins[st], 12), dbls[st]) for st in full}
     else:
@@ -493,7 +494,9 @@ class GameSolution:
             "access": True,
         }
 
-    def decision(self, roller: Any, opponent: Any, cube: int = 1, owner: str = "centre"):
+    def decision(
+        self, roller: Any, opponent: Any, cube: int = 1, owner: CubeOwner | str = CubeOwner.CENTRE
+    ) -> MatchEquity:
         """The exact cube decision of one pair (see :class:`MatchEquity`)."""
         from mathbg.cube.decisions import classify
 
@@ -696,7 +699,9 @@ def _save(sol: GameSolution, path: Path) -> None:
             os.unlink(tmp)
 
 
-def _load(path: Path, points: int, checkers: int, a: int, b: int, kind: str, name: str):
+def _load(
+    path: Path, points: int, checkers: int, a: int, b: int, kind: str, name: str
+) -> GameSolution | None:
     try:
         with np.load(path) as data:
             levels = int(data["levels"])

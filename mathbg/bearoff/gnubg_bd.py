@@ -198,7 +198,9 @@ def read_onesided(path: str | os.PathLike[str]) -> OneSidedBd:
     if np.any(offset + nz + nzg > len(words)):
         raise DatabaseError(f"{path}: index points beyond the data area (truncated)")
 
-    def scatter(start: NDArray[np.int64], length: NDArray[np.int64], first: NDArray[np.int64]):
+    def scatter(
+        start: NDArray[np.int64], length: NDArray[np.int64], first: NDArray[np.int64]
+    ) -> NDArray[np.uint16]:
         out = np.zeros((n, 32), np.uint16)
         rows = np.repeat(np.arange(n), length)
         within = np.arange(int(length.sum())) - np.repeat(np.cumsum(length) - length, length)

@@ -96,7 +96,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     decide.add_argument("--json", action="store_true", help="print JSON (fractions)")
     add_decimals(decide)
     decide.set_defaults(handler=run_decide)
-    parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
+    parser.set_defaults(handler=lambda args: _usage(parser))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    """Print the help of a command given without its subcommand; exit status 2."""
+    parser.print_help()
+    return 2
 
 
 def run_money(args: argparse.Namespace) -> int:

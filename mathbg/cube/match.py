@@ -442,7 +442,11 @@ def market_window(
         other_away = opp_away if i == 0 else away
         res.append(
             MarketWindow(
-                *vals,
+                vals[0],
+                vals[1],
+                vals[2],
+                vals[3],
+                vals[4],
                 auto_redouble=bool(sol.auto[i][0]),
                 dead=bool(other_away <= 2 * cube),
             )
@@ -653,7 +657,7 @@ def points(
         np.asarray(a),
         np.asarray(b),
         np.asarray(c),
-        tuple(np.asarray(v) for v in (g0, b0, g1, b1)),
+        (np.asarray(g0), np.asarray(b0), np.asarray(g1), np.asarray(b1)),
         one_away,
         np.asarray(state == "crawford"),
     )

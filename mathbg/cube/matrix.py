@@ -118,7 +118,7 @@ def score_matrix(
     crawford_game = one_away & ~dmp & bool(crawford)
     levels_needed = int(np.log2(cube_arr.max())) + 1
     view = MetView(m, 0)
-    rates = tuple(np.full(a.shape, v) for v in (g0, b0, g1, b1))
+    rates = (np.full(a.shape, g0), np.full(a.shape, b0), np.full(a.shape, g1), np.full(a.shape, b1))
     sol = solve(view, a, b, np.ones_like(a), rates, one_away, crawford_game, levels_needed)
     if xv is not None:
         cash_x = (cash_at_x(sol, 0, np.asarray(xv)), cash_at_x(sol, 1, np.asarray(xv)))

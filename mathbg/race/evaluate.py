@@ -491,7 +491,8 @@ def race_chances(
     method = METHODS[1] if "database" in dr.method and "database" in do.method else METHODS[2]
     values = _combine((dr.rolls, dr.first_off, dr.clear_back),
                       (do.rolls, do.first_off, do.clear_back))  # fmt: skip
-    return RaceChances(*(float(v) for v in values), method, dr, do)  # type: ignore[arg-type]
+    w, wg, wb, lg, lb = (float(v) for v in values)
+    return RaceChances(w, wg, wb, lg, lb, method, dr, do)
 
 
 def _fits_twosided(ts: Any, player: NDArray, opponent: NDArray) -> bool:
@@ -730,11 +731,11 @@ def race_cube_decision(
         x = race_cube_life(pos.pips()[0]) if chances.method == METHODS[2] else 0.6
     dec = cube_decision(chances.probabilities, met, away, opp_away, cube=cube, owner=owner,
                         x=x, crawford=crawford, jacoby=jacoby, beavers=beavers)  # fmt: skip
-    score = None if met is None else (int(away), int(opp_away))  # type: ignore[arg-type]
+    cube_life_score = None if met is None else (int(away), int(opp_away))  # type: ignore[arg-type]
     return RaceCubeAdvice(action=dec.action, no_double=dec.no_double,
                           double_take=dec.double_take, double_pass=dec.double_pass,
                           optimal=dec.optimal, unit=dec.unit, emg=dec.emg, x=float(x),
-                          source="cube life", score=score)  # fmt: skip
+                          source="cube life", score=cube_life_score)  # fmt: skip
 
 
 def _advice(
@@ -902,7 +903,7 @@ def evaluate_race(
                            seed=seed)  # fmt: skip
     epc: list[float | None] = [None, None]
     wastage: list[float | None] = [None, None]
-    dists = (chances.roller, chances.opponent)
+    dists: tuple[RollDistribution | None, ...] = (chances.roller, chances.opponent)
     if chances.method == METHODS[0]:  # the two-sided database: EPCs from the one-sided one
         dists = tuple(roll_distribution(s, onesided=onesided) for s in (player, opponent))
     for i, d in enumerate(dists):
