@@ -63,12 +63,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from mathbg.bearoff.index import check_size, n_positions, rank, validate_counts
 from mathbg.cube.decisions import CubeAction, CubeDecision
 from mathbg.errors import DatabaseError, InvalidParameterError, InvalidScoreError
 from mathbg.met.catalogue import as_met
+from mathbg.met.table import MET
 from mathbg.rules.cube import CubeOwner
 
 __all__ = [
@@ -143,7 +144,7 @@ def cube_cap(a: int, b: int) -> int:
     return cap
 
 
-def met_mwc(met: Any) -> MwcFunction:
+def met_mwc(met: MET) -> MwcFunction:
     """Player 0's MWC at the start of a game ``(a, b, kind)`` (a, b >= 1) from a MET."""
 
     def mwc(a: int, b: int, kind: str) -> float:
@@ -454,7 +455,7 @@ class GameSolution:
         level = min(c, self.cap).bit_length() - 1  # beyond the cap every cube is dead
         return self.states.index((0, level, w))
 
-    def index(self, counts: Any, what: str = "position") -> int:
+    def index(self, counts: ArrayLike, what: str = "position") -> int:
         """Bearoff index of a position of this space (raises if it has no checker)."""
         arr = validate_counts(counts, self.points, self.checkers, what=what)
         if arr.ndim != 1:
@@ -495,7 +496,11 @@ class GameSolution:
         }
 
     def decision(
-        self, roller: Any, opponent: Any, cube: int = 1, owner: CubeOwner | str = CubeOwner.CENTRE
+        self,
+        roller: ArrayLike,
+        opponent: ArrayLike,
+        cube: int = 1,
+        owner: CubeOwner | str = CubeOwner.CENTRE,
     ) -> MatchEquity:
         """The exact cube decision of one pair (see :class:`MatchEquity`)."""
         from mathbg.cube.decisions import classify
@@ -667,7 +672,7 @@ def solve_game(
 # ------------------------------------------------------------------------------ caching
 
 
-def _met_key(met: Any) -> str:
+def _met_key(met: MET) -> str:
     digest = hashlib.sha256()
     digest.update(np.ascontiguousarray(met.pre).tobytes())
     digest.update(np.ascontiguousarray(met.post).tobytes())
@@ -726,7 +731,7 @@ def solve_score(
     away: tuple[int, int],
     *,
     crawford: bool = False,
-    met: Any = "kazaross-xg2",
+    met: MET | str = "kazaross-xg2",
     points: int = 6,
     checkers: int = 6,
     disk_cache: bool = False,
@@ -787,7 +792,7 @@ def solve_score(
     return sol
 
 
-def _fits(roller: Any, opponent: Any, points: int) -> int:
+def _fits(roller: ArrayLike, opponent: ArrayLike, points: int) -> int:
     """Checkers per side of the smallest space holding both positions (6 at least)."""
     r = validate_counts(roller, points, MAX_CHECKERS, what="roller")
     o = validate_counts(opponent, points, MAX_CHECKERS, what="opponent")
@@ -797,13 +802,13 @@ def _fits(roller: Any, opponent: Any, points: int) -> int:
 
 
 def match_equity(
-    roller: Any,
-    opponent: Any,
+    roller: ArrayLike,
+    opponent: ArrayLike,
     away: tuple[int, int],
     cube: int = 1,
     owner: str = "centre",
     crawford: bool = False,
-    met: Any = "kazaross-xg2",
+    met: MET | str = "kazaross-xg2",
     *,
     points: int = 6,
     checkers: int | None = None,
@@ -936,8 +941,8 @@ def _game_start(
 
 
 def race_met(
-    roller: Any,
-    opponent: Any | None = None,
+    roller: ArrayLike,
+    opponent: ArrayLike | None = None,
     length: int = 11,
     *,
     points: int = 6,

@@ -100,7 +100,13 @@ def _outcomes(m: Any, a: int, b: int, c: int, post: bool) -> tuple[NDArray[np.fl
 
 
 def cubeless_mwc(
-    probs: ArrayLike, met: Any, away: int, opp_away: int, cube: int = 1, *, crawford: bool = False
+    probs: ArrayLike,
+    met: MET | str,
+    away: int,
+    opp_away: int,
+    cube: int = 1,
+    *,
+    crawford: bool = False,
 ) -> Float:
     """Cubeless MWC of the player on roll (cube life x = 0: no cube action at all):
     ``sum P(outcome) MWC(outcome)``.
@@ -141,7 +147,7 @@ def _lin(p: Any, x0: Any, y0: Any, x1: Any, y1: Any) -> Any:
 
 def cubeful_mwc(
     probs: ArrayLike,
-    met: Any,
+    met: MET | str,
     away: int,
     opp_away: int,
     *,
@@ -215,7 +221,13 @@ def cubeful_mwc(
 
 
 def emg(
-    mwc: ArrayLike, met: Any, away: int, opp_away: int, cube: int = 1, *, crawford: bool = False
+    mwc: ArrayLike,
+    met: MET | str,
+    away: int,
+    opp_away: int,
+    cube: int = 1,
+    *,
+    crawford: bool = False,
 ) -> Float:
     """Equivalent-to-money-game equity (EMG) of a MWC at the score.
 
@@ -274,7 +286,7 @@ def money_cubeful_equity(
 
 def cubeful_equity(
     probs: ArrayLike,
-    met: Any = None,
+    met: MET | str | None = None,
     away: int | None = None,
     opp_away: int | None = None,
     *,
@@ -300,7 +312,7 @@ def cubeful_equity(
 
 def cube_decision(
     probs: ArrayLike,
-    met: Any = None,
+    met: MET | str | None = None,
     away: int | None = None,
     opp_away: int | None = None,
     *,

@@ -120,6 +120,8 @@ from mathbg.met.catalogue import as_met
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+    from mathbg.met.table import MET
+
 __all__ = [
     "POINT_FIELDS",
     "STATES",
@@ -167,7 +169,7 @@ _DOC_ARGS = """
 
 
 def take_point_dead(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -189,7 +191,7 @@ def take_point_dead(
 
 
 def take_point_live(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -209,7 +211,7 @@ def take_point_live(
 
 
 def take_point(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -229,7 +231,7 @@ def take_point(
 
 
 def cash_point_dead(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -247,7 +249,7 @@ def cash_point_dead(
 
 
 def cash_point_live(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -262,7 +264,7 @@ def cash_point_live(
 
 
 def cash_point(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -278,7 +280,7 @@ def cash_point(
 
 
 def double_point(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -301,7 +303,7 @@ def double_point(
 
 
 def too_good_point(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -329,7 +331,12 @@ for _f in (take_point_dead, take_point_live, take_point, cash_point_dead, cash_p
 
 
 def gammon_value(
-    met: Any, away: ArrayLike, opp_away: ArrayLike, cube: ArrayLike = 1, *, crawford: bool = False
+    met: MET | str,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
+    *,
+    crawford: bool = False,
 ) -> float | Arr:
     """Gammon value of the first-named player at the score (XG convention).
 
@@ -343,7 +350,12 @@ def gammon_value(
 
 
 def backgammon_value(
-    met: Any, away: ArrayLike, opp_away: ArrayLike, cube: ArrayLike = 1, *, crawford: bool = False
+    met: MET | str,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
+    *,
+    crawford: bool = False,
 ) -> float | Arr:
     """Backgammon value of the first-named player (XG convention, as gnubg prints it).
 
@@ -414,7 +426,7 @@ class MarketWindow(FrameMixin):
 
 
 def market_window(
-    met: Any,
+    met: MET | str,
     away: int,
     opp_away: int,
     cube: int = 1,
@@ -595,7 +607,7 @@ class ScorePoints:
 
 
 def points(
-    met: Any,
+    met: MET | str,
     away: int,
     opp_away: int,
     *,

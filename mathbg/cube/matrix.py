@@ -19,6 +19,8 @@ from mathbg.met.catalogue import as_met
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+    from mathbg.met.table import MET
+
 __all__ = ["COLUMNS", "score_matrix", "take_point_table"]
 
 #: Columns of :func:`score_matrix` (``take_x``/``cash_x`` only when ``x`` is given).
@@ -45,7 +47,7 @@ COLUMNS: tuple[str, ...] = (
 
 
 def score_matrix(
-    met: Any,
+    met: MET | str,
     n: int | None = None,
     *,
     cubes: tuple[int, ...] = CUBE_LEVELS,

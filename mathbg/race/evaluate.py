@@ -79,9 +79,10 @@ count; R. Janowski, "Take-Points in Money Games" (1993).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
@@ -90,6 +91,12 @@ from mathbg._output import FrameMixin
 from mathbg.cube.decisions import CubeAction, CubeDecision
 from mathbg.errors import ContactPositionError, InvalidParameterError, InvalidPositionError
 from mathbg.race import counts as _counts
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.met.table import MET
+    from mathbg.rules.position import Position
+
+    RaceInput: TypeAlias = Position | str | tuple[Sequence[int], Sequence[int]]
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -124,7 +131,7 @@ MAX_ONESIDED_POINTS = 10
 # ----------------------------------------------------------------------------- input
 
 
-def as_race(position: Any) -> tuple[Any, Any]:
+def as_race(position: RaceInput) -> tuple[Any, Any]:
     """A race position and its match state (or None) from any accepted input.
 
     Parameters
@@ -450,7 +457,7 @@ def _combine(r: Any, o: Any) -> tuple[Any, Any, Any, Any, Any]:
 
 
 def race_chances(
-    position: Any,
+    position: RaceInput,
     *,
     onesided: Any = None,
     twosided: Any = None,
@@ -631,11 +638,11 @@ def _ts_match_x(p: float, exact: float, owner: str) -> float:
 
 
 def race_cube_decision(
-    position: Any,
+    position: RaceInput,
     *,
     chances: RaceChances | None = None,
     x: float | None = None,
-    met: Any = None,
+    met: MET | str | None = None,
     away: int | None = None,
     opp_away: int | None = None,
     cube: int = 1,
@@ -764,7 +771,7 @@ def _advice(
 class RaceEvaluation(FrameMixin):
     """Everything mathbg knows about a race position (see :func:`evaluate_race`)."""
 
-    position: Any
+    position: Position
     pips: tuple[int, int]
     keith: tuple[int, int]
     keith_adjusted: float
@@ -859,12 +866,12 @@ class RaceEvaluation(FrameMixin):
 
 
 def evaluate_race(
-    position: Any,
+    position: RaceInput,
     *,
     keith_rounding: str = "down",
     thorp_convention: str = "thorp",
     x: float | None = None,
-    met: Any = None,
+    met: MET | str | None = None,
     money: bool = False,
     onesided: Any = None,
     twosided: Any = None,
