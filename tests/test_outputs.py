@@ -486,3 +486,20 @@ def test_score_points_json_and_frame_agree(a, b, c, g):
                 assert df.loc[name, key] == v
                 if "point" in key:
                     assert -1e-12 <= v <= 1 + 1e-12
+
+
+def test_every_result_object_has_to_frame():
+    from mathbg.bearoff.db import Equities
+    from mathbg.bearoff.exact_match import MatchEquity
+    from mathbg.bearoff.exact_match_analysis import MetFit
+    from mathbg.cube.decisions import CubeDecision
+    from mathbg.cube.match import MarketWindow, PlayerPoints, ScorePoints
+    from mathbg.cube.money import CubeActionResult, MoneyPoint, MoneyPoints
+    from mathbg.met.table import MET
+    from mathbg.race.counts import CountAdvice
+    from mathbg.race.evaluate import RaceChances, RaceCubeAdvice, RaceEvaluation, RollDistribution
+
+    for cls in (Equities, MatchEquity, MetFit, CubeDecision, MarketWindow, PlayerPoints,
+                ScorePoints, CubeActionResult, MoneyPoint, MoneyPoints, MET, CountAdvice,
+                RaceChances, RaceCubeAdvice, RaceEvaluation, RollDistribution):  # fmt: skip
+        assert callable(getattr(cls, "to_frame", None)), cls.__name__

@@ -490,7 +490,7 @@ TERMS: dict[str, str] = {
 
 
 @dataclass(frozen=True)
-class PlayerPoints:
+class PlayerPoints(FrameMixin):
     """One player's cube points at a score (winning chances of that player).
 
     ``*_dead`` count the taker's free redouble, ``*_no_recube`` do not (see :data:`TERMS`);
