@@ -490,7 +490,7 @@ def test_score_points_json_and_frame_agree(a, b, c, g):
 
 def test_every_result_object_has_to_frame():
     from mathbg.bearoff.db import Equities
-    from mathbg.bearoff.exact_match import MatchEquity
+    from mathbg.bearoff.exact_match import GameSolution, MatchEquity
     from mathbg.bearoff.exact_match_analysis import MetFit
     from mathbg.cube.decisions import CubeDecision
     from mathbg.cube.match import MarketWindow, PlayerPoints, ScorePoints
@@ -499,7 +499,20 @@ def test_every_result_object_has_to_frame():
     from mathbg.race.counts import CountAdvice
     from mathbg.race.evaluate import RaceChances, RaceCubeAdvice, RaceEvaluation, RollDistribution
 
-    for cls in (Equities, MatchEquity, MetFit, CubeDecision, MarketWindow, PlayerPoints,
+    for cls in (Equities, GameSolution, MatchEquity, MetFit, CubeDecision, MarketWindow, PlayerPoints,
                 ScorePoints, CubeActionResult, MoneyPoint, MoneyPoints, MET, CountAdvice,
                 RaceChances, RaceCubeAdvice, RaceEvaluation, RollDistribution):  # fmt: skip
         assert callable(getattr(cls, "to_frame", None)), cls.__name__
+
+
+def test_exact_game_solution_to_frame():
+    import numpy as np
+
+    from mathbg.bearoff.exact_match import solve_score
+
+    # 2-away/2-away: after a double both sides win the match with any win, so DT is the
+    # cubeless chance; a pass leaves 1-away/2-away Crawford (the published table's entry)
+    df = solve_score((2, 2), points=3, checkers=2).to_frame()
+    np.testing.assert_allclose(df["double_take"], df["p_win"], atol=1e-12)
+    assert (df["double_pass"] == KXG2.mwc(1, 2, crawford=True)).all()
+    assert df.attrs["cube_life"] is None and "2-away/2-away" in df.attrs["name"]
