@@ -499,9 +499,12 @@ def test_every_result_object_has_to_frame():
     from mathbg.race.counts import CountAdvice
     from mathbg.race.evaluate import RaceChances, RaceCubeAdvice, RaceEvaluation, RollDistribution
 
-    for cls in (Equities, GameSolution, MatchEquity, MetFit, CubeDecision, MarketWindow, PlayerPoints,
-                ScorePoints, CubeActionResult, MoneyPoint, MoneyPoints, MET, CountAdvice,
-                RaceChances, RaceCubeAdvice, RaceEvaluation, RollDistribution):  # fmt: skip
+    classes = (
+        Equities, GameSolution, MatchEquity, MetFit, CubeDecision, MarketWindow,
+        PlayerPoints, ScorePoints, CubeActionResult, MoneyPoint, MoneyPoints, MET,
+        CountAdvice, RaceChances, RaceCubeAdvice, RaceEvaluation, RollDistribution,
+    )  # fmt: skip
+    for cls in classes:
         assert callable(getattr(cls, "to_frame", None)), cls.__name__
 
 
