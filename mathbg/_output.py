@@ -37,7 +37,8 @@ SIGNIFICANT_DIGITS = 15
 
 
 def clean_number(value: Any, decimals: int | None = None) -> Any:
-    """A JSON-ready scalar: NaN and None -> None, floats without noise, ints and bools kept.
+    """A JSON-ready scalar: NaN, infinities and None -> None, floats without noise, ints
+    and bools kept.
 
     Parameters
     ----------
@@ -55,10 +56,8 @@ def clean_number(value: Any, decimals: int | None = None) -> Any:
     if isinstance(value, int):
         return value
     x = float(value)
-    if math.isnan(x):
+    if not math.isfinite(x):  # NaN: does not apply; JSON has no infinity either
         return None
-    if math.isinf(x):
-        return x
     if decimals is not None:
         return round(x, int(decimals)) + 0.0  # + 0.0: no "-0.0"
     return float(f"{x:.{SIGNIFICANT_DIGITS}g}") + 0.0
