@@ -154,10 +154,10 @@ def legend(sp: Any) -> list[str]:
         "      (when the doubler needs <= 2 x cube and the taker more; gnubg's 'Dead cube')",
     ]
     if sp.free_recube:
-        lines.append(
-            "no recube: the cube is not turned again at all, not even that free redouble "
-            "(gnubg's 'opponent doesn't redouble')"
-        )
+        lines += [
+            "no recube: the cube is not turned again at all, not even that free redouble",
+            "      (gnubg's 'Dead cube (opponent doesn't redouble)')",
+        ]
     if sp.cube_life is not None:
         default = " (the default: fully live, gnubg's 'Live cube')" if sp.cube_life == 1 else ""
         lines.append(f"live: cube life x = {sp.cube_life:g}{default}")
