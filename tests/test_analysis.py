@@ -295,6 +295,9 @@ def test_cli_json(capsys):
     assert code == 0, err
     data = json.loads(out)
     assert data["engine"]["name"] == "given" and len(data["scores"]) == 9 + 4
+    code, out, _ = _cli(capsys, START, "--length", "3", "--probs", "0.7,0.2,0.01,0.05,0.002",
+                        "--json", "--decimals", "3")  # fmt: skip
+    assert code == 0 and json.loads(out)["scores"][-1]["no_double"] * 1000 % 1 == 0
 
 
 @pytest.mark.parametrize(
@@ -333,6 +336,8 @@ def test_cli_batch_csv(capsys, tmp_path):
     assert code == 0, err
     frame = pd.read_csv(out)
     assert len(frame) == 3 * (1 + len(matrix_states(5)))
+    text = out.read_text()
+    assert "nan" not in text.lower()  # not applicable: an empty cell
     assert frame["position"].nunique() == 2
     ids.write_text(f"{START}\nnot-an-id\n")
     code, _, err = _cli(capsys, "--file", str(ids), "--length", "5", "--probs",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mathbg.cli._args import add_command, load_met, print_json, save_figure
+from mathbg.cli._args import add_command, add_decimals, load_met, print_json, save_figure
 
 DESCRIPTION = """\
 The cube action of the side on roll at every score of a match (roller A-away, opponent
@@ -75,6 +75,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--no-beavers", action="store_true", help="money row without beavers")
     p.add_argument("--plot", metavar="FILE", help="draw the action grid to FILE")
     p.add_argument("--json", action="store_true", help="print JSON")
+    add_decimals(p)
     p.add_argument("--file", metavar="IDS.txt", help="batch: one position per line")
     p.add_argument("--csv", metavar="OUT", help="batch: write every row to this CSV file")
     p.set_defaults(handler=run)
@@ -147,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
         ax = cube_action_grid(result)
         save_figure(ax.figure, args.plot)
     if args.json:
-        print_json(result.as_dict())
+        print_json(result.as_dict(), decimals=args.decimals)
         return 0
     _print(result)
     return 0
@@ -181,9 +182,12 @@ def _run_batch(args: argparse.Namespace) -> int:
         import pandas as pd
 
         frame = pd.concat([r.to_frame() for r in results], ignore_index=True)
-        frame.to_csv(args.csv, index=False)
+        from mathbg._output import format_number
+
+        frame.to_csv(args.csv, index=False,
+                     float_format=lambda v: format_number(v, args.decimals))  # fmt: skip
     if args.json:
-        print_json([r.as_dict() for r in results])
+        print_json([r.as_dict() for r in results], decimals=args.decimals)
     return 0
 
 
