@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from mathbg._output import FrameMixin
 from mathbg.errors import InvalidParameterError, InvalidPositionError, MathbgError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -169,7 +170,7 @@ def check_probabilities(probs: Any) -> tuple[float, float, float, float, float]:
 
 
 @dataclass(frozen=True)
-class Evaluation:
+class Evaluation(FrameMixin):
     """Cubeless probabilities of the side on roll and where they came from.
 
     Attributes
@@ -233,6 +234,12 @@ class Evaluation:
     def engine_dict(self) -> dict[str, Any]:
         """``{"name": engine, "plies": plies}`` (the JSON ``engine`` object)."""
         return {"name": self.engine, "plies": self.plies}
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: engine, plies, the five probabilities, class, cube life, method."""
+        return {"engine": self.engine_dict(), "probabilities": self.probabilities_dict(),
+                "position_class": self.position_class, "cube_life": self.cube_life,
+                "method": self.method, "exact": self.exact, "gnubg": self.gnubg}  # fmt: skip
 
 
 @runtime_checkable

@@ -25,11 +25,11 @@ and a cube life ``x``:
   ``take_margin``, the taker's cubeless winning chance minus it. So the margin is
   positive exactly when the row's action is a take (or no double). Where the model has no
   break-even the take point is 0 (always a take) or 1 (never);
-- ``x``: the cube life, gnubg 1.07's 0-ply choice by position class
+- ``cube_life`` (``x``): the cube life, gnubg 1.07's 0-ply choice by position class
   (:func:`~.evaluation.cube_life`) unless given. Inside the two-sided bearoff database
-  (and ``x`` not given) the rows follow gnubg 1.07 exactly as
+  (and no cube life given) the rows follow gnubg 1.07 exactly as
   :func:`mathbg.race.race_cube_decision` does (money: the database's exact equities;
-  match play: the cube life backed out of them, one per cube state; ``x`` then shows the
+  match play: the cube life backed out of them, one per cube state; ``cube_life`` then shows the
   no-double one). There the take point holds the double/take cube life (money: 0.6) fixed
   while the chances vary, so its margin is a guide rather than the action's exact rule;
 - ``exact_*``: where the exact bearoff match solver covers the position (both sides in a
@@ -84,7 +84,7 @@ DEFAULT_MET = "kazaross-xg2"
 #: Columns of :meth:`PositionAnalysis.to_frame`, in order.
 COLUMNS: tuple[str, ...] = (
     "position", "engine", "plies", "met", "length", "away", "opp_away", "crawford", "state",
-    "cube", "owner", "current", "unit", "x", "action", "no_double", "double_take",
+    "cube", "owner", "current", "unit", "cube_life", "action", "no_double", "double_take",
     "double_pass", "optimal", "emg_no_double", "emg_double_take", "emg_double_pass",
     "take_point", "take_margin", "exact_action", "exact_no_double", "exact_double_take",
     "exact_double_pass", "exact_optimal", "exact_differs",
@@ -287,7 +287,7 @@ def _two_sided_rows(
            "optimal": _optimal(dec), "emg_no_double": emgs[0],
            "emg_double_take": nan if emgs[1] is None else emgs[1],
            "emg_double_pass": nan if emgs[2] is None else emgs[2],
-           "take_point": nan, "take_margin": nan, "x": float(xs)}  # fmt: skip
+           "take_point": nan, "take_margin": nan, "cube_life": float(xs)}  # fmt: skip
     if dec.double_take is not None:
         p1 = np.asarray(probs, dtype=np.float64)[None, :]
 
@@ -507,7 +507,7 @@ def _json_row(row: dict[str, Any]) -> dict[str, Any]:
         "owner": str(row["owner"]),
         "current": bool(row["current"]),
         "unit": row["unit"],
-        "cube_life": _num(row["x"]),
+        "cube_life": _num(row["cube_life"]),
         "action": str(row["action"]),
         **{k: _num(row[k]) for k in _VALUE_KEYS},
         "emg": {k: _num(row["emg_" + k]) for k in _VALUE_KEYS[:3]},
@@ -777,7 +777,7 @@ def _base_row(
         "length": length, "away": None if st.away is None else st.away[0],
         "opp_away": None if st.away is None else st.away[1], "crawford": st.crawford,
         "state": st.state, "cube": st.cube, "owner": st.owner, "current": current,
-        "unit": "equity" if st.away is None else "mwc", "x": float(x),
+        "unit": "equity" if st.away is None else "mwc", "cube_life": float(x),
         "exact_action": None, "exact_no_double": np.nan, "exact_double_take": np.nan,
         "exact_double_pass": np.nan, "exact_optimal": np.nan, "exact_differs": False,
     }  # fmt: skip

@@ -224,7 +224,7 @@ def _print(result: Any) -> None:
         mark = "*" if row["current"] else " "
         tp = "-" if row["take_point"] != row["take_point"] else f"{100 * row['take_point']:.1f}%"
         mg = "-" if row["take_margin"] != row["take_margin"] else f"{100 * row['take_margin']:+.1f}"
-        print(f"{mark}{score:>10} {cube:>9} {row['x']:5.3f}  {row['action']!s:18} "
+        print(f"{mark}{score:>10} {cube:>9} {row['cube_life']:5.3f}  {row['action']!s:18} "
               f"{_pct(row['no_double'], unit):>8} {_pct(row['double_take'], unit):>8} "
               f"{_pct(row['double_pass'], unit):>8} {tp:>7} {mg:>7}  {exact}")  # fmt: skip
     if result.compare is not None:
