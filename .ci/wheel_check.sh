@@ -3,7 +3,8 @@
 #   1. build the sdist and, from it, the wheel (python -m build);
 #   2. install the wheel into a fresh virtual environment (dependencies from the package index);
 #   3. from an empty directory run the README's main job (takepoint, met), a bearoff build
-#      that must land in $XDG_CACHE_HOME/mathbg, and tests/wheel/check_installed.py (every
+#      that must land in $XDG_CACHE_HOME/mathbg (database and numba cache; nothing written into
+#      site-packages), and tests/wheel/check_installed.py (every
 #      shipped table is package data equal to data/met, loads, is listed; cache locations);
 #   4. check that nothing was written into the checkout.
 # Usage: bash .ci/wheel_check.sh [PYTHON]   (exits non-zero on any failure)
@@ -35,14 +36,16 @@ echo "== wheel: run outside the checkout"
 mkdir "$WORK/outside"
 cd "$WORK/outside"
 export XDG_CACHE_HOME="$WORK/xdg"
-export NUMBA_CACHE_DIR="$WORK/numba"
-unset MATHBG_DATA PYTHONPATH
+unset MATHBG_DATA PYTHONPATH NUMBA_CACHE_DIR
 "$WORK/venv/bin/mathbg" --version
 "$WORK/venv/bin/mathbg" takepoint --away 3,5 --cube 2
 "$WORK/venv/bin/mathbg" met --model kazaross-xg2 --length 7
 "$WORK/venv/bin/mathbg" met --list
 "$WORK/venv/bin/mathbg" bearoff build --points 3 --checkers 3 --quiet
 ls -d "$XDG_CACHE_HOME"/mathbg/bearoff/onesided-03x03*
+# numba's cache of mathbg's kernels: in the user cache directory, nothing in site-packages
+[ -n "$(find "$XDG_CACHE_HOME/mathbg/numba" -name "*.nbi")" ]
+if [ -n "$(find "$WORK/venv" -name "*.nbi")" ]; then echo "numba cache in site-packages"; exit 1; fi
 "$VPY" "$REPO/tests/wheel/check_installed.py" "$REPO"
 
 cd "$REPO"
