@@ -94,7 +94,7 @@ def _unmove(tails: Any, src: Any, die: Any) -> None:
         tails[k] += 1
 
 
-@njit("int64(int64[::1], int64, int64, boolean)", cache=True)  # one compile, not one per literal
+@njit(cache=True)
 def _save(out: Any, n_out: Any, idx: Any, check: Any) -> Any:
     """Append ``idx`` to ``out[:n_out]`` unless already there (when ``check``)."""
     if check:
