@@ -20,6 +20,7 @@ from mathbg.errors import (
     IllegalPlayError,
     InvalidPositionError,
 )
+from mathbg.rules.board import BasePosition
 from mathbg.rules.dice import parse_roll
 from mathbg.rules.notation import ParsedPlay, format_moves, parse_notation, play_net, segment_ok
 from mathbg.rules.plays import NORMAL_ROLL, Play, Plays
@@ -126,7 +127,7 @@ class VariantPlays(Plays):
             return self._index_of(item) is not None
         return super().__contains__(item)
 
-    def find(self, result: Position) -> Play | None:
+    def find(self, result: BasePosition) -> Play | None:
         """The play leading to ``result`` (mover's point of view), or None."""
         i = self._index_of(result)
         return None if i is None else self._play(i)
