@@ -73,7 +73,9 @@ def lookup(name: Any) -> Any:
     if rs is None:
         for module in PROVIDERS:
             importlib.import_module(module)
-        rs = RULESETS.get(key) or RULESETS.get(normalise_name(key))
+        rs = RULESETS.get(key)
+        if rs is None:
+            rs = RULESETS.get(normalise_name(key))
     if rs is None:
         known = ", ".join(sorted(RULESETS))
         raise UnknownVariantError(f"unknown variant {name!r}: known variants are {known}")
