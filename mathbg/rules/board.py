@@ -57,8 +57,6 @@ OFF = 0
 #: Checkers per side in the standard game.
 CHECKERS = 15
 
-_INITIAL_ROW = bytes([0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5] + [0] * 10 + [2, 0])
-
 
 class PositionStatus(enum.IntFlag):
     """Problems of a position; ``VALID`` (0) when there are none.
