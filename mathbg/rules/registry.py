@@ -12,9 +12,10 @@ How it works
 ------------
 :data:`RULESETS` maps a canonical name to its rule set. A rule-set module registers its
 rule sets when imported (:func:`register`). A name not registered yet loads the built-in
-providers listed in :data:`PROVIDERS` (module names, as plug-in entry points are
-written), so ``Position.initial("portes")`` works on a fresh interpreter while the
-standard game never imports a variant. This module imports nothing of the rules model.
+providers listed in :data:`PROVIDERS` (module names, as plug-in entry points are written),
+in order until the name is found, so ``Position.initial("portes")`` works on a fresh
+interpreter while the standard game never imports a variant. This module imports nothing
+of the rules model.
 """
 
 from __future__ import annotations
@@ -70,12 +71,13 @@ def lookup(name: Any) -> Any:
         raise UnknownVariantError(f"a variant name is a string, got {type(name).__name__}")
     key = name.strip().lower()
     rs = RULESETS.get(key)
-    if rs is None:
-        for module in PROVIDERS:
-            importlib.import_module(module)
+    for module in PROVIDERS:  # in order, only as far as needed (backgammon: no variant)
+        if rs is not None:
+            break
+        importlib.import_module(module)
         rs = RULESETS.get(key)
-        if rs is None:
-            rs = RULESETS.get(normalise_name(key))
+    if rs is None:
+        rs = RULESETS.get(normalise_name(key))
     if rs is None:
         known = ", ".join(sorted(RULESETS))
         raise UnknownVariantError(f"unknown variant {name!r}: known variants are {known}")
