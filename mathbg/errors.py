@@ -99,3 +99,7 @@ class ConfigurationError(MathbgError):
 
 class ContactPositionError(MathbgError):
     """A position with contact given to a race-only evaluator."""
+
+
+class MathbgWarning(UserWarning):
+    """A warning from mathbg (e.g. a corrupted cache rebuilt); the CLI prints it on one line."""

@@ -88,7 +88,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
-    return run_handler(handler, args, str(args.command))
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        return run_handler(handler, args, str(args.command))
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    """Warnings on one line of stderr: ``mathbg: warning: ...``."""
+    print(f"mathbg: warning: {_one_line(Exception(str(message)))}", file=sys.stderr)
 
 
 #: What the CLI prints after a MemoryError (exit status 2).
@@ -151,6 +167,7 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass
+
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -61,6 +61,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _add_policy(build, "one-sided move policy (default gnubg)")
     build.add_argument("--out", metavar="PATH", help="output directory, or a gnubg .bd file")
     build.add_argument("--rebuild", action="store_true", help="rebuild even if a valid one exists")
+    build.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing --out that is not a database of this kind",
+    )
     build.add_argument("--quiet", action="store_true", help="no progress bar")
     build.set_defaults(handler=run_build)
 
@@ -157,7 +162,12 @@ def run_build(args: argparse.Namespace) -> int:
     else:
         if args.two_sided:
             db: Any = TwoSided.build(
-                args.points, checkers, path=out, progress=not args.quiet, rebuild=args.rebuild
+                args.points,
+                checkers,
+                path=out,
+                progress=not args.quiet,
+                rebuild=args.rebuild,
+                force=args.force,
             )
         else:
             db = OneSided.build(
@@ -167,6 +177,7 @@ def run_build(args: argparse.Namespace) -> int:
                 path=out,
                 progress=not args.quiet,
                 rebuild=args.rebuild,
+                force=args.force,
             )
         path = Path(db.path)
         checksum = db.header["checksum"]
@@ -190,6 +201,7 @@ def _build_gnubg_file(args: argparse.Namespace, checkers: int, out: Path) -> Pat
 
     if args.policy != "gnubg":
         raise InvalidParameterError(".bd files are written with gnubg's policy only")
+    gnubg_bd.check_target(out, "TS" if args.two_sided else "OS", force=args.force)
     n = n_positions(args.points, checkers)
     bar = _progress_bar(n * n if args.two_sided else n, f"{out.name}", not args.quiet)
     hook = bar.update if bar is not None else None
@@ -197,11 +209,18 @@ def _build_gnubg_file(args: argparse.Namespace, checkers: int, out: Path) -> Pat
         if args.two_sided:
             table = twosided.build_arrays(args.points, checkers, gnubg=True, progress=hook)
             values = (table.astype(np.int32) + 0x8000).astype(np.uint16)
-            gnubg_bd.write_twosided(out, values, points=args.points, checkers=checkers)
+            gnubg_bd.write_twosided(
+                out, values, points=args.points, checkers=checkers, force=args.force
+            )
         else:
             tab = onesided.build_gnubg_arrays(args.points, checkers, progress=hook)
             gnubg_bd.write_onesided(
-                out, tab[:, :32], tab[:, 32:], points=args.points, checkers=checkers
+                out,
+                tab[:, :32],
+                tab[:, 32:],
+                points=args.points,
+                checkers=checkers,
+                force=args.force,
             )
     finally:
         if bar is not None:
