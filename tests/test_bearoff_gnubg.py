@@ -30,11 +30,10 @@ import subprocess
 import numpy as np
 import pytest
 
-from mathbg.bearoff import OneSided, TwoSided, successors
+from mathbg.bearoff import OneSided, TwoSided, gnubg_bd, successors
 from mathbg.bearoff import onesided as os_
 from mathbg.bearoff import twosided as ts_
 from mathbg.errors import DatabaseError
-from mathbg.io import gnubg_bd
 
 pytestmark = pytest.mark.gnubg
 

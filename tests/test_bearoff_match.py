@@ -278,7 +278,7 @@ def test_money_limit_is_the_two_sided_database():
 
 @pytest.mark.gnubg
 def test_money_limit_matches_gnubg_file(gnubg):
-    from mathbg.io import gnubg_bd
+    from mathbg.bearoff import gnubg_bd
 
     bd = gnubg_bd.read_twosided(gnubg.ts_db)
     assert (bd.header.points, bd.header.checkers) == (6, 6)

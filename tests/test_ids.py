@@ -21,7 +21,7 @@ from rules_strategies import valid_positions
 
 from mathbg import MatchState, Position
 from mathbg.errors import InvalidIdError, InvalidPositionError, MathbgError
-from mathbg.io.gnubg_ids import (
+from mathbg.rules.ids import (
     decode_match_key,
     decode_xgid,
     encode_gnubg_id,
@@ -219,7 +219,7 @@ def test_bad_match_ids(mid, message):
 
 def test_match_id_score_above_length_is_rejected():
     f = decode_match_key("QYkqASAAIAAA")
-    from mathbg.io.gnubg_ids import encode_match_key
+    from mathbg.rules.ids import encode_match_key
 
     bad = encode_match_key({**f, "score0": 10})
     with pytest.raises(InvalidIdError, match="exceeds the match length"):

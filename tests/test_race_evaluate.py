@@ -183,7 +183,7 @@ def test_match_state_from_ids() -> None:
     pos = Position.from_counts(side({6: 3, 5: 3, 4: 3}), side({6: 3, 5: 3, 4: 2, 3: 1}))
     money = ev.evaluate_race(pos.id)
     assert money.cube.unit == "equity"
-    from mathbg.io.gnubg_ids import encode_gnubg_id
+    from mathbg.rules.ids import encode_gnubg_id
     from mathbg.rules.match import MatchState
 
     state = MatchState(length=5, score=(1, 2), on_roll=1)

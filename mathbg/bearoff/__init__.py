@@ -16,7 +16,7 @@ Public API (imported lazily; numba compiles on first use):
 
 Positions are checker counts on points 1..P, ace point first, in the side's own
 numbering; the databases use gnubg's bearoff index, so they interoperate with gnubg's
-``.bd`` files (:mod:`mathbg.io.gnubg_bd`).
+``.bd`` files (:mod:`mathbg.bearoff.gnubg_bd`).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ written into a temporary directory which is renamed into place only when complet
 :meth:`OneSided.build` / :meth:`TwoSided.build` reuse a valid database at the target
 path (checksum verified) and rebuild an invalid one. Arrays are opened memory-mapped.
 
-gnubg's ``.bd`` files (:mod:`mathbg.io.gnubg_bd`) open with the same classes
+gnubg's ``.bd`` files (:mod:`mathbg.bearoff.gnubg_bd`) open with the same classes
 (``OneSided.open("gnubg_os0.bd")``) and are written with ``to_gnubg``.
 
 Positions are checker counts on points 1..P (the side's own numbering, ace point
@@ -429,7 +429,7 @@ class OneSided:
         Native arrays are memory-mapped. The header (fields and its own checksum) and the
         file sizes are always checked; ``verify`` (default) also checks the full
         checksum, over the header and every array, once per process and file. A gnubg
-        file is read into memory, checked for plausibility (:mod:`mathbg.io.gnubg_bd`)
+        file is read into memory, checked for plausibility (:mod:`mathbg.bearoff.gnubg_bd`)
         and converted from 16-bit fixed point (``u / 65535``).
 
         Raises
@@ -461,7 +461,7 @@ class OneSided:
 
     @classmethod
     def _from_gnubg(cls, path: Path) -> OneSided:
-        from mathbg.io import gnubg_bd
+        from mathbg.bearoff import gnubg_bd
 
         bd = gnubg_bd.read_onesided(path)
         if bd.dist is None:
@@ -497,9 +497,9 @@ class OneSided:
 
         With gnubg's policy the stored gnubg table is written, so the file equals what
         ``makebearoff -o P`` produces, byte for byte; otherwise the float distributions
-        are rounded (:func:`mathbg.io.gnubg_bd.u16_from_distribution`).
+        are rounded (:func:`mathbg.bearoff.gnubg_bd.u16_from_distribution`).
         """
-        from mathbg.io import gnubg_bd
+        from mathbg.bearoff import gnubg_bd
 
         if self._gnubg is not None:
             dist, gammon = self._gnubg[:, :32], self._gnubg[:, 32:]
@@ -743,7 +743,7 @@ class TwoSided:
         """
         p = Path(path)
         if _is_gnubg_file(p):
-            from mathbg.io import gnubg_bd
+            from mathbg.bearoff import gnubg_bd
 
             bd = gnubg_bd.read_twosided(p)
             h = bd.header
@@ -776,8 +776,8 @@ class TwoSided:
         ``makebearoff -t PxC`` writes, byte for byte (this costs a build); otherwise the
         float equities are rounded to the nearest fixed-point value.
         """
+        from mathbg.bearoff import gnubg_bd
         from mathbg.bearoff import twosided as _ts
-        from mathbg.io import gnubg_bd
 
         if self._equity.shape[2] != 4:
             raise DatabaseError("a cubeless-only table cannot be written as a cubeful file")

@@ -295,6 +295,6 @@ def build_gnubg_arrays(
     16-bit fixed point (0xFFFF = 1), 32 bins per distribution, gnubg's integer
     arithmetic and tie-breaks (see :func:`mathbg.bearoff._kernels.os_layers_serial`). Returns
     ``uint16[N, 64]`` (distribution, then gammon distribution); written with
-    :func:`mathbg.io.gnubg_bd.write_onesided` it reproduces gnubg's file byte for byte.
+    :func:`mathbg.bearoff.gnubg_bd.write_onesided` it reproduces gnubg's file byte for byte.
     """
     return _generate(points, checkers, 2 | 4, 0.0, progress)[3]

@@ -193,11 +193,10 @@ def _build_gnubg_file(args: argparse.Namespace, checkers: int, out: Path) -> Pat
     """Write a gnubg .bd file with gnubg's own arithmetic (byte-identical to makebearoff)."""
     import numpy as np
 
-    from mathbg.bearoff import onesided, twosided
+    from mathbg.bearoff import gnubg_bd, onesided, twosided
     from mathbg.bearoff.db import _progress_bar
     from mathbg.bearoff.index import n_positions
     from mathbg.errors import InvalidParameterError
-    from mathbg.io import gnubg_bd
 
     if args.policy != "gnubg":
         raise InvalidParameterError(".bd files are written with gnubg's policy only")

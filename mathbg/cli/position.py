@@ -40,8 +40,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mathbg.io.gnubg_ids import parse_id
     from mathbg.rules.dice import parse_roll
+    from mathbg.rules.ids import parse_id
 
     position, match = parse_id(args.id)
     roll = parse_roll(args.roll) if args.roll is not None else None

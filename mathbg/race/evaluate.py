@@ -150,7 +150,7 @@ def as_race(position: Any) -> tuple[Any, Any]:
     if isinstance(position, Position):
         pos = position.check()
     elif isinstance(position, str):
-        from mathbg.io.gnubg_ids import parse_id
+        from mathbg.rules.ids import parse_id
 
         pos, match = parse_id(position)
     elif isinstance(position, tuple | list) and len(position) == 2:

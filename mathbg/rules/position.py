@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mathbg.errors import InvalidPositionError
-from mathbg.io.gnubg_ids import decode_position_id, encode_position_id
+from mathbg.rules.idcodec import decode_position_id, encode_position_id
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.plays import Plays
