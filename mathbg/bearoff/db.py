@@ -232,7 +232,10 @@ def _reuse(
         return None
     except DatabaseError:
         return None
-    return db if db._identity() == wanted else None
+    if db._identity() != wanted:
+        return None
+    storage.clean_stale(target.parent)  # debris of a killed build beside a valid database
+    return db
 
 
 def _progress_bar(total: int, desc: str, enabled: bool) -> Any:

@@ -49,6 +49,7 @@ from numpy.typing import NDArray
 from mathbg.errors import DatabaseCorruptError, DatabaseError
 
 __all__ = [
+    "PUBLISHED_MD5",
     "SUM_TOLERANCE",
     "BdHeader",
     "OneSidedBd",
@@ -172,9 +173,28 @@ def read_header(path: str | os.PathLike[str]) -> BdHeader:
         return BdHeader.parse(fh.read(HEADER_SIZE), str(path))
 
 
+#: MD5 of the files gnubg distributes (gnubg's manual, "Obtaining bearoff databases"),
+#: by their 40-byte header: a file with one of these headers must be that file.
+PUBLISHED_MD5 = {
+    b"gnubg-OS-06-15-1-1-0".ljust(HEADER_SIZE - 1, b"x") + b"\n": (
+        "3dc7b833c4670849cee00479a9e21b49"
+    ),
+    b"gnubg-TS-06-06-1".ljust(HEADER_SIZE - 1, b"x") + b"\n": "44b6040b49b46cb9dd2ce8caa947044d",
+}
+
+
 def _load(path: str | os.PathLike[str]) -> tuple[BdHeader, NDArray[np.uint8]]:
     data = np.fromfile(path, dtype=np.uint8)
-    return BdHeader.parse(data[:HEADER_SIZE].tobytes(), str(path)), data
+    header = BdHeader.parse(data[:HEADER_SIZE].tobytes(), str(path))
+    published = PUBLISHED_MD5.get(data[:HEADER_SIZE].tobytes())
+    if published is not None:
+        import hashlib
+
+        if hashlib.md5(data.data, usedforsecurity=False).hexdigest() != published:
+            raise _implausible(
+                path, f"differs from gnubg's published {header.kind} file (md5 {published})"
+            )
+    return header, data
 
 
 def _expect_size(path: object, actual: int, expected: int) -> None:
@@ -291,8 +311,32 @@ def check_onesided(bd: OneSidedBd, path: object = "file") -> None:
     _check_sums(bd.dist, path, "distribution")
     if len(bd.dist) and (bd.dist[0, 0] < 0xFFFF - SUM_TOLERANCE or np.any(bd.dist[1:, 0])):
         raise _implausible(path, "only the empty position can be borne off in 0 rolls")
+    _check_support(bd, path)
     if bd.gammon is not None:
         _check_sums(bd.gammon, path, "gammon distribution")
+
+
+def _check_support(bd: OneSidedBd, path: object) -> None:
+    """Each distribution lies where the rolls can fall: a roll removes 2..24 pips.
+
+    So a position with ``p`` pips takes at least ``ceil(p / 24)`` rolls and at most
+    ``ceil(p / 2)`` (every die moves a checker or bears one off, one pip at least).
+    """
+    from mathbg.bearoff.index import all_positions
+
+    assert bd.dist is not None
+    h = bd.header
+    pip = all_positions(h.points, h.checkers).astype(np.int64) @ np.arange(1, h.points + 1)
+    nonzero = bd.dist != 0
+    first = np.argmax(nonzero, axis=1)
+    last = bd.dist.shape[1] - 1 - np.argmax(nonzero[:, ::-1], axis=1)
+    low, high = -(-pip // 24), -(-pip // 2)
+    bad = np.flatnonzero((first < low) | ((last > high) & (high < bd.dist.shape[1] - 1)))
+    if len(bad):
+        i = int(bad[0])
+        raise _implausible(
+            path, f"position {i} ({int(pip[i])} pips) has rolls outside {low[i]}..{high[i]}"
+        )
 
 
 def check_twosided(bd: TwoSidedBd, path: object = "file", *, rows: int = 256) -> None:
