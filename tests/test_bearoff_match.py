@@ -1,4 +1,4 @@
-"""Exact match play in bearoffs (mathbg.bearoff.match): identities, limits, properties.
+"""Exact match play in bearoffs (mathbg.bearoff.exact_match): identities, limits, properties.
 
 Where the expected numbers come from:
 - cubeless winning chances: the two-sided money database (``twosided.build_arrays``,
@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mathbg import met as metmod
-from mathbg.bearoff import match as M
+from mathbg.bearoff import exact_match as M
 from mathbg.bearoff import match_equity, rank
 from mathbg.bearoff.twosided import build_arrays
 from mathbg.cube.decisions import CubeAction
@@ -207,7 +207,7 @@ def _brute_force(a: int, b: int, kind: str, met, checkers: int = 2) -> dict:
 )
 def test_solver_equals_a_plain_recursion(away, crawford):
     a, b = away
-    kind = M._kind(a, b, crawford)
+    kind = M.game_kind(a, b, crawford)
     brute = _brute_force(a, b, kind, KXG2)
     sol = solve(away, crawford=crawford, checkers=2)
     code = {"centre": "c", "roller": "r", "opponent": "o"}
@@ -229,7 +229,7 @@ scores = st.tuples(st.integers(1, 9), st.integers(1, 9), st.booleans())
 
 def _solve_any(a: int, b: int, crawford: bool, **kw) -> M.GameSolution:
     crawford = crawford and (a == 1) != (b == 1)
-    return M.solve_game(6, 2, (a, b), M._kind(a, b, crawford), M._met_mwc(KXG2), **kw)
+    return M.solve_game(6, 2, (a, b), M.game_kind(a, b, crawford), M.met_mwc(KXG2), **kw)
 
 
 @settings(max_examples=25, deadline=None)

@@ -276,7 +276,7 @@ def test_clean_gnubg_files_pass_the_plausibility_checks(bd_files):
 
 @pytest.mark.parametrize("kind", ["flip", "truncate", "zero-fill", "garbage", "wrong-array"])
 def test_damaged_match_cache_is_solved_again(tmp_path, monkeypatch, kind, capsys):
-    from mathbg.bearoff import match as M
+    from mathbg.bearoff import exact_match as M
 
     monkeypatch.setenv("MATHBG_DATA", str(tmp_path))
     argv = ["bearoff", "match", "0,0,0,1,1", "0,0,1,1", "--away", "3,2", "--checkers", "2",

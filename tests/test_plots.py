@@ -134,7 +134,7 @@ def _cases() -> dict[str, list[Case]]:
 
 
 def _match_analysis() -> Any:
-    from mathbg.bearoff import match_analysis
+    from mathbg.bearoff import exact_match_analysis as match_analysis
 
     return match_analysis
 

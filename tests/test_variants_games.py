@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 
 from mathbg.cli import main
 from mathbg.errors import IllegalActionError, InvalidParameterError, InvalidScoreError
-from mathbg.met import cubeless
+from mathbg.met import cubeless, match_mwc, rotation_met
 from mathbg.rules.dice import ROLLS
 from mathbg.rules.game import GameResult, Phase, play_random_game
 from mathbg.rules.match import ResultKind
 from mathbg.rules.ruleset import get_ruleset
 from mathbg.rules.variants import FEVGA, LONG_NARDI, PLAKOTO, VariantPosition
-from mathbg.rules.variants.match import VariantMatch, match_equity, rotation_met
+from mathbg.rules.variants.match import VariantMatch
 from mathbg.rules.variants.reference import reference_plays
 from mathbg.rules.variants.selfplay import play_game, play_match, selfplay
 
@@ -250,8 +250,8 @@ def test_match_equity_single_variant_is_the_cubeless_met() -> None:
     # one variant: the cubeless MET with its gammon rate, no backgammons
     met = cubeless(7, gammon_rate=0.25, backgammon_rate=0.0, one_away=None)
     m = VariantMatch(length=7, rotation=("fevga",), score=(2, 4))
-    assert match_equity(m, 0, gammon_rates=[0.25]) == pytest.approx(met.mwc(5, 3), abs=1e-12)
-    assert m.mwc(1, gammon_rates=[0.25]) == pytest.approx(met.mwc(3, 5), abs=1e-12)
+    assert match_mwc(m, 0, gammon_rates=[0.25]) == pytest.approx(met.mwc(5, 3), abs=1e-12)
+    assert match_mwc(m, 1, gammon_rates=[0.25]) == pytest.approx(met.mwc(3, 5), abs=1e-12)
 
 
 def test_rotation_met_by_hand_and_limits() -> None:
@@ -276,9 +276,9 @@ def test_rotation_met_by_hand_and_limits() -> None:
     assert m[1, 1, 2] == pytest.approx(d * m[2, 1, 2] + (1 - d) * b1, abs=1e-15)
     # the Tavli match reads it at the next game of the rotation
     tav = VariantMatch(length=2, rotation=("portes", "plakoto", "fevga"), score=(1, 0), games=4)
-    assert tav.mwc(0, gammon_rates=[0.1, 0.3, 0.2], draw_rates=[0, d, 0]) == m[1, 1, 2]
+    assert match_mwc(tav, 0, gammon_rates=[0.1, 0.3, 0.2], draw_rates=[0, d, 0]) == m[1, 1, 2]
     with pytest.raises(InvalidParameterError, match="rotation of 3"):
-        tav.mwc(0, gammon_rates=[0.1, 0.3])
+        match_mwc(tav, 0, gammon_rates=[0.1, 0.3])
     with pytest.raises(InvalidParameterError):
         rotation_met(3, [1.5])
 

@@ -1,6 +1,6 @@
 """numba kernels of the exact match-play bearoff solver (internal; compiled on first call).
 
-Nothing here is public API; :mod:`mathbg.bearoff.match` builds the inputs and wraps them.
+Nothing here is public API; :mod:`mathbg.bearoff.exact_match` builds the inputs and wraps them.
 
 Layout
 ------

@@ -1,6 +1,6 @@
 """``mathbg bearoff match``: the exact cube decision of a bearoff at a match score.
 
-Registered by :mod:`mathbg.cli.bearoff`; the solver (:mod:`mathbg.bearoff.match`) is
+Registered by :mod:`mathbg.cli.bearoff`; the solver (:mod:`mathbg.bearoff.exact_match`) is
 imported only when the command runs.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from mathbg.cli._args import load_met, parse_pair, print_json
+from mathbg.cli._args import load_met, parse_counts, parse_pair, print_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,11 +46,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Solve (or look up) the score and print the decision."""
-    from mathbg.bearoff.match import match_equity
-    from mathbg.cli.bearoff import _parse_counts
+    from mathbg.bearoff.exact_match import match_equity
 
-    roller = _parse_counts(args.roller)
-    opponent = _parse_counts(args.opponent)
+    roller = parse_counts(args.roller)
+    opponent = parse_counts(args.opponent)
     eq = match_equity(
         roller,
         opponent,

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mathbg.cli._args import add_command, print_json
+from mathbg.cli._args import add_command, parse_counts, print_json
 
 DESCRIPTION = """\
 Bearoff databases: exact tables for the end of a race.
@@ -114,21 +114,6 @@ def _register_match(sub: argparse._SubParsersAction) -> None:
 
     add_arguments(match)
     match.set_defaults(handler=run)
-
-
-def _parse_counts(text: str) -> list[int]:
-    from mathbg.errors import InvalidPositionError
-
-    try:
-        counts = [int(x) for x in text.replace(" ", "").split(",") if x != ""]
-    except ValueError:
-        raise InvalidPositionError(
-            f"invalid position {text!r}: give checker counts on points 1..P, comma separated, "
-            "e.g. 0,0,0,3,5,7"
-        ) from None
-    if not counts:
-        raise InvalidPositionError(f"invalid position {text!r}: no checker counts")
-    return counts
 
 
 def _file_digest(path: Path, algorithm: str) -> str:
@@ -244,7 +229,7 @@ def run_show(args: argparse.Namespace) -> int:
     """``mathbg bearoff show``."""
     from mathbg.errors import InvalidParameterError
 
-    counts = [_parse_counts(p) for p in args.positions]
+    counts = [parse_counts(p) for p in args.positions]
     if args.two_sided:
         if len(counts) != 2:
             raise InvalidParameterError("--two-sided needs two positions: ROLLER OPPONENT")

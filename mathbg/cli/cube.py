@@ -122,7 +122,7 @@ def run_money(args: argparse.Namespace) -> int:
 
 def run_decide(args: argparse.Namespace) -> int:
     """Handler of ``mathbg cube decide``."""
-    from mathbg.cube.convert import cube_decision
+    from mathbg.cube.cubeful import cube_decision
     from mathbg.errors import InvalidParameterError
 
     try:

@@ -64,7 +64,7 @@ first checker off, but gnubg's own gammon estimates there swing by 0.4 between p
 Cube advice
 -----------
 Cubeless probabilities + a cube life ``x`` -> gnubg's cubeful equities
-(:func:`mathbg.cube.convert.cube_decision`: ``(1 - x)`` dead + ``x`` live, money or a
+(:func:`mathbg.cube.cubeful.cube_decision`: ``(1 - x)`` dead + ``x`` live, money or a
 match score). ``x`` defaults to gnubg's (eval.c ``EvalEfficiency``): 0.6 inside the
 bearoff databases, else the race formula ``x = 0.55 + 0.00125 * (roller's pips)``
 clamped to [0.6, 0.7]. For money inside the two-sided database the exact cubeful
@@ -634,12 +634,12 @@ def race_cube_decision(
 
     Notes
     -----
-    Otherwise ``ND``, ``DT``, ``DP`` come from :func:`mathbg.cube.convert.cube_decision`
+    Otherwise ``ND``, ``DT``, ``DP`` come from :func:`mathbg.cube.cubeful.cube_decision`
     (gnubg's ``Cl2CfMoney``/``Cl2CfMatch``: ``(1 - x)`` dead + ``x`` live) and the action
     from :func:`mathbg.cube.decisions.classify`.
     """
     from mathbg.cube._common import check_owner
-    from mathbg.cube.convert import cube_decision, cubeful_mwc, cubeless_mwc, emg
+    from mathbg.cube.cubeful import cube_decision, cubeful_mwc, cubeless_mwc, emg
     from mathbg.cube.decisions import CubeAction, classify
     from mathbg.cube.match import may_double
 
