@@ -882,9 +882,11 @@ def match_equity(
     >>> eq.p_win, eq.optimal                                                   # doctest: +SKIP
     (0.8125, 0.8125)
     """
+    from mathbg._validate import cube_state
     from mathbg.cube._common import check_cube
 
     c = int(check_cube(cube))  # the question is checked before any solving
+    cube_state(c, owner_index(owner) == _CENTRE, bool(crawford))
     if owner_index(owner) == _CENTRE and c != 1:
         raise InvalidScoreError(f"a centred cube is on 1, got cube {c} centred")
     if checkers is None:

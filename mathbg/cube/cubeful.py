@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mathbg._validate import cube_state
 from mathbg.cube._common import (
     check_away,
     check_cube,
@@ -321,6 +322,7 @@ def cube_decision(
     owner = check_owner(owner)
     can_gammon = bool(p[1] > 0.0)
     if met is None:
+        check_cube(cube)  # money equities are per unit cube, but the cube must be real
         nd = float(money_cubeful_equity(p, owner=owner, x=x, jacoby=jacoby))
         if owner == "opponent":
             return CubeDecision(CubeAction.NOT_AVAILABLE, nd, None, None, nd, "equity")
@@ -331,6 +333,7 @@ def cube_decision(
         return CubeDecision(action, nd, dt, dp, optimal, "equity")
     _need_score(away, opp_away)
     m, a, b, c, state = _score(met, away, opp_away, cube, crawford)
+    cube_state(c, owner == "centre", state == "crawford")
     nd = float(cubeful_mwc(p, m, a, b, cube=c, owner=owner, x=x, crawford=crawford))
     nd_emg = float(emg(nd, m, a, b, c, crawford=crawford))
     if not may_double(a, b, c, owner, crawford=crawford):
