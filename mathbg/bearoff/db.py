@@ -798,7 +798,7 @@ class TwoSided:
         """One-side positions n = C(P + C, P) (the table has n^2 pairs)."""
         return self._equity.shape[0]
 
-    def _pair(self, roller: Any, opponent: Any) -> tuple[Any, Any]:
+    def _pair(self, roller: Any, opponent: Any, *, in_play: bool = False) -> tuple[Any, Any]:
         if opponent is None:
             if not _is_position(roller):
                 raise InvalidParameterError(
@@ -807,11 +807,19 @@ class TwoSided:
             roller, opponent = _position_side(roller, "player"), _position_side(roller, "opponent")
         r = _index.validate_counts(roller, self.points, self.checkers, what="roller")
         o = _index.validate_counts(opponent, self.points, self.checkers, what="opponent")
+        if in_play:  # a single question about a game: both sides still have checkers
+            _index.check_in_play(r, "roller")
+            _index.check_in_play(o, "opponent")
         return _index.rank(r, self.points), _index.rank(o, self.points)
 
-    def values(self, roller: Any, opponent: Any = None) -> NDArray[np.float64]:
-        """The stored 4-vector(s) [cubeless, owned, centred, opponent owns]."""
-        i, j = self._pair(roller, opponent)
+    def values(
+        self, roller: Any, opponent: Any = None, *, in_play: bool = False
+    ) -> NDArray[np.float64]:
+        """The stored 4-vector(s) [cubeless, owned, centred, opponent owns].
+
+        ``in_play`` refuses a pair where a side has no checker left (the game is over).
+        """
+        i, j = self._pair(roller, opponent, in_play=in_play)
         return np.array(self._equity[i, j], dtype=np.float64)
 
     def win_probability(self, roller: Any, opponent: Any = None) -> Any:
@@ -822,7 +830,7 @@ class TwoSided:
 
     def equities(self, roller: Any, opponent: Any = None) -> Equities:
         """The four stored equities of one pair, as named fields."""
-        v = self.values(roller, opponent)
+        v = self.values(roller, opponent, in_play=True)
         if v.ndim != 1:
             raise InvalidParameterError("equities() takes one pair; use values() for arrays")
         self._require_cubeful()
@@ -843,7 +851,7 @@ class TwoSided:
         """
         from mathbg.bearoff.twosided import cube_decision
 
-        v = self.values(roller, opponent)
+        v = self.values(roller, opponent, in_play=True)
         if v.ndim != 1:
             raise InvalidParameterError("cube_decision() takes one pair")
         self._require_cubeful()

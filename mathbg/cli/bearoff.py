@@ -281,13 +281,14 @@ def _show_one_sided(args: argparse.Namespace, counts: list[int]) -> int:
 
 def _show_two_sided(args: argparse.Namespace, roller: list[int], opponent: list[int]) -> int:
     from mathbg.bearoff import TwoSided
-    from mathbg.bearoff.index import validate_counts
+    from mathbg.bearoff.index import check_in_play, validate_counts
 
     if args.db:
         ts = TwoSided.open(args.db)
     else:
         for side, counts in (("roller", roller), ("opponent", opponent)):
             validate_counts(counts, len(counts), what=side)
+            check_in_play(counts, side)  # before building anything
         points, checkers = _fits([roller, opponent])
         points, checkers = args.points or points, args.checkers or max(6, checkers)
         for side, counts in (("roller", roller), ("opponent", opponent)):
