@@ -43,7 +43,6 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mathbg import bearoff, cube, errors, met, plots, race, rules
     from mathbg.errors import MathbgError
     from mathbg.met.table import MET
     from mathbg.rules.ids import parse_id

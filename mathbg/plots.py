@@ -412,7 +412,7 @@ def take_point_vs_cube_life(
     if ax is None:
         _, ax = plt.subplots(figsize=(6.0, 4.0))
     if met is None:
-        from mathbg.cube.money import take_point as money_tp
+        from mathbg.cube.money import money_take_point as money_tp
 
         g0, g1 = gammons if np.ndim(gammons) else (gammons, gammons)
         b0, b1 = backgammons if np.ndim(backgammons) else (backgammons, backgammons)

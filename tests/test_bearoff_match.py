@@ -54,7 +54,7 @@ def inner(a: np.ndarray) -> np.ndarray:
 def test_dmp_mwc_is_the_cubeless_chance(p3):
     # 1-away/1-away: the next game decides the match, the cube is useless: MWC = p
     sol = solve((1, 1))
-    for owner in ("centre", "roller", "opponent"):
+    for owner in ("centre", "player", "opponent"):
         nd = sol.no_double[..., sol.state_index(1, owner)]
         np.testing.assert_allclose(inner(nd), inner(p3), rtol=0, atol=1e-12)
     assert sol.decision(SIX, SIX).action == CubeAction.NOT_AVAILABLE
@@ -134,7 +134,7 @@ def test_match_equity_api_and_names():
     opp = match_equity(SIX, SIX, away=(3, 3), cube=2, owner="opponent", checkers=1)
     assert opp.action == CubeAction.NOT_AVAILABLE and opp.double_pass is None
     # a dead cube for the roller (needs <= cube): no access, as gnubg
-    dead = match_equity(SIX, SIX, away=(2, 5), cube=2, owner="roller", checkers=1)
+    dead = match_equity(SIX, SIX, away=(2, 5), cube=2, owner="player", checkers=1)
     assert dead.action == CubeAction.NOT_AVAILABLE
     # post-Crawford: the leader cannot double, the trailer can
     assert match_equity(SIX, SIX, away=(1, 4), checkers=1).action == CubeAction.NOT_AVAILABLE
@@ -210,9 +210,9 @@ def test_solver_equals_a_plain_recursion(away, crawford):
     kind = M.game_kind(a, b, crawford)
     brute = _brute_force(a, b, kind, KXG2)
     sol = solve(away, crawford=crawford, checkers=2)
-    code = {"centre": "c", "roller": "r", "opponent": "o"}
+    code = {"centre": "c", "player": "r", "opponent": "o"}
     for level in range(brute["levels"]):
-        owners = ("centre", "roller", "opponent") if level == 0 else ("roller", "opponent")
+        owners = ("centre", "player", "opponent") if level == 0 else ("player", "opponent")
         for owner in owners:
             k = sol.state_index(1 << level, owner)
             for i in range(1, brute["n"]):
@@ -240,12 +240,12 @@ def test_owning_the_cube_is_never_worse(score):
     sol = _solve_any(*score)
     nd = inner(sol.no_double)
     eps = 1e-12
-    own, centre, opp = (nd[..., sol.state_index(1, w)] for w in ("roller", "centre", "opponent"))
+    own, centre, opp = (nd[..., sol.state_index(1, w)] for w in ("player", "centre", "opponent"))
     assert np.all(own >= centre - eps) and np.all(centre >= opp - eps)
     for level in range(1, sol.levels):
         c = 1 << level
         assert np.all(
-            nd[..., sol.state_index(c, "roller")] >= nd[..., sol.state_index(c, "opponent")] - eps
+            nd[..., sol.state_index(c, "player")] >= nd[..., sol.state_index(c, "opponent")] - eps
         )
     assert np.all((nd >= -eps) & (nd <= 1 + eps))
 

@@ -94,11 +94,11 @@ def test_money_conversion():
     pr = probs_for(0.6, g0=0.2, b0=0.0, g1=0.1, b1=0.0)
     w, l_ = 1.2, 1.1
     for owner in ("centre", "player", "opponent"):
-        assert cubeful.money_cubeful_equity(pr, owner=owner, x=0.68) == pytest.approx(
+        assert cubeful.cubeful_equity(pr, owner=owner, x=0.68) == pytest.approx(
             money.cubeful_equity(0.6, w, l_, 0.68, owner)
         )
     # a sure win is the cubeless equity
-    assert cubeful.money_cubeful_equity(probs_for(1.0, g0=0.3, b0=0.0)) == pytest.approx(1.3)
+    assert cubeful.cubeful_equity(probs_for(1.0, g0=0.3, b0=0.0)) == pytest.approx(1.3)
     assert cubeful.cubeful_equity(pr, x=0.0) == pytest.approx(0.6 * 2.3 - 1.1)
 
 

@@ -237,16 +237,16 @@ def test_linear_utility_reduces_to_janowski(linear_met, g, bg):
     w1 = 1 + g[1] + 2 * bg[1]
     # the first-named player as taker: its W = w0, L = w1 (the doubler's W)
     assert match.take_point_dead(linear_met, a, b, 1, g, bg) == pytest.approx(
-        money.take_point(w0, w1, 0.0), abs=1e-9
+        money.money_take_point(w0, w1, 0.0), abs=1e-9
     )
     assert match.double_point(linear_met, a, b, 1, g, bg) == pytest.approx(
         money.initial_double_point(w0, w1, 0.0), abs=1e-9
     )
     assert match.cash_point_dead(linear_met, a, b, 1, g, bg) == pytest.approx(
-        money.cash_point(w0, w1, 0.0), abs=1e-9
+        money.money_cash_point(w0, w1, 0.0), abs=1e-9
     )
     assert match.too_good_point(linear_met, a, b, 1, g, bg) == pytest.approx(
-        money.too_good_point(w0, w1, 0.0), abs=1e-9
+        money.money_too_good_point(w0, w1, 0.0), abs=1e-9
     )
     assert match.gammon_value(linear_met, a, b) == pytest.approx(0.5)
     assert match.backgammon_value(linear_met, a, b) == pytest.approx(1.0)
@@ -254,7 +254,7 @@ def test_linear_utility_reduces_to_janowski(linear_met, g, bg):
     # cube levels up, fades by about 1/4 per level), and the x blend to his TP(x)
     for x in (1.0, 0.68, 0.3):
         assert match.take_point(linear_met, a, b, 1, g, bg, x=x) == pytest.approx(
-            money.take_point(w0, w1, x), abs=2e-4
+            money.money_take_point(w0, w1, x), abs=2e-4
         )
 
 

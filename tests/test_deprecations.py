@@ -59,3 +59,63 @@ def test_variant_match_equity_spellings_are_deprecated() -> None:
         assert np.array_equal(vm.rotation_met(3, [0.2, 0.3]), rotation_met(3, [0.2, 0.3]))
     with pytest.warns(DeprecationWarning, match=r"VariantMatch\.tavli"):
         assert vm.TavliMatch(5) == vm.VariantMatch.tavli(5)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("roller", "player"),
+        ("owned", "player"),
+        ("centred", "centre"),
+        ("center", "centre"),
+        ("opponent_owns", "opponent"),
+    ],
+)
+def test_old_cube_owner_names_warn(old: str, new: str) -> None:
+    from mathbg.cube import CubeOwner
+
+    with pytest.warns(DeprecationWarning, match=repr(new)):
+        assert CubeOwner.parse(old) == new
+    assert CubeOwner.parse(new.upper()) is CubeOwner(new)
+
+
+def test_cube_owner_is_one_vocabulary() -> None:
+    import json
+
+    from mathbg.cube import CubeOwner
+    from mathbg.cube.inputs import OWNERS
+    from mathbg.errors import InvalidParameterError
+
+    assert tuple(CubeOwner) == OWNERS == ("centre", "player", "opponent")
+    assert json.dumps(CubeOwner.PLAYER) == '"player"'
+    assert CubeOwner.of(None, 0) is CubeOwner.CENTRE
+    assert CubeOwner.of(1, 1) is CubeOwner.PLAYER and CubeOwner.of(0, 1) is CubeOwner.OPPONENT
+    with pytest.raises(InvalidParameterError, match="centre, player, opponent"):
+        CubeOwner.parse("nobody")
+
+
+def test_money_point_names() -> None:
+    from mathbg.cube import money
+
+    for old in ("take_point", "cash_point", "too_good_point"):
+        with pytest.warns(DeprecationWarning, match=f"money_{old}"):
+            value = getattr(money, old)(1.0, 1.0, 0.0)
+        assert value == getattr(money, f"money_{old}")(1.0, 1.0, 0.0)
+    # Janowski, dead cube, no gammons: take point 1/4, cash point 3/4 (Janowski 1993)
+    assert money.money_take_point(1.0, 1.0, 0.0) == pytest.approx(0.25)
+    assert money.money_cash_point(1.0, 1.0, 0.0) == pytest.approx(0.75)
+
+
+def test_bearoff_show_cube_flag_is_deprecated(capsys) -> None:
+    import json
+
+    from mathbg.cli import main
+
+    args = ["bearoff", "show", "--two-sided", "0,0,0,0,0,1", "0,0,0,0,0,1", "--json"]
+    assert main([*args, "--owner", "player"]) == 0
+    new = json.loads(capsys.readouterr().out)
+    assert main([*args, "--cube", "owned"]) == 0
+    captured = capsys.readouterr()
+    assert "--owner" in captured.err
+    old = json.loads(captured.out)
+    assert old == new and new["cube_decision"]["owner"] == "player"

@@ -234,7 +234,7 @@ def test_more_than_15_on_a_point_is_refused():
 def test_workspace_grows_when_needed():
     pos = Position.from_id("AACAkCRJqqoAAA")
     old = movegen._WS
-    movegen._WS = movegen._Workspace(log2_slots=4)  # 8 entries: too small for 2220 plays
+    movegen._WS = movegen.Workspace(log2_slots=4)  # 8 entries: too small for 2220 plays
     try:
         assert len(pos.legal_plays((1, 1))) == 2220
         assert movegen.count_plays(pos.board[None])[0, 0] == 2220

@@ -46,12 +46,14 @@ from mathbg import _resources
 from mathbg.bearoff import index as _index
 from mathbg.bearoff import onesided as _os
 from mathbg.bearoff import storage
+from mathbg.cube.decisions import CubeDecision
 from mathbg.errors import (
     DatabaseCorruptError,
     DatabaseError,
     InvalidParameterError,
     MathbgWarning,
 )
+from mathbg.rules.cube import CubeOwner
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "Equities", "OneSided", "TwoSided"]
 
@@ -238,7 +240,7 @@ def _reuse(
     return db
 
 
-def _progress_bar(total: int, desc: str, enabled: bool) -> Any:
+def progress_bar(total: int, desc: str, enabled: bool) -> Any:
     if not enabled:
         return None
     from tqdm.auto import tqdm
@@ -370,7 +372,7 @@ class OneSided:
         waits and returns the first's result. A damaged database at the path is rebuilt
         with a one-line :class:`~mathbg.errors.MathbgWarning`.
         """
-        _index._check_size(points, checkers)
+        _index.check_size(points, checkers)
         if policy not in _os.POLICIES:
             raise InvalidParameterError(f"policy must be one of {_os.POLICIES}, got {policy!r}")
         default = path is None
@@ -386,7 +388,7 @@ class OneSided:
         with storage.build_lock(target):
             if not rebuild and (db := _reuse(cls, target, wanted, default)) is not None:
                 return db  # built meanwhile by a concurrent build
-            bar = _progress_bar(n, f"one-sided {points}x{checkers}", progress)
+            bar = progress_bar(n, f"one-sided {points}x{checkers}", progress)
             start = time.perf_counter()
             try:
                 with_gnubg = policy == "gnubg"
@@ -690,7 +692,7 @@ class TwoSided:
         """
         from mathbg.bearoff import twosided as _ts
 
-        _index._check_size(points, checkers)
+        _index.check_size(points, checkers)
         default = path is None
         target = Path(path) if path is not None else cls.default_path(points, checkers)
         wanted = (points, checkers)
@@ -704,7 +706,7 @@ class TwoSided:
         with storage.build_lock(target):
             if not rebuild and (db := _reuse(cls, target, wanted, default)) is not None:
                 return db  # built meanwhile by a concurrent build
-            bar = _progress_bar(n * n, f"two-sided {points}x{checkers}", progress)
+            bar = progress_bar(n * n, f"two-sided {points}x{checkers}", progress)
             start = time.perf_counter()
             with storage.atomic_directory(
                 target, what=what, is_same_kind=same_kind, force=force or default,
@@ -842,12 +844,20 @@ class TwoSided:
                 f"{self.path}: a cubeless-only database (makebearoff -C) has no cubeful equities"
             )
 
-    def cube_decision(self, roller: Any, opponent: Any = None, cube: str = "centred") -> Any:
+    def cube_decision(
+        self,
+        roller: Any,
+        opponent: Any = None,
+        owner: CubeOwner | str = CubeOwner.CENTRE,
+        *,
+        cube: str | None = None,
+    ) -> CubeDecision:
         """The roller's cube decision: no double, double/take, double/pass and the action.
 
-        ND is the stored value for ``cube`` ("centred" or "owned"), DT twice the stored
-        "opponent owns" value, DP = +1. Returns a
-        :class:`mathbg.bearoff.twosided.CubeDecision`.
+        ND is the stored value for ``owner`` (``"centre"``, ``"player"`` = the roller, or
+        ``"opponent"``), DT twice the stored "opponent owns" value, DP = +1 (see
+        :func:`mathbg.bearoff.twosided.cube_decision`; ``cube=`` is the deprecated
+        spelling of ``owner``). Returns a :class:`mathbg.cube.decisions.CubeDecision`.
         """
         from mathbg.bearoff.twosided import cube_decision
 
@@ -855,7 +865,7 @@ class TwoSided:
         if v.ndim != 1:
             raise InvalidParameterError("cube_decision() takes one pair")
         self._require_cubeful()
-        return cube_decision(v, cube)
+        return cube_decision(v, owner, cube=cube)
 
     def __repr__(self) -> str:
         return (

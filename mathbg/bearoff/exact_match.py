@@ -63,9 +63,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from mathbg.bearoff.index import _check_size, n_positions, rank, validate_counts
+from mathbg.bearoff.index import check_size, n_positions, rank, validate_counts
+from mathbg.cube.decisions import CubeAction, CubeDecision
 from mathbg.errors import DatabaseError, InvalidParameterError, InvalidScoreError
 from mathbg.met.catalogue import as_met
+from mathbg.rules.cube import CubeOwner
 
 __all__ = [
     "OWNERS",
@@ -78,8 +80,8 @@ __all__ = [
     "solve_score",
 ]
 
-#: Cube owners as this module names them (the roller is the player on roll).
-OWNERS: tuple[str, ...] = ("centre", "roller", "opponent")
+#: Cube owners, in this solver's index order (``"player"`` is the roller).
+OWNERS: tuple[str, ...] = tuple(CubeOwner)
 _CENTRE, _ROLLER, _OPPONENT = 0, 1, 2
 
 #: Game kinds: an ordinary game, the Crawford game, a post-Crawford game (incl. DMP).
@@ -102,23 +104,15 @@ MwcFunction = Callable[[int, int, str], float]
 # ------------------------------------------------------------------------------ inputs
 
 
-def owner_index(owner: str) -> int:
-    key = str(owner).strip().lower()
-    if key == "roller":
-        return _ROLLER
-    from mathbg.cube._common import check_owner
-
-    try:
-        name = check_owner(key)
-    except InvalidParameterError:
-        raise InvalidParameterError(
-            f"cube owner must be one of centre, roller, opponent; got {owner!r}"
-        ) from None
-    return {"centre": _CENTRE, "player": _ROLLER, "opponent": _OPPONENT}[name]
+def owner_index(owner: CubeOwner | str) -> int:
+    """This solver's index of a cube owner (centre 0, the roller 1, the opponent 2)."""
+    return {CubeOwner.CENTRE: _CENTRE, CubeOwner.PLAYER: _ROLLER, CubeOwner.OPPONENT: _OPPONENT}[
+        CubeOwner.parse(owner)
+    ]
 
 
 def away_pair(away: Any) -> tuple[int, int]:
-    from mathbg.cube._common import check_away
+    from mathbg.cube.inputs import check_away
 
     try:
         a, b = away
@@ -333,7 +327,7 @@ class _Space:
 
 
 def _space(points: int, checkers: int) -> _Space:
-    _check_size(points, checkers)
+    check_size(points, checkers)
     if checkers > MAX_CHECKERS:
         raise DatabaseError(
             f"the match solver covers at most {MAX_CHECKERS} checkers a side (with 15 a "
@@ -454,7 +448,7 @@ class GameSolution:
 
     def state_index(self, cube: int, owner: str | int) -> int:
         """Column of ``no_double`` for the roller's cube ``cube`` held by ``owner``."""
-        from mathbg.cube._common import check_cube
+        from mathbg.cube.inputs import check_cube
 
         c = int(check_cube(cube))
         w = owner if isinstance(owner, int) else owner_index(owner)
@@ -505,7 +499,7 @@ class GameSolution:
 
     def decision(self, roller: Any, opponent: Any, cube: int = 1, owner: str = "centre"):
         """The exact cube decision of one pair (see :class:`MatchEquity`)."""
-        from mathbg.cube.decisions import CubeAction, classify
+        from mathbg.cube.decisions import classify
 
         i = self.index(roller, "roller")
         j = self.index(opponent, "opponent")
@@ -515,23 +509,41 @@ class GameSolution:
         common = {
             "away": self.away,
             "cube": int(cube),
-            "owner": OWNERS[owner_index(owner)],
+            "owner": CubeOwner.parse(owner),
             "crawford": self.kind == "crawford",
             "met": self.met_name,
         }
         if not self.access[k]:
-            return MatchEquity(p, nd, None, None, nd, CubeAction.NOT_AVAILABLE, **common)
+            return MatchEquity(
+                action=CubeAction.NOT_AVAILABLE,
+                no_double=nd,
+                double_take=None,
+                double_pass=None,
+                optimal=nd,
+                p_win=p,
+                **common,
+            )
         level = min(int(cube), self.cap).bit_length() - 1
         dt = float(self.no_double[i, j, self.states.index((0, level + 1, _OPPONENT))])
         dp = float(self.win[k])
         action = classify(nd, dt, dp, can_gammon=False, money=False)
         optimal = max(nd, min(dt, dp))
-        return MatchEquity(p, nd, dt, dp, optimal, action, **common)
+        return MatchEquity(
+            action=action,
+            no_double=nd,
+            double_take=dt,
+            double_pass=dp,
+            optimal=optimal,
+            p_win=p,
+            **common,
+        )
 
 
-@dataclass(frozen=True)
-class MatchEquity:
-    """The exact cube decision of the roller in a bearoff at a match score.
+@dataclass(frozen=True, kw_only=True)
+class MatchEquity(CubeDecision):
+    """The exact cube decision of the roller in a bearoff at a match score: a
+    :class:`~mathbg.cube.decisions.CubeDecision` in match winning chances
+    (``unit="mwc"``) with the question asked.
 
     Attributes
     ----------
@@ -548,18 +560,14 @@ class MatchEquity:
         "no double, take", "double, take", "double, pass" (no gammons, so never "too
         good"; doubling wins ties, DT = DP is named a pass) or "cube not available".
     away, cube, owner, crawford, met :
-        The question asked.
+        The question asked (``owner`` a :class:`~mathbg.rules.cube.CubeOwner`).
     """
 
+    unit: str = "mwc"
     p_win: float
-    no_double: float
-    double_take: float | None
-    double_pass: float | None
-    optimal: float
-    action: Any
     away: tuple[int, int] = (0, 0)
     cube: int = 1
-    owner: str = "centre"
+    owner: CubeOwner = CubeOwner.CENTRE
     crawford: bool = False
     met: str = ""
 
@@ -883,7 +891,7 @@ def match_equity(
     (0.8125, 0.8125)
     """
     from mathbg._validate import cube_state
-    from mathbg.cube._common import check_cube
+    from mathbg.cube.inputs import check_cube
 
     c = int(check_cube(cube))  # the question is checked before any solving
     cube_state(c, owner_index(owner) == _CENTRE, bool(crawford))

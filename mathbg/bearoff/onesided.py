@@ -58,10 +58,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mathbg.bearoff.index import (
-    _check_size,
     all_positions,
     binomial_table,
     block_start,
+    check_size,
     n_positions,
     pips,
 )
@@ -186,7 +186,7 @@ def _generate(
     from mathbg.bearoff._schedule import dynamic_chunks, plan, threads
     from mathbg.bearoff.moves import move_table
 
-    _check_size(points, checkers)
+    check_size(points, checkers)
     n = n_positions(points, checkers)
     boards = all_positions(points, checkers)
     order, starts = pip_layers(points, checkers)

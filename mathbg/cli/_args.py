@@ -86,3 +86,36 @@ def parse_counts(text: str) -> list[int]:
     if not counts:
         raise InvalidPositionError(f"invalid position {text!r}: no checker counts")
     return counts
+
+
+def cube_owner(text: str) -> Any:
+    """argparse ``type`` of ``--owner``: a :class:`~mathbg.rules.cube.CubeOwner`.
+
+    Old spellings (``roller``, ``centred``, ``owned``, ...) keep working for one release with
+    a note on stderr.
+    """
+    import sys
+    import warnings
+
+    from mathbg.rules.cube import CubeOwner
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DeprecationWarning)
+        owner = CubeOwner.parse(text)
+    for w in caught:
+        print(f"mathbg: {w.message}", file=sys.stderr)
+    return owner
+
+
+def add_owner_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """The ``--owner {centre,player,opponent}`` option (default centre)."""
+    from mathbg.rules.cube import CubeOwner
+
+    parser.add_argument(
+        "--owner",
+        type=cube_owner,
+        default=CubeOwner.CENTRE,
+        choices=tuple(CubeOwner),
+        metavar="{centre,player,opponent}",
+        help=help,
+    )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from mathbg.cli._args import load_met, parse_counts, parse_pair, print_json
+from mathbg.cli._args import add_owner_argument, load_met, parse_counts, parse_pair, print_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,12 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "unless --crawford)",
     )
     parser.add_argument("--cube", type=int, default=1, help="cube value (default 1)")
-    parser.add_argument(
-        "--owner",
-        default="centre",
-        choices=("centre", "roller", "opponent"),
-        help="who holds the cube (default centre)",
-    )
+    add_owner_argument(parser, "who holds the cube: player = the roller (default centre)")
     parser.add_argument("--crawford", action="store_true", help="this is the Crawford game")
     parser.add_argument(
         "--met",

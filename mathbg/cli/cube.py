@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from mathbg.cli._args import add_command, load_met, parse_pair, print_json
+from mathbg.cli._args import add_command, add_owner_argument, load_met, parse_pair, print_json
 
 DESCRIPTION = """\
 money:  Janowski's money-play points of the first-named player for a dead cube, a fully
@@ -79,9 +79,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--away", metavar="A,B", help="match score (points needed); money if absent"
     )
     decide.add_argument("--cube", type=int, default=1, help="cube value (default 1)")
-    decide.add_argument(
-        "--owner", default="centre", choices=("centre", "player", "opponent"), help="cube owner"
-    )
+    add_owner_argument(decide, "cube owner (default centre)")
     decide.add_argument("--x", type=float, default=0.68, help="cube life (default 0.68)")
     decide.add_argument("--met", default="kazaross-xg2", metavar="NAME", help="match table")
     decide.add_argument("--crawford", action="store_true", help="a side 1-away: Crawford game")

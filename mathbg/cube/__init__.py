@@ -11,7 +11,10 @@ Sub-modules (loaded on first use):
   DataFrame.
 - :mod:`mathbg.cube.cubeful`: cubeless probabilities -> cubeful MWC / equity at a score
   (gnubg's live/dead blend), EMG, the cube decision at a score.
-- :mod:`mathbg.cube.decisions`: naming cube actions.
+- :mod:`mathbg.cube.decisions`: naming cube actions (:class:`CubeAction`) and the one
+  result type of a cube decision (:class:`CubeDecision`).
+- :class:`CubeOwner` (from :mod:`mathbg.rules.cube`): ``"centre"``, ``"player"``,
+  ``"opponent"``, the one vocabulary of the cube owner.
 
 Gammon and backgammon rates everywhere are **disjoint fractions of that side's wins**
 (gammons that are not backgammons, and backgammons), as gnubg's ``show marketwindow``
@@ -25,6 +28,9 @@ from typing import TYPE_CHECKING
 from mathbg._lazy import lazy_exports
 
 __all__ = [
+    "CubeAction",
+    "CubeDecision",
+    "CubeOwner",
         "cube_decision",
     "cubeful",
     "cubeful_mwc",
@@ -41,6 +47,9 @@ __all__ = [
 
 _SUBMODULES = {"cubeful", "decisions", "match", "matrix", "money"}
 _LAZY = {
+    "CubeOwner": "mathbg.rules.cube",
+    "CubeAction": "mathbg.cube.decisions",
+    "CubeDecision": "mathbg.cube.decisions",
     "money_points": "mathbg.cube.money",
     "points": "mathbg.cube.match",
     "take_point": "mathbg.cube.match",
@@ -53,9 +62,11 @@ _LAZY = {
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.cube import cubeful, decisions, match, matrix, money
     from mathbg.cube.cubeful import cube_decision, cubeful_mwc
+    from mathbg.cube.decisions import CubeAction, CubeDecision
     from mathbg.cube.match import market_window, points, take_point
     from mathbg.cube.matrix import score_matrix
     from mathbg.cube.money import money_points
+    from mathbg.rules.cube import CubeOwner
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals(), _SUBMODULES)

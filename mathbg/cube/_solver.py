@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from mathbg.cube._common import check_away, check_cube, check_rates, check_x
+from mathbg.cube.inputs import check_away, check_cube, check_rates, check_x
 from mathbg.errors import InvalidParameterError
 from mathbg.met.catalogue import as_met
 

@@ -30,22 +30,22 @@ matchequity.c (``GetPoints``, ``mwc2eq``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mathbg._deprecation import warn_deprecated
 from mathbg._validate import cube_state
-from mathbg.cube._common import (
+from mathbg.cube._solver import MetView, solve, view_mwc
+from mathbg.cube.decisions import CubeAction, CubeDecision, classify
+from mathbg.cube.inputs import (
     check_away,
     check_cube,
     check_owner,
     check_x,
     rates_from_probabilities,
 )
-from mathbg.cube._solver import MetView, solve, view_mwc
-from mathbg.cube.decisions import CubeAction, classify
 from mathbg.cube.match import may_double, score_state
 from mathbg.cube.money import cubeful_equity as _money_cubeful
 from mathbg.errors import InvalidParameterError, InvalidScoreError
@@ -229,7 +229,7 @@ def emg(
     return _out(2.0 * (np.asarray(mwc, dtype=np.float64) - lose) / (win - lose) - 1.0)
 
 
-def money_cubeful_equity(
+def _money_equity(
     probs: ArrayLike,
     *,
     owner: str = "centre",
@@ -255,6 +255,18 @@ def money_cubeful_equity(
     return _out(np.where(extreme, cubeless, value))
 
 
+def money_cubeful_equity(
+    probs: ArrayLike,
+    *,
+    owner: str = "centre",
+    x: ArrayLike = GNUBG_CONTACT_X,
+    jacoby: bool = False,
+) -> Float:
+    """Deprecated: :func:`cubeful_equity` ``(probs)`` (money play when ``met`` is None)."""
+    warn_deprecated("mathbg.cube.cubeful.money_cubeful_equity", "cubeful_equity(probs)")
+    return _money_equity(probs, owner=owner, x=x, jacoby=jacoby)
+
+
 def cubeful_equity(
     probs: ArrayLike,
     met: Any = None,
@@ -267,31 +279,18 @@ def cubeful_equity(
     crawford: bool = False,
     jacoby: bool = False,
 ) -> Float:
-    """Cubeful equity: money (``met=None``: per unit cube) or EMG at a match score."""
+    """Cubeful equity: money (``met=None``: per unit cube) or EMG at a match score.
+
+    Money play (gnubg ``Cl2CfMoney``): ``W = 1 + (p_wg + p_wb) / p_win`` and ``L`` likewise
+    (cumulative gammons, i.e. ``1 + g + 2 b`` with disjoint rates), then
+    :func:`mathbg.cube.money.cubeful_equity`; with (almost) certain wins or losses the
+    cubeless equity is returned, as gnubg does.
+    """
     if met is None:
-        return money_cubeful_equity(probs, owner=owner, x=x, jacoby=jacoby)
+        return _money_equity(probs, owner=owner, x=x, jacoby=jacoby)
     _need_score(away, opp_away)
     value = cubeful_mwc(probs, met, away, opp_away, cube=cube, owner=owner, x=x, crawford=crawford)
     return emg(value, met, away, opp_away, cube, crawford=crawford)
-
-
-@dataclass(frozen=True)
-class CubeDecision:
-    """A cube decision of the player on roll.
-
-    ``no_double``, ``double_take`` and ``double_pass`` are MWCs in match play (``emg`` holds
-    the same three as EMG at the current cube) and equities per unit of the current cube
-    in money play (``double_take`` already doubled). ``optimal`` is the value of the right
-    action. When the cube is not available only ``no_double`` is given.
-    """
-
-    action: CubeAction
-    no_double: float
-    double_take: float | None
-    double_pass: float | None
-    optimal: float
-    unit: str
-    emg: tuple[float, float | None, float | None] | None = None
 
 
 def cube_decision(
@@ -323,10 +322,10 @@ def cube_decision(
     can_gammon = bool(p[1] > 0.0)
     if met is None:
         check_cube(cube)  # money equities are per unit cube, but the cube must be real
-        nd = float(money_cubeful_equity(p, owner=owner, x=x, jacoby=jacoby))
+        nd = float(_money_equity(p, owner=owner, x=x, jacoby=jacoby))
         if owner == "opponent":
             return CubeDecision(CubeAction.NOT_AVAILABLE, nd, None, None, nd, "equity")
-        dt = 2.0 * float(money_cubeful_equity(p, owner="opponent", x=x))
+        dt = 2.0 * float(_money_equity(p, owner="opponent", x=x))
         dp = 1.0
         action = classify(nd, dt, dp, can_gammon=can_gammon, beavers=beavers, money=True)
         optimal = min(dt, dp) if action.doubles else nd

@@ -81,13 +81,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from mathbg._validate import cube_state
-from mathbg.cube._common import (
-    check_away,
-    check_cube,
-    check_owner,
-    check_rates,
-    check_x,
-)
 from mathbg.cube._solver import (
     Arr,
     MetView,
@@ -99,6 +92,13 @@ from mathbg.cube._solver import (
     run,
     scalar,
     solve,
+)
+from mathbg.cube.inputs import (
+    check_away,
+    check_cube,
+    check_owner,
+    check_rates,
+    check_x,
 )
 from mathbg.errors import InvalidScoreError
 from mathbg.met.catalogue import as_met

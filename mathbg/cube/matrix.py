@@ -13,8 +13,8 @@ import numpy as np
 
 from mathbg._resources import check_memory
 from mathbg._validate import score
-from mathbg.cube._common import CUBE_LEVELS, check_cube, check_rates, check_x
 from mathbg.cube._solver import MetView, cash_at_x, gammon_values, pair, solve
+from mathbg.cube.inputs import CUBE_LEVELS, check_cube, check_rates, check_x
 from mathbg.errors import InvalidParameterError
 from mathbg.met.catalogue import as_met
 

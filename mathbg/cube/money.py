@@ -51,14 +51,15 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mathbg.cube._common import (
+from mathbg._deprecation import warn_deprecated
+from mathbg.cube.decisions import CubeAction, CubeDecision
+from mathbg.cube.inputs import (
     average_win_value,
     check_owner,
     check_pair,
     check_rates,
     check_x,
 )
-from mathbg.cube.decisions import CubeAction
 from mathbg.errors import InvalidParameterError
 
 __all__ = [
@@ -76,7 +77,10 @@ __all__ = [
     "equity_unavailable",
     "initial_double_point",
     "jacoby_factor",
+    "money_cash_point",
     "money_points",
+    "money_take_point",
+    "money_too_good_point",
     "raccoon_point",
     "redouble_point",
     "take_point",
@@ -118,7 +122,7 @@ def win_value(gammon_rate: ArrayLike, backgammon_rate: ArrayLike = 0.0) -> Float
     return _out(average_win_value(gammon_rate, backgammon_rate))
 
 
-def take_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+def money_take_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
     """Janowski's take point ``(L - 1/2) / (W + L + x/2)``: the taker's winning chance.
 
     ``W``, ``L`` are the taker's average win and loss values (gammon and backgammon rates as
@@ -208,7 +212,7 @@ def redouble_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
     return _out((l_ + x) / (w + l_ + 0.5 * x))
 
 
-def cash_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+def money_cash_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
     """Janowski's cash point ``(L + 1/2 + x/2) / (W + L + x/2)`` (doubler's chance).
 
     It is one minus the opponent's take point. Gammonless: 75 % dead, 80 % live. Rates are
@@ -219,7 +223,7 @@ def cash_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
     return _out((l_ + 0.5 + 0.5 * x) / (w + l_ + 0.5 * x))
 
 
-def too_good_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+def money_too_good_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
     """Janowski's too-good point ``(L + 1) / (W + L + x/2)`` (the player's winning chance).
 
     Above it playing on (holding the cube, equity ``p(W + L + x/2) - L``) beats cashing 1
@@ -432,21 +436,24 @@ def money_points(
         x=xv,
         jacoby=jacoby,
         beavers=beavers,
-        take=trio(take_point),
+        take=trio(money_take_point),
         beaver=trio(beaver_point),
         raccoon=trio(raccoon_point),
         initial_double=trio(initial_double_point, jacoby=jacoby, beavers=beavers),
         redouble=trio(redouble_point),
-        cash=trio(cash_point),
-        too_good=trio(too_good_point),
+        cash=trio(money_cash_point),
+        too_good=trio(money_too_good_point),
     )
 
 
-@dataclass(frozen=True)
-class CubeActionResult:
-    """A money cube action with the Janowski points it was read from (doubler's chances)."""
+@dataclass(frozen=True, kw_only=True)
+class CubeActionResult(CubeDecision):
+    """A money cube action in Janowski's model: a
+    :class:`~mathbg.cube.decisions.CubeDecision` (equities per unit cube from
+    :func:`cubeful_equity`: ND for the owner, DT = 2 x the opponent-owned value, DP = +1)
+    with the Janowski points the action was read from (doubler's chances)."""
 
-    action: CubeAction
+    unit: str = "equity"
     p: float
     double_point: float
     cash_point: float
@@ -485,8 +492,8 @@ def cube_action(
         dp = float(initial_double_point(W, L, x, jacoby=jacoby, beavers=beavers))
     else:
         dp = float(redouble_point(W, L, x))
-    cp = float(cash_point(W, L, x))
-    tg = float(too_good_point(W, L, x))
+    cp = float(money_cash_point(W, L, x))
+    tg = float(money_too_good_point(W, L, x))
     rp = float(raccoon_point(W, L, x))
     beaver = beavers and pv < rp
     if owner == "opponent":
@@ -499,4 +506,42 @@ def cube_action(
         action = CubeAction.DOUBLE_BEAVER if beaver else CubeAction.DOUBLE_TAKE
     else:
         action = CubeAction.NO_DOUBLE_BEAVER if beaver else CubeAction.NO_DOUBLE_TAKE
-    return CubeActionResult(action, pv, dp, cp, tg, rp)
+    nd = float(cubeful_equity(pv, W, L, x, owner, jacoby=jacoby))
+    if action == CubeAction.NOT_AVAILABLE:
+        dt_eq, dp_eq, optimal = None, None, nd
+    else:
+        dt_eq, dp_eq = 2.0 * float(cubeful_equity(pv, W, L, x, "opponent")), 1.0
+        optimal = min(dt_eq, dp_eq) if action.doubles else nd
+    return CubeActionResult(
+        action=action,
+        no_double=nd,
+        double_take=dt_eq,
+        double_pass=dp_eq,
+        optimal=optimal,
+        p=pv,
+        double_point=dp,
+        cash_point=cp,
+        too_good_point=tg,
+        raccoon_point=rp,
+    )
+
+
+def take_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+    """Deprecated: :func:`money_take_point` (the match take point is
+    :func:`mathbg.cube.match.take_point`)."""
+    warn_deprecated("mathbg.cube.money.take_point", "mathbg.cube.money.money_take_point")
+    return money_take_point(W, L, x)
+
+
+def cash_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+    """Deprecated: :func:`money_cash_point` (the match cash point is
+    :func:`mathbg.cube.match.cash_point`)."""
+    warn_deprecated("mathbg.cube.money.cash_point", "mathbg.cube.money.money_cash_point")
+    return money_cash_point(W, L, x)
+
+
+def too_good_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+    """Deprecated: :func:`money_too_good_point` (the match too-good point is
+    :func:`mathbg.cube.match.too_good_point`)."""
+    warn_deprecated("mathbg.cube.money.too_good_point", "mathbg.cube.money.money_too_good_point")
+    return money_too_good_point(W, L, x)

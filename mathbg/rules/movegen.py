@@ -59,7 +59,7 @@ _C3 = np.int64(-7723592293110705685)  # 0x94D049BB133111EB
 
 
 @nb.njit(cache=True)
-def _leaf(k1, k2, k3, score, nmv, mv, best, n, stamp, ws):
+def leaf(k1, k2, k3, score, nmv, mv, best, n, stamp, ws):
     """Record a finished sequence; returns (best, n, stamp); n = -1 on table overflow.
 
     ``ws`` is the workspace tuple ``(tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves)``.
@@ -104,7 +104,7 @@ def _leaf(k1, k2, k3, score, nmv, mv, best, n, stamp, ws):
 
 
 @nb.njit(cache=True, inline="always")
-def _load(board, me, w1, w2, out):
+def load_board(board, me, w1, w2, out):
     """Level 0 of the search state from the mover's counts (``board[25:50]``): ``me[0]``
     the counts, ``w1[0]``/``w2[0]`` their nibble keys (indices 0-14, 15-24), ``out[0]``
     the checkers outside the home board. Returns the mover's checkers on the board."""
@@ -123,7 +123,7 @@ def _load(board, me, w1, w2, out):
 
 
 @nb.njit(cache=True, inline="always")
-def _order(dseq, d1, d2, order):
+def dice_order(dseq, d1, d2, order):
     """The dice of search order 0 (d1 first) or 1 (d2 first); dice 3 and 4 are d1."""
     if order == 0:
         dseq[0] = d1
@@ -136,7 +136,7 @@ def _order(dseq, d1, d2, order):
 
 
 @nb.njit(cache=True, inline="always")
-def _bears_off(me, lvl, s, t):
+def bears_off(me, lvl, s, t):
     """With every checker home, may the checker on index ``s`` bear off, landing at
     ``t < 0``? Exactly (``t == -1``), or with a larger die from the highest point."""
     if t == -1:
@@ -158,7 +158,7 @@ def _nibble(a1, a2, i, delta):
 
 
 @nb.njit(cache=True, inline="always")
-def _advance(me, w1, w2, out, lvl, found, t):
+def advance(me, w1, w2, out, lvl, found, t):
     """Level ``lvl + 1`` of the search state: level ``lvl`` with a checker moved from
     index ``found`` to ``t`` (``t < 0``: borne off)."""
     nl = lvl + 1
@@ -178,7 +178,7 @@ def _advance(me, w1, w2, out, lvl, found, t):
 
 
 @nb.njit(cache=True, inline="always")
-def _pips(dseq, k):
+def dice_pips(dseq, k):
     """Pips of the first ``k`` dice of the order."""
     pips = 0
     for i in range(k):
@@ -187,7 +187,7 @@ def _pips(dseq, k):
 
 
 @nb.njit(cache=True, inline="always")
-def _unpack(board, k1, k2, dest, r):
+def unpack(board, k1, k2, dest, r):
     """Row ``r`` of ``dest``: the opponent's cells of ``board`` and the mover's counts
     from the nibble keys."""
     for i in range(25):
@@ -199,7 +199,7 @@ def _unpack(board, k1, k2, dest, r):
 
 
 @nb.njit(cache=True, inline="always")
-def _hits_to_bar(k3, dest, r):
+def hits_to_bar(k3, dest, r):
     """Move the opposing blots of hit mask ``k3`` (mover's indices) to their bar."""
     if k3 != 0:
         for t in range(24):
@@ -224,7 +224,7 @@ def _search(board, d1, d2, ws):
     moved = np.zeros(4, np.bool_)
     mv = np.zeros((4, 3), np.int32)
     dseq = np.empty(4, np.int32)
-    _load(board, me, w1, w2, out)
+    load_board(board, me, w1, w2, out)
     doubles = d1 == d2
     nd = 4 if doubles else 2
     norders = 1 if doubles else 2
@@ -232,7 +232,7 @@ def _search(board, d1, d2, ws):
     n = 0
     stamp = stamp_box[0]
     for order in range(norders):
-        _order(dseq, d1, d2, order)
+        dice_order(dseq, d1, d2, order)
         lvl = 0
         src[0] = 24
         moved[0] = False
@@ -254,14 +254,14 @@ def _search(board, d1, d2, ws):
                             if board[23 - t] < 2:
                                 found = s
                                 break
-                        elif out[lvl] == 0 and _bears_off(me, lvl, s, t):
+                        elif out[lvl] == 0 and bears_off(me, lvl, s, t):
                             found = s
                             break
                     s -= 1
             if found < 0:
                 if lvl > 0 and not moved[lvl]:
-                    score = lvl * 64 + _pips(dseq, lvl)
-                    best, n, stamp = _leaf(
+                    score = lvl * 64 + dice_pips(dseq, lvl)
+                    best, n, stamp = leaf(
                         w1[lvl], w2[lvl], hit[lvl], score, lvl, mv, best, n, stamp, ws
                     )
                     if n < 0:
@@ -272,7 +272,7 @@ def _search(board, d1, d2, ws):
             src[lvl] = found - 1
             moved[lvl] = True
             nl = lvl + 1
-            _advance(me, w1, w2, out, lvl, found, t)
+            advance(me, w1, w2, out, lvl, found, t)
             h = hit[lvl]
             if t >= 0:
                 if board[23 - t] == 1 and ((h >> t) & 1) == 0:
@@ -284,8 +284,8 @@ def _search(board, d1, d2, ws):
             mv[lvl, 1] = t
             mv[lvl, 2] = d
             if nl == nd:
-                score = nd * 64 + _pips(dseq, nd)
-                best, n, stamp = _leaf(w1[nl], w2[nl], h, score, nd, mv, best, n, stamp, ws)
+                score = nd * 64 + dice_pips(dseq, nd)
+                best, n, stamp = leaf(w1[nl], w2[nl], h, score, nd, mv, best, n, stamp, ws)
                 if n < 0:
                     stamp_box[0] = stamp
                     return -1
@@ -302,8 +302,8 @@ def _materialize(board, ent_keys, n, dest, row0):
     """Write the resulting boards of entries 0..n-1 into dest[row0:row0+n]."""
     for j in range(n):
         r = row0 + j
-        _unpack(board, ent_keys[j, 0], ent_keys[j, 1], dest, r)
-        _hits_to_bar(ent_keys[j, 2], dest, r)
+        unpack(board, ent_keys[j, 0], ent_keys[j, 1], dest, r)
+        hits_to_bar(ent_keys[j, 2], dest, r)
 
 
 @nb.njit(cache=True)
@@ -359,7 +359,7 @@ def _count_plays(boards, dice, tab_stamp, tab_idx, stamp_box, ent_keys, ent_move
     return out
 
 
-class _Workspace:
+class Workspace:
     """Hash table and entry buffers reused across kernel calls (guarded by the GIL)."""
 
     def __init__(self, log2_slots: int = 14) -> None:
@@ -383,7 +383,7 @@ class _Workspace:
         self.resize(self.log2 + 2)
 
 
-_WS = _Workspace()
+_WS = Workspace()
 
 _ALL_DICE = np.array([(hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1)], dtype=np.int32)
 

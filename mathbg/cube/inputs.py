@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 from mathbg._validate import MAX_CUBE as _MAX_CUBE
 from mathbg._validate import MAX_SCORE
 from mathbg.errors import InvalidParameterError, InvalidScoreError
+from mathbg.rules.cube import CubeOwner
 
 #: Largest score (points away) the cube solvers accept; largest cube value (2**12).
 MAX_AWAY, MAX_CUBE = MAX_SCORE, _MAX_CUBE
@@ -25,30 +26,13 @@ MAX_AWAY, MAX_CUBE = MAX_SCORE, _MAX_CUBE
 #: Cube values the score matrix covers by default (gnubg's ``MAXCUBELEVEL`` = 7 levels).
 CUBE_LEVELS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
 
-#: Names of the cube owner accepted everywhere.
-OWNERS: tuple[str, ...] = ("centre", "player", "opponent")
-
-_OWNER_ALIASES = {
-    "centre": "centre",
-    "center": "centre",
-    "centred": "centre",
-    "centered": "centre",
-    "none": "centre",
-    "player": "player",
-    "me": "player",
-    "opponent": "opponent",
-    "opp": "opponent",
-}
+#: Names of the cube owner (:class:`~mathbg.rules.cube.CubeOwner`).
+OWNERS: tuple[str, ...] = tuple(CubeOwner)
 
 
-def check_owner(owner: str) -> str:
-    """Normalise a cube owner name to ``"centre"``, ``"player"`` or ``"opponent"``."""
-    key = str(owner).strip().lower()
-    if key not in _OWNER_ALIASES:
-        raise InvalidParameterError(
-            f"cube owner must be one of centre, player, opponent; got {owner!r}"
-        )
-    return _OWNER_ALIASES[key]
+def check_owner(owner: CubeOwner | str) -> CubeOwner:
+    """Normalise a cube owner (:meth:`CubeOwner.parse <mathbg.rules.cube.CubeOwner.parse>`)."""
+    return CubeOwner.parse(owner)
 
 
 def is_power_of_two(value: ArrayLike) -> NDArray[np.bool_]:
