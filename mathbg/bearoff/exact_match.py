@@ -897,6 +897,10 @@ def match_equity(
     cube_state(c, owner_index(owner) == _CENTRE, bool(crawford))
     if owner_index(owner) == _CENTRE and c != 1:
         raise InvalidScoreError(f"a centred cube is on 1, got cube {c} centred")
+    from mathbg.bearoff.index import check_in_play
+
+    for what, counts in (("roller", roller), ("opponent", opponent)):  # before any solving
+        check_in_play(validate_counts(counts, points, MAX_CHECKERS, what=what), what)
     if checkers is None:
         checkers = _fits(roller, opponent, points)
     sol = solve_score(
