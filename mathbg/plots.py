@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 import matplotlib.pyplot as plt
 import numpy as np
 
+from mathbg.errors import InvalidParameterError, InvalidScoreError
+
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
@@ -32,6 +34,11 @@ __all__ = [
     "take_point_vs_cube_life",
     "take_point_vs_gammon_rate",
 ]
+
+
+def __dir__() -> list[str]:
+    """The public plotting functions only (not ``np``, ``plt`` or helpers)."""
+    return sorted(__all__)
 
 
 def _annotate_cells(ax: Axes, image: Any, data: np.ndarray, fmt: str, fontsize: float) -> None:
@@ -355,7 +362,7 @@ def market_window_bars(points: Any, ax: Axes | None = None, *, title: str | None
 
 
 def take_point_vs_gammon_rate(
-    met: Any,
+    met: MET | str,
     away: int,
     opp_away: int,
     cube: int = 1,
@@ -377,7 +384,7 @@ def take_point_vs_gammon_rate(
     zero = np.zeros_like(r)
     gammons = {"both": (r, r), "taker": (r, zero), "doubler": (zero, r)}.get(side)
     if gammons is None:
-        raise ValueError(f"side must be both, taker or doubler; got {side!r}")
+        raise InvalidParameterError(f"side must be both, taker or doubler; got {side!r}")
     if ax is None:
         _, ax = plt.subplots(figsize=(6.0, 4.0))
     dead = take_point_dead(met, away, opp_away, cube, gammons)
@@ -395,7 +402,7 @@ def take_point_vs_gammon_rate(
 
 
 def take_point_vs_cube_life(
-    met: Any = None,
+    met: MET | str | None = None,
     away: int | None = None,
     opp_away: int | None = None,
     cube: int = 1,
@@ -422,7 +429,7 @@ def take_point_vs_cube_life(
         from mathbg.cube.match import take_point
 
         if away is None or opp_away is None:
-            raise ValueError("match play needs away and opp_away")
+            raise InvalidScoreError("match play needs away and opp_away")
         tp = take_point(met, away, opp_away, cube, gammons, backgammons, x=xs)
         default = f"{getattr(met, 'name', met)}: taker {away}-away vs {opp_away}-away, cube {cube}"
     ax.plot(xs, 100.0 * np.asarray(tp))
@@ -464,7 +471,7 @@ def race_rolls(
     if second is None:
         roller, opponent = getattr(first, "roller", None), getattr(first, "opponent", None)
         if roller is None or opponent is None:
-            raise ValueError(
+            raise InvalidParameterError(
                 "give both sides' distributions (mathbg.race.evaluate.roll_distribution)"
             )
         first, second = roller, opponent
@@ -568,7 +575,7 @@ def bearoff_distribution(
     if labels is None:
         labels = [",".join(str(int(v)) for v in row) for row in arr]
     elif len(labels) != len(arr):
-        raise ValueError(f"{len(labels)} labels for {len(arr)} positions")
+        raise InvalidParameterError(f"{len(labels)} labels for {len(arr)} positions")
     if ax is None:
         _, ax = plt.subplots(figsize=(7.0, 4.0))
     dists = db.gammon_distribution(arr) if gammon else db.distribution(arr)
@@ -583,8 +590,13 @@ def bearoff_distribution(
             if gammon
             else f"mean {mean:.2f} rolls, EPC {mean * 49 / 6:.1f}"
         )
-        style = {"marker": _MARKERS[k % len(_MARKERS)], "linestyle": _LINESTYLES[k % 4]}
-        ax.plot(n, 100.0 * dist, label=f"{label} ({extra})", **style)
+        ax.plot(
+            n,
+            100.0 * dist,
+            label=f"{label} ({extra})",
+            marker=_MARKERS[k % len(_MARKERS)],
+            linestyle=_LINESTYLES[k % 4],
+        )
     ax.set_xlim(-0.5, last + 1.5)
     ax.set_ylim(bottom=0.0)
     what = "roll on which the first checker comes off" if gammon else "rolls to bear off all"
@@ -626,7 +638,7 @@ def bearoff_wastage(
     count = boards.sum(axis=1)
     keep = count > 0 if checkers is None else count == int(checkers)
     if not np.any(keep):
-        raise ValueError(f"no positions with {checkers} checkers in this database")
+        raise InvalidParameterError(f"no positions with {checkers} checkers in this database")
     boards = boards[keep]
     pips = np.asarray(pip_counts(boards))
     waste = np.asarray(db.epc(boards)) - pips

@@ -207,6 +207,7 @@ def _brute_force(a: int, b: int, kind: str, met, checkers: int = 2) -> dict:
     return {"no_double": no_double, "levels": levels, "n": len(boards)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("away", "crawford"), [((3, 3), False), ((2, 5), False), ((4, 1), False), ((1, 3), True)]
 )
@@ -281,6 +282,7 @@ def test_money_limit_is_the_two_sided_database():
     np.testing.assert_allclose(inner(ours), inner(theirs), rtol=0, atol=1e-9)
 
 
+@pytest.mark.slow
 @pytest.mark.gnubg
 def test_money_limit_matches_gnubg_file(gnubg):
     from mathbg.bearoff import gnubg_bd
@@ -345,6 +347,7 @@ def test_three_away_exact_take_far_below_the_dead_take_point(three_three):
     assert round(100 * take_point_dead(KXG2, 3, 3), 2) == 30.17  # issue 4: 30.17 %
 
 
+@pytest.mark.slow
 def test_two_away_four_away_gnubg_convention_takes_exact_passes():
     # issue: gnubg's convention (the 4-away taker redoubles at once: TP = MET(4a, 1a
     # Crawford) = 18.56 %) takes some exact passes

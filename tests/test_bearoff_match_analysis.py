@@ -120,6 +120,7 @@ def test_implied_cube_life_undefined_where_gnubg_is_cubeless():
         assert len(df) > 0 and df["x"].isna().all()
 
 
+@pytest.mark.slow
 def test_cube_life_table():
     table = A.cube_life_table([(3, 3), (5, 4)], **SMALL)
     assert set(table.columns) >= {"away", "opp_away", "pips", "n", "x_median", "x_q25"}

@@ -118,6 +118,7 @@ def test_bellman_equation_holds(ts):
                                    _bellman(ts, i, j), atol=1e-14)  # fmt: skip
 
 
+@pytest.mark.slow
 def test_gnubg_integer_mode_is_close_to_float(ts):
     exact = np.asarray(ts._equity)
     fixed = build_arrays(6, 6, gnubg=True).astype(np.float64) / 32767.5 + 32768 / 32767.5 - 1

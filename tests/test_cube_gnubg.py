@@ -108,6 +108,7 @@ def match_runs(gnubg):
     return _json(gnubg.run_python(MATCH_SCRIPT, timeout=120))
 
 
+@pytest.mark.slow
 def test_market_windows_and_gammon_values(match_runs):
     assert len(match_runs) == 2 * sum(n * n + 2 * (n - 1) for n in LENGTHS)
     n_cmp = n_nan = 0
@@ -310,6 +311,7 @@ _GNUBG_ACTIONS = {
 }
 
 
+@pytest.mark.slow
 def test_cubeful_conversion_matches_gnubg_0ply(gnubg):
     runs = _json(gnubg.run_python(CF_SCRIPT, timeout=120))
     assert len(runs) == len(BOARDS) * len(SITUATIONS) * 4

@@ -289,6 +289,7 @@ cubes = st.sampled_from([1, 2, 4, 8])
 rates = st.tuples(st.floats(0.0, 0.6), st.floats(0.0, 0.1)).filter(lambda r: r[1] <= r[0])
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(a=aways, b=aways, c=cubes, r0=rates, r1=rates)
 def test_properties(a, b, c, r0, r1):
@@ -313,6 +314,7 @@ def test_properties(a, b, c, r0, r1):
             assert -1e-12 <= v <= 1.0 + 1e-12, key
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(a=aways, b=aways, c=cubes, r1=rates, x=st.floats(0, 1))
 def test_live_cube_helps_a_gammonless_taker(a, b, c, r1, x):
@@ -326,6 +328,7 @@ def test_live_cube_helps_a_gammonless_taker(a, b, c, r1, x):
     assert tp_d + 1e-12 >= tp_x >= tp_l - 1e-12
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(a=st.integers(2, 25), c=cubes, r=rates)
 def test_symmetric_scores_symmetric_results(a, c, r):

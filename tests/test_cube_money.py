@@ -246,6 +246,7 @@ rate = st.floats(0.0, 0.45)
 xs = st.floats(0.0, 1.0)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(g0=rate, g1=rate, b0=st.floats(0, 0.05), b1=st.floats(0, 0.05), x=xs)
 def test_properties(g0, g1, b0, b1, x):

@@ -86,6 +86,7 @@ def test_first_block_is_side_not_on_roll():
     assert bits & ((1 << 20) - 1) == ((1 << 15) - 1) << 5
 
 
+@pytest.mark.slow
 @given(valid_positions())
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_position_id_round_trip_property(pos):
@@ -193,6 +194,7 @@ match_states = st.builds(
 )
 
 
+@pytest.mark.slow
 @given(st.data())
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_match_id_round_trip_property(data):
@@ -288,6 +290,7 @@ def test_bad_xgids(text, message):
         decode_xgid(text)
 
 
+@pytest.mark.slow
 @given(valid_positions(), st.data())
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_xgid_round_trip_property(pos, data):

@@ -51,6 +51,7 @@ def _check_final(name: str, rec) -> str:
     return res.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", VARIANTS)
 def test_1000_random_games_end_in_a_legal_result(name: str) -> None:
     counts: dict[str, int] = {}
@@ -78,6 +79,7 @@ def _sampled_positions(name: str, games: int, every: int, seed: int = 0) -> list
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", VARIANTS)
 def test_kernel_matches_the_literal_reference_on_game_positions(name: str) -> None:
     rs = get_ruleset(name)
@@ -111,6 +113,7 @@ def block_positions(draw: st.DrawFn, variant: str) -> VariantPosition:
     return VariantPosition.from_counts(me, opp, variant=variant)
 
 
+@pytest.mark.slow
 @given(
     st.sampled_from(["fevga", "long-nardi"]).flatmap(
         lambda v: st.tuples(st.just(v), block_positions(v))
@@ -167,6 +170,7 @@ def plakoto_positions(draw: st.DrawFn) -> VariantPosition:
     return pos
 
 
+@pytest.mark.slow
 @given(plakoto_positions(), st.sampled_from(ROLLS))
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_kernel_matches_reference_on_pinned_positions(pos, roll) -> None:
@@ -286,6 +290,7 @@ def test_rotation_met_by_hand_and_limits() -> None:
 # ---------------------------------------------------------------------------- self-play
 
 
+@pytest.mark.slow
 def test_selfplay_statistics_are_consistent() -> None:
     stats = selfplay("plakoto", games=60, seed=3, player="random")
     assert stats["variant"] == "plakoto" and stats["games"] == 60
@@ -298,6 +303,7 @@ def test_selfplay_statistics_are_consistent() -> None:
     assert selfplay("plakoto", games=60, seed=3) == stats  # seeded: reproducible
 
 
+@pytest.mark.slow
 def test_heuristic_player_beats_random_play() -> None:
     # a sanity check of the documented heuristic (greedy one-ply) against random choices
     for name in ("portes", "long-nardi"):
@@ -310,6 +316,7 @@ def test_heuristic_player_beats_random_play() -> None:
         assert wins >= 40, (name, wins)
 
 
+@pytest.mark.slow
 def test_selfplay_cli_json(capsys: pytest.CaptureFixture) -> None:
     for name in ("backgammon", "long-nardi"):
         assert main(["selfplay", "--variant", name, "--games", "20", "--seed", "2", "--json"]) == 0

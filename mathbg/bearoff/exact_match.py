@@ -61,12 +61,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from mathbg.bearoff.index import check_size, n_positions, rank, validate_counts
 from mathbg.cube.decisions import CubeAction, CubeDecision
 from mathbg.errors import DatabaseError, InvalidParameterError, InvalidScoreError
 from mathbg.met.catalogue import as_met
+from mathbg.met.table import MET
 from mathbg.rules.cube import CubeOwner
 
 __all__ = [
@@ -141,7 +142,7 @@ def cube_cap(a: int, b: int) -> int:
     return cap
 
 
-def met_mwc(met: Any) -> MwcFunction:
+def met_mwc(met: MET) -> MwcFunction:
     """Player 0's MWC at the start of a game ``(a, b, kind)`` (a, b >= 1) from a MET."""
 
     def mwc(a: int, b: int, kind: str) -> float:
@@ -284,6 +285,7 @@ def build_states(
     dbls = {st: can_double(st) for st in full}
     # partition refinement: start from (leaf value, option), refine by (class of the
     # flipped state, class of the doubled state) until stable
+    labels: dict[Any, Any]
     if merge:
         labels = {st: (round(wins[st], 12), dbls[st]) for st in full}
     else:
@@ -457,7 +459,7 @@ class GameSolution:
         level = min(c, self.cap).bit_length() - 1  # beyond the cap every cube is dead
         return self.states.index((0, level, w))
 
-    def index(self, counts: Any, what: str = "position") -> int:
+    def index(self, counts: ArrayLike, what: str = "position") -> int:
         """Bearoff index of a position of this space (raises if it has no checker)."""
         arr = validate_counts(counts, self.points, self.checkers, what=what)
         if arr.ndim != 1:
@@ -497,7 +499,13 @@ class GameSolution:
             "access": True,
         }
 
-    def decision(self, roller: Any, opponent: Any, cube: int = 1, owner: str = "centre"):
+    def decision(
+        self,
+        roller: ArrayLike,
+        opponent: ArrayLike,
+        cube: int = 1,
+        owner: CubeOwner | str = CubeOwner.CENTRE,
+    ) -> MatchEquity:
         """The exact cube decision of one pair (see :class:`MatchEquity`)."""
         from mathbg.cube.decisions import classify
 
@@ -506,7 +514,7 @@ class GameSolution:
         k = self.state_index(cube, owner)
         p = float(self.no_double[i, j, self.states.index("cubeless")])
         nd = float(self.no_double[i, j, k])
-        common = {
+        common: dict[str, Any] = {
             "away": self.away,
             "cube": int(cube),
             "owner": CubeOwner.parse(owner),
@@ -668,7 +676,7 @@ def solve_game(
 # ------------------------------------------------------------------------------ caching
 
 
-def _met_key(met: Any) -> str:
+def _met_key(met: MET) -> str:
     digest = hashlib.sha256()
     digest.update(np.ascontiguousarray(met.pre).tobytes())
     digest.update(np.ascontiguousarray(met.post).tobytes())
@@ -713,7 +721,9 @@ def _save(sol: GameSolution, path: Path) -> None:
         np.savez(fh, checksum=checksum, **arrays)
 
 
-def _load(path: Path, points: int, checkers: int, a: int, b: int, kind: str, name: str):
+def _load(
+    path: Path, points: int, checkers: int, a: int, b: int, kind: str, name: str
+) -> GameSolution | None:
     """A cached solution, or None (with a one-line warning) when the file fails a check."""
     try:
         sol = _read_cache(path, points, checkers, a, b, kind, name)
@@ -763,7 +773,7 @@ def solve_score(
     away: tuple[int, int],
     *,
     crawford: bool = False,
-    met: Any = "kazaross-xg2",
+    met: MET | str = "kazaross-xg2",
     points: int = 6,
     checkers: int = 6,
     disk_cache: bool = False,
@@ -824,7 +834,7 @@ def solve_score(
     return sol
 
 
-def _fits(roller: Any, opponent: Any, points: int) -> int:
+def _fits(roller: ArrayLike, opponent: ArrayLike, points: int) -> int:
     """Checkers per side of the smallest space holding both positions (6 at least)."""
     r = validate_counts(roller, points, MAX_CHECKERS, what="roller")
     o = validate_counts(opponent, points, MAX_CHECKERS, what="opponent")
@@ -834,13 +844,13 @@ def _fits(roller: Any, opponent: Any, points: int) -> int:
 
 
 def match_equity(
-    roller: Any,
-    opponent: Any,
+    roller: ArrayLike,
+    opponent: ArrayLike,
     away: tuple[int, int],
     cube: int = 1,
     owner: str = "centre",
     crawford: bool = False,
-    met: Any = "kazaross-xg2",
+    met: MET | str = "kazaross-xg2",
     *,
     points: int = 6,
     checkers: int | None = None,
@@ -979,8 +989,8 @@ def _game_start(
 
 
 def race_met(
-    roller: Any,
-    opponent: Any | None = None,
+    roller: ArrayLike,
+    opponent: ArrayLike | None = None,
     length: int = 11,
     *,
     points: int = 6,

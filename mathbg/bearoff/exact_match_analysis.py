@@ -41,6 +41,8 @@ from mathbg.met.catalogue import as_met
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+    from mathbg.met.table import MET
+
 __all__ = [
     "MetFit",
     "cube_life_table",
@@ -65,7 +67,7 @@ def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
     return i.ravel(), j.ravel()
 
 
-def _taker_outcomes(met: Any, a: int, b: int, kind: str, c: int) -> dict[str, float]:
+def _taker_outcomes(met: MET, a: int, b: int, kind: str, c: int) -> dict[str, float]:
     """The taker's MWCs after pass, and after winning / losing 2c and 4c (roller = doubler
     needing ``a``, taker needing ``b``), with the Crawford transitions."""
     mwc = met_mwc(met)
@@ -90,7 +92,7 @@ def take_boundary(
     cube: int = 1,
     owner: str | None = None,
     *,
-    met: Any = "kazaross-xg2",
+    met: MET | str = "kazaross-xg2",
     crawford: bool = False,
     points: int = 6,
     checkers: int = 6,
@@ -254,7 +256,7 @@ def implied_cube_life(
     cube: int = 1,
     owner: str = "centre",
     *,
-    met: Any = "kazaross-xg2",
+    met: MET | str = "kazaross-xg2",
     crawford: bool = False,
     points: int = 6,
     checkers: int = 6,
@@ -430,7 +432,7 @@ class MetFit:
 
     model: str
     parameters: dict[str, float]
-    met: Any
+    met: MET
     rms: float
     max_abs: float
     residuals: Any

@@ -252,7 +252,9 @@ def read_onesided(path: str | os.PathLike[str]) -> OneSidedBd:
             f"{len(words)} (corrupt)"
         )
 
-    def scatter(start: NDArray[np.int64], length: NDArray[np.int64], first: NDArray[np.int64]):
+    def scatter(
+        start: NDArray[np.int64], length: NDArray[np.int64], first: NDArray[np.int64]
+    ) -> NDArray[np.uint16]:
         out = np.zeros((n, 32), np.uint16)
         rows = np.repeat(np.arange(n), length)
         within = np.arange(int(length.sum())) - np.repeat(np.cumsum(length) - length, length)

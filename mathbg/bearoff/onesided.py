@@ -215,8 +215,10 @@ def _generate(
     # counts differ by one never depend on each other: a layer holds two pip counts.
     bounds = np.unique(np.append(starts[::2], starts[-1]))
     bounds[0] = 1  # position 0 (the empty board) is the base case
-    arrays = (boards, binom, moves, outside2, dist, mean, gdist, gmean, gstart, tol, tab, rolls)
-    arrays = (*arrays, win, flags)
+    arrays = (
+        *(boards, binom, moves, outside2, dist, mean, gdist, gmean, gstart, tol, tab, rolls),
+        *(win, flags),
+    )
     for a, b, parallel in plan(np.diff(bounds), parallel_min=_PARALLEL_LAYER, batch=_BATCH):
         lo, hi = int(bounds[a]), int(bounds[b])
         if parallel:

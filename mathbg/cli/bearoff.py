@@ -97,7 +97,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     show.add_argument("--db", metavar="PATH", help="use this database (native or gnubg .bd)")
     show.set_defaults(handler=run_show)
     _register_match(sub)
-    parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
+    parser.set_defaults(handler=lambda args: _usage(parser))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    """Print the help of ``mathbg bearoff`` without a subcommand; exit status 2."""
+    parser.print_help()
+    return 2
 
 
 def _add_policy(parser: argparse.ArgumentParser, help: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from mathbg.cli._args import add_command, add_owner_argument, load_met, parse_pair, print_json
 
@@ -87,7 +88,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     decide.add_argument("--beavers", action="store_true", help="money: beavers allowed")
     decide.add_argument("--json", action="store_true", help="print JSON")
     decide.set_defaults(handler=run_decide)
-    parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
+    parser.set_defaults(handler=lambda args: _usage(parser))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    """Print the help of a command given without its subcommand; exit status 2."""
+    parser.print_help()
+    return 2
 
 
 def run_money(args: argparse.Namespace) -> int:
@@ -148,7 +155,7 @@ def run_decide(args: argparse.Namespace) -> int:
             x=args.x,
             crawford=args.crawford,
         )
-    out = {
+    out: dict[str, Any] = {
         "action": str(dec.action),
         "unit": dec.unit,
         "no_double": dec.no_double,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mathbg.cli._args import (
     add_command,
@@ -16,6 +16,10 @@ from mathbg.cli._args import (
     pyplot,
     save_figure,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.met.table import MET
+
 
 DESCRIPTION = """\
 Take, double, cash and too-good points of both players at a match score, for a dead and
@@ -218,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _matrix(args: argparse.Namespace, met: Any, gammons: Any, backgammons: Any) -> int:
+def _matrix(args: argparse.Namespace, met: MET | str, gammons: Any, backgammons: Any) -> int:
     from mathbg.cube.inputs import check_cube
     from mathbg.cube.matrix import score_matrix, take_point_table
 

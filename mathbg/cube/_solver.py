@@ -11,13 +11,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from mathbg.cube.inputs import check_away, check_cube, check_rates, check_x
 from mathbg.errors import InvalidParameterError
 from mathbg.met.catalogue import as_met
+from mathbg.met.table import MET
 
 Arr = NDArray[np.float64]
+Ints = NDArray[np.int64]
+Bools = NDArray[np.bool_]
 
 
 # ----------------------------------------------------------------------------- tables
@@ -27,10 +30,11 @@ Arr = NDArray[np.float64]
 class MetView:
     """A MET seen by one player (0: the table's row player, 1: the other)."""
 
-    met: Any
+    met: MET
     player: int
 
     def swapped(self) -> MetView:
+        """The same table seen by the other player."""
         return MetView(self.met, 1 - self.player)
 
 
@@ -63,14 +67,25 @@ class Side:
     needs_le_c: NDArray[np.bool_]
 
 
-def side_values(t: MetView, d, o, c, gd, bd, go, bo, post) -> Side:
+def side_values(
+    t: MetView,
+    d: Ints,
+    o: Ints,
+    c: Ints,
+    gd: Arr,
+    bd: Arr,
+    go: Arr,
+    bo: Arr,
+    post: Bools,
+) -> Side:
+    """The doubler's (``d``-away, rates ``gd``/``bd``) values against ``o``-away at cube ``c``."""
     sd = 1.0 - gd - bd
     so = 1.0 - go - bo
 
-    def win(k):
+    def win(k: Ints) -> Arr:
         return view_mwc(t, d - k, o, post)
 
-    def lose(k):
+    def lose(k: Ints) -> Arr:
         return view_mwc(t, d, o - k, post)
 
     w1, w2, w3 = win(c), win(2 * c), win(3 * c)
@@ -89,6 +104,7 @@ def side_values(t: MetView, d, o, c, gd, bd, go, bo, post) -> Side:
 
 
 def ratio(num: Arr, den: Arr, fallback: float) -> Arr:
+    """``num / den`` elementwise, ``fallback`` where ``den`` is 0."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(den != 0.0, num / np.where(den != 0.0, den, 1.0), fallback)
 
@@ -125,7 +141,21 @@ class Solution:
     blend: tuple[tuple[Arr, Arr, Arr], tuple[Arr, Arr, Arr]] = field(repr=False)
 
 
-def prepare(met, away, opp_away, cube, gammons, backgammons, crawford, x=0.0):
+Rates = tuple[Arr, Arr, Arr, Arr]
+
+
+def prepare(
+    met: MET | str,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike,
+    gammons: Any,
+    backgammons: Any,
+    crawford: bool,
+    x: ArrayLike = 0.0,
+) -> tuple[MetView, Ints, Ints, Ints, Rates, Bools, Bools, Arr]:
+    """Checked inputs broadcast together: the table view, scores, cube, rates
+    ``(g0, b0, g1, b1)``, "a side is 1-away", "this is the Crawford game" and ``x``."""
     t = MetView(as_met(met), 0)
     a = check_away(away, "away")
     b = check_away(opp_away, "opp_away")
@@ -142,6 +172,7 @@ def prepare(met, away, opp_away, cube, gammons, backgammons, crawford, x=0.0):
 
 
 def pair(values: Any, name: str) -> tuple[Any, Any]:
+    """``(first-named player, opponent)`` from one value for both or a pair."""
     if np.ndim(values) == 0:
         return values, values
     if len(values) != 2:
@@ -151,7 +182,17 @@ def pair(values: Any, name: str) -> tuple[Any, Any]:
     return values[0], values[1]
 
 
-def solve(t: MetView, a, b, c, rates, post, crawford_game, min_levels: int = 1) -> Solution:
+def solve(
+    t: MetView,
+    a: Ints,
+    b: Ints,
+    c: Ints,
+    rates: Rates,
+    post: Bools,
+    crawford_game: Bools,
+    min_levels: int = 1,
+) -> Solution:
+    """Every cube level's dead and live points for both doublers (see :mod:`mathbg.cube.match`)."""
     g0, b0, g1, b1 = rates
     ts = t.swapped()
     levels: list[Level] = []
@@ -171,7 +212,7 @@ def solve(t: MetView, a, b, c, rates, post, crawford_game, min_levels: int = 1) 
         k += 1
     n_lv = len(levels) - 1  # the last level only serves the auto-redouble lookups
 
-    def dead_points(side: Side, nxt: Side, auto):
+    def dead_points(side: Side, nxt: Side, auto: Bools) -> tuple[Arr, Arr, Arr, Arr, Arr]:
         dtw = np.where(auto, nxt.dtw, side.dtw)
         dtl = np.where(auto, nxt.dtl, side.dtl)
         risk = side.ndl - dtl
@@ -208,10 +249,8 @@ def solve(t: MetView, a, b, c, rates, post, crawford_game, min_levels: int = 1) 
         L = levels[lv]
         for i, side in enumerate((L.p, L.o)):
             cp_dead = out["cp"][i][lv]
-            if lv + 1 < n_lv:
-                cp_opp_next = live_cp[1 - i][lv + 1]
-            else:
-                cp_opp_next = np.ones_like(cp_dead)
+            above = live_cp[1 - i][lv + 1] if lv + 1 < n_lv else None
+            cp_opp_next = np.ones_like(cp_dead) if above is None else above
             # the taker's chance at which D's MWC after the take equals DP
             tp_live = cp_opp_next * ratio(side.dtw - side.dp, side.dtw - side.rdp, 0.0)
             cp_live = np.where(L.live, 1.0 - tp_live, cp_dead)
@@ -222,8 +261,14 @@ def solve(t: MetView, a, b, c, rates, post, crawford_game, min_levels: int = 1) 
             s_live = ratio(side.dtw - side.rdp, cp_opp_next, np.inf)
             blend[i][lv] = (gain, s_dead, s_live)
 
-    def stack(lists):
-        return tuple(np.stack(x) for x in lists)
+    def stack(lists: list[list[Arr]] | list[list[Arr | None]]) -> tuple[Arr, Arr]:
+        first, second = (np.stack(x) for x in lists)  # type: ignore[arg-type]
+        return first, second
+
+    def blend_parts(i: int) -> tuple[Arr, Arr, Arr]:
+        parts = [blend[i][lv] for lv in range(n_lv)]
+        gain, s_dead, s_live = (np.stack([p[j] for p in parts if p is not None]) for j in range(3))
+        return gain, s_dead, s_live
 
     live_stack = np.stack([lv.live for lv in levels[:n_lv]])
     return Solution(
@@ -241,10 +286,7 @@ def solve(t: MetView, a, b, c, rates, post, crawford_game, min_levels: int = 1) 
             np.stack([lv.auto_o for lv in levels[:n_lv]]),
         ),
         dead_doubled=~live_stack,
-        blend=tuple(
-            tuple(np.stack([blend[i][lv][j] for lv in range(n_lv)]) for j in range(3))
-            for i in range(2)
-        ),
+        blend=(blend_parts(0), blend_parts(1)),
     )
 
 
@@ -259,10 +301,20 @@ def cash_at_x(sol: Solution, i: int, x: Arr) -> Arr:
 
 
 def nan_crawford(sol: Solution, arr: Arr) -> Arr:
+    """``arr`` with NaN where the game is the Crawford game (no cube)."""
     return np.where(sol.crawford_game, np.nan, arr)
 
 
-def run(met, away, opp_away, cube, gammons, backgammons, crawford, x=0.0):
+def run(
+    met: MET | str,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike,
+    gammons: Any,
+    backgammons: Any,
+    crawford: bool,
+    x: ArrayLike = 0.0,
+) -> tuple[Solution, Arr]:
     """Check and broadcast the inputs, solve; return the solution and the broadcast x."""
     t, a, b, c, rates, one_away, crawford_game, xv = prepare(
         met, away, opp_away, cube, gammons, backgammons, crawford, x
@@ -271,10 +323,12 @@ def run(met, away, opp_away, cube, gammons, backgammons, crawford, x=0.0):
 
 
 def scalar(arr: Arr) -> float | Arr:
+    """A float for a 0-d result, else the array."""
     return float(arr) if np.ndim(arr) == 0 else arr
 
 
-def gammon_values(t: MetView, a, b, c, post) -> tuple[Arr, Arr]:
+def gammon_values(t: MetView, a: Ints, b: Ints, c: Ints, post: Bools) -> tuple[Arr, Arr]:
+    """Gammon and backgammon values (XG's convention) of the viewing player."""
     win = view_mwc(t, a - c, b, post)
     win_g = view_mwc(t, a - 2 * c, b, post)
     win_b = view_mwc(t, a - 3 * c, b, post)

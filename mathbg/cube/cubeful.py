@@ -50,6 +50,7 @@ from mathbg.cube.match import may_double, score_state
 from mathbg.cube.money import cubeful_equity as _money_cubeful
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 from mathbg.met.catalogue import as_met
+from mathbg.met.table import MET
 
 __all__ = [
     "GNUBG_CONTACT_X",
@@ -72,7 +73,9 @@ def _out(a: NDArray[np.float64]) -> Float:
     return float(a) if np.ndim(a) == 0 else a
 
 
-def _score(met: Any, away: int, opp_away: int, cube: int, crawford: bool):
+def _score(
+    met: MET | str, away: int, opp_away: int, cube: int, crawford: bool
+) -> tuple[MET, int, int, int, str]:
     m = as_met(met)
     a = int(check_away(away, "away"))
     b = int(check_away(opp_away, "opp_away"))
@@ -81,9 +84,10 @@ def _score(met: Any, away: int, opp_away: int, cube: int, crawford: bool):
     return m, a, b, c, state
 
 
-def _need_score(away: int | None, opp_away: int | None) -> None:
+def _need_score(away: int | None, opp_away: int | None) -> tuple[int, int]:
     if away is None or opp_away is None:
         raise InvalidScoreError("match play needs both away and opp_away")
+    return away, opp_away
 
 
 def _outcomes(m: Any, a: int, b: int, c: int, post: bool) -> tuple[NDArray[np.float64], ...]:
@@ -97,7 +101,13 @@ def _outcomes(m: Any, a: int, b: int, c: int, post: bool) -> tuple[NDArray[np.fl
 
 
 def cubeless_mwc(
-    probs: ArrayLike, met: Any, away: int, opp_away: int, cube: int = 1, *, crawford: bool = False
+    probs: ArrayLike,
+    met: MET | str,
+    away: int,
+    opp_away: int,
+    cube: int = 1,
+    *,
+    crawford: bool = False,
 ) -> Float:
     """Cubeless (dead-cube) MWC of the player on roll: ``sum P(outcome) MWC(outcome)``.
 
@@ -129,14 +139,15 @@ def _do_cubeful(a: int, b: int, c: int, state: str) -> bool:
     return not (a == 2 and b == 2)
 
 
-def _lin(p, x0, y0, x1, y1):
+def _lin(p: Any, x0: Any, y0: Any, x1: Any, y1: Any) -> Any:
+    """The line through (x0, y0) and (x1, y1) at p (elementwise), y1 where x1 <= x0."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(x1 > x0, y0 + (y1 - y0) * (p - x0) / np.where(x1 > x0, x1 - x0, 1.0), y1)
 
 
 def cubeful_mwc(
     probs: ArrayLike,
-    met: Any,
+    met: MET | str,
     away: int,
     opp_away: int,
     *,
@@ -210,7 +221,13 @@ def cubeful_mwc(
 
 
 def emg(
-    mwc: ArrayLike, met: Any, away: int, opp_away: int, cube: int = 1, *, crawford: bool = False
+    mwc: ArrayLike,
+    met: MET | str,
+    away: int,
+    opp_away: int,
+    cube: int = 1,
+    *,
+    crawford: bool = False,
 ) -> Float:
     """Equivalent-to-money-game equity (EMG) of a MWC at the score.
 
@@ -269,7 +286,7 @@ def money_cubeful_equity(
 
 def cubeful_equity(
     probs: ArrayLike,
-    met: Any = None,
+    met: MET | str | None = None,
     away: int | None = None,
     opp_away: int | None = None,
     *,
@@ -288,14 +305,14 @@ def cubeful_equity(
     """
     if met is None:
         return _money_equity(probs, owner=owner, x=x, jacoby=jacoby)
-    _need_score(away, opp_away)
+    away, opp_away = _need_score(away, opp_away)
     value = cubeful_mwc(probs, met, away, opp_away, cube=cube, owner=owner, x=x, crawford=crawford)
     return emg(value, met, away, opp_away, cube, crawford=crawford)
 
 
 def cube_decision(
     probs: ArrayLike,
-    met: Any = None,
+    met: MET | str | None = None,
     away: int | None = None,
     opp_away: int | None = None,
     *,
@@ -330,7 +347,7 @@ def cube_decision(
         action = classify(nd, dt, dp, can_gammon=can_gammon, beavers=beavers, money=True)
         optimal = min(dt, dp) if action.doubles else nd
         return CubeDecision(action, nd, dt, dp, optimal, "equity")
-    _need_score(away, opp_away)
+    away, opp_away = _need_score(away, opp_away)
     m, a, b, c, state = _score(met, away, opp_away, cube, crawford)
     cube_state(c, owner == "centre", state == "crawford")
     nd = float(cubeful_mwc(p, m, a, b, cube=c, owner=owner, x=x, crawford=crawford))

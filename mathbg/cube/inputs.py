@@ -83,7 +83,7 @@ def check_away(away: ArrayLike, what: str = "away") -> NDArray[np.int64]:
     arr = _numeric(away, what, InvalidScoreError, MAX_AWAY)
     if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
         if not np.all(np.isfinite(arr)) or not np.all(np.rint(arr) == arr):
-            raise InvalidScoreError(f"{what} must be a whole number of points; got {away}")
+            raise InvalidScoreError(f"{what} must be a whole number of points; got {away!s}")
     iarr = np.rint(arr).astype(np.int64)
     if np.any(iarr < 1):
         raise InvalidScoreError(
@@ -138,7 +138,7 @@ def check_x(x: ArrayLike) -> NDArray[np.float64]:
     """Check a cube life (cube efficiency) ``x`` in [0, 1]: 0 dead cube, 1 fully live."""
     arr = np.asarray(x, dtype=np.float64)
     if not np.all(np.isfinite(arr)) or np.any(arr < 0.0) or np.any(arr > 1.0):
-        raise InvalidParameterError(f"cube life x must lie in [0, 1] (0 dead, 1 live); got {x}")
+        raise InvalidParameterError(f"cube life x must lie in [0, 1] (0 dead, 1 live); got {x!s}")
     return arr
 
 

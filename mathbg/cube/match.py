@@ -75,7 +75,7 @@ R. Janowski, "Take-Points in Money Games" (1993).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -102,6 +102,9 @@ from mathbg.cube.inputs import (
 )
 from mathbg.errors import InvalidScoreError
 from mathbg.met.catalogue import as_met
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.met.table import MET
 
 __all__ = [
     "STATES",
@@ -148,7 +151,7 @@ _DOC_ARGS = """
 
 
 def take_point_dead(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -170,7 +173,7 @@ def take_point_dead(
 
 
 def take_point_live(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -190,7 +193,7 @@ def take_point_live(
 
 
 def take_point(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -210,7 +213,7 @@ def take_point(
 
 
 def cash_point_dead(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -228,7 +231,7 @@ def cash_point_dead(
 
 
 def cash_point_live(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -243,7 +246,7 @@ def cash_point_live(
 
 
 def cash_point(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -259,7 +262,7 @@ def cash_point(
 
 
 def double_point(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -282,7 +285,7 @@ def double_point(
 
 
 def too_good_point(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -310,7 +313,12 @@ for _f in (take_point_dead, take_point_live, take_point, cash_point_dead, cash_p
 
 
 def gammon_value(
-    met: Any, away: ArrayLike, opp_away: ArrayLike, cube: ArrayLike = 1, *, crawford: bool = False
+    met: MET | str,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
+    *,
+    crawford: bool = False,
 ) -> float | Arr:
     """Gammon value of the first-named player at the score (XG convention).
 
@@ -324,7 +332,12 @@ def gammon_value(
 
 
 def backgammon_value(
-    met: Any, away: ArrayLike, opp_away: ArrayLike, cube: ArrayLike = 1, *, crawford: bool = False
+    met: MET | str,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
+    *,
+    crawford: bool = False,
 ) -> float | Arr:
     """Backgammon value of the first-named player (XG convention, as gnubg prints it).
 
@@ -395,7 +408,7 @@ class MarketWindow:
 
 
 def market_window(
-    met: Any,
+    met: MET | str,
     away: int,
     opp_away: int,
     cube: int = 1,
@@ -423,7 +436,11 @@ def market_window(
         other_away = opp_away if i == 0 else away
         res.append(
             MarketWindow(
-                *vals,
+                vals[0],
+                vals[1],
+                vals[2],
+                vals[3],
+                vals[4],
                 auto_redouble=bool(sol.auto[i][0]),
                 dead=bool(other_away <= 2 * cube),
             )
@@ -490,7 +507,7 @@ class ScorePoints:
 
 
 def points(
-    met: Any,
+    met: MET | str,
     away: int,
     opp_away: int,
     *,
@@ -550,7 +567,7 @@ def points(
         np.asarray(a),
         np.asarray(b),
         np.asarray(c),
-        tuple(np.asarray(v) for v in (g0, b0, g1, b1)),
+        (np.asarray(g0), np.asarray(b0), np.asarray(g1), np.asarray(b1)),
         one_away,
         np.asarray(state == "crawford"),
     )

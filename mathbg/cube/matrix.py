@@ -21,6 +21,8 @@ from mathbg.met.catalogue import as_met
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+    from mathbg.met.table import MET
+
 __all__ = ["COLUMNS", "score_matrix", "take_point_table"]
 
 #: Columns of :func:`score_matrix` (``take_x``/``cash_x`` only when ``x`` is given).
@@ -50,7 +52,7 @@ _BYTES_PER_ROW = 1600
 
 
 def score_matrix(
-    met: Any,
+    met: MET | str,
     n: int | None = None,
     *,
     cubes: tuple[int, ...] = CUBE_LEVELS,
@@ -121,7 +123,7 @@ def score_matrix(
     crawford_game = one_away & ~dmp & bool(crawford)
     levels_needed = int(np.log2(cube_arr.max())) + 1
     view = MetView(m, 0)
-    rates = tuple(np.full(a.shape, v) for v in (g0, b0, g1, b1))
+    rates = (np.full(a.shape, g0), np.full(a.shape, b0), np.full(a.shape, g1), np.full(a.shape, b1))
     sol = solve(view, a, b, np.ones_like(a), rates, one_away, crawford_game, levels_needed)
     if xv is not None:
         cash_x = (cash_at_x(sol, 0, np.asarray(xv)), cash_at_x(sol, 1, np.asarray(xv)))

@@ -46,7 +46,9 @@ bkgm.com/articles/Janowski/cubeformulae.pdf. GNU Backgammon eval.c ``getMoneyPoi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -101,7 +103,8 @@ def _wl(W: ArrayLike, L: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.flo
         raise InvalidParameterError("W and L must be finite numbers")
     if np.any(w < 1.0) or np.any(l_ < 1.0) or np.any(w > 3.0) or np.any(l_ > 3.0):
         raise InvalidParameterError(
-            f"W and L (average value of wins and of losses) must lie in [1, 3]; got W={W}, L={L}"
+            "W and L (average value of wins and of losses) must lie in [1, 3]; "
+            f"got W={W!s}, L={L!s}"
         )
     return w, l_
 
@@ -275,17 +278,25 @@ def equity_centred(p: ArrayLike, W: ArrayLike, L: ArrayLike, x: ArrayLike, cube:
 def _prob(p: ArrayLike) -> NDArray[np.float64]:
     arr = np.asarray(p, dtype=np.float64)
     if not np.all(np.isfinite(arr)) or np.any(arr < 0.0) or np.any(arr > 1.0):
-        raise InvalidParameterError(f"winning probability must lie in [0, 1]; got {p}")
+        raise InvalidParameterError(f"winning probability must lie in [0, 1]; got {p!s}")
     return arr
 
 
-def _interp(p, x0, y0, x1, y1):  # line through (x0, y0), (x1, y1), evaluated at p
+def _interp(p: Any, x0: Any, y0: Any, x1: Any, y1: Any) -> Any:
+    """The line through (x0, y0) and (x1, y1) evaluated at p (elementwise)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(x1 != x0, (p - x0) / (x1 - x0), 0.0)
     return y0 + (y1 - y0) * t
 
 
-def _live_equity(p, w, l_, owner: str, jacoby: bool):
+def _live_equity(
+    p: NDArray[np.float64],
+    w: NDArray[np.float64],
+    l_: NDArray[np.float64],
+    owner: str,
+    jacoby: bool,
+) -> NDArray[np.float64]:
+    """Janowski's live-cube equity (piecewise linear in p) for ``owner``."""
     tp = (l_ - 0.5) / (w + l_ + 0.5)  # live take point (opponent's cash point is 1 - tp')
     cp = (l_ + 1.0) / (w + l_ + 0.5)  # live cash point
     if owner == "centre":
@@ -427,7 +438,7 @@ def money_points(
     w = 1.0 + g0 + 2.0 * b0
     l_ = 1.0 + g1 + 2.0 * b1
 
-    def trio(fn, **kw) -> MoneyPoint:
+    def trio(fn: Callable[..., Any], **kw: Any) -> MoneyPoint:
         return MoneyPoint(*(float(fn(w, l_, xx, **kw)) for xx in (0.0, 1.0, xv)))
 
     return MoneyPoints(

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -100,7 +101,7 @@ def continue_post_crawford(
     return out
 
 
-def check_length(length: object) -> int:
+def check_length(length: Any) -> int:
     """``length`` as a table length in 1..:data:`MAX_LENGTH`, or :class:`InvalidScoreError`."""
     if isinstance(length, bool) or not isinstance(length, int | np.integer):
         raise InvalidScoreError(f"length must be an integer, got {length!r}")
@@ -110,7 +111,7 @@ def check_length(length: object) -> int:
 
 
 def check_rate(
-    value: object, what: str, *, low: float = 0.0, high: float = 1.0, open_ends: bool = False
+    value: Any, what: str, *, low: float = 0.0, high: float = 1.0, open_ends: bool = False
 ) -> float:
     """``value`` as a float in ``[low, high]`` (open with ``open_ends``), or
     :class:`InvalidParameterError` naming ``what``."""

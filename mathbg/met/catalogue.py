@@ -97,7 +97,7 @@ def as_met(obj: MET | str | os.PathLike[str]) -> MET:
     if isinstance(obj, os.PathLike) or (
         isinstance(obj, str) and obj.lower().endswith(_FILE_SUFFIXES) and Path(obj).exists()
     ):
-        return read(obj)
+        return read(Path(obj))
     if isinstance(obj, str):
         return _by_name(obj.strip().lower())
     if not hasattr(obj, "mwc_array"):

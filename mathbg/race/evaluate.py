@@ -79,9 +79,10 @@ count; R. Janowski, "Take-Points in Money Games" (1993).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
@@ -89,6 +90,12 @@ from numpy.typing import NDArray
 from mathbg.cube.decisions import CubeAction, CubeDecision
 from mathbg.errors import ContactPositionError, InvalidParameterError, InvalidPositionError
 from mathbg.race import counts as _counts
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.met.table import MET
+    from mathbg.rules.position import Position
+
+    RaceInput: TypeAlias = Position | str | tuple[Sequence[int], Sequence[int]]
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -123,7 +130,7 @@ MAX_ONESIDED_POINTS = 10
 # ----------------------------------------------------------------------------- input
 
 
-def as_race(position: Any) -> tuple[Any, Any]:
+def as_race(position: RaceInput) -> tuple[Any, Any]:
     """A race position and its match state (or None) from any accepted input.
 
     Parameters
@@ -421,7 +428,7 @@ def _combine(r: Any, o: Any) -> tuple[Any, Any, Any, Any, Any]:
 
 
 def race_chances(
-    position: Any,
+    position: RaceInput,
     *,
     onesided: Any = None,
     twosided: Any = None,
@@ -462,7 +469,8 @@ def race_chances(
     method = METHODS[1] if "database" in dr.method and "database" in do.method else METHODS[2]
     values = _combine((dr.rolls, dr.first_off, dr.clear_back),
                       (do.rolls, do.first_off, do.clear_back))  # fmt: skip
-    return RaceChances(*(float(v) for v in values), method, dr, do)  # type: ignore[arg-type]
+    w, wg, wb, lg, lb = (float(v) for v in values)
+    return RaceChances(w, wg, wb, lg, lb, method, dr, do)
 
 
 def _fits_twosided(ts: Any, player: NDArray, opponent: NDArray) -> bool:
@@ -587,11 +595,11 @@ def _ts_match_x(p: float, exact: float, owner: str) -> float:
 
 
 def race_cube_decision(
-    position: Any,
+    position: RaceInput,
     *,
     chances: RaceChances | None = None,
     x: float | None = None,
-    met: Any = None,
+    met: MET | str | None = None,
     away: int | None = None,
     opp_away: int | None = None,
     cube: int = 1,
@@ -687,11 +695,11 @@ def race_cube_decision(
         x = race_cube_life(pos.pips()[0]) if chances.method == METHODS[2] else 0.6
     dec = cube_decision(chances.probabilities, met, away, opp_away, cube=cube, owner=owner,
                         x=x, crawford=crawford, jacoby=jacoby, beavers=beavers)  # fmt: skip
-    score = None if met is None else (int(away), int(opp_away))  # type: ignore[arg-type]
+    cube_life_score = None if met is None else (int(away), int(opp_away))  # type: ignore[arg-type]
     return RaceCubeAdvice(action=dec.action, no_double=dec.no_double,
                           double_take=dec.double_take, double_pass=dec.double_pass,
                           optimal=dec.optimal, unit=dec.unit, emg=dec.emg, x=float(x),
-                          source="cube life", score=score)  # fmt: skip
+                          source="cube life", score=cube_life_score)  # fmt: skip
 
 
 def _advice(
@@ -720,7 +728,7 @@ def _advice(
 class RaceEvaluation:
     """Everything mathbg knows about a race position (see :func:`evaluate_race`)."""
 
-    position: Any
+    position: Position
     pips: tuple[int, int]
     keith: tuple[int, int]
     keith_adjusted: float
@@ -781,12 +789,12 @@ class RaceEvaluation:
 
 
 def evaluate_race(
-    position: Any,
+    position: RaceInput,
     *,
     keith_rounding: str = "down",
     thorp_convention: str = "thorp",
     x: float | None = None,
-    met: Any = None,
+    met: MET | str | None = None,
     money: bool = False,
     onesided: Any = None,
     twosided: Any = None,
@@ -825,7 +833,7 @@ def evaluate_race(
                            seed=seed)  # fmt: skip
     epc: list[float | None] = [None, None]
     wastage: list[float | None] = [None, None]
-    dists = (chances.roller, chances.opponent)
+    dists: tuple[RollDistribution | None, ...] = (chances.roller, chances.opponent)
     if chances.method == METHODS[0]:  # the two-sided database: EPCs from the one-sided one
         dists = tuple(roll_distribution(s, onesided=onesided) for s in (player, opponent))
     for i, d in enumerate(dists):

@@ -211,7 +211,7 @@ def decode_xgid(xgid: str) -> XGID:
         dice = (d0, d1) if d0 else None
     else:
         raise InvalidIdError(f"invalid XGID {xgid!r}: dice field {f_dice!r}")
-    owner = {1: 1, 0: None, -1: 0}[cubepos]
+    cube_owner = {1: 1, 0: None, -1: 0}[cubepos]
     player_rows = {1: bottom, 0: top}
     position = Position.from_counts(player_rows[on_roll], player_rows[1 - on_roll])
     position.check()
@@ -221,7 +221,7 @@ def decode_xgid(xgid: str) -> XGID:
             score=(score_top, score_bottom),
             crawford=crawford,
             cube=1 << log_cube,
-            cube_owner=owner,
+            cube_owner=cube_owner,
             on_roll=on_roll,
             turn=(1 - on_roll) if doubled else on_roll,
             dice=dice,

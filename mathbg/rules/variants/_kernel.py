@@ -37,6 +37,8 @@ the standard kernel time on every move if one loop served both.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba as nb
 import numpy as np
 
@@ -72,7 +74,7 @@ _BONUS = 4096
 
 
 @nb.njit(cache=True)
-def _trapping(me, lvl, rotated, min_opp):
+def _trapping(me: Any, lvl: Any, rotated: Any, min_opp: Any) -> Any:
     """A block of six of the mover's points along the opponent's route, with no opposing
     checker ahead of it: a run of six held points among the opponent's indices
     ``0..min_opp-1`` (``min_opp`` = the opponent's most advanced occupied index, 0 when it
@@ -90,7 +92,9 @@ def _trapping(me, lvl, rotated, min_opp):
 
 
 @nb.njit(cache=True)
-def _end_score(me, lvl, flags, rotated, min_opp, started_trapped):
+def _end_score(
+    me: Any, lvl: Any, flags: Any, rotated: Any, min_opp: Any, started_trapped: Any
+) -> Any:
     """-1 if the position at ``lvl`` breaks an end-of-play rule, else the preference
     bonus (1 for opening a trapping block that existed at the start of the turn)."""
     if flags & F_START_QUARTER:
@@ -111,7 +115,7 @@ def _end_score(me, lvl, flags, rotated, min_opp, started_trapped):
 
 
 @nb.njit(cache=True)
-def _land(board, t, contact, rotated, pinned_me, k3):
+def _land(board: Any, t: Any, contact: Any, rotated: Any, pinned_me: Any, k3: Any) -> Any:
     """Can a checker of the mover land on its index ``t``? -1 no, 0 yes, 1 yes and it hits
     (HIT) or pins (PIN) a single opposing checker."""
     if contact == HIT:
@@ -137,7 +141,17 @@ def _land(board, t, contact, rotated, pinned_me, k3):
 
 
 @nb.njit(cache=True)
-def _vsearch(board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, ws):
+def _vsearch(
+    board: Any,
+    d1: Any,
+    d2: Any,
+    contact: Any,
+    flags: Any,
+    head_limit: Any,
+    pinned_me: Any,
+    opp_pins: Any,
+    ws: Any,
+) -> Any:
     """Fill the workspace ``ws`` with the distinct legal plays; return their number
     (0 when the roll cannot be played, -1 when the workspace is too small)."""
     stamp_box = ws[2]
@@ -294,9 +308,10 @@ def _vsearch(board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, ws)
 
 @nb.njit(cache=True)
 def _vgenerate(
-    board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, tab_stamp, tab_idx,
-    stamp_box, ent_keys, ent_moves,
-):  # fmt: skip
+    board: Any, d1: Any, d2: Any, contact: Any, flags: Any, head_limit: Any, pinned_me: Any,
+    opp_pins: Any, tab_stamp: Any, tab_idx: Any,
+    stamp_box: Any, ent_keys: Any, ent_moves: Any,
+) -> Any:  # fmt: skip
     ws = (tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves)
     n = _vsearch(board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, ws)
     if n < 0:

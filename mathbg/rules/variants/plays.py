@@ -80,6 +80,7 @@ class VariantPlays(Plays):
     __slots__ = ("_pins",)
 
     _play_class = VariantPlay
+    position: VariantPosition
 
     def __init__(
         self,
