@@ -703,7 +703,7 @@ def _save(sol: GameSolution, path: Path) -> None:
     """Write a solution to the disk cache (atomic; checksummed over every array)."""
     from mathbg.bearoff import storage
 
-    arrays = {
+    arrays: dict[str, Any] = {
         "no_double": np.asarray(sol.no_double),
         "win": np.asarray(sol.win),
         "access": np.asarray(sol.access),

@@ -67,7 +67,7 @@ def check_cube(cube: ArrayLike) -> NDArray[np.int64]:
     return an int64 array."""
     arr = _numeric(cube, "cube value", InvalidScoreError, MAX_CUBE)
     if arr.dtype != bool and np.any(np.abs(arr.astype(np.float64)) > MAX_CUBE):
-        raise InvalidScoreError(f"cube value must be at most {MAX_CUBE}; got {cube}")
+        raise InvalidScoreError(f"cube value must be at most {MAX_CUBE}; got {cube!r}")
     if arr.dtype == bool or not np.all(is_power_of_two(arr)):
         bad = arr if arr.ndim == 0 else arr[~is_power_of_two(arr)].ravel()[0]
         raise InvalidScoreError(f"cube value must be a power of two (1, 2, 4, ...); got {bad}")
