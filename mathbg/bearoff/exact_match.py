@@ -870,7 +870,7 @@ def match_equity(
     cube : int
         Cube value (a power of two; cubes beyond the smallest power of two >= max(away)
         are dead and are treated as that one).
-    owner : {"centre", "roller", "opponent"}
+    owner : {"centre", "player", "opponent"} (CubeOwner; "player" is the roller)
         Who holds the cube (a centred cube is on 1).
     crawford : bool
         This is the Crawford game (no doubling).

@@ -117,7 +117,7 @@ def take_boundary(
         Points the doubler (on roll) and the taker need.
     cube : int
         Cube value before the double.
-    owner : {"centre", "roller"}, optional
+    owner : {"centre", "player"}, optional
         Who holds the cube (default: centre on a 1-cube, else the roller).
     met, crawford, points, checkers :
         As :func:`mathbg.bearoff.exact_match.solve_score`.
@@ -143,7 +143,7 @@ def take_boundary(
     from mathbg.cube.match import take_point_dead, take_point_live
 
     a, b = away_pair(away)
-    own = owner if owner is not None else ("centre" if cube == 1 else "roller")
+    own = owner if owner is not None else ("centre" if cube == 1 else "player")
     sol = solve_score((a, b), crawford=crawford, met=met, points=points, checkers=checkers)
     arrays = sol.decision_arrays(cube, own)
     if not arrays["access"]:
@@ -272,7 +272,7 @@ def implied_cube_life(
     Parameters
     ----------
     away, cube, owner, met, crawford, points, checkers :
-        The score and cube state (owner ``"centre"``, ``"roller"`` or ``"opponent"``)
+        The score and cube state (owner ``"centre"``, ``"player"`` (the roller) or ``"opponent"``)
         and the solved space, as :func:`mathbg.bearoff.exact_match.match_equity`.
     tolerance : float
         ``x`` is NaN where ``|live - dead| < tolerance`` (the cube hardly matters, or

@@ -88,8 +88,8 @@ def parse_counts(text: str) -> list[int]:
     return counts
 
 
-def cube_owner(text: str) -> Any:
-    """argparse ``type`` of ``--owner``: a :class:`~mathbg.rules.cube.CubeOwner`.
+def cube_owner(text: str) -> str:
+    """argparse ``type`` of ``--owner``: a :class:`~mathbg.rules.cube.CubeOwner` value.
 
     Old spellings (``roller``, ``centred``, ``owned``, ...) keep working for one release with
     a note on stderr.
@@ -104,18 +104,22 @@ def cube_owner(text: str) -> Any:
         owner = CubeOwner.parse(text)
     for w in caught:
         print(f"mathbg: {w.message}", file=sys.stderr)
-    return owner
+    return owner.value
 
 
-def add_owner_argument(parser: argparse.ArgumentParser, help: str) -> None:
-    """The ``--owner {centre,player,opponent}`` option (default centre)."""
+def add_owner_argument(
+    parser: argparse.ArgumentParser, help: str, owners: tuple[str, ...] | None = None
+) -> None:
+    """The ``--owner {centre,player,opponent}`` option (default centre); ``owners``
+    restricts the choices."""
     from mathbg.rules.cube import CubeOwner
 
+    choices = tuple(o.value for o in CubeOwner) if owners is None else owners
     parser.add_argument(
         "--owner",
         type=cube_owner,
-        default=CubeOwner.CENTRE,
-        choices=tuple(CubeOwner),
-        metavar="{centre,player,opponent}",
+        default=CubeOwner.CENTRE.value,
+        choices=choices,
+        metavar="{" + ",".join(choices) + "}",
         help=help,
     )

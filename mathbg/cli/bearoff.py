@@ -84,8 +84,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     show.add_argument("--checkers", type=int, help="database checkers (default: what fits)")
     _add_policy(show, "one-sided policy")
     add_owner_argument(
-        show, "two-sided: who owns the cube at the root decision, player = the roller "
-        "(default centre)"
+        show,
+        "two-sided: who owns the cube at the root decision, player = the roller (default centre)",
+        owners=("centre", "player"),
     )
     show.add_argument(
         "--cube",
