@@ -166,6 +166,8 @@ def test_stale_temporaries_are_removed_by_the_next_build(tmp_path, reference):
     stale_file.write_bytes(b"half")
     alive = tmp_path / f"{storage.TMP_PREFIX}{os.getpid()}-abcd1234-other"
     alive.mkdir()  # a live writer's temporary is left alone
+    reused = tmp_path / f"{storage.TMP_PREFIX}1-abcd1234-os"  # pid 1 is alive: pid reuse
+    reused.mkdir()  # ... but the build holds the lock of "os", so its writer is gone
     OneSided.build(4, 4, path=tmp_path / "os", progress=False)
     assert _temporaries(tmp_path) == [alive.name]
     _same(tmp_path / "os", reference["os"])

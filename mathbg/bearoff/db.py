@@ -407,7 +407,7 @@ class OneSided:
             needed = sum(getattr(arrays, name).nbytes + 4096 for name in names)
             with storage.atomic_directory(
                 target, what=what, is_same_kind=same_kind, force=force or default,
-                needed_bytes=needed,
+                needed_bytes=needed, locked=True,
             ) as tmp:  # fmt: skip
                 for name in names:
                     np.save(tmp / f"{name}.npy", getattr(arrays, name))
@@ -713,7 +713,7 @@ class TwoSided:
             start = time.perf_counter()
             with storage.atomic_directory(
                 target, what=what, is_same_kind=same_kind, force=force or default,
-                needed_bytes=32 * n * n + 4096,
+                needed_bytes=32 * n * n + 4096, locked=True,
             ) as tmp:  # fmt: skip
                 out = np.lib.format.open_memmap(
                     tmp / "equity.npy", mode="w+", dtype=np.float64, shape=(n, n, 4)

@@ -15,7 +15,9 @@ One module owns the rules, so every writer gets them:
   the temporary is removed and the old content stays.
 - **Stale temporaries are cleaned.** A killed process cannot remove its temporary;
   the next write into the same directory removes every :data:`TMP_PREFIX` entry whose
-  pid is no longer alive (or that is older than :data:`STALE_SECONDS`).
+  pid is no longer alive (or that is older than :data:`STALE_SECONDS`), and a build
+  holding the target's lock removes every other temporary of that target (its writer is
+  gone even if the pid has been reused).
 - **Concurrent builds serialise.** :func:`build_lock` takes an exclusive ``flock`` on
   a lock file beside the target; a second builder waits, then finds the result.
 - **The user's umask** decides the permissions (0644 files and 0755 directories by
@@ -172,11 +174,13 @@ def _remove(path: Path) -> None:
             pass
 
 
-def clean_stale(directory: PathLike) -> list[Path]:
+def clean_stale(directory: PathLike, *, locked: str | None = None) -> list[Path]:
     """Remove the :data:`TMP_PREFIX` entries in ``directory`` left by dead processes.
 
     An entry is stale when the pid in its name is not alive, or when it is older than
-    :data:`STALE_SECONDS`. Returns the removed paths.
+    :data:`STALE_SECONDS`; or, when the caller holds :func:`build_lock` of the target
+    named ``locked``, when it is a temporary of that target (whoever wrote it is gone,
+    even if its pid now belongs to another process). Returns the removed paths.
     """
     d = Path(directory)
     removed: list[Path] = []
@@ -193,7 +197,10 @@ def clean_stale(directory: PathLike) -> list[Path]:
             age = now - entry.lstat().st_mtime
         except OSError:
             continue
-        if pid is None or not _alive(pid) or age > STALE_SECONDS:
+        ours = locked is not None and entry.name.split("-", 4)[-1] == locked
+        if ours and pid == os.getpid():
+            ours = False  # this process's own temporary (another thread's write)
+        if pid is None or ours or not _alive(pid) or age > STALE_SECONDS:
             _remove(entry)
             removed.append(entry)
     return removed
@@ -297,6 +304,7 @@ def atomic_directory(
     is_same_kind: Callable[[Path], bool],
     force: bool = False,
     needed_bytes: int = 0,
+    locked: bool = False,
 ) -> Iterator[Path]:
     """Yield an empty temporary directory beside ``target``; install it on success.
 
@@ -309,7 +317,7 @@ def atomic_directory(
     final = Path(target)
     final.parent.mkdir(parents=True, exist_ok=True)
     check_target(final, is_same_kind=is_same_kind, what=what, force=force)
-    clean_stale(final.parent)
+    clean_stale(final.parent, locked=final.name if locked else None)
     if needed_bytes:
         check_space(final.parent, needed_bytes, f"the {what}")
     tmp = _tmp_name(final)
