@@ -410,6 +410,39 @@ def test_twenty_concurrent_build_pairs(tmp_path, reference):
     assert _temporaries(tmp_path) == []
 
 
+_RACER = """
+import sys
+from pathlib import Path
+from mathbg.bearoff import OneSided, TwoSided
+root, start = Path(sys.argv[1]), sys.argv[2]
+print("ready", flush=True)
+sys.stdin.readline()  # both processes start together
+for k in range(20):
+    cls = OneSided if k % 2 else TwoSided
+    cls.build(4, 4, path=root / f"db{k}", progress=False)
+print("done", flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_twenty_concurrent_build_pairs_in_two_processes(tmp_path, reference):
+    """Two processes build the same 20 databases in the same order at the same time."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    procs = [subprocess.Popen([sys.executable, "-c", _RACER, str(tmp_path), str(i)], env=env,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for i in range(2)]  # fmt: skip
+    for p in procs:
+        assert p.stdout.readline().strip() == "ready"
+    for p in procs:
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    results = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], results
+    for k in range(20):
+        _same(tmp_path / f"db{k}", reference["os" if k % 2 else "ts"])
+    assert _temporaries(tmp_path) == []
+
+
 @pytest.mark.slow
 def test_concurrent_cli_builds_in_two_processes(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "MATHBG_DATA": str(tmp_path / "data")}
