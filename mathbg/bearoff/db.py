@@ -43,6 +43,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mathbg import _resources
+from mathbg._output import FrameMixin
 from mathbg.bearoff import index as _index
 from mathbg.bearoff import onesided as _os
 from mathbg.bearoff import storage
@@ -621,7 +622,7 @@ class OneSided:
 
 
 @dataclass(frozen=True)
-class Equities:
+class Equities(FrameMixin):
     """The four stored values of a two-sided pair (money, per unit cube, roller's view).
 
     ``owned``, ``centred`` and ``opponent_owns`` are cubeful equities *before* the

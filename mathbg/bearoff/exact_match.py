@@ -472,6 +472,44 @@ class GameSolution:
         """Cubeless winning chance of the roller for every pair (optimal cubeless play)."""
         return self.no_double[..., self.states.index("cubeless")]
 
+    def to_frame(self, cube: int = 1, owner: CubeOwner | str = CubeOwner.CENTRE) -> Any:
+        """Every pair's exact cube decision in one cube state as a DataFrame.
+
+        One row per pair with checkers on both sides: ``roller`` and ``opponent`` (checker
+        counts as text), the roller's cubeless ``p_win`` and MWCs ``no_double``,
+        ``double_take``, ``double_pass`` (NaN without access to the cube: does not
+        apply) and ``optimal``. Exact: no cube life. The score and cube state are in
+        ``attrs``.
+        """
+        import pandas as pd
+
+        from mathbg.bearoff.index import all_positions
+
+        arrays = self.decision_arrays(cube, owner)
+        boards = all_positions(self.points, self.checkers)
+        labels = np.array([",".join(map(str, b)) for b in boards.tolist()], dtype=object)
+        n = len(labels)
+        i, j = (m.ravel() for m in np.meshgrid(np.arange(1, n), np.arange(1, n), indexing="ij"))
+        df = pd.DataFrame(
+            {
+                "roller": labels[i],
+                "opponent": labels[j],
+                "p_win": self.p_win()[i, j],
+                **{k: arrays[k][i, j] for k in ("no_double", "double_take", "double_pass")},
+                "optimal": arrays["optimal"][i, j],
+            }
+        )
+        df.attrs.update(
+            name=f"exact cube decisions at {self.away[0]}-away/{self.away[1]}-away "
+            f"({self.points}x{self.checkers} bearoffs; MWC of the roller)",
+            away=self.away,
+            cube=int(cube),
+            owner=str(CubeOwner.parse(owner)),
+            met=self.met_name,
+            cube_life=None,
+        )
+        return df
+
     def decision_arrays(self, cube: int = 1, owner: str = "centre") -> dict[str, Any]:
         """ND, DT, DP, optimal MWC and whether the roller doubles / the taker takes, for
         every pair, in one cube state (DT and DP NaN without access)."""

@@ -3,11 +3,12 @@
 Flat functions returning pandas DataFrames, on top of :mod:`mathbg.bearoff.exact_match`:
 
 - :func:`take_boundary` / :func:`take_boundary_summary`: the exact take/pass decision of
-  every pair at a score against three rules from the MET: the dead-cube take point (no
-  recube at all), gnubg's convention (dead, but the taker redoubles at once when the
-  doubler needs ``<= 2c`` and the taker more: ``mathbg.cube.match.take_point_dead``) and
-  the fully-live take point (gnubg ``GetPoints``); where and by how much each rule errs,
-  with the recube vig that explains it;
+  every pair at a score against three rules from the MET: the no-recube take point (no
+  recube at all), gnubg's convention (mathbg's *dead* take point: the taker redoubles at
+  once when the doubler needs ``<= 2c`` and the taker more,
+  ``mathbg.cube.match.take_point_dead``) and the fully-live take point (gnubg
+  ``GetPoints``); the words as :data:`mathbg.cube.match.TERMS` defines them; where and
+  by how much each rule errs, with the recube vig that explains it;
 - :func:`implied_cube_life` / :func:`cube_life_table`: the cube life ``x`` at which
   gnubg's blend ``(1 - x) dead + x live`` (:func:`mathbg.cube.cubeful.cubeful_mwc`) would
   give the exact no-double MWC of a position, by score and pip count;
@@ -53,7 +54,11 @@ __all__ = [
 ]
 
 #: The take rules compared with the exact decision.
-RULES: tuple[str, ...] = ("dead", "gnubg", "live")
+#: The take rules compared with the exact decision. ``no_recube`` and ``gnubg`` are the
+#: "no recube" and "dead" take points of :data:`mathbg.cube.match.TERMS` (the word "dead"
+#: is not used for a rule here: ``gnubg`` is mathbg's dead take point, with the taker's free
+#: redouble); ``live`` is the fully live one.
+RULES: tuple[str, ...] = ("no_recube", "gnubg", "live")
 
 
 def _labels(points: int, checkers: int) -> tuple[np.ndarray, np.ndarray]:
@@ -105,10 +110,12 @@ def take_boundary(
     passes. The exact decision compares the taker's MWC after a take, ``1 - DT``, with the
     pass, ``1 - DP``. The rules take when the taker's cubeless chance ``p_t`` is at least:
 
-    - ``dead``: ``(P - L2) / (W2 - L2)`` with the taker's MWCs after pass (P) and after
-      winning / losing ``2 cube`` (no recube at all);
+    - ``no_recube``: ``(P - L2) / (W2 - L2)`` with the taker's MWCs after pass (P) and
+      after winning / losing ``2 cube`` (no recube at all: "no recube" in
+      :data:`mathbg.cube.match.TERMS`);
     - ``gnubg``: the same, but at ``4 cube`` when the doubler needs ``<= 2 cube`` and the
-      taker more (the taker redoubles at once, gnubg ``GetPoints``);
+      taker more (the taker redoubles at once, gnubg ``GetPoints``): mathbg's *dead* take
+      point (:func:`mathbg.cube.match.take_point_dead`);
     - ``live``: the fully-live take point (the taker's recube at its live cash point).
 
     Parameters
@@ -132,7 +139,7 @@ def take_boundary(
         ``roller_pips``, ``opponent_pips``, the roller's cubeless ``p_roller``, the taker's
         ``p_taker``, the doubler's MWCs ``no_double``, ``double_take``, ``double_pass``,
         ``doubles``, ``exact_take``, ``take_margin`` (taker's MWC take minus pass),
-        ``recube_vig`` (taker's exact MWC after the take minus its dead-cube value:
+        ``recube_vig`` (taker's exact MWC after the take minus its no-recube value:
         what owning the 2-cube is worth), ``convention_gap`` (gnubg's assumed MWC after
         the take minus the exact one), and per rule ``take_<rule>`` (bool) and
         ``error_<rule>`` (MWC the taker loses by following the rule, 0 when right).
@@ -156,7 +163,7 @@ def take_boundary(
     out = _taker_outcomes(table, a, b, kind, int(cube))
     auto = a <= 2 * cube < b
     tp = {
-        "dead": (out["pass"] - out["lose2"]) / (out["win2"] - out["lose2"]),
+        "no_recube": (out["pass"] - out["lose2"]) / (out["win2"] - out["lose2"]),
         "gnubg": float(take_point_dead(table, b, a, cube)),
         "live": float(take_point_live(table, b, a, cube)),
     }
@@ -437,6 +444,14 @@ class MetFit:
     max_abs: float
     residuals: Any
     post_residuals: np.ndarray
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row: ``model``, the fitted parameters, ``rms`` and ``max_abs`` (MWC
+        fractions); the residual tables stay in :attr:`residuals`/:attr:`post_residuals`."""
+        from mathbg._output import frame
+
+        row = {"model": self.model, **self.parameters, "rms": self.rms, "max_abs": self.max_abs}
+        return frame([row], name=f"{self.model} fit", met=getattr(self.met, "name", ""))
 
 
 def fit_met_model(

@@ -7,7 +7,6 @@ inside the functions that need them.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 
@@ -46,9 +45,26 @@ def load_met(name: str) -> Any:
     return as_met(name)
 
 
-def print_json(obj: Any, indent: int | None = 2) -> None:
-    """Print ``obj`` as JSON on stdout (one line with ``indent=None``)."""
-    print(json.dumps(obj, indent=indent))
+def print_json(obj: Any, indent: int | None = 2, decimals: int | None = None) -> None:
+    """Print ``obj`` as JSON on stdout (one line with ``indent=None``).
+
+    Numbers follow :mod:`mathbg._output`: NaN -> ``null``, floats rounded to ``decimals``
+    places when given, else to 15 significant digits (no float noise).
+    """
+    from mathbg._output import dumps
+
+    print(dumps(obj, indent=indent, decimals=decimals))
+
+
+def add_decimals(parser: argparse.ArgumentParser) -> None:
+    """The ``--decimals N`` option: round the numbers of JSON (and CSV) output."""
+    parser.add_argument(
+        "--decimals",
+        type=int,
+        metavar="N",
+        help="round JSON numbers to N decimal places (default: full precision, "
+        "15 significant digits)",
+    )
 
 
 def pyplot() -> Any:
