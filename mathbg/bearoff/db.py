@@ -13,12 +13,19 @@ A database is a directory holding ``.npy`` arrays and a small ``header.json``:
   -> cubeless equity, owned, centred, opponent owns (money, before the roller's cube
   decision).
 
-``header.json`` records the format name and version, kind, points, checkers, policy,
-the arrays' shapes and dtypes, and a SHA-256 checksum of the array files. A database is
-written into a temporary directory which is renamed into place only when complete
-(header last), so an interrupted build never leaves a database that later loads.
+``header.json`` records the format name and version (2), kind, points, checkers,
+policy, the arrays' shapes, dtypes and file sizes, ``header_checksum`` (SHA-256 of the
+canonical header fields) and ``checksum`` (SHA-256 of the canonical header followed by
+every array file), so a wrong header field is caught as surely as a flipped bit.
+Writing goes through :mod:`mathbg.bearoff.storage`: a temporary directory beside the
+target, renamed into place only when complete, a lock so concurrent builds take turns,
+refusal of a target that is not a database of the same kind (unless ``force``).
 :meth:`OneSided.build` / :meth:`TwoSided.build` reuse a valid database at the target
-path (checksum verified) and rebuild an invalid one. Arrays are opened memory-mapped.
+path (checksum verified) and rebuild an invalid one (a damaged one with a one-line
+:class:`~mathbg.errors.MathbgWarning`). :meth:`~OneSided.open` checks the header and the
+file sizes always and the full checksum once per process (``verify=False`` skips it);
+a damaged database raises :class:`~mathbg.errors.DatabaseCorruptError`. Arrays are
+opened memory-mapped.
 
 gnubg's ``.bd`` files (:mod:`mathbg.bearoff.gnubg_bd`) open with the same classes
 (``OneSided.open("gnubg_os0.bd")``) and are written with ``to_gnubg``.
