@@ -27,11 +27,15 @@ Fixed-point helpers convert to and from floats: probabilities ``u / 65535``, equ
 Reading checks plausibility (:func:`check_onesided`, :func:`check_twosided`): the file
 size, the compressed index (windows within 32 bins, offsets contiguous and exactly
 covering the data area), every distribution summing to 0xFFFF within its 16-bit
-rounding (:data:`SUM_TOLERANCE`), the game-over rows, and for two-sided cubeful files
-the order the cube's value imposes: owning the cube is worth at least a centred cube,
-which is worth at least the opponent owning it, and the roller owning it at least the
-cubeless equity, which is at least the equity with the opponent owning it. A file that
-fails is refused with :class:`mathbg.errors.DatabaseCorruptError` naming it. Writing
+rounding (:data:`SUM_TOLERANCE`), each distribution within the rolls its pip count
+allows, the game-over rows; for two-sided cubeful files the order the cube's value
+imposes (owning the cube is worth at least a centred cube, which is worth at least the
+opponent owning it; the roller owning it at least the cubeless equity, which is at least
+the equity with the opponent owning it) and, for two-sided files, every value against the
+equation that defines it (:func:`check_recurrence`, within 3 units of 1/32767.5; all rows
+up to 1000 positions a side, a sample beyond). gnubg's published files
+(:data:`PUBLISHED_MD5`) are recognised by their MD5 instead. A file that fails is refused
+with :class:`mathbg.errors.DatabaseCorruptError` naming it. Writing
 goes through :mod:`mathbg.bearoff.storage` (atomic, umask permissions, refuses to
 replace a file that is not a ``.bd`` of the same kind unless ``force``).
 """
@@ -55,6 +59,7 @@ __all__ = [
     "OneSidedBd",
     "TwoSidedBd",
     "check_onesided",
+    "check_recurrence",
     "check_target",
     "check_twosided",
     "equity_from_u16",
@@ -183,18 +188,29 @@ PUBLISHED_MD5 = {
 }
 
 
-def _load(path: str | os.PathLike[str]) -> tuple[BdHeader, NDArray[np.uint8]]:
+def _load(path: str | os.PathLike[str]) -> tuple[BdHeader, NDArray[np.uint8], bool]:
+    """Header, raw bytes, and whether the file is one of gnubg's published files.
+
+    A one-sided file with a published header must be that file (its MD5); a two-sided one
+    that is not is verified in full by :func:`check_twosided` instead (a table written
+    with rounded float equities has the same header).
+    """
     data = np.fromfile(path, dtype=np.uint8)
     header = BdHeader.parse(data[:HEADER_SIZE].tobytes(), str(path))
     published = PUBLISHED_MD5.get(data[:HEADER_SIZE].tobytes())
-    if published is not None:
-        import hashlib
+    if published is None:
+        return header, data, False
+    import hashlib
 
-        if hashlib.md5(data.data, usedforsecurity=False).hexdigest() != published:
-            raise _implausible(
-                path, f"differs from gnubg's published {header.kind} file (md5 {published})"
-            )
-    return header, data
+    if hashlib.md5(data.data, usedforsecurity=False).hexdigest() == published:
+        return header, data, True
+    if header.kind == "OS":
+        raise _implausible(
+            path,
+            f"differs from gnubg's published {header.kind} file (md5 {published}); a file "
+            "with this header must be gnubg's own (gnubg's move policy)",
+        )
+    return header, data, False
 
 
 def _expect_size(path: object, actual: int, expected: int) -> None:
@@ -207,7 +223,7 @@ def _expect_size(path: object, actual: int, expected: int) -> None:
 
 def read_onesided(path: str | os.PathLike[str]) -> OneSidedBd:
     """Read a one-sided ``.bd`` file (compressed or not, with or without gammons)."""
-    header, data = _load(path)
+    header, data, _published = _load(path)
     if header.kind != "OS":
         raise DatabaseError(f"{path}: a two-sided database, not one-sided")
     n = header.n_positions
@@ -270,7 +286,7 @@ def read_onesided(path: str | os.PathLike[str]) -> OneSidedBd:
 
 def read_twosided(path: str | os.PathLike[str]) -> TwoSidedBd:
     """Read a two-sided ``.bd`` file into ``uint16[n, n, k]`` (k = 4 cubeful, else 1)."""
-    header, data = _load(path)
+    header, data, published = _load(path)
     if header.kind != "TS":
         raise DatabaseError(f"{path}: a one-sided database, not two-sided")
     n = header.n_positions
@@ -278,7 +294,7 @@ def read_twosided(path: str | os.PathLike[str]) -> TwoSidedBd:
     body = data[HEADER_SIZE:]
     _expect_size(path, len(body), 2 * k * n * n)
     result = TwoSidedBd(header, body.view("<u2").reshape(n, n, k).astype(np.uint16))
-    check_twosided(result, path)
+    check_twosided(result, path, recurrence=not published)
     return result
 
 
@@ -341,10 +357,14 @@ def _check_support(bd: OneSidedBd, path: object) -> None:
         )
 
 
-def check_twosided(bd: TwoSidedBd, path: object = "file", *, rows: int = 256) -> None:
+def check_twosided(
+    bd: TwoSidedBd, path: object = "file", *, rows: int = 256, recurrence: bool = True
+) -> None:
     """Refuse an implausible two-sided table (see the module docstring).
 
-    ``rows`` roller positions are checked at a time (bounded extra memory).
+    ``rows`` roller positions are checked at a time (bounded extra memory). With
+    ``recurrence``, the table is also checked against the equations that define it
+    (:func:`check_recurrence`).
 
     Raises
     ------
@@ -374,6 +394,72 @@ def check_twosided(bd: TwoSidedBd, path: object = "file", *, rows: int = 256) ->
             if len(bad):
                 i, j = int(bad[0][0]) + lo, int(bad[0][1])
                 raise _implausible(path, f"at pair ({i}, {j}) {what}")
+    if recurrence:
+        check_recurrence(bd, path)
+
+
+#: Largest two-sided space (positions a side) whose every row :func:`check_recurrence`
+#: checks; larger tables have :data:`RECURRENCE_SAMPLE` rows checked.
+RECURRENCE_FULL = 1000
+RECURRENCE_SAMPLE = 128
+#: Slack of the recurrence check, in units of 1/32767.5 (gnubg's and mathbg's residues are
+#: below 1.5: each stored value is rounded or truncated once).
+RECURRENCE_TOLERANCE = 3.0
+
+
+def check_recurrence(bd: TwoSidedBd, path: object = "file") -> None:
+    """Check each stored value against the equation that defines it (money, per unit cube).
+
+    With ``V[i, j, k]`` the stored equity of the roller at ``i`` against ``j`` and
+    ``A`` the value after the roller's own cube decision (``A_owned = max(V_owned,
+    min(2 V_opp, 1))``, likewise centred; ``A = V`` otherwise),
+
+    ``V_k(i, j) = sum_r w_r / 36 * max_{s in succ(i, r)} -A_k'(j, s)``
+
+    where ``k'`` is the opponent's view of the cube after no double (owned <-> opponent
+    owns, centred and cubeless unchanged). Every row is checked up to
+    :data:`RECURRENCE_FULL` positions, otherwise a spread sample of rows.
+
+    Raises
+    ------
+    mathbg.errors.DatabaseCorruptError
+        Naming the first pair whose value breaks its equation.
+    """
+    from mathbg.bearoff.moves import ROLL_WEIGHTS, successors
+
+    h = bd.header
+    v = bd.values.astype(np.float64) / 32767.5 - 1.0
+    n, _, k = v.shape
+    if n < 2:
+        return
+    table = successors(h.points, h.checkers)
+    if k == 4:
+        dt = np.minimum(2.0 * v[..., 3], 1.0)
+        # the opponent's value (his view) the roller maximises against, per roller state
+        src = np.stack(
+            [v[..., 0], v[..., 3], np.maximum(v[..., 2], dt), np.maximum(v[..., 1], dt)],
+            axis=-1,
+        )
+    else:
+        src = v
+    tol = RECURRENCE_TOLERANCE / 32767.5
+    if n <= RECURRENCE_FULL:
+        row_list = range(1, n)
+    else:
+        row_list = np.unique(np.linspace(1, n - 1, RECURRENCE_SAMPLE).astype(np.int64))
+    for i in row_list:
+        acc = np.zeros((n, k))
+        for r in range(21):
+            s = table.succ[table.ptr[i * 21 + r] : table.ptr[i * 21 + r + 1]]
+            acc += ROLL_WEIGHTS[r] * (-src[:, s, :]).max(axis=1)
+        acc /= 36.0
+        bad = np.argwhere(np.abs(acc[1:] - v[i, 1:]) > tol)
+        if len(bad):
+            j, kk = int(bad[0][0]) + 1, int(bad[0][1])
+            name = ("cubeless", "owned", "centred", "opponent-owns")[kk]
+            raise _implausible(
+                path, f"the {name} value of pair ({int(i)}, {j}) breaks the bearoff equation"
+            )
 
 
 def read(path: str | os.PathLike[str]) -> OneSidedBd | TwoSidedBd:
