@@ -443,10 +443,11 @@ def check_recurrence(bd: TwoSidedBd, path: object = "file") -> None:
     else:
         src = v
     tol = RECURRENCE_TOLERANCE / 32767.5
-    if n <= RECURRENCE_FULL:
-        row_list = range(1, n)
-    else:
-        row_list = np.unique(np.linspace(1, n - 1, RECURRENCE_SAMPLE).astype(np.int64))
+    row_list: list[int] = (
+        list(range(1, n))
+        if n <= RECURRENCE_FULL
+        else sorted({int(x) for x in np.linspace(1, n - 1, RECURRENCE_SAMPLE)})
+    )
     for i in row_list:
         acc = np.zeros((n, k))
         for r in range(21):
