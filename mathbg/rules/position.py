@@ -88,10 +88,14 @@ class Position(BasePosition):
         ------
         InvalidRollError
             If ``roll`` is not two dice 1..6.
+        InvalidPositionError
+            If the position is impossible (:meth:`check`: more than 15 checkers a side,
+            a point held by both sides, ...): it has no legal plays to list.
         """
         # imported here: the move generator loads numba, which `import mathbg` must not
         from mathbg.rules.plays import legal_plays
 
+        self.check("position")
         return legal_plays(self, roll)
 
     def diagram(self, *, match: Any = None, roll: Any = None) -> str:
