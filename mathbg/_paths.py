@@ -102,7 +102,18 @@ def cache_dir(sub: str | None = None) -> Path:
     sub-directory (e.g. ``"bearoff"``).
     """
     env = os.environ.get(DATA_ENV)
-    base = Path(env).expanduser() if env else _default_cache_root()
+    if env:
+        try:
+            base = Path(env).expanduser()
+        except RuntimeError:  # '~nouser/...' or no home directory
+            from mathbg.errors import ConfigurationError
+
+            raise ConfigurationError(
+                f"MATHBG_DATA={env[:200]!r}: cannot expand '~' (no such user or no home "
+                "directory); give an absolute path"
+            ) from None
+    else:
+        base = _default_cache_root()
     path = base / sub if sub else base
     path.mkdir(parents=True, exist_ok=True)
     return path
