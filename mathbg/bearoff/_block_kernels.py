@@ -32,12 +32,28 @@ WEIGHTS = np.array([1 if d0 == d1 else 2 for d0 in range(1, 7) for d1 in range(1
 
 
 @njit(cache=True)
-def pip_order_csr(ptr, succ, order, rank_of, pip, offsets, new_ptr, new_cls, new_col):
-    """Successor CSR in pip order: row ``p*21 + r`` lists the successors of pip-order position
-    ``p`` (gnubg index ``order[p]``) as (pip class, column within the class).
+def pip_order_lengths(ptr, succ, order, lengths):
+    """Row lengths of the pip-order CSR: a (position, roll) that can bear its last checker
+    off keeps only that play (its value, +1, is the largest possible), else all plays."""
+    n = len(order)
+    for p in range(n):
+        g = order[p]
+        for r in range(21):
+            lo = ptr[g * 21 + r]
+            hi = ptr[g * 21 + r + 1]
+            m = hi - lo
+            for q in range(lo, hi):
+                if succ[q] == 0:
+                    m = 1
+                    break
+            lengths[p * 21 + r] = m
 
-    ``new_ptr`` must be filled by the caller (cumulative row lengths).
-    """
+
+@njit(cache=True)
+def pip_order_csr(ptr, succ, order, rank_of, new_ptr, new_succ):
+    """Successor CSR in pip order: row ``p*21 + r`` lists the pip-order indices of the
+    successors of pip-order position ``p`` (gnubg index ``order[p]``); a row with the
+    all-off successor is just ``[0]``. ``new_ptr`` comes from :func:`pip_order_lengths`."""
     n = len(order)
     for p in range(n):
         g = order[p]
@@ -45,33 +61,34 @@ def pip_order_csr(ptr, succ, order, rank_of, pip, offsets, new_ptr, new_cls, new
             lo = ptr[g * 21 + r]
             hi = ptr[g * 21 + r + 1]
             dst = new_ptr[p * 21 + r]
+            if new_ptr[p * 21 + r + 1] - dst == 1 and hi - lo > 1:
+                new_succ[dst] = 0
+                continue
             for q in range(lo, hi):
-                s = rank_of[succ[q]]
-                c = pip[s]
-                new_cls[dst] = c
-                new_col[dst] = s - offsets[c]
+                new_succ[dst] = rank_of[succ[q]]
                 dst += 1
 
 
 @njit(cache=True, inline="always")
-def _cube_gnubg(nd, dt):
-    """gnubg ``CubeEquity(ND, DT, DP=0x7FFF)`` on int16 equities (C integer division)."""
-    half = -((-nd) // 2) if nd < 0 else nd // 2
-    if dt >= half and 0x7FFF >= nd:
-        if dt >= 0x7FFF // 2:
-            return 0x7FFF
-        return 2 * dt
-    return nd
+def _half(nd):
+    """C's ``nd / 2`` on integers (truncation toward zero)."""
+    return (nd + (nd < 0)) >> 1
 
 
 @njit(cache=True)
-def fill_block(a, b, offsets, ptr, cls, col, src, base, dst, dst0, nv, gnubg):
+def fill_block(a, b, offsets, ptr, succ, src, base, dst, dst0, nv, gnubg):
     """Compute block (a, b) into ``dst[dst0 : dst0 + |a| |b| nv]``.
 
     Input block (b, c) (row = the opponent j of this block, now on roll, column = the
-    roller's successor s) starts at ``src[base[c]]``; the all-off successor (class 0) is
-    the constant E[j, 0] = -1. The opponent row j is the outer loop so that the rows
-    ``E[j, .]`` read for all rollers of class a stay in cache.
+    roller's successor s) starts at ``src[base[c]]``. The opponent row j is the outer
+    loop: its values in the input blocks are first gathered into one contiguous row (in
+    pip order, from class ``max(1, a - 24)`` on), which every roller of class a then
+    reads. A successor list ``[0]`` (the roller bears the last checker off) has the
+    value +1.
+
+    The maximum over plays of ``g(x)`` is taken as a minimum over the opponent's values:
+    ``-x0``, ``-x3``, ``-max(x2, DT)`` and ``-max(x1, DT)`` (float), ``~x`` and ``~CubeEquity``
+    (gnubg) are decreasing in the tracked quantity, so the results are the same bits.
     """
     na = offsets[a + 1] - offsets[a]
     nb = offsets[b + 1] - offsets[b]
@@ -85,146 +102,114 @@ def fill_block(a, b, offsets, ptr, cls, col, src, base, dst, dst0, nv, gnubg):
         return
     lo = max(1, a - 24)
     hi = a - 2
-    width = max(hi - lo + 1, 1)
-    rowbase = np.zeros(width, np.int64)
-    stride = np.zeros(width, np.int64)
-    for c in range(lo, hi + 1):
-        stride[c - lo] = (offsets[c + 1] - offsets[c]) * nv
+    first_col = offsets[lo]
+    width = offsets[hi + 1] - first_col if hi >= lo else 0
+    row = np.empty(max(width, 1) * nv, src.dtype)
     first = offsets[a]
     for jj in range(nb):
         for c in range(lo, hi + 1):
-            rowbase[c - lo] = base[c] + jj * stride[c - lo]
+            size = (offsets[c + 1] - offsets[c]) * nv
+            s0 = base[c] + jj * size
+            d0 = (offsets[c] - first_col) * nv
+            for k in range(size):
+                row[d0 + k] = src[s0 + k]
         for ii in range(na):
             i = first + ii
             out = dst0 + (ii * nb + jj) * nv
             if gnubg:
-                if nv == 1:
-                    t0 = 0
-                    for r in range(21):
-                        b0 = -65535
-                        for q in range(ptr[i * 21 + r], ptr[i * 21 + r + 1]):
-                            c = cls[q]
-                            if c == 0:
-                                v0 = 32767
-                            else:
-                                k = rowbase[c - lo] + col[q]
-                                v0 = -(np.int64(src[k]) - 32768) - 1
-                            if v0 > b0:
-                                b0 = v0
-                        t0 += WEIGHTS[r] * b0
-                    q0 = abs(t0) // 36
-                    dst[out] = (q0 if t0 >= 0 else -q0) + 32768
-                else:
-                    t0 = 0
-                    t1 = 0
-                    t2 = 0
-                    t3 = 0
-                    for r in range(21):
-                        b0 = -65535
-                        b1 = -65535
-                        b2 = -65535
-                        b3 = -65535
-                        for q in range(ptr[i * 21 + r], ptr[i * 21 + r + 1]):
-                            c = cls[q]
-                            if c == 0:
-                                v0 = 32767
-                                v1 = 32767
-                                v2 = 32767
-                                v3 = 32767
-                            else:
-                                k = rowbase[c - lo] + col[q] * 4
-                                x0 = np.int64(src[k]) - 32768
-                                x1 = np.int64(src[k + 1]) - 32768
-                                x2 = np.int64(src[k + 2]) - 32768
-                                x3 = np.int64(src[k + 3]) - 32768
-                                v0 = -x0 - 1
-                                v1 = -x3 - 1
-                                v2 = -_cube_gnubg(x2, x3) - 1
-                                v3 = -_cube_gnubg(x1, x3) - 1
-                            if v0 > b0:
-                                b0 = v0
-                            if v1 > b1:
-                                b1 = v1
-                            if v2 > b2:
-                                b2 = v2
-                            if v3 > b3:
-                                b3 = v3
-                        w = WEIGHTS[r]
-                        t0 += w * b0
-                        t1 += w * b1
-                        t2 += w * b2
-                        t3 += w * b3
-                    q0 = abs(t0) // 36
-                    q1 = abs(t1) // 36
-                    q2 = abs(t2) // 36
-                    q3 = abs(t3) // 36
-                    dst[out] = (q0 if t0 >= 0 else -q0) + 32768
-                    dst[out + 1] = (q1 if t1 >= 0 else -q1) + 32768
-                    dst[out + 2] = (q2 if t2 >= 0 else -q2) + 32768
-                    dst[out + 3] = (q3 if t3 >= 0 else -q3) + 32768
-            elif nv == 1:
-                f0 = 0.0
+                t0 = 0
+                t1 = 0
+                t2 = 0
+                t3 = 0
                 for r in range(21):
-                    g0 = -np.inf
-                    for q in range(ptr[i * 21 + r], ptr[i * 21 + r + 1]):
-                        c = cls[q]
-                        if c == 0:
-                            y0 = 1.0
-                        else:
-                            y0 = -np.float64(src[rowbase[c - lo] + col[q]])
-                        if y0 > g0:
-                            g0 = y0
-                    f0 += WEIGHTS[r] * g0
-                dst[out] = f0 / 36.0
+                    q0 = ptr[i * 21 + r]
+                    q1 = ptr[i * 21 + r + 1]
+                    w = WEIGHTS[r]
+                    if succ[q0] == 0:
+                        t0 += w * 32767
+                        t1 += w * 32767
+                        t2 += w * 32767
+                        t3 += w * 32767
+                        continue
+                    m0 = 65535
+                    m1 = 65535
+                    m2 = 65535
+                    m3 = 65535
+                    for q in range(q0, q1):
+                        k = (succ[q] - first_col) * nv
+                        x0 = np.int64(row[k]) - 32768
+                        if x0 < m0:
+                            m0 = x0
+                        if nv == 4:
+                            x1 = np.int64(row[k + 1]) - 32768
+                            x2 = np.int64(row[k + 2]) - 32768
+                            x3 = np.int64(row[k + 3]) - 32768
+                            dd = 32767 if x3 >= 16383 else 2 * x3
+                            c2 = dd if x3 >= _half(x2) else x2
+                            c3 = dd if x3 >= _half(x1) else x1
+                            if x3 < m1:
+                                m1 = x3
+                            if c2 < m2:
+                                m2 = c2
+                            if c3 < m3:
+                                m3 = c3
+                    t0 += w * (-m0 - 1)
+                    t1 += w * (-m1 - 1)
+                    t2 += w * (-m2 - 1)
+                    t3 += w * (-m3 - 1)
+                q = abs(t0) // 36
+                dst[out] = (q if t0 >= 0 else -q) + 32768
+                if nv == 4:
+                    q = abs(t1) // 36
+                    dst[out + 1] = (q if t1 >= 0 else -q) + 32768
+                    q = abs(t2) // 36
+                    dst[out + 2] = (q if t2 >= 0 else -q) + 32768
+                    q = abs(t3) // 36
+                    dst[out + 3] = (q if t3 >= 0 else -q) + 32768
             else:
                 f0 = 0.0
                 f1 = 0.0
                 f2 = 0.0
                 f3 = 0.0
                 for r in range(21):
-                    g0 = -np.inf
-                    g1 = -np.inf
-                    g2 = -np.inf
-                    g3 = -np.inf
-                    for q in range(ptr[i * 21 + r], ptr[i * 21 + r + 1]):
-                        c = cls[q]
-                        if c == 0:
-                            y0 = 1.0
-                            y1 = 1.0
-                            y2 = 1.0
-                            y3 = 1.0
-                        else:
-                            k = rowbase[c - lo] + col[q] * 4
-                            z0 = np.float64(src[k])
-                            z1 = np.float64(src[k + 1])
-                            z2 = np.float64(src[k + 2])
-                            z3 = np.float64(src[k + 3])
-                            dt = min(2.0 * z3, 1.0)
-                            y0 = -z0
-                            y1 = -z3
-                            y2 = -max(z2, dt)
-                            y3 = -max(z1, dt)
-                        if y0 > g0:
-                            g0 = y0
-                        if y1 > g1:
-                            g1 = y1
-                        if y2 > g2:
-                            g2 = y2
-                        if y3 > g3:
-                            g3 = y3
+                    q0 = ptr[i * 21 + r]
+                    q1 = ptr[i * 21 + r + 1]
                     w = WEIGHTS[r]
-                    f0 += w * g0
-                    f1 += w * g1
-                    f2 += w * g2
-                    f3 += w * g3
+                    if succ[q0] == 0:
+                        f0 += w * 1.0
+                        f1 += w * 1.0
+                        f2 += w * 1.0
+                        f3 += w * 1.0
+                        continue
+                    g0 = np.inf
+                    g1 = np.inf
+                    g2 = np.inf
+                    g3 = np.inf
+                    for q in range(q0, q1):
+                        k = (succ[q] - first_col) * nv
+                        z0 = np.float64(row[k])
+                        g0 = min(g0, z0)
+                        if nv == 4:
+                            z1 = np.float64(row[k + 1])
+                            z2 = np.float64(row[k + 2])
+                            z3 = np.float64(row[k + 3])
+                            dt = min(2.0 * z3, 1.0)
+                            g1 = min(g1, z3)
+                            g2 = min(g2, max(z2, dt))
+                            g3 = min(g3, max(z1, dt))
+                    f0 += w * -g0
+                    f1 += w * -g1
+                    f2 += w * -g2
+                    f3 += w * -g3
                 dst[out] = f0 / 36.0
-                dst[out + 1] = f1 / 36.0
-                dst[out + 2] = f2 / 36.0
-                dst[out + 3] = f3 / 36.0
+                if nv == 4:
+                    dst[out + 1] = f1 / 36.0
+                    dst[out + 2] = f2 / 36.0
+                    dst[out + 3] = f3 / 36.0
 
 
 @njit(parallel=True, cache=True, nogil=True)
-def layer_kernel(blk_a, blk_b, start, offsets, ptr, cls, col, arena, nv, gnubg):
+def layer_kernel(blk_a, blk_b, start, offsets, ptr, succ, arena, nv, gnubg):
     """Compute the blocks ``(blk_a[t], blk_b[t])`` (independent) in parallel, in the arena.
 
     ``start[a, b]`` is the arena offset of block (a, b) (-1 when not resident). The caller
@@ -234,10 +219,10 @@ def layer_kernel(blk_a, blk_b, start, offsets, ptr, cls, col, arena, nv, gnubg):
     for t in prange(len(blk_a)):
         a = blk_a[t]
         b = blk_b[t]
-        fill_block(a, b, offsets, ptr, cls, col, arena, start[b], arena, start[a, b], nv, gnubg)
+        fill_block(a, b, offsets, ptr, succ, arena, start[b], arena, start[a, b], nv, gnubg)
 
 
 @njit(cache=True, nogil=True)
-def block_kernel(a, b, offsets, ptr, cls, col, src, base, dst, nv, gnubg):
+def block_kernel(a, b, offsets, ptr, succ, src, base, dst, nv, gnubg):
     """Compute one block into the flat array ``dst`` (one thread)."""
-    fill_block(a, b, offsets, ptr, cls, col, src, base, dst, 0, nv, gnubg)
+    fill_block(a, b, offsets, ptr, succ, src, base, dst, 0, nv, gnubg)

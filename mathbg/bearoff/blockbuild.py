@@ -50,6 +50,7 @@ __all__ = [
     "assemble",
     "build_blocks",
     "build_lock",
+    "minimum_memory",
     "parse_memory",
     "pip_csr",
 ]
@@ -148,16 +149,16 @@ class BuildStats:
 
 @dataclass(frozen=True)
 class PipCsr:
-    """Successors in pip order: row ``p*21 + r``, entries (class, column in class)."""
+    """Successors in pip order: row ``p*21 + r`` lists pip-order indices (``[0]`` when the
+    roll bears the last checker off)."""
 
     ptr: NDArray[np.int64]
-    cls: NDArray[np.int16]
-    col: NDArray[np.int32]
+    succ: NDArray[np.int32]
 
     @property
     def nbytes(self) -> int:
         """Memory held."""
-        return int(self.ptr.nbytes + self.cls.nbytes + self.col.nbytes)
+        return int(self.ptr.nbytes + self.succ.nbytes)
 
     def reads_per_class(self, lay: PipLayout) -> NDArray[np.float64]:
         """Mean successor reads per pair for a roller of each pip class."""
@@ -168,19 +169,18 @@ class PipCsr:
 
 def pip_csr(lay: PipLayout) -> PipCsr:
     """The successor table of the space (:func:`mathbg.bearoff.moves.successors`) in pip order."""
-    from mathbg.bearoff._block_kernels import pip_order_csr
+    from mathbg.bearoff._block_kernels import pip_order_csr, pip_order_lengths
     from mathbg.bearoff.moves import successors
 
     table = successors(lay.points, lay.checkers)
     n = lay.n
-    lengths = np.diff(table.ptr).reshape(n, 21)[lay.order].ravel()
+    lengths = np.empty(n * 21, np.int64)
+    pip_order_lengths(table.ptr, table.succ, lay.order, lengths)
     ptr = np.zeros(n * 21 + 1, np.int64)
     np.cumsum(lengths, out=ptr[1:])
-    pip = lay.pip_of_class_positions()
-    cls = np.empty(len(table.succ), np.int16)
-    col = np.empty(len(table.succ), np.int32)
-    pip_order_csr(table.ptr, table.succ, lay.order, lay.rank_of, pip, lay.offsets, ptr, cls, col)
-    return PipCsr(ptr, cls, col)
+    succ = np.empty(int(ptr[-1]), np.int32)
+    pip_order_csr(table.ptr, table.succ, lay.order, lay.rank_of, ptr, succ)
+    return PipCsr(ptr, succ)
 
 
 def block_work(lay: PipLayout, csr: PipCsr) -> dict[tuple[int, int], float]:
@@ -200,6 +200,13 @@ def needed_bytes(spec: BuildSpec, lay: PipLayout, csr: PipCsr, plan_values: int)
     return _BASE_BYTES + csr.nbytes + max(plan_values * item, assembly)
 
 
+def minimum_memory(spec: BuildSpec) -> int:
+    """The smallest memory budget (bytes) a local build of ``spec`` accepts."""
+    lay = layout(spec.points, spec.checkers)
+    csr = pip_csr(lay)
+    return needed_bytes(spec, lay, csr, ArenaPlan.minimum_values(lay, spec.nv))
+
+
 def plan_arena(spec: BuildSpec, lay: PipLayout, csr: PipCsr, memory: int | None) -> ArenaPlan:
     """The arena for a memory budget (bytes; None or enough: the whole table).
 
@@ -217,12 +224,7 @@ def plan_arena(spec: BuildSpec, lay: PipLayout, csr: PipCsr, memory: int | None)
     try:
         plan = ArenaPlan.make(lay, spec.nv, max(capacity, 0))
     except DatabaseError:
-        minimum = ArenaPlan._minimum(
-            lay,
-            [list(range(g, min(g + 2, lay.n_layers))) for g in range(0, lay.n_layers, 2)],
-            {ab: lay.block_pairs(*ab) * spec.nv for layer in range(lay.n_layers)
-             for ab in lay.layer_blocks(layer)},
-        )  # fmt: skip
+        minimum = ArenaPlan.minimum_values(lay, spec.nv)
         need = needed_bytes(spec, lay, csr, minimum)
         kind = "cubeful" if spec.cubeful else "cubeless"
         raise DatabaseError(
@@ -291,8 +293,8 @@ def _compile(spec: BuildSpec) -> None:
 
     empty = np.zeros(0, np.int64)
     layer_kernel(empty, empty, np.zeros((1, 1), np.int64), np.zeros(2, np.int64), empty,
-                 np.zeros(0, np.int16), np.zeros(0, np.int32), np.zeros(1, spec.numpy_dtype),
-                 spec.nv, spec.gnubg)  # fmt: skip
+                 np.zeros(0, np.int32), np.zeros(1, spec.numpy_dtype), spec.nv,
+                 spec.gnubg)  # fmt: skip
 
 
 def build_blocks(
@@ -396,7 +398,7 @@ def build_blocks(
                 ba = np.array([ab[0] for ab in compute], np.int64)
                 bb = np.array([ab[1] for ab in compute], np.int64)
                 with dynamic_chunks():
-                    layer_kernel(ba, bb, start, lay.offsets, csr.ptr, csr.cls, csr.col, arena,
+                    layer_kernel(ba, bb, start, lay.offsets, csr.ptr, csr.succ, arena,
                                  spec.nv, spec.gnubg)  # fmt: skip
                 last = max(lay.last_reader_layer(*ab) for ab in blocks)
                 pending.append((last, writer.submit(write, compute)))

@@ -66,7 +66,7 @@ def compute_block(
         src = np.concatenate([blk.ravel() for blk in inputs])
     else:
         src = np.zeros(1, static["dtype"])
-    block_kernel(a, b, offsets, static["ptr"], static["cls"], static["col"], src, base, out, nv,
+    block_kernel(a, b, offsets, static["ptr"], static["succ"], src, base, out, nv,
                  static["gnubg"])  # fmt: skip
     block = out.reshape(na, nb, nv)
     store.put(a, b, block)
@@ -129,8 +129,7 @@ def build_blocks(
     static = {
         "offsets": lay.offsets,
         "ptr": csr.ptr,
-        "cls": csr.cls,
-        "col": csr.col,
+        "succ": csr.succ,
         "nv": spec.nv,
         "dtype": spec.numpy_dtype,
         "gnubg": spec.gnubg,

@@ -208,6 +208,16 @@ class ArenaPlan:
         assert start is not None
         return cls(capacity, start, groups, False, needed)
 
+    @classmethod
+    def minimum_values(cls, lay: PipLayout, nv: int, fuse: int = 2) -> int:
+        """Smallest arena (in values) that holds the live window of a build."""
+        nl = lay.n_layers
+        groups = [list(range(g, min(g + fuse, nl))) for g in range(0, nl, fuse)]
+        sizes = {
+            ab: lay.block_pairs(*ab) * nv for layer in range(nl) for ab in lay.layer_blocks(layer)
+        }
+        return cls._minimum(lay, groups, sizes)
+
     @staticmethod
     def _simulate(
         lay: PipLayout, groups: list[list[int]], sizes: dict[tuple[int, int], int], capacity: int
