@@ -44,7 +44,7 @@ def _build(tmp: Path, points: int, checkers: int, **kw) -> np.ndarray:
     """Blocks into a store, then the assembled query table (gnubg order)."""
     spec = BuildSpec(points, checkers, kw.pop("cubeful", True), kw.pop("dtype", "u16"))
     store = BlockStore(tmp / "store")
-    arena, plan, stats = build_blocks(spec, store, progress=False, **kw)
+    arena, plan, _ = build_blocks(spec, store, progress=False, **kw)
     assemble(spec, store, tmp / "q.npy", arena=arena, plan=plan)
     return np.load(tmp / "q.npy")
 
@@ -113,8 +113,9 @@ def test_u16_6x8_is_makebearoff_byte_for_byte(u16_6x8):
                     reason="runs makebearoff -t 6x8 (5-13 min): set MATHBG_BIG_PEER=1")  # fmt: skip
 def test_u16_6x8_equals_a_fresh_makebearoff_run(gnubg, tmp_path, u16_6x8):
     out = tmp_path / "mb.bd"
-    subprocess.run([str(gnubg.makebearoff), "-t", "6x8", "-f", str(out)], check=True,
-                   capture_output=True, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})  # fmt: skip
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    cmd = [str(gnubg.makebearoff), "-t", "6x8", "-f", str(out)]
+    subprocess.run(cmd, check=True, capture_output=True, env=env)
     assert out.read_bytes() == _bd_bytes(u16_6x8, 6, 8)
 
 
@@ -158,7 +159,7 @@ def test_out_of_core_build_equals_the_in_memory_one(tmp_path, u16_6x8):
     spec = BuildSpec(6, 8, True, "u16")
     budget = minimum_memory(spec)
     store = BlockStore(tmp_path / "store")
-    arena, plan, stats = build_blocks(spec, store, memory=budget, progress=False)
+    arena, plan, _ = build_blocks(spec, store, memory=budget, progress=False)
     assert not plan.keep_all and arena is None
     assert plan.capacity < 3003**2 * 4  # blocks are dropped and re-read from the store
     assemble(spec, store, tmp_path / "q.npy")
@@ -365,9 +366,10 @@ def test_export_refuses_what_gnubg_cannot_hold():
 
 
 @pytest.mark.parametrize(
-    ("text", "value"), [("12GiB", 12 * 2**30), ("500MB", 500 * 10**6), ("2g", 2 * 10**9),
-                        (1024, 1024), ("1.5 GiB", int(1.5 * 2**30))]  # fmt: skip
-)
+    ("text", "value"),
+    [("12GiB", 12 * 2**30), ("500MB", 500 * 10**6), ("2g", 2 * 10**9), (1024, 1024),
+     ("1.5 GiB", int(1.5 * 2**30))],
+)  # fmt: skip
 def test_parse_memory(text, value):
     assert parse_memory(text) == value
 
