@@ -1,4 +1,4 @@
-"""Benchmark: exact match play in bearoffs (``mathbg.bearoff.match``).
+"""Benchmark: exact match play in bearoffs (``mathbg.bearoff.exact_match``).
 
 gnubg has no equivalent (its two-sided database is exact for money only; at a match score
 it converts money equities with a cube life), so the reference is the closest work gnubg
@@ -59,8 +59,9 @@ def main(argv: list[str] | None = None) -> int:
 
     import numba
 
-    from mathbg.bearoff import match as M
+    from mathbg.bearoff import exact_match as M
     from mathbg.bearoff.twosided import build_arrays
+    from mathbg.met import as_met
 
     print(
         f"load average at start: {os.getloadavg()}; cpus: {os.cpu_count()}; "
@@ -85,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         crawford = False
         seconds, sol = timed(M.solve_score, (a, b), crawford=crawford, points=6, checkers=6)
         worst = max(worst, seconds)
-        states = M.build_states(a, b, sol.kind, M._met_mwc(M.resolve_met("kazaross-xg2"))).n
+        states = M.build_states(a, b, sol.kind, M.met_mwc(as_met("kazaross-xg2"))).n
         ratio = f"{seconds / gnubg:16.3f}" if gnubg else f"{'-':>16}"
         print(f"{f'{a}a/{b}a':<14}{states:>7}{seconds:9.2f}{ratio}")
         M._MEMORY.clear()

@@ -24,7 +24,7 @@ from pathlib import Path
 from _common import best_time, gnubg_peer
 
 from mathbg.met import mec, zadeh
-from mathbg.met.io import format_gnubg_xml
+from mathbg.met.formats import format_gnubg_xml
 
 CASES = {
     "zadeh-25": lambda: zadeh(25),

@@ -2,10 +2,10 @@
 
 Match equity tables (:mod:`mathbg.met`), doubling-cube theory (:mod:`mathbg.cube`),
 bearoff databases (:mod:`mathbg.bearoff`), race evaluation (:mod:`mathbg.race`) and a
-complete rules model (:mod:`mathbg.rules`), with gnubg interoperability (:mod:`mathbg.io`).
+complete rules model with gnubg's and XG's IDs (:mod:`mathbg.rules`, :func:`parse_id`).
 
 Importing :mod:`mathbg` is cheap: sub-packages, and anything compiled with numba, load
-only when first used.
+only when first used (``import mathbg; mathbg.cube`` works).
 """
 
 from __future__ import annotations
@@ -16,20 +16,38 @@ from mathbg._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
-__all__ = ["MET", "MatchState", "MathbgError", "Position", "__version__"]
+_SUBMODULES = ("bearoff", "cube", "errors", "met", "plots", "race", "rules")
+
+__all__ = [
+    "MET",
+    "MatchState",
+    "MathbgError",
+    "Position",
+    "__version__",
+    "bearoff",
+    "cube",
+    "errors",
+    "met",
+    "parse_id",
+    "plots",
+    "race",
+    "rules",
+]
 
 _LAZY = {
     "Position": "mathbg.rules.position",
     "MatchState": "mathbg.rules.match",
     "MathbgError": "mathbg.errors",
     "MET": "mathbg.met.table",
+    "parse_id": "mathbg.rules.ids",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.errors import MathbgError
     from mathbg.met.table import MET
+    from mathbg.rules.ids import parse_id
     from mathbg.rules.match import MatchState
     from mathbg.rules.position import Position
 
 
-__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals(), _SUBMODULES)

@@ -21,7 +21,9 @@ def lazy_exports(
 
     ``table`` maps an exported name to the module defining it; ``submodules`` are
     sub-modules of ``package`` exported as attributes; ``namespace`` is the package's
-    ``globals()``.
+    ``globals()``. ``dir(package)`` lists the public API only: the names of the package's
+    ``__all__``, of ``table`` and ``submodules`` (not ``TYPE_CHECKING``, ``annotations``
+    or the private tables).
     """
 
     def __getattr__(name: str) -> Any:
@@ -33,6 +35,7 @@ def lazy_exports(
         return getattr(importlib.import_module(module), name)
 
     def __dir__() -> list[str]:
-        return sorted(set(namespace) | set(table) | set(submodules))
+        public = set(namespace.get("__all__", ()))
+        return sorted(public | set(table) | set(submodules))
 
     return __getattr__, __dir__

@@ -412,7 +412,7 @@ def take_point_vs_cube_life(
     if ax is None:
         _, ax = plt.subplots(figsize=(6.0, 4.0))
     if met is None:
-        from mathbg.cube.money import take_point as money_tp
+        from mathbg.cube.money import money_take_point as money_tp
 
         g0, g1 = gammons if np.ndim(gammons) else (gammons, gammons)
         b0, b1 = backgammons if np.ndim(backgammons) else (backgammons, backgammons)
@@ -583,8 +583,13 @@ def bearoff_distribution(
             if gammon
             else f"mean {mean:.2f} rolls, EPC {mean * 49 / 6:.1f}"
         )
-        style = {"marker": _MARKERS[k % len(_MARKERS)], "linestyle": _LINESTYLES[k % 4]}
-        ax.plot(n, 100.0 * dist, label=f"{label} ({extra})", **style)
+        ax.plot(
+            n,
+            100.0 * dist,
+            label=f"{label} ({extra})",
+            marker=_MARKERS[k % len(_MARKERS)],
+            linestyle=_LINESTYLES[k % 4],
+        )
     ax.set_xlim(-0.5, last + 1.5)
     ax.set_ylim(bottom=0.0)
     what = "roll on which the first checker comes off" if gammon else "rolls to bear off all"
@@ -658,7 +663,7 @@ def exact_take_boundary(
 ) -> Axes:
     """The exact take/pass margin of every pair against the taker's cubeless chance.
 
-    ``frame`` is :func:`mathbg.bearoff.match_analysis.take_boundary`: each dot is a pair,
+    ``frame`` is :func:`mathbg.bearoff.exact_match_analysis.take_boundary`: each dot is a pair,
     at the taker's cubeless winning chance (x) and its MWC gained by taking rather than
     passing (y, percentage points; above 0 the exact answer is a take). The vertical lines
     are the take points of the rules: dead cube, gnubg's convention (with the taker's
@@ -705,7 +710,7 @@ def implied_cube_life(
 ) -> Axes:
     """Implied cube life x by pip count, one line per score (median with quartile band).
 
-    ``table`` is :func:`mathbg.bearoff.match_analysis.cube_life_table`. gnubg uses
+    ``table`` is :func:`mathbg.bearoff.exact_match_analysis.cube_life_table`. gnubg uses
     x = 0.6 in bearoffs and 0.68 in contact; the exact x is where its blend
     ``(1 - x) dead + x live`` would have to sit to give the exact no-double MWC.
     """

@@ -97,6 +97,7 @@ def test_version_and_kind_mismatch(tmp_path):
         OneSided.open(tmp_path / "missing")
 
 
+@pytest.mark.slow
 def test_gnubg_export_matches_the_published_md5(tmp_path):
     OneSided.build(6, 15, path=tmp_path / "os", progress=False).to_gnubg(tmp_path / "os.bd")
     assert hashlib.md5((tmp_path / "os.bd").read_bytes()).hexdigest() == GNUBG_MANUAL_MD5["os-6"]
@@ -114,6 +115,7 @@ def test_min_rolls_policy_database(tmp_path):
 
 
 # ------------------------------------------------------------------ CLI
+@pytest.mark.slow
 def test_cli_show_builds_the_default_database_on_demand(data_dir, capsys):
     assert main(["bearoff", "show", "0,0,0,0,0,15", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -129,6 +131,7 @@ def test_cli_show_builds_the_default_database_on_demand(data_dir, capsys):
     assert "mean rolls 4.4101" in text and "EPC 36.02" in text and "wastage 23.02" in text
 
 
+@pytest.mark.slow
 def test_cli_show_two_sided(data_dir, capsys):
     args = ["bearoff", "show", "--two-sided", "0,0,0,0,0,1", "0,0,0,0,0,1", "--json"]
     assert main(args) == 0
@@ -140,6 +143,7 @@ def test_cli_show_two_sided(data_dir, capsys):
     assert out["cube_decision"]["double_take"] == pytest.approx(1.0)
 
 
+@pytest.mark.slow
 def test_cli_build_gnubg_files(data_dir, tmp_path, capsys):
     out = tmp_path / "os.bd"
     assert main(["bearoff", "build", "--points", "6", "--out", str(out), "--quiet"]) == 0

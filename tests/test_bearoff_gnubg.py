@@ -30,11 +30,10 @@ import subprocess
 import numpy as np
 import pytest
 
-from mathbg.bearoff import OneSided, TwoSided, successors
+from mathbg.bearoff import OneSided, TwoSided, gnubg_bd, successors
 from mathbg.bearoff import onesided as os_
 from mathbg.bearoff import twosided as ts_
 from mathbg.errors import DatabaseError
-from mathbg.io import gnubg_bd
 
 pytestmark = pytest.mark.gnubg
 
@@ -71,6 +70,7 @@ def gnubg_ts(gnubg) -> gnubg_bd.TwoSidedBd:
 
 
 # ------------------------------------------------------------------ one-sided
+@pytest.mark.slow
 def test_every_one_sided_distribution_matches_gnubg(gnubg_os, capsys):
     ours = os_.build_arrays(6, 15)
     assert gnubg_os.header.points == 6 and gnubg_os.header.checkers == 15
@@ -101,6 +101,7 @@ def test_every_one_sided_distribution_matches_gnubg(gnubg_os, capsys):
     assert np.max(mean_diff) < 2e-4
 
 
+@pytest.mark.slow
 def test_exact_policy_differs_only_where_gnubg_rounding_misleads(gnubg_os, capsys):
     exact = os_.build_arrays(6, 15, policy="min-rolls")
     exact_mean = os_.mean_rolls(exact.dist)
@@ -139,6 +140,7 @@ def test_exact_policy_differs_only_where_gnubg_rounding_misleads(gnubg_os, capsy
 
 
 # ------------------------------------------------------------------ two-sided
+@pytest.mark.slow
 def test_every_two_sided_entry_matches_gnubg(gnubg_ts, capsys):
     assert gnubg_ts.header.points == 6 and gnubg_ts.header.checkers == 6
     assert gnubg_ts.header.cubeful
@@ -161,6 +163,7 @@ def test_every_two_sided_entry_matches_gnubg(gnubg_ts, capsys):
 
 
 # ------------------------------------------------------------------ byte identity
+@pytest.mark.slow
 def test_one_sided_output_is_byte_identical_to_gnubg_os0(gnubg, tmp_path):
     tab = os_.build_gnubg_arrays(6, 15)
     out = tmp_path / "os.bd"
@@ -168,6 +171,7 @@ def test_one_sided_output_is_byte_identical_to_gnubg_os0(gnubg, tmp_path):
     assert out.read_bytes() == gnubg.os_db.read_bytes()
 
 
+@pytest.mark.slow
 def test_two_sided_output_is_byte_identical_to_gnubg_ts0(gnubg, tmp_path):
     fixed = ts_.build_arrays(6, 6, gnubg=True)
     out = tmp_path / "ts.bd"
@@ -191,6 +195,7 @@ def _makebearoff(gnubg, tmp_path, *args: str):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "compressed", "gammon"),
     [(("-o", "4"), True, True), (("-o", "3", "-c"), False, True), (("-o", "3", "-g"), True, False),
@@ -207,6 +212,7 @@ def test_one_sided_matches_fresh_makebearoff(gnubg, tmp_path, args, compressed, 
     assert ours.read_bytes() == ref.read_bytes()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "cubeful"),
     [(("-t", "4x5"), True), (("-t", "7x4"), True), (("-t", "3x3", "-C"), False)],
@@ -267,6 +273,7 @@ def test_databases_open_gnubg_files(gnubg):
     )
 
 
+@pytest.mark.slow
 def test_cubeless_only_file(gnubg, tmp_path):
     ts = TwoSided.open(_makebearoff(gnubg, tmp_path, "-t", "3x3", "-C"))
     # one checker on the 3-point each: every roll bears it off, the roller wins
@@ -275,6 +282,7 @@ def test_cubeless_only_file(gnubg, tmp_path):
         ts.equities([0, 0, 1], [0, 0, 1])
 
 
+@pytest.mark.slow
 def test_bearoffdump_reads_our_files(gnubg, tmp_path):
     dump = gnubg.gnubg.parent / "bearoffdump"
     if not dump.exists():

@@ -76,6 +76,7 @@ def test_blocks_by_checker_count_and_prefix_property():
     np.testing.assert_array_equal(all_positions(6, 6), boards[:924])
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     st.integers(1, 10)

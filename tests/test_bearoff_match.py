@@ -1,4 +1,4 @@
-"""Exact match play in bearoffs (mathbg.bearoff.match): identities, limits, properties.
+"""Exact match play in bearoffs (mathbg.bearoff.exact_match): identities, limits, properties.
 
 Where the expected numbers come from:
 - cubeless winning chances: the two-sided money database (``twosided.build_arrays``,
@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mathbg import met as metmod
-from mathbg.bearoff import match as M
+from mathbg.bearoff import exact_match as M
 from mathbg.bearoff import match_equity, rank
 from mathbg.bearoff.twosided import build_arrays
 from mathbg.cube.decisions import CubeAction
@@ -54,7 +54,7 @@ def inner(a: np.ndarray) -> np.ndarray:
 def test_dmp_mwc_is_the_cubeless_chance(p3):
     # 1-away/1-away: the next game decides the match, the cube is useless: MWC = p
     sol = solve((1, 1))
-    for owner in ("centre", "roller", "opponent"):
+    for owner in ("centre", "player", "opponent"):
         nd = sol.no_double[..., sol.state_index(1, owner)]
         np.testing.assert_allclose(inner(nd), inner(p3), rtol=0, atol=1e-12)
     assert sol.decision(SIX, SIX).action == CubeAction.NOT_AVAILABLE
@@ -134,7 +134,7 @@ def test_match_equity_api_and_names():
     opp = match_equity(SIX, SIX, away=(3, 3), cube=2, owner="opponent", checkers=1)
     assert opp.action == CubeAction.NOT_AVAILABLE and opp.double_pass is None
     # a dead cube for the roller (needs <= cube): no access, as gnubg
-    dead = match_equity(SIX, SIX, away=(2, 5), cube=2, owner="roller", checkers=1)
+    dead = match_equity(SIX, SIX, away=(2, 5), cube=2, owner="player", checkers=1)
     assert dead.action == CubeAction.NOT_AVAILABLE
     # post-Crawford: the leader cannot double, the trailer can
     assert match_equity(SIX, SIX, away=(1, 4), checkers=1).action == CubeAction.NOT_AVAILABLE
@@ -202,17 +202,18 @@ def _brute_force(a: int, b: int, kind: str, met, checkers: int = 2) -> dict:
     return {"no_double": no_double, "levels": levels, "n": len(boards)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("away", "crawford"), [((3, 3), False), ((2, 5), False), ((4, 1), False), ((1, 3), True)]
 )
 def test_solver_equals_a_plain_recursion(away, crawford):
     a, b = away
-    kind = M._kind(a, b, crawford)
+    kind = M.game_kind(a, b, crawford)
     brute = _brute_force(a, b, kind, KXG2)
     sol = solve(away, crawford=crawford, checkers=2)
-    code = {"centre": "c", "roller": "r", "opponent": "o"}
+    code = {"centre": "c", "player": "r", "opponent": "o"}
     for level in range(brute["levels"]):
-        owners = ("centre", "roller", "opponent") if level == 0 else ("roller", "opponent")
+        owners = ("centre", "player", "opponent") if level == 0 else ("player", "opponent")
         for owner in owners:
             k = sol.state_index(1 << level, owner)
             for i in range(1, brute["n"]):
@@ -229,7 +230,7 @@ scores = st.tuples(st.integers(1, 9), st.integers(1, 9), st.booleans())
 
 def _solve_any(a: int, b: int, crawford: bool, **kw) -> M.GameSolution:
     crawford = crawford and (a == 1) != (b == 1)
-    return M.solve_game(6, 2, (a, b), M._kind(a, b, crawford), M._met_mwc(KXG2), **kw)
+    return M.solve_game(6, 2, (a, b), M.game_kind(a, b, crawford), M.met_mwc(KXG2), **kw)
 
 
 @settings(max_examples=25, deadline=None)
@@ -240,12 +241,12 @@ def test_owning_the_cube_is_never_worse(score):
     sol = _solve_any(*score)
     nd = inner(sol.no_double)
     eps = 1e-12
-    own, centre, opp = (nd[..., sol.state_index(1, w)] for w in ("roller", "centre", "opponent"))
+    own, centre, opp = (nd[..., sol.state_index(1, w)] for w in ("player", "centre", "opponent"))
     assert np.all(own >= centre - eps) and np.all(centre >= opp - eps)
     for level in range(1, sol.levels):
         c = 1 << level
         assert np.all(
-            nd[..., sol.state_index(c, "roller")] >= nd[..., sol.state_index(c, "opponent")] - eps
+            nd[..., sol.state_index(c, "player")] >= nd[..., sol.state_index(c, "opponent")] - eps
         )
     assert np.all((nd >= -eps) & (nd <= 1 + eps))
 
@@ -276,9 +277,10 @@ def test_money_limit_is_the_two_sided_database():
     np.testing.assert_allclose(inner(ours), inner(theirs), rtol=0, atol=1e-9)
 
 
+@pytest.mark.slow
 @pytest.mark.gnubg
 def test_money_limit_matches_gnubg_file(gnubg):
-    from mathbg.io import gnubg_bd
+    from mathbg.bearoff import gnubg_bd
 
     bd = gnubg_bd.read_twosided(gnubg.ts_db)
     assert (bd.header.points, bd.header.checkers) == (6, 6)
@@ -340,6 +342,7 @@ def test_three_away_exact_take_far_below_the_dead_take_point(three_three):
     assert round(100 * take_point_dead(KXG2, 3, 3), 2) == 30.17  # issue 4: 30.17 %
 
 
+@pytest.mark.slow
 def test_two_away_four_away_gnubg_convention_takes_exact_passes():
     # issue: gnubg's convention (the 4-away taker redoubles at once: TP = MET(4a, 1a
     # Crawford) = 18.56 %) takes some exact passes

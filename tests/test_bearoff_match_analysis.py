@@ -2,7 +2,7 @@
 
 Expected numbers: the take points of mathbg.cube.match (its dead and no-redouble market
 window, written independently of these analyses), the MET, gnubg's cubeful blend
-(mathbg.cube.convert), Zadeh's model with known parameters, and the solver's own
+(mathbg.cube.cubeful), Zadeh's model with known parameters, and the solver's own
 decisions (consistency between views of the same solution).
 """
 
@@ -17,8 +17,8 @@ import pytest
 matplotlib.use("Agg")
 
 from mathbg import met as metmod
-from mathbg.bearoff import match as M
-from mathbg.bearoff import match_analysis as A
+from mathbg.bearoff import exact_match as M
+from mathbg.bearoff import exact_match_analysis as A
 from mathbg.cube.match import market_window, take_point_dead, take_point_live
 from mathbg.errors import InvalidParameterError
 
@@ -97,7 +97,7 @@ def test_take_boundary_without_access(away, kwargs):
 
 
 def test_implied_cube_life_round_trip():
-    from mathbg.cube.convert import cubeful_mwc
+    from mathbg.cube.cubeful import cubeful_mwc
 
     df = A.implied_cube_life((4, 5), **SMALL)
     ok = df["x"].notna()
@@ -120,6 +120,7 @@ def test_implied_cube_life_undefined_where_gnubg_is_cubeless():
         assert len(df) > 0 and df["x"].isna().all()
 
 
+@pytest.mark.slow
 def test_cube_life_table():
     table = A.cube_life_table([(3, 3), (5, 4)], **SMALL)
     assert set(table.columns) >= {"away", "opp_away", "pips", "n", "x_median", "x_q25"}

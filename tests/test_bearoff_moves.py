@@ -110,6 +110,7 @@ def test_bad_roll():
 
 
 # ------------------------------------------------------------------ vs the reference
+@pytest.mark.slow
 @pytest.mark.parametrize(("points", "checkers"), [(6, 3), (3, 15), (8, 2)])
 def test_kernel_equals_reference_exhaustively(points, checkers):
     for board in all_positions(points, checkers)[1:]:
@@ -120,6 +121,7 @@ def test_kernel_equals_reference_exhaustively(points, checkers):
             assert set(got) == reference_results(b, roll), (b, roll)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     st.integers(6, 10)
@@ -179,6 +181,7 @@ def test_successor_table_is_cached():
 
 
 # ------------------------------------------------------------------ vs the rules model
+@pytest.mark.slow
 def test_kernel_equals_rules_model_legal_plays():
     from mathbg.rules.position import Position
 

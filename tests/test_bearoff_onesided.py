@@ -147,6 +147,7 @@ def test_gammon_distribution_of_fifteen_on_the_six_point(db):
     assert db.mean_gammon_rolls([0, 0, 0, 0, 0, 14]) == 0.0
 
 
+@pytest.mark.slow
 def test_taper_mike_dont_bear_off_count(exact):
     # position-rolls (non-doubles) where a checker could be borne off but the play of
     # minimum expected rolls bears none off: 3,825 in 3,626 positions; the only
@@ -198,6 +199,7 @@ def test_win_probability_equals_two_sided_with_one_checker_each(db, tmp_path):
     assert db.win_probability([0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 1]) == 0.8125
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(index=st.integers(1, 54263))
 def test_recursion_holds(db, index):

@@ -117,6 +117,7 @@ def test_usage_errors_are_one_line_exit_2(argv: list[str], tmp_path) -> None:
     _assert_one_line_error(_run(argv, tmp_path), argv)
 
 
+@pytest.mark.slow
 def test_unwritable_output_is_one_line_exit_2(tmp_path) -> None:
     argv = ["met", "--format", "xg", "--out", str(tmp_path)]  # a directory, not a file
     _assert_one_line_error(_run(argv, tmp_path), argv)
@@ -124,6 +125,7 @@ def test_unwritable_output_is_one_line_exit_2(tmp_path) -> None:
     _assert_one_line_error(_run(argv, tmp_path), argv)
 
 
+@pytest.mark.slow
 def test_bad_input_message_names_the_problem(tmp_path) -> None:
     proc = _run(["takepoint", "--away", "3,5", "--cube", "3"], tmp_path)
     assert "power of two" in proc.stderr

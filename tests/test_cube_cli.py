@@ -73,6 +73,7 @@ def test_takepoint_post_crawford_and_crawford(capsys):
     assert out["state"] == "dmp"
 
 
+@pytest.mark.slow
 def test_takepoint_text_and_matrix(capsys, tmp_path):
     assert main(["takepoint", "--away", "3,5", "--cube", "2", "--gammons", "0.2,0.2"]) == 0
     text = capsys.readouterr().out
@@ -137,6 +138,7 @@ def test_cube_decide(capsys):
     capsys.readouterr()
 
 
+@pytest.mark.slow
 def test_plots_return_axes():
     df = score_matrix(KXG2, 6, cubes=(1, 2), x=0.5)
     _, axes = plt.subplots(2, 3)

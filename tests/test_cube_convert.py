@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import mathbg.met as metmod
-from mathbg.cube import convert, match, money
+from mathbg.cube import cubeful, match, money
 from mathbg.cube.decisions import CubeAction
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 
@@ -40,8 +40,8 @@ def test_cubeless_mwc_is_outcome_weighted():
         + (lg - lb) * mwc(5, 2)
         + lb * KXG2.mwc(5, 1, crawford=True)
     )
-    assert convert.cubeless_mwc(pr, KXG2, a, b) == pytest.approx(expected)
-    assert convert.cubeful_mwc(pr, KXG2, a, b, x=0.0) == pytest.approx(expected)
+    assert cubeful.cubeless_mwc(pr, KXG2, a, b) == pytest.approx(expected)
+    assert cubeful.cubeful_mwc(pr, KXG2, a, b, x=0.0) == pytest.approx(expected)
 
 
 def test_live_nodes_centred_owned_unavailable():
@@ -51,7 +51,7 @@ def test_live_nodes_centred_owned_unavailable():
     cp = match.cash_point_live(KXG2, a, b, c, *rates)
     opp_tg = 1 - match.cash_point_live(KXG2, b, a, c, (0.15, 0.2), (0.02, 0.01))
     win, lose = mwc(a - c, b), mwc(a, b - c)
-    f = convert.cubeful_mwc
+    f = cubeful.cubeful_mwc
     # centred: (oppTG, MWC lose 1) and (CP, MWC win 1) are nodes of the live line
     assert f(probs_for(cp, **g), KXG2, a, b, x=1.0) == pytest.approx(win)
     assert f(probs_for(opp_tg, **g), KXG2, a, b, x=1.0) == pytest.approx(lose)
@@ -74,60 +74,60 @@ def test_cubeless_where_gnubg_is_cubeless():
     pr = probs_for(0.66)
     for a, b, kw in ((2, 2, {}), (1, 4, {"crawford": True}), (2, 3, {"cube": 4})):
         cube = kw.get("cube", 1)
-        cubeless = convert.cubeless_mwc(pr, KXG2, a, b, cube, crawford=kw.get("crawford", False))
-        assert convert.cubeful_mwc(pr, KXG2, a, b, x=1.0, **kw) == pytest.approx(cubeless)
+        cubeless = cubeful.cubeless_mwc(pr, KXG2, a, b, cube, crawford=kw.get("crawford", False))
+        assert cubeful.cubeful_mwc(pr, KXG2, a, b, x=1.0, **kw) == pytest.approx(cubeless)
 
 
 def test_emg():
     a, b, c = 4, 6, 2
     win, lose = mwc(a - c, b), mwc(a, b - c)
-    assert convert.emg(win, KXG2, a, b, c) == pytest.approx(1.0)
-    assert convert.emg(lose, KXG2, a, b, c) == pytest.approx(-1.0)
-    assert convert.emg(0.5 * (win + lose), KXG2, a, b, c) == pytest.approx(0.0)
+    assert cubeful.emg(win, KXG2, a, b, c) == pytest.approx(1.0)
+    assert cubeful.emg(lose, KXG2, a, b, c) == pytest.approx(-1.0)
+    assert cubeful.emg(0.5 * (win + lose), KXG2, a, b, c) == pytest.approx(0.0)
     # agrees with the MET's gnubg-style mwc2eq
-    assert convert.emg(0.45, KXG2, a, b, c) == pytest.approx(KXG2.mwc2eq(0.45, a, b, c))
+    assert cubeful.emg(0.45, KXG2, a, b, c) == pytest.approx(KXG2.mwc2eq(0.45, a, b, c))
     with pytest.raises(InvalidScoreError):
-        convert.emg(0.5, KXG2, 0, 3)
+        cubeful.emg(0.5, KXG2, 0, 3)
 
 
 def test_money_conversion():
     pr = probs_for(0.6, g0=0.2, b0=0.0, g1=0.1, b1=0.0)
     w, l_ = 1.2, 1.1
     for owner in ("centre", "player", "opponent"):
-        assert convert.money_cubeful_equity(pr, owner=owner, x=0.68) == pytest.approx(
+        assert cubeful.cubeful_equity(pr, owner=owner, x=0.68) == pytest.approx(
             money.cubeful_equity(0.6, w, l_, 0.68, owner)
         )
     # a sure win is the cubeless equity
-    assert convert.money_cubeful_equity(probs_for(1.0, g0=0.3, b0=0.0)) == pytest.approx(1.3)
-    assert convert.cubeful_equity(pr, x=0.0) == pytest.approx(0.6 * 2.3 - 1.1)
+    assert cubeful.cubeful_equity(probs_for(1.0, g0=0.3, b0=0.0)) == pytest.approx(1.3)
+    assert cubeful.cubeful_equity(pr, x=0.0) == pytest.approx(0.6 * 2.3 - 1.1)
 
 
 def test_cube_decisions():
     # money: a big gammonish edge is too good; a modest one is no double
-    assert convert.cube_decision(probs_for(0.92, g0=0.5, b0=0.0)).action.too_good
-    assert convert.cube_decision(probs_for(0.55)).action == CubeAction.NO_DOUBLE_TAKE
-    assert convert.cube_decision(probs_for(0.6), owner="opponent").action == (
+    assert cubeful.cube_decision(probs_for(0.92, g0=0.5, b0=0.0)).action.too_good
+    assert cubeful.cube_decision(probs_for(0.55)).action == CubeAction.NO_DOUBLE_TAKE
+    assert cubeful.cube_decision(probs_for(0.6), owner="opponent").action == (
         CubeAction.NOT_AVAILABLE
     )
     # match: DP is the MWC of winning the cube, DT uses a 2-cube held by the opponent
-    dec = convert.cube_decision(probs_for(0.8, g0=0.1, b0=0.0), KXG2, 5, 5)
+    dec = cubeful.cube_decision(probs_for(0.8, g0=0.1, b0=0.0), KXG2, 5, 5)
     assert dec.double_pass == pytest.approx(mwc(4, 5))
     assert dec.emg[2] == pytest.approx(1.0)
     assert dec.action in (CubeAction.DOUBLE_PASS, CubeAction.DOUBLE_TAKE)
     # no cube for the post-Crawford leader, in the Crawford game, at DMP
     for a, b, kw in ((1, 4, {}), (1, 4, {"crawford": True}), (1, 1, {})):
-        d = convert.cube_decision(probs_for(0.7), KXG2, a, b, **kw)
+        d = cubeful.cube_decision(probs_for(0.7), KXG2, a, b, **kw)
         assert d.action == CubeAction.NOT_AVAILABLE and d.double_take is None
 
 
 def test_bad_probabilities():
     with pytest.raises(InvalidParameterError, match="probabilities"):
-        convert.cubeful_mwc([0.6, 0.7, 0.0, 0.1, 0.0], KXG2, 3, 3)
+        cubeful.cubeful_mwc([0.6, 0.7, 0.0, 0.1, 0.0], KXG2, 3, 3)
     with pytest.raises(InvalidParameterError):
-        convert.cubeful_mwc([0.6, 0.1, 0.0, 0.5, 0.0], KXG2, 3, 3)
+        cubeful.cubeful_mwc([0.6, 0.1, 0.0, 0.5, 0.0], KXG2, 3, 3)
     with pytest.raises(InvalidParameterError):
-        convert.cubeful_mwc([0.6, 0.1], KXG2, 3, 3)
+        cubeful.cubeful_mwc([0.6, 0.1], KXG2, 3, 3)
     with pytest.raises(InvalidParameterError):
-        convert.cube_decision(np.zeros((2, 5)))
+        cubeful.cube_decision(np.zeros((2, 5)))
     with pytest.raises(InvalidScoreError):
-        convert.cube_decision(probs_for(0.6), KXG2, 3)
+        cubeful.cube_decision(probs_for(0.6), KXG2, 3)

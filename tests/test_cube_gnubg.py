@@ -9,7 +9,7 @@ Three batched gnubg runs (embedded Python, a fraction of a second each):
    Jacoby and beavers;
 3. 0-ply cubeful evaluations (``gnubg.cfevaluate``) of contact positions at several
    scores, cube values and owners: gnubg's cubeless -> cubeful transformation with cube
-   life 0.68, against :mod:`mathbg.cube.convert` fed gnubg's own cubeless probabilities.
+   life 0.68, against :mod:`mathbg.cube.cubeful` fed gnubg's own cubeless probabilities.
 
 gnubg quirks met here: ``show marketwindow`` takes the rates as ``g0 g1 b0 b1`` (player
 0's and player 1's gammon rates first) and treats every value above 1 as a percentage;
@@ -28,7 +28,7 @@ import re
 import pytest
 
 import mathbg.met as metmod
-from mathbg.cube import convert, match, money
+from mathbg.cube import cubeful, match, money
 from mathbg.cube.decisions import CubeAction
 
 pytestmark = pytest.mark.gnubg
@@ -108,6 +108,7 @@ def match_runs(gnubg):
     return _json(gnubg.run_python(MATCH_SCRIPT, timeout=120))
 
 
+@pytest.mark.slow
 def test_market_windows_and_gammon_values(match_runs):
     assert len(match_runs) == 2 * sum(n * n + 2 * (n - 1) for n in LENGTHS)
     n_cmp = n_nan = 0
@@ -310,6 +311,7 @@ _GNUBG_ACTIONS = {
 }
 
 
+@pytest.mark.slow
 def test_cubeful_conversion_matches_gnubg_0ply(gnubg):
     runs = _json(gnubg.run_python(CF_SCRIPT, timeout=120))
     assert len(runs) == len(BOARDS) * len(SITUATIONS) * 4
@@ -321,16 +323,16 @@ def test_cubeful_conversion_matches_gnubg_0ply(gnubg):
         if r["matchto"] == 0:
             assert r["jacoby"] == r["craw"]
             jacoby = bool(r["jacoby"])
-            dec = convert.cube_decision(probs, cube=cube, owner=owner, x=0.68, jacoby=jacoby)
+            dec = cubeful.cube_decision(probs, cube=cube, owner=owner, x=0.68, jacoby=jacoby)
             nd, dt = dec.no_double, dec.double_take
         else:
             length = r["matchto"]
             a, b = length - r["score"][0], length - r["score"][1]
-            dec = convert.cube_decision(
+            dec = cubeful.cube_decision(
                 probs, KXG2, a, b, cube=cube, owner=owner, x=0.68, crawford=bool(r["craw"])
             )
             nd, dt = dec.emg[0], dec.emg[1]
-            assert convert.cubeful_equity(
+            assert cubeful.cubeful_equity(
                 probs, KXG2, a, b, cube=cube, owner=owner, x=0.68, crawford=bool(r["craw"])
             ) == pytest.approx(nd)
         # gnubg returns normalised (EMG / money) equities: ND, DT, DP

@@ -237,16 +237,16 @@ def test_linear_utility_reduces_to_janowski(linear_met, g, bg):
     w1 = 1 + g[1] + 2 * bg[1]
     # the first-named player as taker: its W = w0, L = w1 (the doubler's W)
     assert match.take_point_dead(linear_met, a, b, 1, g, bg) == pytest.approx(
-        money.take_point(w0, w1, 0.0), abs=1e-9
+        money.money_take_point(w0, w1, 0.0), abs=1e-9
     )
     assert match.double_point(linear_met, a, b, 1, g, bg) == pytest.approx(
         money.initial_double_point(w0, w1, 0.0), abs=1e-9
     )
     assert match.cash_point_dead(linear_met, a, b, 1, g, bg) == pytest.approx(
-        money.cash_point(w0, w1, 0.0), abs=1e-9
+        money.money_cash_point(w0, w1, 0.0), abs=1e-9
     )
     assert match.too_good_point(linear_met, a, b, 1, g, bg) == pytest.approx(
-        money.too_good_point(w0, w1, 0.0), abs=1e-9
+        money.money_too_good_point(w0, w1, 0.0), abs=1e-9
     )
     assert match.gammon_value(linear_met, a, b) == pytest.approx(0.5)
     assert match.backgammon_value(linear_met, a, b) == pytest.approx(1.0)
@@ -254,7 +254,7 @@ def test_linear_utility_reduces_to_janowski(linear_met, g, bg):
     # cube levels up, fades by about 1/4 per level), and the x blend to his TP(x)
     for x in (1.0, 0.68, 0.3):
         assert match.take_point(linear_met, a, b, 1, g, bg, x=x) == pytest.approx(
-            money.take_point(w0, w1, x), abs=2e-4
+            money.money_take_point(w0, w1, x), abs=2e-4
         )
 
 
@@ -289,6 +289,7 @@ cubes = st.sampled_from([1, 2, 4, 8])
 rates = st.tuples(st.floats(0.0, 0.6), st.floats(0.0, 0.1)).filter(lambda r: r[1] <= r[0])
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(a=aways, b=aways, c=cubes, r0=rates, r1=rates)
 def test_properties(a, b, c, r0, r1):
@@ -313,6 +314,7 @@ def test_properties(a, b, c, r0, r1):
             assert -1e-12 <= v <= 1.0 + 1e-12, key
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(a=aways, b=aways, c=cubes, r1=rates, x=st.floats(0, 1))
 def test_live_cube_helps_a_gammonless_taker(a, b, c, r1, x):
@@ -326,6 +328,7 @@ def test_live_cube_helps_a_gammonless_taker(a, b, c, r1, x):
     assert tp_d + 1e-12 >= tp_x >= tp_l - 1e-12
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(a=st.integers(2, 25), c=cubes, r=rates)
 def test_symmetric_scores_symmetric_results(a, c, r):

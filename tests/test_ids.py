@@ -21,7 +21,7 @@ from rules_strategies import valid_positions
 
 from mathbg import MatchState, Position
 from mathbg.errors import InvalidIdError, InvalidPositionError, MathbgError
-from mathbg.io.gnubg_ids import (
+from mathbg.rules.ids import (
     decode_match_key,
     decode_xgid,
     encode_gnubg_id,
@@ -86,6 +86,7 @@ def test_first_block_is_side_not_on_roll():
     assert bits & ((1 << 20) - 1) == ((1 << 15) - 1) << 5
 
 
+@pytest.mark.slow
 @given(valid_positions())
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_position_id_round_trip_property(pos):
@@ -193,6 +194,7 @@ match_states = st.builds(
 )
 
 
+@pytest.mark.slow
 @given(st.data())
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_match_id_round_trip_property(data):
@@ -219,7 +221,7 @@ def test_bad_match_ids(mid, message):
 
 def test_match_id_score_above_length_is_rejected():
     f = decode_match_key("QYkqASAAIAAA")
-    from mathbg.io.gnubg_ids import encode_match_key
+    from mathbg.rules.ids import encode_match_key
 
     bad = encode_match_key({**f, "score0": 10})
     with pytest.raises(InvalidIdError, match="exceeds the match length"):
@@ -288,6 +290,7 @@ def test_bad_xgids(text, message):
         decode_xgid(text)
 
 
+@pytest.mark.slow
 @given(valid_positions(), st.data())
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_xgid_round_trip_property(pos, data):

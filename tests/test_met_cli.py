@@ -83,6 +83,7 @@ def test_other_formats_and_out(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["length"] == 15
 
 
+@pytest.mark.slow
 def test_plot(tmp_path):
     png = tmp_path / "m.png"
     assert main(["met", "--model", "jac050", "--length", "9", "--plot", str(png)]) == 0

@@ -24,7 +24,7 @@ from test_met_models import ZADEH_REFERENCE  # the issue's pure-Zadeh values
 from mathbg._paths import published_dir
 from mathbg.met import load, mec, montgomery, read, zadeh
 from mathbg.met._core import continue_post_crawford
-from mathbg.met.io import format_gnubg_xml
+from mathbg.met.formats import format_gnubg_xml
 from mathbg.met.models import zadeh_post_crawford
 from mathbg.met.published import TABLES
 

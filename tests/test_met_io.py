@@ -10,7 +10,7 @@ import pytest
 
 from mathbg.errors import METFormatError
 from mathbg.met import available, cubeless, extend, load, mec, montgomery, read, write, zadeh
-from mathbg.met.io import format_csv, format_gnubg_xml, format_text, parse_gnubg_xml, parse_xg
+from mathbg.met.formats import format_csv, format_gnubg_xml, format_text, parse_gnubg_xml, parse_xg
 
 COMPUTED = {
     "zadeh": lambda: zadeh(11),

@@ -118,6 +118,7 @@ def test_integral_floats_accepted():
 scores = st.integers(min_value=-2, max_value=32)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     a=scores,

@@ -134,7 +134,7 @@ def _cases() -> dict[str, list[Case]]:
 
 
 def _match_analysis() -> Any:
-    from mathbg.bearoff import match_analysis
+    from mathbg.bearoff import exact_match_analysis as match_analysis
 
     return match_analysis
 
@@ -184,6 +184,7 @@ def test_plot_saves_labelled_png(
         plt.close(ax.figure)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "i"), PARAMS)
 def test_plot_draws_on_given_axes(name: str, i: int, kxg2: Any, onesided: OneSided) -> None:
     draw = CASES[name][i][0]

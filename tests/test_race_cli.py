@@ -7,7 +7,7 @@ import json
 import pytest
 
 from mathbg.cli import main
-from mathbg.io.gnubg_ids import encode_gnubg_id, encode_xgid
+from mathbg.rules.ids import encode_gnubg_id, encode_xgid
 from mathbg.rules.match import MatchState
 from mathbg.rules.position import Position
 

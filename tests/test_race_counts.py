@@ -188,6 +188,7 @@ sides = st.lists(st.integers(0, 24), max_size=15).map(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(sides, sides)
 def test_count_identities(a: list[int], b: list[int]) -> None:

@@ -183,7 +183,7 @@ def test_match_state_from_ids() -> None:
     pos = Position.from_counts(side({6: 3, 5: 3, 4: 3}), side({6: 3, 5: 3, 4: 2, 3: 1}))
     money = ev.evaluate_race(pos.id)
     assert money.cube.unit == "equity"
-    from mathbg.io.gnubg_ids import encode_gnubg_id
+    from mathbg.rules.ids import encode_gnubg_id
     from mathbg.rules.match import MatchState
 
     state = MatchState(length=5, score=(1, 2), on_roll=1)
@@ -259,6 +259,7 @@ def test_database_chances_against_gnubg(gnubg) -> None:
     assert gammons >= 10
 
 
+@pytest.mark.slow
 @pytest.mark.gnubg
 def test_database_cube_against_gnubg(gnubg) -> None:
     """0-ply cube decisions inside the databases, money and 3-away/4-away (Kazaross-XG2,
@@ -285,6 +286,7 @@ def test_database_cube_against_gnubg(gnubg) -> None:
     assert len(positions) - too_good >= 25
 
 
+@pytest.mark.slow
 @pytest.mark.gnubg
 def test_long_races_against_gnubg(gnubg) -> None:
     """100 ordinary long races (mathbg.race.sample.ordinary_races) against gnubg's race net.

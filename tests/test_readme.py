@@ -150,6 +150,7 @@ def test_the_tour_covers_every_command() -> None:
     assert registered <= toured, f"commands missing from the README tour: {registered - toured}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("line", tour_commands())
 def test_tour_command_runs(line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from mathbg.cli import main

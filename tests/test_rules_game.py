@@ -175,6 +175,7 @@ def test_resignation():
     assert cubed.resign(1).accept_resignation().result.points == 4
 
 
+@pytest.mark.slow
 @given(st.integers(0, 2**32 - 1), st.booleans())
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_random_games_terminate_with_a_legal_result(seed, cube):

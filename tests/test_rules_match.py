@@ -88,6 +88,7 @@ def test_cube_available():
     assert not MatchState(cube=2, cube_owner=1).cube_available(0)
 
 
+@pytest.mark.slow
 @given(st.integers(1, 11), st.integers(0, 2**32 - 1))
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_crawford_exactly_once_in_random_matches(length, seed):
@@ -113,6 +114,7 @@ def test_crawford_exactly_once_in_random_matches(length, seed):
     assert tuple(total) == final.score
 
 
+@pytest.mark.slow
 def test_post_crawford_doubling_happens():
     # across random matches, some post-Crawford game is played with a turned cube
     seen = False

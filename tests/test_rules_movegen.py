@@ -206,6 +206,7 @@ def test_notation_examples():
 # ----------------------------------------------------------------------------- batch APIs
 
 
+@pytest.mark.slow
 def test_successors_and_count_plays_agree_with_single_calls():
     ids = ["4HPwATDgc/ABMA", "0HPwATDgc/ABMA", "AACAkCRJqqoAAA", "4HPwATDgc/ABUA"]
     positions = [Position.from_id(i) for i in ids]
@@ -231,10 +232,11 @@ def test_more_than_15_on_a_point_is_refused():
         movegen.count_plays(np.full((1, 50), 16))
 
 
+@pytest.mark.slow
 def test_workspace_grows_when_needed():
     pos = Position.from_id("AACAkCRJqqoAAA")
     old = movegen._WS
-    movegen._WS = movegen._Workspace(log2_slots=4)  # 8 entries: too small for 2220 plays
+    movegen._WS = movegen.Workspace(log2_slots=4)  # 8 entries: too small for 2220 plays
     try:
         assert len(pos.legal_plays((1, 1))) == 2220
         assert movegen.count_plays(pos.board[None])[0, 0] == 2220
@@ -245,6 +247,7 @@ def test_workspace_grows_when_needed():
 # ----------------------------------------------------------------------------- properties
 
 
+@pytest.mark.slow
 @given(valid_positions(), rolls)
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_kernel_equals_reference_generator(pos, roll):
@@ -252,6 +255,7 @@ def test_kernel_equals_reference_generator(pos, roll):
     assert {p.cells for p in pos.legal_plays(roll).results} == set(ref)
 
 
+@pytest.mark.slow
 @given(game_positions(), rolls)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_kernel_equals_reference_on_game_positions(pos, roll):
@@ -259,6 +263,7 @@ def test_kernel_equals_reference_on_game_positions(pos, roll):
     assert {p.cells for p in pos.legal_plays(roll).results} == set(ref)
 
 
+@pytest.mark.slow
 @given(valid_positions(), rolls)
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_conservation_and_pip_accounting(pos, roll):
@@ -288,6 +293,7 @@ def test_conservation_and_pip_accounting(pos, roll):
         assert sum(p.dice) <= (4 * roll[0] if roll[0] == roll[1] else roll[0] + roll[1])
 
 
+@pytest.mark.slow
 @given(game_positions(), rolls)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_notation_round_trip(pos, roll):

@@ -119,6 +119,7 @@ def test_diagram_mentions_pips():
     assert text.count("\n") >= 13
 
 
+@pytest.mark.slow
 @given(valid_positions())
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_views_are_consistent(pos):

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 
 from mathbg.cli import main
 from mathbg.errors import IllegalActionError, InvalidParameterError, InvalidScoreError
-from mathbg.met import cubeless
+from mathbg.met import cubeless, match_mwc, rotation_met
 from mathbg.rules.dice import ROLLS
 from mathbg.rules.game import GameResult, Phase, play_random_game
 from mathbg.rules.match import ResultKind
 from mathbg.rules.ruleset import get_ruleset
 from mathbg.rules.variants import FEVGA, LONG_NARDI, PLAKOTO, VariantPosition
-from mathbg.rules.variants.match import VariantMatch, match_equity, rotation_met
+from mathbg.rules.variants.match import VariantMatch
 from mathbg.rules.variants.reference import reference_plays
 from mathbg.rules.variants.selfplay import play_game, play_match, selfplay
 
@@ -51,6 +51,7 @@ def _check_final(name: str, rec) -> str:
     return res.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", VARIANTS)
 def test_1000_random_games_end_in_a_legal_result(name: str) -> None:
     counts: dict[str, int] = {}
@@ -78,6 +79,7 @@ def _sampled_positions(name: str, games: int, every: int, seed: int = 0) -> list
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", VARIANTS)
 def test_kernel_matches_the_literal_reference_on_game_positions(name: str) -> None:
     rs = get_ruleset(name)
@@ -111,6 +113,7 @@ def block_positions(draw: st.DrawFn, variant: str) -> VariantPosition:
     return VariantPosition.from_counts(me, opp, variant=variant)
 
 
+@pytest.mark.slow
 @given(
     st.sampled_from(["fevga", "long-nardi"]).flatmap(
         lambda v: st.tuples(st.just(v), block_positions(v))
@@ -167,6 +170,7 @@ def plakoto_positions(draw: st.DrawFn) -> VariantPosition:
     return pos
 
 
+@pytest.mark.slow
 @given(plakoto_positions(), st.sampled_from(ROLLS))
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_kernel_matches_reference_on_pinned_positions(pos, roll) -> None:
@@ -250,8 +254,8 @@ def test_match_equity_single_variant_is_the_cubeless_met() -> None:
     # one variant: the cubeless MET with its gammon rate, no backgammons
     met = cubeless(7, gammon_rate=0.25, backgammon_rate=0.0, one_away=None)
     m = VariantMatch(length=7, rotation=("fevga",), score=(2, 4))
-    assert match_equity(m, 0, gammon_rates=[0.25]) == pytest.approx(met.mwc(5, 3), abs=1e-12)
-    assert m.mwc(1, gammon_rates=[0.25]) == pytest.approx(met.mwc(3, 5), abs=1e-12)
+    assert match_mwc(m, 0, gammon_rates=[0.25]) == pytest.approx(met.mwc(5, 3), abs=1e-12)
+    assert match_mwc(m, 1, gammon_rates=[0.25]) == pytest.approx(met.mwc(3, 5), abs=1e-12)
 
 
 def test_rotation_met_by_hand_and_limits() -> None:
@@ -276,9 +280,9 @@ def test_rotation_met_by_hand_and_limits() -> None:
     assert m[1, 1, 2] == pytest.approx(d * m[2, 1, 2] + (1 - d) * b1, abs=1e-15)
     # the Tavli match reads it at the next game of the rotation
     tav = VariantMatch(length=2, rotation=("portes", "plakoto", "fevga"), score=(1, 0), games=4)
-    assert tav.mwc(0, gammon_rates=[0.1, 0.3, 0.2], draw_rates=[0, d, 0]) == m[1, 1, 2]
+    assert match_mwc(tav, 0, gammon_rates=[0.1, 0.3, 0.2], draw_rates=[0, d, 0]) == m[1, 1, 2]
     with pytest.raises(InvalidParameterError, match="rotation of 3"):
-        tav.mwc(0, gammon_rates=[0.1, 0.3])
+        match_mwc(tav, 0, gammon_rates=[0.1, 0.3])
     with pytest.raises(InvalidParameterError):
         rotation_met(3, [1.5])
 
@@ -286,6 +290,7 @@ def test_rotation_met_by_hand_and_limits() -> None:
 # ---------------------------------------------------------------------------- self-play
 
 
+@pytest.mark.slow
 def test_selfplay_statistics_are_consistent() -> None:
     stats = selfplay("plakoto", games=60, seed=3, player="random")
     assert stats["variant"] == "plakoto" and stats["games"] == 60
@@ -298,6 +303,7 @@ def test_selfplay_statistics_are_consistent() -> None:
     assert selfplay("plakoto", games=60, seed=3) == stats  # seeded: reproducible
 
 
+@pytest.mark.slow
 def test_heuristic_player_beats_random_play() -> None:
     # a sanity check of the documented heuristic (greedy one-ply) against random choices
     for name in ("portes", "long-nardi"):
@@ -310,6 +316,7 @@ def test_heuristic_player_beats_random_play() -> None:
         assert wins >= 40, (name, wins)
 
 
+@pytest.mark.slow
 def test_selfplay_cli_json(capsys: pytest.CaptureFixture) -> None:
     for name in ("backgammon", "long-nardi"):
         assert main(["selfplay", "--variant", name, "--games", "20", "--seed", "2", "--json"]) == 0

@@ -122,6 +122,7 @@ def test_portes_plays_are_backgammon_plays_along_a_game() -> None:
             assert mine == set(pos.to_standard().legal_plays(roll).results)
 
 
+@pytest.mark.slow
 def test_variant_kernel_hit_mode_equals_the_standard_kernel() -> None:
     # the variant kernel with plain hitting rules reproduces the dedicated standard kernel
     rng = random.Random(11)

@@ -11,12 +11,12 @@ Public API (imported lazily; numba compiles on first use):
   :func:`play_results` for one position and roll.
 - Index helpers: :func:`rank`, :func:`unrank`, :func:`n_positions`, :func:`all_positions`.
 - :func:`match_equity`: exact cube decisions and match winning chances of a bearoff at a
-  match score (:mod:`mathbg.bearoff.match`; analyses in
-  :mod:`mathbg.bearoff.match_analysis`).
+  match score (:mod:`mathbg.bearoff.exact_match`; analyses in
+  :mod:`mathbg.bearoff.exact_match_analysis`).
 
 Positions are checker counts on points 1..P, ace point first, in the side's own
 numbering; the databases use gnubg's bearoff index, so they interoperate with gnubg's
-``.bd`` files (:mod:`mathbg.io.gnubg_bd`).
+``.bd`` files (:mod:`mathbg.bearoff.gnubg_bd`).
 """
 
 from __future__ import annotations
@@ -50,13 +50,13 @@ _LAZY = {
     "unrank": "mathbg.bearoff.index",
     "n_positions": "mathbg.bearoff.index",
     "all_positions": "mathbg.bearoff.index",
-    "match_equity": "mathbg.bearoff.match",
+    "match_equity": "mathbg.bearoff.exact_match",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.bearoff.db import Equities, OneSided, TwoSided
+    from mathbg.bearoff.exact_match import match_equity
     from mathbg.bearoff.index import all_positions, n_positions, rank, unrank
-    from mathbg.bearoff.match import match_equity
     from mathbg.bearoff.moves import SuccessorTable, play_results, successors
 
 

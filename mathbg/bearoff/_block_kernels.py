@@ -1,3 +1,5 @@
+# mypy: disable-error-code="assignment"
+# (numba infers the local types; mypy would pin them at their first, Python-int, value)
 """numba kernels of the block-wise two-sided build (internal; compiled lazily on first call).
 
 One kernel computes one pip-class block ``(a, b)`` of the two-sided table (see
@@ -23,6 +25,8 @@ concatenated input blocks (one Dask task).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit, prange
 
@@ -32,7 +36,7 @@ WEIGHTS = np.array([1 if d0 == d1 else 2 for d0 in range(1, 7) for d1 in range(1
 
 
 @njit(cache=True)
-def pip_order_lengths(ptr, succ, order, lengths):
+def pip_order_lengths(ptr: Any, succ: Any, order: Any, lengths: Any) -> None:
     """Row lengths of the pip-order CSR: a (position, roll) that can bear its last checker
     off keeps only that play (its value, +1, is the largest possible), else all plays."""
     n = len(order)
@@ -50,7 +54,9 @@ def pip_order_lengths(ptr, succ, order, lengths):
 
 
 @njit(cache=True)
-def pip_order_csr(ptr, succ, order, rank_of, new_ptr, new_succ):
+def pip_order_csr(
+    ptr: Any, succ: Any, order: Any, rank_of: Any, new_ptr: Any, new_succ: Any
+) -> None:
     """Successor CSR in pip order: row ``p*21 + r`` lists the pip-order indices of the
     successors of pip-order position ``p`` (gnubg index ``order[p]``); a row with the
     all-off successor is just ``[0]``. ``new_ptr`` comes from :func:`pip_order_lengths`."""
@@ -70,13 +76,25 @@ def pip_order_csr(ptr, succ, order, rank_of, new_ptr, new_succ):
 
 
 @njit(cache=True, inline="always")
-def _half(nd):
+def _half(nd: Any) -> Any:
     """C's ``nd / 2`` on integers (truncation toward zero)."""
     return (nd + (nd < 0)) >> 1
 
 
 @njit(cache=True)
-def fill_block(a, b, offsets, ptr, succ, src, base, dst, dst0, nv, gnubg):
+def fill_block(
+    a: Any,
+    b: Any,
+    offsets: Any,
+    ptr: Any,
+    succ: Any,
+    src: Any,
+    base: Any,
+    dst: Any,
+    dst0: Any,
+    nv: Any,
+    gnubg: Any,
+) -> None:
     """Compute block (a, b) into ``dst[dst0 : dst0 + |a| |b| nv]``.
 
     Input block (b, c) (row = the opponent j of this block, now on roll, column = the
@@ -209,7 +227,17 @@ def fill_block(a, b, offsets, ptr, succ, src, base, dst, dst0, nv, gnubg):
 
 
 @njit(parallel=True, cache=True, nogil=True)
-def layer_kernel(blk_a, blk_b, start, offsets, ptr, succ, arena, nv, gnubg):
+def layer_kernel(
+    blk_a: Any,
+    blk_b: Any,
+    start: Any,
+    offsets: Any,
+    ptr: Any,
+    succ: Any,
+    arena: Any,
+    nv: Any,
+    gnubg: Any,
+) -> None:
     """Compute the blocks ``(blk_a[t], blk_b[t])`` (independent) in parallel, in the arena.
 
     ``start[a, b]`` is the arena offset of block (a, b) (-1 when not resident). The caller
@@ -223,6 +251,17 @@ def layer_kernel(blk_a, blk_b, start, offsets, ptr, succ, arena, nv, gnubg):
 
 
 @njit(cache=True, nogil=True)
-def block_kernel(a, b, offsets, ptr, succ, src, base, dst, nv, gnubg):
+def block_kernel(
+    a: Any,
+    b: Any,
+    offsets: Any,
+    ptr: Any,
+    succ: Any,
+    src: Any,
+    base: Any,
+    dst: Any,
+    nv: Any,
+    gnubg: Any,
+) -> None:
     """Compute one block into the flat array ``dst`` (one thread)."""
     fill_block(a, b, offsets, ptr, succ, src, base, dst, 0, nv, gnubg)

@@ -23,6 +23,8 @@ recursions already share one kernel (the ``gnubg`` flag).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit, prange
 
@@ -34,7 +36,7 @@ MAX_SUCC = 4096
 
 
 @njit(cache=True, inline="always")
-def rank_board(b, npoints, binom):
+def rank_board(b: Any, npoints: Any, binom: Any) -> Any:
     """gnubg bearoff index of board ``b`` (closed form, see :mod:`mathbg.bearoff.index`)."""
     idx = 0
     tail = 0
@@ -45,7 +47,7 @@ def rank_board(b, npoints, binom):
 
 
 @njit(cache=True)
-def roll_dice(r):
+def roll_dice(r: Any) -> Any:
     """Dice ``(d0, d1)``, ``d0 >= d1``, of roll number ``r`` in gnubg's order."""
     k = 0
     for d0 in range(1, 7):
@@ -57,7 +59,7 @@ def roll_dice(r):
 
 
 @njit(cache=True, inline="always")
-def _can_move(tails, npoints, src, die):
+def _can_move(tails: Any, npoints: Any, src: Any, die: Any) -> Any:
     """Whether a checker on point index ``src`` may move ``die`` pips (bear-off rule)."""
     if tails[src] == tails[src + 1]:
         return False
@@ -72,7 +74,7 @@ def _can_move(tails, npoints, src, die):
 
 
 @njit(cache=True, inline="always")
-def _move(tails, npoints, src, die, idx, binom):
+def _move(tails: Any, npoints: Any, src: Any, die: Any, idx: Any, binom: Any) -> Any:
     """Move a checker from index ``src`` by ``die`` in place; return the new index.
 
     The board is kept as its tails ``T[k]`` = checkers on points k+1..P; a move src ->
@@ -87,13 +89,13 @@ def _move(tails, npoints, src, die, idx, binom):
 
 
 @njit(cache=True, inline="always")
-def _unmove(tails, src, die):
+def _unmove(tails: Any, src: Any, die: Any) -> None:
     for k in range(max(src - die, -1) + 1, src + 1):
         tails[k] += 1
 
 
 @njit(cache=True, inline="always")
-def _save(out, n_out, idx, check):
+def _save(out: Any, n_out: Any, idx: Any, check: Any) -> Any:
     """Append ``idx`` to ``out[:n_out]`` unless already there (when ``check``)."""
     if check:
         for q in range(n_out):
@@ -104,7 +106,9 @@ def _save(out, n_out, idx, check):
 
 
 @njit(cache=True)
-def roll_successors(board, npoints, d0, d1, binom, out, tails):
+def roll_successors(
+    board: Any, npoints: Any, d0: Any, d1: Any, binom: Any, out: Any, tails: Any
+) -> Any:
     """Distinct positions reachable from ``board`` with the roll ``d0-d1`` (``d0 >= d1``).
 
     The rules are backgammon's, restricted to one side's checkers on points 1..P with no
@@ -236,7 +240,7 @@ def roll_successors(board, npoints, d0, d1, binom, out, tails):
 
 
 @njit(parallel=True, cache=True)
-def single_moves(boards, binom, S, outside2):
+def single_moves(boards: Any, binom: Any, S: Any, outside2: Any) -> None:
     """Table of one-checker moves: ``S[i, d-1, s]`` = index after moving a checker from
     point index ``s`` of position ``i`` by ``d`` pips, or -1 when that move is illegal
     (empty point, or a bear-off the rules forbid). ``outside2[i]``: two or more checkers
@@ -275,7 +279,9 @@ def single_moves(boards, binom, S, outside2):
 
 
 @njit(cache=True)
-def roll_successors_indexed(i, npoints, d0, d1, S, outside2, out):
+def roll_successors_indexed(
+    i: Any, npoints: Any, d0: Any, d1: Any, S: Any, outside2: Any, out: Any
+) -> Any:
     """:func:`roll_successors` for position index ``i`` using the table of
     :func:`single_moves`: the same enumeration, the same results in the same order."""
     top = npoints - 1
@@ -364,7 +370,9 @@ def roll_successors_indexed(i, npoints, d0, d1, S, outside2, out):
 
 
 @njit(cache=True, inline="always")
-def _successors_of(i, boards, d0, d1, binom, S, outside2, out, tails):
+def _successors_of(
+    i: Any, boards: Any, d0: Any, d1: Any, binom: Any, S: Any, outside2: Any, out: Any, tails: Any
+) -> Any:
     """Successors of position ``i`` for ``d0-d1``: from the move table when there is one
     (``S.shape[0] > 1``), else by moving checkers."""
     if S.shape[0] > 1:
@@ -377,7 +385,7 @@ def _successors_of(i, boards, d0, d1, binom, S, outside2, out, tails):
 
 
 @njit(parallel=True, cache=True)
-def csr_counts(boards, binom, S, outside2, counts):
+def csr_counts(boards: Any, binom: Any, S: Any, outside2: Any, counts: Any) -> None:
     """``counts[i*21 + r]`` = number of successors of position i for roll r."""
     n, npoints = boards.shape
     for i in prange(n):
@@ -396,7 +404,7 @@ def csr_counts(boards, binom, S, outside2, counts):
 
 
 @njit(parallel=True, cache=True)
-def csr_fill(boards, binom, S, outside2, ptr, succ):
+def csr_fill(boards: Any, binom: Any, S: Any, outside2: Any, ptr: Any, succ: Any) -> None:
     """Fill ``succ[ptr[i*21+r]:ptr[i*21+r+1]]`` with the successors of (i, r)."""
     n, npoints = boards.shape
     for i in prange(1, n):
@@ -413,7 +421,7 @@ def csr_fill(boards, binom, S, outside2, ptr, succ):
 
 
 @njit(cache=True, inline="always")
-def _round_to_ffff(acc, out, lo):
+def _round_to_ffff(acc: Any, out: Any, lo: Any) -> None:
     """gnubg's fixed point: ``out = (acc + 18) // 36`` then the residue onto the first mode."""
     total = 0
     mode = 0
@@ -430,9 +438,10 @@ def _round_to_ffff(acc, out, lo):
 
 @njit(cache=True)
 def _os_position(
-    i, boards, binom, S, outside2, dist, mean, gdist, gmean, gstart, tol, tab, rolls, win,
-    flags, out, tails, acc, gacc, iacc,
-):  # fmt: skip
+    i: Any, boards: Any, binom: Any, S: Any, outside2: Any, dist: Any, mean: Any, gdist: Any,
+    gmean: Any, gstart: Any, tol: Any, tab: Any, rolls: Any, win: Any,
+    flags: Any, out: Any, tails: Any, acc: Any, gacc: Any, iacc: Any,
+) -> None:  # fmt: skip
     """Compute one position of a one-sided database (see :func:`os_layers_serial`).
 
     ``out``, ``tails``, ``acc``, ``gacc`` (zeroed) and ``iacc`` are scratch arrays; ``acc``
@@ -527,8 +536,8 @@ def _os_position(
     if want_int:
         _round_to_ffff(iacc, tab[i], 0)
         _round_to_ffff(iacc, tab[i], 32)
-        r0 = 0
-        r1 = 0
+        r0 = np.int64(0)
+        r1 = np.int64(0)
         for n in range(1, 32):
             r0 += n * np.int64(tab[i, n])
             r1 += n * np.int64(tab[i, 32 + n])
@@ -538,9 +547,10 @@ def _os_position(
 
 @njit(cache=True)
 def os_layers_serial(
-    order, lo, hi, boards, binom, S, outside2, dist, mean, gdist, gmean, gstart, tol, tab, rolls,
-    win, flags,
-):  # fmt: skip
+    order: Any, lo: Any, hi: Any, boards: Any, binom: Any, S: Any, outside2: Any, dist: Any,
+    mean: Any, gdist: Any, gmean: Any, gstart: Any, tol: Any, tab: Any, rolls: Any,
+    win: Any, flags: Any,
+) -> None:  # fmt: skip
     """Fill the positions ``order[lo:hi]`` of a one-sided database, in order, on one thread.
 
     ``order`` lists positions by increasing pip count (every play lowers it, so each
@@ -577,9 +587,10 @@ def os_layers_serial(
 
 @njit(parallel=True, cache=True)
 def os_layer_parallel(
-    order, lo, hi, boards, binom, S, outside2, dist, mean, gdist, gmean, gstart, tol, tab, rolls,
-    win, flags, nchunks,
-):  # fmt: skip
+    order: Any, lo: Any, hi: Any, boards: Any, binom: Any, S: Any, outside2: Any, dist: Any,
+    mean: Any, gdist: Any, gmean: Any, gstart: Any, tol: Any, tab: Any, rolls: Any,
+    win: Any, flags: Any, nchunks: Any,
+) -> None:  # fmt: skip
     """:func:`os_layers_serial` for one pip layer (independent positions), split into
     ``nchunks`` parallel tasks."""
     # contiguous chunks: neighbouring positions share successors (cache reuse); the caller
@@ -612,14 +623,14 @@ def os_layer_parallel(
 
 
 @njit(cache=True, inline="always")
-def _cdiv(a, b):
+def _cdiv(a: Any, b: Any) -> Any:
     """C integer division (truncation toward zero); exact on integer-valued floats."""
     q = abs(a) // b
     return q if a >= 0 else -q
 
 
 @njit(cache=True, inline="always")
-def _cube_gnubg(nd, dt):
+def _cube_gnubg(nd: Any, dt: Any) -> Any:
     """gnubg ``CubeEquity(ND, DT, DP=0x7FFF)`` on int16 equities."""
     if dt >= _cdiv(nd, 2) and 0x7FFF >= nd:
         if dt >= 0x7FFF // 2:
@@ -629,7 +640,7 @@ def _cube_gnubg(nd, dt):
 
 
 @njit(cache=True, inline="always")
-def _values(x, gnubg):
+def _values(x: Any, gnubg: Any) -> Any:
     """The roller's four values after a play leading to the stored opponent entry ``x``.
 
     Float: ``(-x0, -x3, -max(x2, min(2 x3, 1)), -max(x1, min(2 x3, 1)))``; gnubg: the same
@@ -649,14 +660,14 @@ def _values(x, gnubg):
 
 
 @njit(cache=True, inline="always")
-def _finish(total, gnubg):
+def _finish(total: Any, gnubg: Any) -> Any:
     if gnubg:
         return _cdiv(total, 36)
     return total / 36.0
 
 
 @njit(cache=True)
-def _ts_base(m, E, ET, gnubg):
+def _ts_base(m: Any, E: Any, ET: Any, gnubg: Any) -> None:
     """Base entries of shell m: E[0, j] = +1 (roller off), E[i, 0] = -1 (i > 0)."""
     win = 32767.0 if gnubg else 1.0
     lose = -32768.0 if gnubg else -1.0
@@ -669,7 +680,9 @@ def _ts_base(m, E, ET, gnubg):
 
 
 @njit(cache=True)
-def _ts_row_block(m, j0, j1, ptr, succ, E, ET, gnubg, acc, best):
+def _ts_row_block(
+    m: Any, j0: Any, j1: Any, ptr: Any, succ: Any, E: Any, ET: Any, gnubg: Any, acc: Any, best: Any
+) -> None:
     """E[m, j] for j0 <= j < j1: the roller m against opponents j (reads ET[s, j])."""
     low = -65535.0 if gnubg else -np.inf
     nj = j1 - j0
@@ -704,7 +717,7 @@ def _ts_row_block(m, j0, j1, ptr, succ, E, ET, gnubg, acc, best):
 
 
 @njit(cache=True)
-def _ts_column_entry(m, i, ptr, succ, E, ET, gnubg):
+def _ts_column_entry(m: Any, i: Any, ptr: Any, succ: Any, E: Any, ET: Any, gnubg: Any) -> None:
     """E[i, m]: the roller i against the opponent m (reads the row E[m, s], s < i)."""
     low = -65535.0 if gnubg else -np.inf
     a0 = a1 = a2 = a3 = 0.0
@@ -728,7 +741,9 @@ def _ts_column_entry(m, i, ptr, succ, E, ET, gnubg):
 
 
 @njit(cache=True)
-def ts_shells_serial(m_lo, m_hi, ptr, succ, E, ET, gnubg, block):
+def ts_shells_serial(
+    m_lo: Any, m_hi: Any, ptr: Any, succ: Any, E: Any, ET: Any, gnubg: Any, block: Any
+) -> None:
     """Fill the shells ``m_lo <= m < m_hi`` (``m = max(i, j)``) on one thread.
 
     Shell m needs only shells < m for its row part (E[m, j], j < m: reads E[j, s] with
@@ -746,7 +761,9 @@ def ts_shells_serial(m_lo, m_hi, ptr, succ, E, ET, gnubg, block):
 
 
 @njit(parallel=True, cache=True)
-def ts_shells_parallel(m_lo, m_hi, ptr, succ, E, ET, gnubg, block):
+def ts_shells_parallel(
+    m_lo: Any, m_hi: Any, ptr: Any, succ: Any, E: Any, ET: Any, gnubg: Any, block: Any
+) -> None:
     """:func:`ts_shells_serial` with each shell's row and column parts in parallel
     (their entries are independent)."""
     for m in range(m_lo, m_hi):

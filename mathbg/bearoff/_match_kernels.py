@@ -1,6 +1,6 @@
 """numba kernels of the exact match-play bearoff solver (internal; compiled on first call).
 
-Nothing here is public API; :mod:`mathbg.bearoff.match` builds the inputs and wraps them.
+Nothing here is public API; :mod:`mathbg.bearoff.exact_match` builds the inputs and wraps them.
 
 Layout
 ------
@@ -40,6 +40,8 @@ shell) were up to ten times slower than one thread whenever the other core was b
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -47,7 +49,7 @@ from mathbg.bearoff._kernels import ROLL_WEIGHTS
 
 
 @njit(cache=True, nogil=True)
-def base_entries(m, QT, win, perm):
+def base_entries(m: Any, QT: Any, win: Any, perm: Any) -> None:
     """Fill ``A[m, 0, :]`` (the opponent is off: the roller lost) into ``QT[0, m, :]``.
 
     ``QT[0, m, q] = A[m, 0, perm[q]] = 1 - win[perm[perm[q]]] = 1 - win[q]``.
@@ -58,7 +60,7 @@ def base_entries(m, QT, win, perm):
 
 
 @njit(cache=True, inline="always")
-def _decide(nvec, avec, win, can_double, dbl):
+def _decide(nvec: Any, avec: Any, win: Any, can_double: Any, dbl: Any) -> None:
     """``A = max(N, min(N[dbl], win))`` where the roller may double, else ``N``."""
     S = win.shape[0]
     for q in range(S):
@@ -73,7 +75,23 @@ def _decide(nvec, avec, win, can_double, dbl):
 
 
 @njit(cache=True, nogil=True)
-def row_block(m, j0, j1, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, store, acc, best):
+def row_block(
+    m: Any,
+    j0: Any,
+    j1: Any,
+    ptr: Any,
+    succ: Any,
+    QT: Any,
+    win: Any,
+    perm: Any,
+    can_double: Any,
+    dbl: Any,
+    NOUT: Any,
+    nsel: Any,
+    store: Any,
+    acc: Any,
+    best: Any,
+) -> None:
     """Entries ``(m, j)`` for ``j0 <= j < j1``: the roller ``m`` against opponents ``j``.
 
     Reads ``QT[s, j0:j1, :]`` (contiguous) for every successor ``s`` of ``m``.
@@ -113,7 +131,7 @@ def row_block(m, j0, j1, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, 
 
 
 @njit(cache=True, nogil=True)
-def pair_no_double(i, col, ptr, succ, nvec, best):
+def pair_no_double(i: Any, col: Any, ptr: Any, succ: Any, nvec: Any, best: Any) -> None:
     """``N[i, j, :]`` (no-double MWCs of every state) of the roller ``i`` against a fixed
     opponent ``j`` whose values ``col[s, :] = QT[s, j, :]`` have been gathered."""
     S = nvec.shape[0]
@@ -137,7 +155,7 @@ def pair_no_double(i, col, ptr, succ, nvec, best):
 
 
 @njit(cache=True, nogil=True)
-def gather_column(m, QT, col):
+def gather_column(m: Any, QT: Any, col: Any) -> None:
     """``col[s, :] = QT[s, m, :]`` for ``s <= m``: the values ``A[m, s]`` the column part
     of shell m reads, made contiguous."""
     for s in range(m + 1):
@@ -145,7 +163,22 @@ def gather_column(m, QT, col):
 
 
 @njit(cache=True, nogil=True)
-def column_block(m, i0, i1, col, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, store):
+def column_block(
+    m: Any,
+    i0: Any,
+    i1: Any,
+    col: Any,
+    ptr: Any,
+    succ: Any,
+    QT: Any,
+    win: Any,
+    perm: Any,
+    can_double: Any,
+    dbl: Any,
+    NOUT: Any,
+    nsel: Any,
+    store: Any,
+) -> None:
     """Entries ``(i, m)``, ``i0 <= i < i1``: the rollers ``i`` against the opponent ``m``."""
     S = win.shape[0]
     nvec = np.empty(S)
@@ -163,7 +196,21 @@ def column_block(m, i0, i1, col, ptr, succ, QT, win, perm, can_double, dbl, NOUT
 
 
 @njit(cache=True, nogil=True)
-def shells_serial(m_lo, m_hi, ptr, succ, QT, win, perm, can_double, dbl, NOUT, nsel, store, block):
+def shells_serial(
+    m_lo: Any,
+    m_hi: Any,
+    ptr: Any,
+    succ: Any,
+    QT: Any,
+    win: Any,
+    perm: Any,
+    can_double: Any,
+    dbl: Any,
+    NOUT: Any,
+    nsel: Any,
+    store: Any,
+    block: Any,
+) -> None:
     """Fill the shells ``m_lo <= m < m_hi`` on one thread."""
     S = win.shape[0]
     acc = np.empty(block * S)

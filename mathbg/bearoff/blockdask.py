@@ -84,9 +84,9 @@ def owners(lay: PipLayout, work: dict[tuple[int, int], float], workers: list[str
     load = dict.fromkeys(workers, 0.0)
     owner = [workers[0]] * lay.n_classes
     for b in np.argsort(-band, kind="stable"):
-        w = min(load, key=lambda k: (load[k], k))
-        owner[int(b)] = w
-        load[w] += band[b]
+        who = min(load, key=lambda k: (load[k], k))
+        owner[int(b)] = who
+        load[who] += float(band[b])
     return owner
 
 

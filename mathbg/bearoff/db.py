@@ -20,7 +20,7 @@ written into a temporary directory which is renamed into place only when complet
 :meth:`OneSided.build` / :meth:`TwoSided.build` reuse a valid database at the target
 path (checksum verified) and rebuild an invalid one. Arrays are opened memory-mapped.
 
-gnubg's ``.bd`` files (:mod:`mathbg.io.gnubg_bd`) open with the same classes
+gnubg's ``.bd`` files (:mod:`mathbg.bearoff.gnubg_bd`) open with the same classes
 (``OneSided.open("gnubg_os0.bd")``) and are written with ``to_gnubg``.
 
 Positions are checker counts on points 1..P (the side's own numbering, ace point
@@ -47,7 +47,9 @@ from numpy.typing import NDArray
 
 from mathbg.bearoff import index as _index
 from mathbg.bearoff import onesided as _os
+from mathbg.cube.decisions import CubeDecision
 from mathbg.errors import DatabaseError, InvalidParameterError
+from mathbg.rules.cube import CubeOwner
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "Equities", "OneSided", "TwoSided"]
 
@@ -145,7 +147,7 @@ def _load_arrays(directory: Path, header: dict[str, Any], verify: bool) -> dict[
     return arrays
 
 
-def _progress_bar(total: int, desc: str, enabled: bool) -> Any:
+def progress_bar(total: int, desc: str, enabled: bool) -> Any:
     if not enabled:
         return None
     from tqdm.auto import tqdm
@@ -283,7 +285,7 @@ class OneSided:
             The move policy (see :mod:`mathbg.bearoff.onesided`): gnubg's choice
             (default, comparable with gnubg) or exact minimum expected rolls.
         """
-        _index._check_size(points, checkers)
+        _index.check_size(points, checkers)
         if policy not in _os.POLICIES:
             raise InvalidParameterError(f"policy must be one of {_os.POLICIES}, got {policy!r}")
         target = Path(path) if path is not None else cls.default_path(points, checkers, policy)
@@ -296,7 +298,7 @@ class OneSided:
                 pass  # invalid: rebuild below
         n = _index.n_positions(points, checkers)
         _check_memory(n * _BYTES_PER_ONESIDED_POSITION, f"one-sided {points}x{checkers}")
-        bar = _progress_bar(n, f"one-sided {points}x{checkers}", progress)
+        bar = progress_bar(n, f"one-sided {points}x{checkers}", progress)
         start = time.perf_counter()
         try:
             with_gnubg = policy == "gnubg"
@@ -316,6 +318,7 @@ class OneSided:
             np.save(tmp / "dist.npy", arrays.dist)
             np.save(tmp / "gammon.npy", arrays.gammon)
             if with_gnubg:
+                assert arrays.gnubg is not None  # built with the gnubg table
                 np.save(tmp / "gnubg.npy", arrays.gnubg)
             _write_header(
                 tmp,
@@ -361,7 +364,7 @@ class OneSided:
 
     @classmethod
     def _from_gnubg(cls, path: Path) -> OneSided:
-        from mathbg.io import gnubg_bd
+        from mathbg.bearoff import gnubg_bd
 
         bd = gnubg_bd.read_onesided(path)
         if bd.dist is None:
@@ -397,9 +400,9 @@ class OneSided:
 
         With gnubg's policy the stored gnubg table is written, so the file equals what
         ``makebearoff -o P`` produces, byte for byte; otherwise the float distributions
-        are rounded (:func:`mathbg.io.gnubg_bd.u16_from_distribution`).
+        are rounded (:func:`mathbg.bearoff.gnubg_bd.u16_from_distribution`).
         """
-        from mathbg.io import gnubg_bd
+        from mathbg.bearoff import gnubg_bd
 
         if self._gnubg is not None:
             dist, gammon = self._gnubg[:, :32], self._gnubg[:, 32:]
@@ -551,7 +554,7 @@ class TwoSided:
             raise DatabaseError(
                 f"two-sided tables are uint16, float32 or float64, not {equity.dtype}"
             )
-        self._equity = equity
+        self._equity: NDArray[Any] = equity
         #: storage: "u16" (gnubg's fixed point, equity = u / 32767.5 - 1), "f32" or "f64"
         self.dtype = {np.dtype(np.uint16): "u16", np.dtype(np.float32): "f32"}.get(
             equity.dtype, "f64"
@@ -633,7 +636,7 @@ class TwoSided:
         """
         from mathbg.bearoff import blockbuild as _bb
 
-        _index._check_size(points, checkers)
+        _index.check_size(points, checkers)
         dtype = cls.default_dtype(points, checkers, cubeful) if dtype is None else dtype
         spec = _bb.BuildSpec(int(points), int(checkers), bool(cubeful), dtype)
         budget = _bb.parse_memory(memory)
@@ -727,7 +730,7 @@ class TwoSided:
         """Open a native database directory or a gnubg two-sided ``.bd`` file."""
         p = Path(path)
         if _is_gnubg_file(p):
-            from mathbg.io import gnubg_bd
+            from mathbg.bearoff import gnubg_bd
 
             bd = gnubg_bd.read_twosided(p)
             h = bd.header
@@ -763,7 +766,7 @@ class TwoSided:
         DatabaseError
             When the file would exceed gnubg's 2 GB limit (larger than 6 x 11 cubeful).
         """
-        from mathbg.io import gnubg_bd
+        from mathbg.bearoff import gnubg_bd
 
         n, nv = self.n_positions, self._equity.shape[2]
         if 40 + n * n * nv * 2 > 2**31 - 1:
@@ -771,6 +774,7 @@ class TwoSided:
                 f"a two-sided {self.points}x{self.checkers} .bd file would be "
                 f"{(40 + n * n * nv * 2) / 1e9:.1f} GB: gnubg's format holds at most 2 GB"
             )
+        values: NDArray[Any]
         if self.dtype == "u16":
             values = self._equity
         elif exact:
@@ -834,12 +838,20 @@ class TwoSided:
                 f"{self.path}: a cubeless-only database (makebearoff -C) has no cubeful equities"
             )
 
-    def cube_decision(self, roller: Any, opponent: Any = None, cube: str = "centred") -> Any:
+    def cube_decision(
+        self,
+        roller: Any,
+        opponent: Any = None,
+        owner: CubeOwner | str = CubeOwner.CENTRE,
+        *,
+        cube: str | None = None,
+    ) -> CubeDecision:
         """The roller's cube decision: no double, double/take, double/pass and the action.
 
-        ND is the stored value for ``cube`` ("centred" or "owned"), DT twice the stored
-        "opponent owns" value, DP = +1. Returns a
-        :class:`mathbg.bearoff.twosided.CubeDecision`.
+        ND is the stored value for ``owner`` (``"centre"``, ``"player"`` = the roller, or
+        ``"opponent"``), DT twice the stored "opponent owns" value, DP = +1 (see
+        :func:`mathbg.bearoff.twosided.cube_decision`; ``cube=`` is the deprecated
+        spelling of ``owner``). Returns a :class:`mathbg.cube.decisions.CubeDecision`.
         """
         from mathbg.bearoff.twosided import cube_decision
 
@@ -847,7 +859,7 @@ class TwoSided:
         if v.ndim != 1:
             raise InvalidParameterError("cube_decision() takes one pair")
         self._require_cubeful()
-        return cube_decision(v, cube)
+        return cube_decision(v, owner, cube=cube)
 
     def __repr__(self) -> str:
         return (

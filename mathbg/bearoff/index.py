@@ -74,7 +74,7 @@ def binomial_table(nmax: int = MAX_POINTS + MAX_CHECKERS + 1) -> NDArray[np.int6
     return table
 
 
-def _check_size(points: int, checkers: int) -> None:
+def check_size(points: int, checkers: int) -> None:
     if not (isinstance(points, int | np.integer) and 1 <= points <= MAX_POINTS):
         raise DatabaseError(f"points must be an integer in 1..{MAX_POINTS}, got {points!r}")
     if not (isinstance(checkers, int | np.integer) and 1 <= checkers <= MAX_CHECKERS):
@@ -86,7 +86,7 @@ def n_positions(points: int, checkers: int) -> int:
 
     Examples: 6x15 54,264; 6x6 924; 8x15 490,314; 10x15 3,268,760.
     """
-    _check_size(points, checkers)
+    check_size(points, checkers)
     return int(binomial_table()[points + checkers, points])
 
 
@@ -236,7 +236,7 @@ def _all_positions_cached(points: int, checkers: int) -> NDArray[np.uint8]:
 
 def all_positions(points: int, checkers: int) -> NDArray[np.uint8]:
     """Every position of the P x C space in index order, ``uint8[C(P+C, P), P]`` (read-only)."""
-    _check_size(points, checkers)
+    check_size(points, checkers)
     return _all_positions_cached(int(points), int(checkers))
 
 

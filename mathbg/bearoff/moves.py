@@ -30,9 +30,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mathbg.bearoff.index import (
-    _check_size,
     all_positions,
     binomial_table,
+    check_size,
     n_positions,
     rank,
     unrank,
@@ -186,5 +186,5 @@ def successors(points: int, checkers: int) -> SuccessorTable:
     Building takes well under a second for 6x15 (1.1 M position-rolls) on two cores; the
     result is kept in memory (read-only arrays) for later calls.
     """
-    _check_size(points, checkers)
+    check_size(points, checkers)
     return _successors_cached(int(points), int(checkers))

@@ -58,10 +58,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mathbg.bearoff.index import (
-    _check_size,
     all_positions,
     binomial_table,
     block_start,
+    check_size,
     n_positions,
     pips,
 )
@@ -186,7 +186,7 @@ def _generate(
     from mathbg.bearoff._schedule import dynamic_chunks, plan, threads
     from mathbg.bearoff.moves import move_table
 
-    _check_size(points, checkers)
+    check_size(points, checkers)
     n = n_positions(points, checkers)
     boards = all_positions(points, checkers)
     order, starts = pip_layers(points, checkers)
@@ -215,8 +215,10 @@ def _generate(
     # counts differ by one never depend on each other: a layer holds two pip counts.
     bounds = np.unique(np.append(starts[::2], starts[-1]))
     bounds[0] = 1  # position 0 (the empty board) is the base case
-    arrays = (boards, binom, moves, outside2, dist, mean, gdist, gmean, gstart, tol, tab, rolls)
-    arrays = (*arrays, win, flags)
+    arrays = (
+        *(boards, binom, moves, outside2, dist, mean, gdist, gmean, gstart, tol, tab, rolls),
+        *(win, flags),
+    )
     for a, b, parallel in plan(np.diff(bounds), parallel_min=_PARALLEL_LAYER, batch=_BATCH):
         lo, hi = int(bounds[a]), int(bounds[b])
         if parallel:
@@ -295,6 +297,6 @@ def build_gnubg_arrays(
     16-bit fixed point (0xFFFF = 1), 32 bins per distribution, gnubg's integer
     arithmetic and tie-breaks (see :func:`mathbg.bearoff._kernels.os_layers_serial`). Returns
     ``uint16[N, 64]`` (distribution, then gammon distribution); written with
-    :func:`mathbg.io.gnubg_bd.write_onesided` it reproduces gnubg's file byte for byte.
+    :func:`mathbg.bearoff.gnubg_bd.write_onesided` it reproduces gnubg's file byte for byte.
     """
     return _generate(points, checkers, 2 | 4, 0.0, progress)[3]

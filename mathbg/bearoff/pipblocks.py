@@ -204,9 +204,9 @@ class ArenaPlan:
             raise DatabaseError(
                 f"the live window needs {needed} values ({needed / total:.0%} of the table)"
             )
-        start = cls._simulate(lay, groups, sizes, capacity)
-        assert start is not None
-        return cls(capacity, start, groups, False, needed)
+        ring = cls._simulate(lay, groups, sizes, capacity)
+        assert ring is not None
+        return cls(capacity, ring, groups, False, needed)
 
     @classmethod
     def minimum_values(cls, lay: PipLayout, nv: int, fuse: int = 2) -> int:

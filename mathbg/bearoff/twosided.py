@@ -48,17 +48,19 @@ gnubg ``makebearoff.c`` (``BearOff2``, ``CubeEquity``), ``eval.c``
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from mathbg.bearoff.index import _check_size, n_positions
+from mathbg._deprecation import warn_deprecated
+from mathbg.bearoff.index import check_size, n_positions
+from mathbg.cube.decisions import CubeAction, CubeDecision, classify
 from mathbg.errors import InvalidParameterError
+from mathbg.rules.cube import CubeOwner
 
 __all__ = [
     "CUBE_STATES",
+    "OWNER_COLUMN",
     "CubeDecision",
     "build_arrays",
     "cube_decision",
@@ -66,6 +68,12 @@ __all__ = [
 
 #: Column of each cube state in a two-sided table.
 CUBE_STATES = {"cubeless": 0, "owned": 1, "centred": 2, "opponent_owns": 3}
+#: Column of the stored 4-vector holding the no-double equity for each cube owner.
+OWNER_COLUMN: dict[CubeOwner, int] = {
+    CubeOwner.PLAYER: 1,
+    CubeOwner.CENTRE: 2,
+    CubeOwner.OPPONENT: 3,
+}
 
 #: Shells with at least this many successor evaluations run in parallel (``_schedule``).
 _PARALLEL_SHELL = 1.0e6
@@ -109,7 +117,7 @@ def build_arrays(
     from mathbg.bearoff._schedule import dynamic_chunks, plan
     from mathbg.bearoff.moves import successors
 
-    _check_size(points, checkers)
+    check_size(points, checkers)
     n = n_positions(points, checkers)
     dtype = np.int16 if gnubg else np.float64
     if out is None:
@@ -135,65 +143,49 @@ def build_arrays(
     return out
 
 
-@dataclass(frozen=True)
-class CubeDecision:
-    """The roller's cube decision at the root of a two-sided position (money, cube 1).
-
-    Attributes
-    ----------
-    no_double, double_take, double_pass : float
-        Equities per unit cube: ND (the stored value for the cube state), DT = 2 x the
-        stored "opponent owns" value (after the double the opponent owns a 2-cube),
-        DP = +1.
-    action : mathbg.cube.decisions.CubeAction
-        A string enum: "no double, take", "double, take", "double, pass" (named by
-        :func:`mathbg.cube.decisions.classify` without gammons: doubling wins ties, and
-        DT = DP is named a pass) or "cube not available" when the opponent owns the cube.
-    equity : float
-        The value with optimal decisions: ``max(ND, min(DT, DP))`` when the roller may
-        double, else ND.
-    """
-
-    no_double: float
-    double_take: float
-    double_pass: float
-    action: Any
-    equity: float
-
-    @property
-    def should_double(self) -> bool:
-        """Whether doubling is (weakly) right: ``min(DT, DP) >= ND``."""
-        return bool(self.action.doubles)
-
-
-def cube_decision(values: NDArray[np.floating], cube: str = "centred") -> CubeDecision:
+def cube_decision(
+    values: NDArray[np.floating],
+    owner: CubeOwner | str = CubeOwner.CENTRE,
+    *,
+    cube: str | None = None,
+) -> CubeDecision:
     """Apply the roller's root cube decision to a stored 4-vector of equities.
 
     Parameters
     ----------
     values : array_like, shape (4,)
-        [cubeless, owned, centred, opponent owns] no-double equities of a pair.
-    cube : {"centred", "owned", "opponent_owns"}
-        Who has access to the cube before the roller's turn.
+        [cubeless, roller owns, centred, opponent owns] no-double equities of a pair.
+    owner : CubeOwner or str
+        Who owns the cube before the roller's turn (``"centre"``, ``"player"`` = the
+        roller, ``"opponent"``; the old ``"centred"``, ``"owned"``, ``"opponent_owns"``
+        are deprecated).
+    cube : str, optional
+        Deprecated spelling of ``owner``.
+
+    Returns
+    -------
+    mathbg.cube.decisions.CubeDecision
+        Money equities per unit cube (``unit="equity"``): ND = the stored value for the
+        owner, DT = 2 x the stored "opponent owns" value (after the double the opponent
+        owns a 2-cube), DP = +1; the action is named by
+        :func:`mathbg.cube.decisions.classify` without gammons (doubling wins ties, and
+        DT = DP is named a pass), or "cube not available" when the opponent owns the cube.
 
     Notes
     -----
-    ND = ``values[cube]``, DT = 2 ``values[3]``, DP = 1; the roller doubles when
-    ``min(DT, DP) >= ND`` (gnubg's ``CubeEquity`` convention) and the equity is
-    ``max(ND, min(DT, DP))``.
+    The roller doubles when ``min(DT, DP) >= ND`` (gnubg's ``CubeEquity`` convention) and
+    the optimal value is ``max(ND, min(DT, DP))``.
     """
-    from mathbg.cube.decisions import CubeAction, classify
-
-    if cube not in ("centred", "owned", "opponent_owns"):
-        raise InvalidParameterError(
-            f"cube must be 'centred', 'owned' or 'opponent_owns', got {cube!r}"
-        )
+    if cube is not None:
+        warn_deprecated("cube_decision(cube=...)", "cube_decision(owner=...)")
+        owner = cube
+    who = CubeOwner.parse(owner)
     v = np.asarray(values, dtype=np.float64)
-    nd = float(v[CUBE_STATES[cube]])
-    dt = 2.0 * float(v[CUBE_STATES["opponent_owns"]])
+    nd = float(v[OWNER_COLUMN[who]])
+    dt = 2.0 * float(v[OWNER_COLUMN[CubeOwner.OPPONENT]])
     dp = 1.0
-    if cube == "opponent_owns":
-        return CubeDecision(nd, dt, dp, CubeAction.NOT_AVAILABLE, nd)
+    if who == CubeOwner.OPPONENT:
+        return CubeDecision(CubeAction.NOT_AVAILABLE, nd, None, None, nd, "equity")
     action = classify(nd, dt, dp, can_gammon=False, beavers=False, money=True)
-    equity = min(dt, dp) if action.doubles else nd
-    return CubeDecision(nd, dt, dp, action, equity)
+    optimal = min(dt, dp) if action.doubles else nd
+    return CubeDecision(action, nd, dt, dp, optimal, "equity")

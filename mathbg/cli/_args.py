@@ -40,14 +40,10 @@ def parse_pair(text: str, what: str, cast: type = float) -> tuple[Any, Any]:
 
 
 def load_met(name: str) -> Any:
-    """A shipped table, a model, or a MET file (.xml, .met, .json)."""
-    from pathlib import Path
+    """A shipped table, a model, or a MET file (.xml, .met, .json): :func:`mathbg.met.as_met`."""
+    from mathbg.met import as_met
 
-    from mathbg.met import build, read
-
-    if name.lower().endswith((".xml", ".met", ".json")) and Path(name).exists():
-        return read(name)
-    return build(name)
+    return as_met(name)
 
 
 def print_json(obj: Any, indent: int | None = 2) -> None:
@@ -74,3 +70,52 @@ def save_figure(
         figure.tight_layout()
     figure.savefig(path, dpi=dpi, **savefig)
     plt.close(figure)
+
+
+def parse_counts(text: str) -> list[int]:
+    """Checker counts on points 1..P from ``"0,0,0,3,5,7"`` (the CLI's position syntax)."""
+    from mathbg.errors import InvalidPositionError
+
+    try:
+        counts = [int(x) for x in text.replace(" ", "").split(",") if x != ""]
+    except ValueError:
+        raise InvalidPositionError(
+            f"invalid position {text!r}: give checker counts on points 1..P, comma separated, "
+            "e.g. 0,0,0,3,5,7"
+        ) from None
+    if not counts:
+        raise InvalidPositionError(f"invalid position {text!r}: no checker counts")
+    return counts
+
+
+def cube_owner(text: str) -> Any:
+    """argparse ``type`` of ``--owner``: a :class:`~mathbg.rules.cube.CubeOwner`.
+
+    Old spellings (``roller``, ``centred``, ``owned``, ...) keep working for one release with
+    a note on stderr.
+    """
+    import sys
+    import warnings
+
+    from mathbg.rules.cube import CubeOwner
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DeprecationWarning)
+        owner = CubeOwner.parse(text)
+    for w in caught:
+        print(f"mathbg: {w.message}", file=sys.stderr)
+    return owner
+
+
+def add_owner_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """The ``--owner {centre,player,opponent}`` option (default centre)."""
+    from mathbg.rules.cube import CubeOwner
+
+    parser.add_argument(
+        "--owner",
+        type=cube_owner,
+        default=CubeOwner.CENTRE,
+        choices=tuple(CubeOwner),
+        metavar="{centre,player,opponent}",
+        help=help,
+    )

@@ -1,6 +1,6 @@
 """``mathbg bearoff match``: the exact cube decision of a bearoff at a match score.
 
-Registered by :mod:`mathbg.cli.bearoff`; the solver (:mod:`mathbg.bearoff.match`) is
+Registered by :mod:`mathbg.cli.bearoff`; the solver (:mod:`mathbg.bearoff.exact_match`) is
 imported only when the command runs.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from mathbg.cli._args import load_met, parse_pair, print_json
+from mathbg.cli._args import add_owner_argument, load_met, parse_counts, parse_pair, print_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,12 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "unless --crawford)",
     )
     parser.add_argument("--cube", type=int, default=1, help="cube value (default 1)")
-    parser.add_argument(
-        "--owner",
-        default="centre",
-        choices=("centre", "roller", "opponent"),
-        help="who holds the cube (default centre)",
-    )
+    add_owner_argument(parser, "who holds the cube: player = the roller (default centre)")
     parser.add_argument("--crawford", action="store_true", help="this is the Crawford game")
     parser.add_argument(
         "--met",
@@ -46,11 +41,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Solve (or look up) the score and print the decision."""
-    from mathbg.bearoff.match import match_equity
-    from mathbg.cli.bearoff import _parse_counts
+    from mathbg.bearoff.exact_match import match_equity
 
-    roller = _parse_counts(args.roller)
-    opponent = _parse_counts(args.opponent)
+    roller = parse_counts(args.roller)
+    opponent = parse_counts(args.opponent)
     eq = match_equity(
         roller,
         opponent,

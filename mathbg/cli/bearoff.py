@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mathbg.cli._args import add_command, print_json
+from mathbg.cli._args import add_command, add_owner_argument, cube_owner, parse_counts, print_json
 
 DESCRIPTION = """\
 Bearoff databases: exact tables for the end of a race.
@@ -78,16 +78,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     show.add_argument("--points", type=int, help="database points (default: 6 or what fits)")
     show.add_argument("--checkers", type=int, help="database checkers (default: what fits)")
     _add_policy(show, "one-sided policy")
+    add_owner_argument(
+        show, "two-sided: who owns the cube at the root decision, player = the roller "
+        "(default centre)"
+    )
     show.add_argument(
         "--cube",
-        choices=("centred", "owned"),
-        default="centred",
-        help="two-sided: cube state of the root decision (default centred)",
+        dest="old_cube",
+        type=cube_owner,
+        choices=("centre", "player"),
+        help=argparse.SUPPRESS,  # deprecated spelling of --owner (centred, owned)
     )
     show.add_argument("--db", metavar="PATH", help="use this database (native or gnubg .bd)")
     show.set_defaults(handler=run_show)
     _register_match(sub)
-    parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
+    parser.set_defaults(handler=lambda args: _usage(parser))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    """Print the help of ``mathbg bearoff`` without a subcommand; exit status 2."""
+    parser.print_help()
+    return 2
 
 
 def _add_policy(parser: argparse.ArgumentParser, help: str) -> None:
@@ -109,21 +120,6 @@ def _register_match(sub: argparse._SubParsersAction) -> None:
 
     add_arguments(match)
     match.set_defaults(handler=run)
-
-
-def _parse_counts(text: str) -> list[int]:
-    from mathbg.errors import InvalidPositionError
-
-    try:
-        counts = [int(x) for x in text.replace(" ", "").split(",") if x != ""]
-    except ValueError:
-        raise InvalidPositionError(
-            f"invalid position {text!r}: give checker counts on points 1..P, comma separated, "
-            "e.g. 0,0,0,3,5,7"
-        ) from None
-    if not counts:
-        raise InvalidPositionError(f"invalid position {text!r}: no checker counts")
-    return counts
 
 
 def _file_digest(path: Path, algorithm: str) -> str:
@@ -182,16 +178,15 @@ def _build_gnubg_file(args: argparse.Namespace, checkers: int, out: Path) -> Pat
     """Write a gnubg .bd file with gnubg's own arithmetic (byte-identical to makebearoff)."""
     import numpy as np
 
-    from mathbg.bearoff import onesided, twosided
-    from mathbg.bearoff.db import _progress_bar
+    from mathbg.bearoff import gnubg_bd, onesided, twosided
+    from mathbg.bearoff.db import progress_bar
     from mathbg.bearoff.index import n_positions
     from mathbg.errors import InvalidParameterError
-    from mathbg.io import gnubg_bd
 
     if args.policy != "gnubg":
         raise InvalidParameterError(".bd files are written with gnubg's policy only")
     n = n_positions(args.points, checkers)
-    bar = _progress_bar(n * n if args.two_sided else n, f"{out.name}", not args.quiet)
+    bar = progress_bar(n * n if args.two_sided else n, f"{out.name}", not args.quiet)
     hook = bar.update if bar is not None else None
     try:
         if args.two_sided:
@@ -226,7 +221,7 @@ def run_show(args: argparse.Namespace) -> int:
     """``mathbg bearoff show``."""
     from mathbg.errors import InvalidParameterError
 
-    counts = [_parse_counts(p) for p in args.positions]
+    counts = [parse_counts(p) for p in args.positions]
     if args.two_sided:
         if len(counts) != 2:
             raise InvalidParameterError("--two-sided needs two positions: ROLLER OPPONENT")
@@ -291,7 +286,12 @@ def _show_two_sided(args: argparse.Namespace, roller: list[int], opponent: list[
             validate_counts(counts, points, checkers, what=side)
         ts = TwoSided.build(points, checkers)
     eq = ts.equities(roller, opponent)
-    dec = ts.cube_decision(roller, opponent, cube=args.cube)
+    owner = args.owner
+    if args.old_cube is not None:
+        print("mathbg: bearoff show --cube is deprecated; use --owner", file=sys.stderr)
+        owner = args.old_cube
+    dec = ts.cube_decision(roller, opponent, owner)
+    old_name = {"centre": "centred", "player": "owned"}[owner]
     result = {
         "roller": roller,
         "opponent": opponent,
@@ -303,12 +303,14 @@ def _show_two_sided(args: argparse.Namespace, roller: list[int], opponent: list[
         "opponent_owns": eq.opponent_owns,
         "decision": str(dec.action),
         "cube_decision": {
-            "cube": args.cube,
+            "owner": owner,
+            "cube": old_name,  # deprecated: the owner under its old name
             "no_double": dec.no_double,
             "double_take": dec.double_take,
             "double_pass": dec.double_pass,
             "action": str(dec.action),
-            "equity": dec.equity,
+            "optimal": dec.optimal,
+            "equity": dec.optimal,  # deprecated spelling of optimal
         },
     }
     if args.json:
@@ -324,7 +326,7 @@ def _show_two_sided(args: argparse.Namespace, roller: list[int], opponent: list[
         file=out,
     )
     print(
-        f"{args.cube} cube: no double {dec.no_double:+.6f}  double/take {dec.double_take:+.6f}  "
+        f"cube {owner}: no double {dec.no_double:+.6f}  double/take {dec.double_take:+.6f}  "
         f"double/pass {dec.double_pass:+.6f}  ->  {dec.action}",
         file=out,
     )

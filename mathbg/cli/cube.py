@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from mathbg.cli._args import add_command, load_met, parse_pair, print_json
+from mathbg.cli._args import add_command, add_owner_argument, load_met, parse_pair, print_json
 
 DESCRIPTION = """\
 money:  Janowski's money-play points of the first-named player for a dead cube, a fully
@@ -79,9 +80,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--away", metavar="A,B", help="match score (points needed); money if absent"
     )
     decide.add_argument("--cube", type=int, default=1, help="cube value (default 1)")
-    decide.add_argument(
-        "--owner", default="centre", choices=("centre", "player", "opponent"), help="cube owner"
-    )
+    add_owner_argument(decide, "cube owner (default centre)")
     decide.add_argument("--x", type=float, default=0.68, help="cube life (default 0.68)")
     decide.add_argument("--met", default="kazaross-xg2", metavar="NAME", help="match table")
     decide.add_argument("--crawford", action="store_true", help="a side 1-away: Crawford game")
@@ -89,7 +88,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     decide.add_argument("--beavers", action="store_true", help="money: beavers allowed")
     decide.add_argument("--json", action="store_true", help="print JSON")
     decide.set_defaults(handler=run_decide)
-    parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
+    parser.set_defaults(handler=lambda args: _usage(parser))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    """Print the help of a command given without its subcommand; exit status 2."""
+    parser.print_help()
+    return 2
 
 
 def run_money(args: argparse.Namespace) -> int:
@@ -122,7 +127,7 @@ def run_money(args: argparse.Namespace) -> int:
 
 def run_decide(args: argparse.Namespace) -> int:
     """Handler of ``mathbg cube decide``."""
-    from mathbg.cube.convert import cube_decision
+    from mathbg.cube.cubeful import cube_decision
     from mathbg.errors import InvalidParameterError
 
     try:
@@ -150,7 +155,7 @@ def run_decide(args: argparse.Namespace) -> int:
             x=args.x,
             crawford=args.crawford,
         )
-    out = {
+    out: dict[str, Any] = {
         "action": str(dec.action),
         "unit": dec.unit,
         "no_double": dec.no_double,

@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     """Handler of ``mathbg met``."""
     from mathbg.errors import InvalidParameterError
     from mathbg.met import MODELS, available, build, read
-    from mathbg.met.io import render, write
+    from mathbg.met.formats import render, write
 
     if args.list:
         print("shipped tables: " + ", ".join(available()))

@@ -40,8 +40,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mathbg.io.gnubg_ids import parse_id
     from mathbg.rules.dice import parse_roll
+    from mathbg.rules.ids import parse_id
 
     position, match = parse_id(args.id)
     roll = parse_roll(args.roll) if args.roll is not None else None
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         if match is not None:
             out["match_id"] = match.id
             out["gnubg_id"] = f"{position.id}:{match.id}"
-        if plays is not None:
+        if plays is not None and roll is not None:
             out["roll"] = [roll[0], roll[1]]
             out["legal_plays"] = len(plays)
             out["plays"] = plays.notations()
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"Pips: {pips[0]} (on roll) vs {pips[1]}; {'contact' if position.has_contact() else 'race'}"
     )
-    if plays is not None:
+    if plays is not None and roll is not None:
         n = len(plays)
         if n == 0:
             print(f"{roll[0]}-{roll[1]}: no legal play (the roll cannot be played)")

@@ -128,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
         pyplot()
         from mathbg.plots import race_rolls
 
+        assert e.distributions is not None  # every race evaluation carries them
         ax = race_rolls(*e.distributions)
         save_figure(ax.figure, args.plot, dpi=120, tight_layout=False, bbox_inches="tight")
     if args.json:

@@ -7,7 +7,15 @@ import json
 import sys
 from typing import Any
 
-from mathbg.cli._args import add_command, load_met, parse_pair, print_json, pyplot, save_figure
+from mathbg.cli._args import (
+    add_command,
+    add_owner_argument,
+    load_met,
+    parse_pair,
+    print_json,
+    pyplot,
+    save_figure,
+)
 
 DESCRIPTION = """\
 Take, double, cash and too-good points of both players at a match score, for a dead and
@@ -50,12 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--score", metavar="S0-S1", help="points already won (with --length), e.g. 4-3"
     )
     parser.add_argument("--cube", type=int, default=1, help="cube value (power of two; default 1)")
-    parser.add_argument(
-        "--owner",
-        default="centre",
-        choices=("centre", "player", "opponent"),
-        help="who holds the cube (decides who may double; default centre)",
-    )
+    add_owner_argument(parser, "who holds the cube (decides who may double; default centre)")
     parser.add_argument(
         "--gammons",
         default="0,0",
@@ -166,7 +169,7 @@ def render_points(sp: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of ``mathbg takepoint``."""
-    from mathbg.cube._common import check_rates
+    from mathbg.cube.inputs import check_rates
     from mathbg.errors import InvalidScoreError
 
     gammons = parse_pair(args.gammons, "--gammons")
@@ -207,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _matrix(args: argparse.Namespace, met: Any, gammons: Any, backgammons: Any) -> int:
-    from mathbg.cube._common import check_cube
+    from mathbg.cube.inputs import check_cube
     from mathbg.cube.matrix import score_matrix, take_point_table
 
     cube = int(check_cube(args.cube))

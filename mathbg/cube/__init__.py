@@ -9,9 +9,12 @@ Sub-modules (loaded on first use):
   match score, gammon and backgammon values, market windows, Crawford and post-Crawford.
 - :mod:`mathbg.cube.matrix`: the score matrix (every score, every cube level) as a pandas
   DataFrame.
-- :mod:`mathbg.cube.convert`: cubeless probabilities -> cubeful MWC / equity at a score
+- :mod:`mathbg.cube.cubeful`: cubeless probabilities -> cubeful MWC / equity at a score
   (gnubg's live/dead blend), EMG, the cube decision at a score.
-- :mod:`mathbg.cube.decisions`: naming cube actions.
+- :mod:`mathbg.cube.decisions`: naming cube actions (:class:`CubeAction`) and the one
+  result type of a cube decision (:class:`CubeDecision`).
+- :class:`CubeOwner` (from :mod:`mathbg.rules.cube`): ``"centre"``, ``"player"``,
+  ``"opponent"``, the one vocabulary of the cube owner.
 
 Gammon and backgammon rates everywhere are **disjoint fractions of that side's wins**
 (gammons that are not backgammons, and backgammons), as gnubg's ``show marketwindow``
@@ -25,8 +28,11 @@ from typing import TYPE_CHECKING
 from mathbg._lazy import lazy_exports
 
 __all__ = [
-    "convert",
-    "cube_decision",
+    "CubeAction",
+    "CubeDecision",
+    "CubeOwner",
+        "cube_decision",
+    "cubeful",
     "cubeful_mwc",
     "decisions",
     "market_window",
@@ -39,23 +45,28 @@ __all__ = [
     "take_point",
 ]
 
-_SUBMODULES = {"convert", "decisions", "match", "matrix", "money"}
+_SUBMODULES = {"cubeful", "decisions", "match", "matrix", "money"}
 _LAZY = {
+    "CubeOwner": "mathbg.rules.cube",
+    "CubeAction": "mathbg.cube.decisions",
+    "CubeDecision": "mathbg.cube.decisions",
     "money_points": "mathbg.cube.money",
     "points": "mathbg.cube.match",
     "take_point": "mathbg.cube.match",
     "market_window": "mathbg.cube.match",
     "score_matrix": "mathbg.cube.matrix",
-    "cubeful_mwc": "mathbg.cube.convert",
-    "cube_decision": "mathbg.cube.convert",
+    "cubeful_mwc": "mathbg.cube.cubeful",
+    "cube_decision": "mathbg.cube.cubeful",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mathbg.cube import convert, decisions, match, matrix, money
-    from mathbg.cube.convert import cube_decision, cubeful_mwc
+    from mathbg.cube import cubeful, decisions, match, matrix, money
+    from mathbg.cube.cubeful import cube_decision, cubeful_mwc
+    from mathbg.cube.decisions import CubeAction, CubeDecision
     from mathbg.cube.match import market_window, points, take_point
     from mathbg.cube.matrix import score_matrix
     from mathbg.cube.money import money_points
+    from mathbg.rules.cube import CubeOwner
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals(), _SUBMODULES)

@@ -12,13 +12,19 @@ A "too good" needs a possible gammon (otherwise gnubg says double, pass or no do
 take). In money play with beavers allowed, a double/take where the doubler's DT equity is
 in [-2, 0] (the taker is better off holding the doubled cube) is beavered; it stays a
 double only if the beavered game (worth 2 DT to the doubler) is still no worse than ND.
+
+
+The result of a cube decision is one type, :class:`CubeDecision` (no double, double/take,
+double/pass, the optimal value and the action); the money, match, race, bearoff and
+exact-match results are it or extend it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["CubeAction", "classify"]
+__all__ = ["CubeAction", "CubeDecision", "classify"]
 
 
 class CubeAction(StrEnum):
@@ -105,3 +111,52 @@ def classify(
         return CubeAction.NO_DOUBLE_BEAVER if beaverable else CubeAction.NO_DOUBLE_TAKE
     # DT >= ND > DP
     return CubeAction.TOO_GOOD_PASS if can_gammon else CubeAction.DOUBLE_PASS
+
+
+@dataclass(frozen=True)
+class CubeDecision:
+    """A cube decision of the player on roll: the three values and the action.
+
+    Attributes
+    ----------
+    action : CubeAction
+        The right action, one spelling everywhere (``"no double, take"``, ``"double,
+        take"``, ``"double, pass"``, ``"too good, pass"``, ..., ``"cube not available"``).
+    no_double, double_take, double_pass : float
+        The doubler's values after no double, double/take and double/pass: money equities
+        per unit of the current cube (``unit="equity"``; ``double_take`` already doubled,
+        ``double_pass`` = +1) or match winning chances (``unit="mwc"``).
+        ``double_take`` and ``double_pass`` are None when the cube is not available.
+    optimal : float
+        The value of the right action.
+    unit : {"equity", "mwc"}
+        What the values are.
+    emg : (float, float or None, float or None) or None
+        Match play: the same three values as EMG equities at the current cube.
+    """
+
+    action: CubeAction
+    no_double: float
+    double_take: float | None
+    double_pass: float | None
+    optimal: float
+    unit: str
+    emg: tuple[float, float | None, float | None] | None = None
+
+    @property
+    def should_double(self) -> bool:
+        """Whether doubling is right (``action.doubles``)."""
+        return bool(self.action.doubles)
+
+    @property
+    def equity(self) -> float:
+        """Deprecated: :attr:`optimal` (the spelling of the two-sided bearoff results)."""
+        from mathbg._deprecation import warn_deprecated
+
+        warn_deprecated("CubeDecision.equity", "CubeDecision.optimal")
+        return self.optimal
+
+    @property
+    def available(self) -> bool:
+        """Whether the player has access to the cube."""
+        return self.action != CubeAction.NOT_AVAILABLE

@@ -74,20 +74,33 @@ R. Janowski, "Take-Points in Money Games" (1993).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
-from mathbg.cube._common import (
+from mathbg.cube._solver import (
+    Arr,
+    MetView,
+    cash_at_x,
+    gammon_values,
+    nan_crawford,
+    pair,
+    prepare,
+    run,
+    scalar,
+    solve,
+)
+from mathbg.cube.inputs import (
     check_away,
     check_cube,
     check_owner,
     check_rates,
     check_x,
 )
-from mathbg.errors import InvalidParameterError, InvalidScoreError
+from mathbg.errors import InvalidScoreError
+from mathbg.met.catalogue import as_met
 
 __all__ = [
     "STATES",
@@ -112,273 +125,6 @@ __all__ = [
 
 #: Names of the game state at a score.
 STATES: tuple[str, ...] = ("normal", "crawford", "post-crawford", "dmp")
-
-Arr = NDArray[np.float64]
-
-
-# ----------------------------------------------------------------------------- tables
-
-
-@dataclass(frozen=True)
-class _View:
-    """A MET seen by one player (0: the table's row player, 1: the other)."""
-
-    met: Any
-    player: int
-
-    def swapped(self) -> _View:
-        return _View(self.met, 1 - self.player)
-
-
-def _met(met: Any) -> Any:
-    if isinstance(met, str):  # a shipped table or a model with default parameters
-        from mathbg.met import build
-
-        return build(met)
-    if not hasattr(met, "mwc_array"):
-        raise InvalidParameterError(
-            f"expected a mathbg.met.MET or the name of a shipped table; got {met!r}"
-        )
-    return met
-
-
-def _mwc(v: _View, a: NDArray[np.int64], b: NDArray[np.int64], post: NDArray[np.bool_]) -> Arr:
-    """MWC of the viewing player ``a``-away vs ``b``-away after a game (``a``, ``b`` may be <= 0).
-
-    ``post``: the game that ended was the Crawford game or post-Crawford, so a score with a
-    side 1-away reads the post-Crawford table; otherwise the pre-Crawford table, whose
-    1-away entries are Crawford-game values (gnubg ``getMEMultiple``).
-    """
-    post_now = post & ((a == 1) | (b == 1))
-    return v.met.mwc_array(a, b, post_crawford=post_now, player=v.player)
-
-
-# ----------------------------------------------------------------------------- core
-
-
-@dataclass
-class _Side:
-    """One doubler's MWCs and dead points at one cube level (doubling c -> 2c)."""
-
-    dp: Arr  # MWC double, pass
-    ndw: Arr
-    ndl: Arr
-    dtw: Arr  # at 2c
-    dtl: Arr
-    rdp: Arr  # D loses 2c (taker's redouble passed)
-    needs_le_c: NDArray[np.bool_]
-
-
-def _side(t: _View, d, o, c, gd, bd, go, bo, post) -> _Side:
-    sd = 1.0 - gd - bd
-    so = 1.0 - go - bo
-
-    def win(k):
-        return _mwc(t, d - k, o, post)
-
-    def lose(k):
-        return _mwc(t, d, o - k, post)
-
-    w1, w2, w3 = win(c), win(2 * c), win(3 * c)
-    l1, l2, l3 = lose(c), lose(2 * c), lose(3 * c)
-    w4, w6 = win(4 * c), win(6 * c)
-    l4, l6 = lose(4 * c), lose(6 * c)
-    return _Side(
-        dp=w1,
-        ndw=sd * w1 + gd * w2 + bd * w3,
-        ndl=so * l1 + go * l2 + bo * l3,
-        dtw=sd * w2 + gd * w4 + bd * w6,
-        dtl=so * l2 + go * l4 + bo * l6,
-        rdp=l2,
-        needs_le_c=d <= c,
-    )
-
-
-def _ratio(num: Arr, den: Arr, fallback: float) -> Arr:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(den != 0.0, num / np.where(den != 0.0, den, 1.0), fallback)
-
-
-@dataclass
-class _Level:
-    """Both players' quantities at one cube level."""
-
-    cube: NDArray[np.int64]
-    p: _Side  # first-named player doubling
-    o: _Side  # opponent doubling (MWCs from the opponent's point of view)
-    live: NDArray[np.bool_]  # the doubled (2c) cube is alive: both need > 2c
-    auto_p: NDArray[np.bool_]  # the opponent redoubles at once if the player doubles
-    auto_o: NDArray[np.bool_]
-
-
-@dataclass
-class _Solution:
-    """Per-level results (leading axis = level k, cube = c 2^k) for both doublers."""
-
-    cube: NDArray[np.int64]
-    post: NDArray[np.bool_]
-    crawford_game: NDArray[np.bool_]
-    # index 0: first-named player as doubler, 1: opponent as doubler
-    double_point: tuple[Arr, Arr]
-    double_point_no_redouble: tuple[Arr, Arr]
-    cash_dead: tuple[Arr, Arr]
-    cash_dead_no_redouble: tuple[Arr, Arr]
-    cash_live: tuple[Arr, Arr]
-    too_good: tuple[Arr, Arr]
-    auto: tuple[NDArray[np.bool_], NDArray[np.bool_]]
-    dead_doubled: NDArray[np.bool_]
-    # for the cube-life blend of the *taker's* take point against doubler i
-    blend: tuple[tuple[Arr, Arr, Arr], tuple[Arr, Arr, Arr]] = field(repr=False)
-
-
-def _prepare(met, away, opp_away, cube, gammons, backgammons, crawford, x=0.0):
-    t = _View(_met(met), 0)
-    a = check_away(away, "away")
-    b = check_away(opp_away, "opp_away")
-    c = check_cube(cube)
-    g0, g1 = _pair(gammons, "gammons")
-    b0, b1 = _pair(backgammons, "backgammons")
-    g0, b0 = check_rates(g0, b0, "player")
-    g1, b1 = check_rates(g1, b1, "opponent")
-    xv = check_x(x)
-    a, b, c, g0, b0, g1, b1, xv = np.broadcast_arrays(a, b, c, g0, b0, g1, b1, xv)
-    one_away = (a == 1) | (b == 1)
-    crawford_game = one_away & bool(crawford) & ~((a == 1) & (b == 1))
-    return t, a, b, c, (g0, b0, g1, b1), one_away, crawford_game, xv
-
-
-def _pair(values: Any, name: str) -> tuple[Any, Any]:
-    if np.ndim(values) == 0:
-        return values, values
-    if len(values) != 2:
-        raise InvalidParameterError(
-            f"{name} must be a pair (first-named player, opponent); got {values!r}"
-        )
-    return values[0], values[1]
-
-
-def _solve(t: _View, a, b, c, rates, post, crawford_game, min_levels: int = 1) -> _Solution:
-    g0, b0, g1, b1 = rates
-    ts = t.swapped()
-    levels: list[_Level] = []
-    k = 0
-    while True:
-        ck = c * (1 << k)
-        p_side = _side(t, a, b, ck, g0, b0, g1, b1, post)
-        o_side = _side(ts, b, a, ck, g1, b1, g0, b0, post)
-        live = (a > 2 * ck) & (b > 2 * ck)
-        auto_p = (a <= 2 * ck) & (b > 2 * ck)
-        auto_o = (b <= 2 * ck) & (a > 2 * ck)
-        levels.append(_Level(ck, p_side, o_side, live, auto_p, auto_o))
-        # results are wanted at levels 0..k-1: level k-1 needs level k for the automatic
-        # redouble, and level k's live cash points only where level k-1 is live
-        if k >= max(min_levels, 1) and not np.any(levels[k - 1].live):
-            break
-        k += 1
-    n_lv = len(levels) - 1  # the last level only serves the auto-redouble lookups
-
-    def dead_points(side: _Side, nxt: _Side, auto):
-        dtw = np.where(auto, nxt.dtw, side.dtw)
-        dtl = np.where(auto, nxt.dtl, side.dtl)
-        risk = side.ndl - dtl
-        gain = dtw - side.ndw
-        dp = _ratio(risk, risk + gain, 0.0)
-        cp = _ratio(side.dp - dtl, dtw - dtl, 1.0)
-        dp_nr = _ratio(side.ndl - side.dtl, side.ndl - side.dtl + side.dtw - side.ndw, 0.0)
-        cp_nr = _ratio(side.dp - side.dtl, side.dtw - side.dtl, 1.0)
-        tg = _ratio(side.dp - side.ndl, side.ndw - side.ndl, 1.0)
-        one = side.needs_le_c
-        return (
-            np.where(one, 1.0, dp),
-            np.where(one, 1.0, dp_nr),
-            np.where(one, 1.0, cp),
-            np.where(one, 1.0, cp_nr),
-            np.where(one, 1.0, tg),
-        )
-
-    out: dict[str, list[list[Arr]]] = {k_: [[], []] for k_ in ("dp", "dp_nr", "cp", "cp_nr", "tg")}
-    for lv in range(n_lv):
-        L, N = levels[lv], levels[lv + 1]
-        for i, (side, nxt, auto) in enumerate(((L.p, N.p, L.auto_p), (L.o, N.o, L.auto_o))):
-            dp, dp_nr, cp, cp_nr, tg = dead_points(side, nxt, auto)
-            out["dp"][i].append(dp)
-            out["dp_nr"][i].append(dp_nr)
-            out["cp"][i].append(cp)
-            out["cp_nr"][i].append(cp_nr)
-            out["tg"][i].append(tg)
-
-    # live cash points, from the top level down
-    live_cp: list[list[Arr | None]] = [[None] * n_lv, [None] * n_lv]
-    blend: list[list[tuple[Arr, Arr, Arr] | None]] = [[None] * n_lv, [None] * n_lv]
-    for lv in range(n_lv - 1, -1, -1):
-        L = levels[lv]
-        for i, side in enumerate((L.p, L.o)):
-            cp_dead = out["cp"][i][lv]
-            if lv + 1 < n_lv:
-                cp_opp_next = live_cp[1 - i][lv + 1]
-            else:
-                cp_opp_next = np.ones_like(cp_dead)
-            # the taker's chance at which D's MWC after the take equals DP
-            tp_live = cp_opp_next * _ratio(side.dtw - side.dp, side.dtw - side.rdp, 0.0)
-            cp_live = np.where(L.live, 1.0 - tp_live, cp_dead)
-            live_cp[i][lv] = cp_live
-            # pieces of the blended take point: (gain, dead slope, live slope)
-            gain = side.dtw - side.dp
-            s_dead = side.dtw - side.dtl
-            s_live = _ratio(side.dtw - side.rdp, cp_opp_next, np.inf)
-            blend[i][lv] = (gain, s_dead, s_live)
-
-    def stack(lists):
-        return tuple(np.stack(x) for x in lists)
-
-    live_stack = np.stack([lv.live for lv in levels[:n_lv]])
-    return _Solution(
-        cube=np.stack([lv.cube for lv in levels[:n_lv]]),
-        post=post,
-        crawford_game=crawford_game,
-        double_point=stack(out["dp"]),
-        double_point_no_redouble=stack(out["dp_nr"]),
-        cash_dead=stack(out["cp"]),
-        cash_dead_no_redouble=stack(out["cp_nr"]),
-        cash_live=stack(live_cp),
-        too_good=stack(out["tg"]),
-        auto=(
-            np.stack([lv.auto_p for lv in levels[:n_lv]]),
-            np.stack([lv.auto_o for lv in levels[:n_lv]]),
-        ),
-        dead_doubled=~live_stack,
-        blend=tuple(
-            tuple(np.stack([blend[i][lv][j] for lv in range(n_lv)]) for j in range(3))
-            for i in range(2)
-        ),
-    )
-
-
-def _cash_at_x(sol: _Solution, i: int, x: Arr) -> Arr:
-    """Doubler i's cash point (all levels) at cube life x: 1 - the taker's blended TP."""
-    gain, s_dead, s_live = sol.blend[i]
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        slope = (1.0 - x) * s_dead + np.where(x > 0, x * s_live, 0.0)
-        tp = np.where(slope > 0, gain / slope, 0.0)
-    blended = np.where(x >= 1.0, sol.cash_live[i], 1.0 - tp)
-    return np.where(sol.dead_doubled, sol.cash_dead[i], blended)
-
-
-def _nan_crawford(sol: _Solution, arr: Arr) -> Arr:
-    return np.where(sol.crawford_game, np.nan, arr)
-
-
-def _run(met, away, opp_away, cube, gammons, backgammons, crawford, x=0.0):
-    """Check and broadcast the inputs, solve; return the solution and the broadcast x."""
-    t, a, b, c, rates, one_away, crawford_game, xv = _prepare(
-        met, away, opp_away, cube, gammons, backgammons, crawford, x
-    )
-    return _solve(t, a, b, c, rates, one_away, crawford_game), xv
-
-
-def _scalar(arr: Arr) -> float | Arr:
-    return float(arr) if np.ndim(arr) == 0 else arr
-
 
 # ----------------------------------------------------------------------------- public API
 
@@ -418,8 +164,8 @@ def take_point_dead(
     E.g. Kazaross-XG2 3-away/3-away, gammonless: 30.17 %; a 4-away taker against a 2-away
     doubler: 18.56 %.
     """
-    sol, _ = _run(met, away, opp_away, cube, gammons, backgammons, crawford)
-    return _scalar(_nan_crawford(sol, 1.0 - sol.cash_dead[1][0]))
+    sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    return scalar(nan_crawford(sol, 1.0 - sol.cash_dead[1][0]))
 
 
 def take_point_live(
@@ -438,8 +184,8 @@ def take_point_live(
     doubled cube is dead (either side needs <= 2 cube). E.g. Kazaross-XG2 3-away/3-away
     gammonless: 30.17 % x 75.08 % = 22.65 %.
     """
-    sol, _ = _run(met, away, opp_away, cube, gammons, backgammons, crawford)
-    return _scalar(_nan_crawford(sol, 1.0 - sol.cash_live[1][0]))
+    sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    return scalar(nan_crawford(sol, 1.0 - sol.cash_live[1][0]))
 
 
 def take_point(
@@ -458,8 +204,8 @@ def take_point(
     ``TP(x) = (DTW - DP) / [(1 - x)(DTW - DTL) + x (DTW - RDP) / CP_T(2 cube)]`` (the
     taker's MWC after taking blended ``(1 - x)`` dead + ``x`` live).
     """
-    sol, xv = _run(met, away, opp_away, cube, gammons, backgammons, crawford, x)
-    return _scalar(_nan_crawford(sol, 1.0 - _cash_at_x(sol, 1, xv)[0]))
+    sol, xv = run(met, away, opp_away, cube, gammons, backgammons, crawford, x)
+    return scalar(nan_crawford(sol, 1.0 - cash_at_x(sol, 1, xv)[0]))
 
 
 def cash_point_dead(
@@ -476,8 +222,8 @@ def cash_point_dead(
 
     One minus the opponent's dead take point; 1 when the player needs <= cube.
     """
-    sol, _ = _run(met, away, opp_away, cube, gammons, backgammons, crawford)
-    return _scalar(_nan_crawford(sol, sol.cash_dead[0][0]))
+    sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    return scalar(nan_crawford(sol, sol.cash_dead[0][0]))
 
 
 def cash_point_live(
@@ -491,8 +237,8 @@ def cash_point_live(
     crawford: bool = False,
 ) -> float | Arr:
     """Fully-live cash point of the first-named player (gnubg ``GetPoints``)."""
-    sol, _ = _run(met, away, opp_away, cube, gammons, backgammons, crawford)
-    return _scalar(_nan_crawford(sol, sol.cash_live[0][0]))
+    sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    return scalar(nan_crawford(sol, sol.cash_live[0][0]))
 
 
 def cash_point(
@@ -507,8 +253,8 @@ def cash_point(
     crawford: bool = False,
 ) -> float | Arr:
     """Cash point of the first-named player at cube life ``x``: 1 - the opponent's TP(x)."""
-    sol, xv = _run(met, away, opp_away, cube, gammons, backgammons, crawford, x)
-    return _scalar(_nan_crawford(sol, _cash_at_x(sol, 0, xv)[0]))
+    sol, xv = run(met, away, opp_away, cube, gammons, backgammons, crawford, x)
+    return scalar(nan_crawford(sol, cash_at_x(sol, 0, xv)[0]))
 
 
 def double_point(
@@ -529,9 +275,9 @@ def double_point(
     ``auto_redouble=False``. 1 when the player needs <= cube (nothing to double for); 0
     when doubling risks nothing (e.g. the post-Crawford trailer).
     """
-    sol, _ = _run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
     arr = sol.double_point[0][0] if auto_redouble else sol.double_point_no_redouble[0][0]
-    return _scalar(_nan_crawford(sol, arr))
+    return scalar(nan_crawford(sol, arr))
 
 
 def too_good_point(
@@ -553,25 +299,13 @@ def too_good_point(
     gnubg's ``getMatchPoints`` uses ``(NDW - NDL) / ((NDW - NDL) + (NDW - DP))`` instead;
     the two agree only where ``NDW = DP`` (gammons worthless), both being 1.
     """
-    sol, _ = _run(met, away, opp_away, cube, gammons, backgammons, crawford)
-    return _scalar(_nan_crawford(sol, sol.too_good[0][0]))
+    sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    return scalar(nan_crawford(sol, sol.too_good[0][0]))
 
 
 for _f in (take_point_dead, take_point_live, take_point, cash_point_dead, cash_point_live,
            cash_point, double_point, too_good_point):  # fmt: skip
     _f.__doc__ = (_f.__doc__ or "") + _DOC_ARGS
-
-
-def _gammon_values(t: _View, a, b, c, post) -> tuple[Arr, Arr]:
-    win = _mwc(t, a - c, b, post)
-    win_g = _mwc(t, a - 2 * c, b, post)
-    win_b = _mwc(t, a - 3 * c, b, post)
-    lose = _mwc(t, a, b - c, post)
-    den = win - lose
-    ok = np.abs(0.5 * den) > 1e-7  # as gnubg getGammonPrice
-    gv = np.maximum(_ratio(win_g - win, np.where(ok, den, 0.0), 0.0), 0.0)
-    extra = np.maximum(_ratio(win_b - win_g, np.where(ok, den, 0.0), 0.0), 0.0)
-    return gv, gv + extra
 
 
 def gammon_value(
@@ -584,8 +318,8 @@ def gammon_value(
     (``crawford`` only matters at 1-away scores, whose results are post-Crawford either
     way.)
     """
-    t, a, b, c, _, one_away, _, _ = _prepare(met, away, opp_away, cube, 0.0, 0.0, crawford)
-    return _scalar(_gammon_values(t, a, b, c, one_away)[0])
+    t, a, b, c, _, one_away, _, _ = prepare(met, away, opp_away, cube, 0.0, 0.0, crawford)
+    return scalar(gammon_values(t, a, b, c, one_away)[0])
 
 
 def backgammon_value(
@@ -596,8 +330,8 @@ def backgammon_value(
     ``(MWC(win 3c) - MWC(win c)) / (MWC(win c) - MWC(lose c))``: 1.0 in money play;
     Kazaross-XG2 3-away/3-away 2.01332.
     """
-    t, a, b, c, _, one_away, _, _ = _prepare(met, away, opp_away, cube, 0.0, 0.0, crawford)
-    return _scalar(_gammon_values(t, a, b, c, one_away)[1])
+    t, a, b, c, _, one_away, _, _ = prepare(met, away, opp_away, cube, 0.0, 0.0, crawford)
+    return scalar(gammon_values(t, a, b, c, one_away)[1])
 
 
 def score_state(away: int, opp_away: int, *, crawford: bool = False) -> str:
@@ -674,7 +408,7 @@ def market_window(
     Rates as in the other functions (disjoint fractions of wins). In the Crawford game all
     values are NaN (no cube).
     """
-    sol, _ = _run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
     res = []
     for i in range(2):
         vals = [
@@ -684,11 +418,15 @@ def market_window(
             sol.cash_dead_no_redouble[i][0],
             sol.cash_live[i][0],
         ]
-        vals = [float(_nan_crawford(sol, v)) for v in vals]
+        vals = [float(nan_crawford(sol, v)) for v in vals]
         other_away = opp_away if i == 0 else away
         res.append(
             MarketWindow(
-                *vals,
+                vals[0],
+                vals[1],
+                vals[2],
+                vals[3],
+                vals[4],
                 auto_redouble=bool(sol.auto[i][0]),
                 dead=bool(other_away <= 2 * cube),
             )
@@ -797,32 +535,32 @@ def points(
         dead points only; the trailer's double point is 0 and its cash point is 1 minus the
         leader's take point. The Crawford game: gammon values only.
     """
-    t = _View(_met(met), 0)
+    t = MetView(as_met(met), 0)
     a = int(check_away(away, "away"))
     b = int(check_away(opp_away, "opp_away"))
     c = int(check_cube(cube))
     owner = check_owner(owner)
     state = score_state(a, b, crawford=crawford)
     xv = 1.0 if x is None else float(check_x(x))
-    g = _pair(gammons, "gammons")
-    bg = _pair(backgammons, "backgammons")
+    g = pair(gammons, "gammons")
+    bg = pair(backgammons, "backgammons")
     g0, b0 = (float(v) for v in check_rates(g[0], bg[0], "player"))
     g1, b1 = (float(v) for v in check_rates(g[1], bg[1], "opponent"))
     one_away = np.asarray((a == 1) or (b == 1))
-    sol = _solve(
+    sol = solve(
         t,
         np.asarray(a),
         np.asarray(b),
         np.asarray(c),
-        tuple(np.asarray(v) for v in (g0, b0, g1, b1)),
+        (np.asarray(g0), np.asarray(b0), np.asarray(g1), np.asarray(b1)),
         one_away,
         np.asarray(state == "crawford"),
     )
-    gv0, bv0 = _gammon_values(t, np.asarray(a), np.asarray(b), np.asarray(c), one_away)
-    gv1, bv1 = _gammon_values(t.swapped(), np.asarray(b), np.asarray(a), np.asarray(c), one_away)
+    gv0, bv0 = gammon_values(t, np.asarray(a), np.asarray(b), np.asarray(c), one_away)
+    gv1, bv1 = gammon_values(t.swapped(), np.asarray(b), np.asarray(a), np.asarray(c), one_away)
     cash_x = (
-        float(_cash_at_x(sol, 0, np.asarray(xv))[0]),
-        float(_cash_at_x(sol, 1, np.asarray(xv))[0]),
+        float(cash_at_x(sol, 0, np.asarray(xv))[0]),
+        float(cash_at_x(sol, 1, np.asarray(xv))[0]),
     )
     has_live = state == "normal"
     players = []

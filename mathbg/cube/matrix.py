@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mathbg.cube._common import CUBE_LEVELS, check_cube, check_rates, check_x
-from mathbg.cube.match import _gammon_values, _met, _pair, _solve, _View
+from mathbg.cube._solver import MetView, cash_at_x, gammon_values, pair, solve
+from mathbg.cube.inputs import CUBE_LEVELS, check_cube, check_rates, check_x
 from mathbg.errors import InvalidParameterError, InvalidScoreError
+from mathbg.met.catalogue import as_met
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -89,7 +90,7 @@ def score_matrix(
     """
     import pandas as pd
 
-    m = _met(met)
+    m = as_met(met)
     n = int(m.length if n is None else n)
     if n < 1:
         raise InvalidScoreError(f"n must be at least 1, got {n}")
@@ -98,8 +99,8 @@ def score_matrix(
         raise InvalidParameterError(
             f"cubes must be a non-empty sequence of powers of two; got {cubes}"
         )
-    g = _pair(gammons, "gammons")
-    bg = _pair(backgammons, "backgammons")
+    g = pair(gammons, "gammons")
+    bg = pair(backgammons, "backgammons")
     g0, b0 = (float(v) for v in check_rates(g[0], bg[0], "player"))
     g1, b1 = (float(v) for v in check_rates(g[1], bg[1], "opponent"))
     xv = None if x is None else float(check_x(x))
@@ -110,13 +111,11 @@ def score_matrix(
     dmp = (a == 1) & (b == 1)
     crawford_game = one_away & ~dmp & bool(crawford)
     levels_needed = int(np.log2(cube_arr.max())) + 1
-    view = _View(m, 0)
-    rates = tuple(np.full(a.shape, v) for v in (g0, b0, g1, b1))
-    sol = _solve(view, a, b, np.ones_like(a), rates, one_away, crawford_game, levels_needed)
+    view = MetView(m, 0)
+    rates = (np.full(a.shape, g0), np.full(a.shape, b0), np.full(a.shape, g1), np.full(a.shape, b1))
+    sol = solve(view, a, b, np.ones_like(a), rates, one_away, crawford_game, levels_needed)
     if xv is not None:
-        from mathbg.cube.match import _cash_at_x
-
-        cash_x = (_cash_at_x(sol, 0, np.asarray(xv)), _cash_at_x(sol, 1, np.asarray(xv)))
+        cash_x = (cash_at_x(sol, 0, np.asarray(xv)), cash_at_x(sol, 1, np.asarray(xv)))
 
     state = np.where(
         dmp,
@@ -128,8 +127,8 @@ def score_matrix(
     for c in cube_arr.tolist():
         k = int(np.log2(c))
         ck = np.full(a.shape, c, dtype=np.int64)
-        gv0, bv0 = _gammon_values(view, a, b, ck, one_away)
-        gv1, bv1 = _gammon_values(view.swapped(), b, a, ck, one_away)
+        gv0, bv0 = gammon_values(view, a, b, ck, one_away)
+        gv1, bv1 = gammon_values(view.swapped(), b, a, ck, one_away)
         no_cube = crawford_game | dmp
         base = {
             "away": a.ravel(),

@@ -46,19 +46,22 @@ bkgm.com/articles/Janowski/cubeformulae.pdf. GNU Backgammon eval.c ``getMoneyPoi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mathbg.cube._common import (
+from mathbg._deprecation import warn_deprecated
+from mathbg.cube.decisions import CubeAction, CubeDecision
+from mathbg.cube.inputs import (
     average_win_value,
     check_owner,
     check_pair,
     check_rates,
     check_x,
 )
-from mathbg.cube.decisions import CubeAction
 from mathbg.errors import InvalidParameterError
 
 __all__ = [
@@ -76,7 +79,10 @@ __all__ = [
     "equity_unavailable",
     "initial_double_point",
     "jacoby_factor",
+    "money_cash_point",
     "money_points",
+    "money_take_point",
+    "money_too_good_point",
     "raccoon_point",
     "redouble_point",
     "take_point",
@@ -97,7 +103,8 @@ def _wl(W: ArrayLike, L: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.flo
         raise InvalidParameterError("W and L must be finite numbers")
     if np.any(w < 1.0) or np.any(l_ < 1.0) or np.any(w > 3.0) or np.any(l_ > 3.0):
         raise InvalidParameterError(
-            f"W and L (average value of wins and of losses) must lie in [1, 3]; got W={W}, L={L}"
+            "W and L (average value of wins and of losses) must lie in [1, 3]; "
+            f"got W={W!s}, L={L!s}"
         )
     return w, l_
 
@@ -118,7 +125,7 @@ def win_value(gammon_rate: ArrayLike, backgammon_rate: ArrayLike = 0.0) -> Float
     return _out(average_win_value(gammon_rate, backgammon_rate))
 
 
-def take_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+def money_take_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
     """Janowski's take point ``(L - 1/2) / (W + L + x/2)``: the taker's winning chance.
 
     ``W``, ``L`` are the taker's average win and loss values (gammon and backgammon rates as
@@ -208,7 +215,7 @@ def redouble_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
     return _out((l_ + x) / (w + l_ + 0.5 * x))
 
 
-def cash_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+def money_cash_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
     """Janowski's cash point ``(L + 1/2 + x/2) / (W + L + x/2)`` (doubler's chance).
 
     It is one minus the opponent's take point. Gammonless: 75 % dead, 80 % live. Rates are
@@ -219,7 +226,7 @@ def cash_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
     return _out((l_ + 0.5 + 0.5 * x) / (w + l_ + 0.5 * x))
 
 
-def too_good_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+def money_too_good_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
     """Janowski's too-good point ``(L + 1) / (W + L + x/2)`` (the player's winning chance).
 
     Above it playing on (holding the cube, equity ``p(W + L + x/2) - L``) beats cashing 1
@@ -271,17 +278,25 @@ def equity_centred(p: ArrayLike, W: ArrayLike, L: ArrayLike, x: ArrayLike, cube:
 def _prob(p: ArrayLike) -> NDArray[np.float64]:
     arr = np.asarray(p, dtype=np.float64)
     if not np.all(np.isfinite(arr)) or np.any(arr < 0.0) or np.any(arr > 1.0):
-        raise InvalidParameterError(f"winning probability must lie in [0, 1]; got {p}")
+        raise InvalidParameterError(f"winning probability must lie in [0, 1]; got {p!s}")
     return arr
 
 
-def _interp(p, x0, y0, x1, y1):  # line through (x0, y0), (x1, y1), evaluated at p
+def _interp(p: Any, x0: Any, y0: Any, x1: Any, y1: Any) -> Any:
+    """The line through (x0, y0) and (x1, y1) evaluated at p (elementwise)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(x1 != x0, (p - x0) / (x1 - x0), 0.0)
     return y0 + (y1 - y0) * t
 
 
-def _live_equity(p, w, l_, owner: str, jacoby: bool):
+def _live_equity(
+    p: NDArray[np.float64],
+    w: NDArray[np.float64],
+    l_: NDArray[np.float64],
+    owner: str,
+    jacoby: bool,
+) -> NDArray[np.float64]:
+    """Janowski's live-cube equity (piecewise linear in p) for ``owner``."""
     tp = (l_ - 0.5) / (w + l_ + 0.5)  # live take point (opponent's cash point is 1 - tp')
     cp = (l_ + 1.0) / (w + l_ + 0.5)  # live cash point
     if owner == "centre":
@@ -423,7 +438,7 @@ def money_points(
     w = 1.0 + g0 + 2.0 * b0
     l_ = 1.0 + g1 + 2.0 * b1
 
-    def trio(fn, **kw) -> MoneyPoint:
+    def trio(fn: Callable[..., Any], **kw: Any) -> MoneyPoint:
         return MoneyPoint(*(float(fn(w, l_, xx, **kw)) for xx in (0.0, 1.0, xv)))
 
     return MoneyPoints(
@@ -432,21 +447,24 @@ def money_points(
         x=xv,
         jacoby=jacoby,
         beavers=beavers,
-        take=trio(take_point),
+        take=trio(money_take_point),
         beaver=trio(beaver_point),
         raccoon=trio(raccoon_point),
         initial_double=trio(initial_double_point, jacoby=jacoby, beavers=beavers),
         redouble=trio(redouble_point),
-        cash=trio(cash_point),
-        too_good=trio(too_good_point),
+        cash=trio(money_cash_point),
+        too_good=trio(money_too_good_point),
     )
 
 
-@dataclass(frozen=True)
-class CubeActionResult:
-    """A money cube action with the Janowski points it was read from (doubler's chances)."""
+@dataclass(frozen=True, kw_only=True)
+class CubeActionResult(CubeDecision):
+    """A money cube action in Janowski's model: a
+    :class:`~mathbg.cube.decisions.CubeDecision` (equities per unit cube from
+    :func:`cubeful_equity`: ND for the owner, DT = 2 x the opponent-owned value, DP = +1)
+    with the Janowski points the action was read from (doubler's chances)."""
 
-    action: CubeAction
+    unit: str = "equity"
     p: float
     double_point: float
     cash_point: float
@@ -485,8 +503,8 @@ def cube_action(
         dp = float(initial_double_point(W, L, x, jacoby=jacoby, beavers=beavers))
     else:
         dp = float(redouble_point(W, L, x))
-    cp = float(cash_point(W, L, x))
-    tg = float(too_good_point(W, L, x))
+    cp = float(money_cash_point(W, L, x))
+    tg = float(money_too_good_point(W, L, x))
     rp = float(raccoon_point(W, L, x))
     beaver = beavers and pv < rp
     if owner == "opponent":
@@ -499,4 +517,42 @@ def cube_action(
         action = CubeAction.DOUBLE_BEAVER if beaver else CubeAction.DOUBLE_TAKE
     else:
         action = CubeAction.NO_DOUBLE_BEAVER if beaver else CubeAction.NO_DOUBLE_TAKE
-    return CubeActionResult(action, pv, dp, cp, tg, rp)
+    nd = float(cubeful_equity(pv, W, L, x, owner, jacoby=jacoby))
+    if action == CubeAction.NOT_AVAILABLE:
+        dt_eq, dp_eq, optimal = None, None, nd
+    else:
+        dt_eq, dp_eq = 2.0 * float(cubeful_equity(pv, W, L, x, "opponent")), 1.0
+        optimal = min(dt_eq, dp_eq) if action.doubles else nd
+    return CubeActionResult(
+        action=action,
+        no_double=nd,
+        double_take=dt_eq,
+        double_pass=dp_eq,
+        optimal=optimal,
+        p=pv,
+        double_point=dp,
+        cash_point=cp,
+        too_good_point=tg,
+        raccoon_point=rp,
+    )
+
+
+def take_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+    """Deprecated: :func:`money_take_point` (the match take point is
+    :func:`mathbg.cube.match.take_point`)."""
+    warn_deprecated("mathbg.cube.money.take_point", "mathbg.cube.money.money_take_point")
+    return money_take_point(W, L, x)
+
+
+def cash_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+    """Deprecated: :func:`money_cash_point` (the match cash point is
+    :func:`mathbg.cube.match.cash_point`)."""
+    warn_deprecated("mathbg.cube.money.cash_point", "mathbg.cube.money.money_cash_point")
+    return money_cash_point(W, L, x)
+
+
+def too_good_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+    """Deprecated: :func:`money_too_good_point` (the match too-good point is
+    :func:`mathbg.cube.match.too_good_point`)."""
+    warn_deprecated("mathbg.cube.money.too_good_point", "mathbg.cube.money.money_too_good_point")
+    return money_too_good_point(W, L, x)

@@ -1,7 +1,8 @@
-"""Interoperability with other backgammon software.
+"""Deprecated: the ID codecs and file formats now live beside what they serialise.
 
-Each format lives in its own module and is imported on demand:
+- :mod:`mathbg.io.gnubg_ids` -> :mod:`mathbg.rules.ids` (parsers) and
+  :mod:`mathbg.rules.idcodec` (bit-level codecs); :func:`mathbg.parse_id`.
+- :mod:`mathbg.io.gnubg_bd` -> :mod:`mathbg.bearoff.gnubg_bd`.
 
-- :mod:`mathbg.io.gnubg_ids`: gnubg Position ID, Match ID, the combined ``POSID:MATCHID``
-  form and eXtreme Gammon's XGID.
+Both old module names keep working for one release with a :class:`DeprecationWarning`.
 """

@@ -7,8 +7,11 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
+
+from mathbg.errors import InvalidParameterError, InvalidScoreError
 
 #: Largest table length mathbg builds (gnubg stops at 64).
 MAX_LENGTH = 1024
@@ -96,3 +99,39 @@ def continue_post_crawford(
         elif i == 3:
             out[i] -= free_drop_4
     return out
+
+
+def check_length(length: Any) -> int:
+    """``length`` as a table length in 1..:data:`MAX_LENGTH`, or :class:`InvalidScoreError`."""
+    if isinstance(length, bool) or not isinstance(length, int | np.integer):
+        raise InvalidScoreError(f"length must be an integer, got {length!r}")
+    if not 1 <= int(length) <= MAX_LENGTH:
+        raise InvalidScoreError(f"length must lie in 1..{MAX_LENGTH}, got {length}")
+    return int(length)
+
+
+def check_rate(
+    value: Any, what: str, *, low: float = 0.0, high: float = 1.0, open_ends: bool = False
+) -> float:
+    """``value`` as a float in ``[low, high]`` (open with ``open_ends``), or
+    :class:`InvalidParameterError` naming ``what``."""
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"{what} must be a number, got {value!r}") from None
+    ok = (low < x < high) if open_ends else (low <= x <= high)
+    if not (math.isfinite(x) and ok):
+        bounds = f"({low}, {high})" if open_ends else f"[{low}, {high}]"
+        raise InvalidParameterError(f"{what} must lie in {bounds}, got {value!r}")
+    return x
+
+
+def check_finite(arrays: tuple[np.ndarray, ...], model: str, params: dict[str, float]) -> None:
+    """Raise :class:`InvalidParameterError` if a model produced values outside [0, 1]."""
+    for arr in arrays:
+        if not np.all(np.isfinite(arr)) or arr.min() < 0.0 or arr.max() > 1.0:
+            shown = ", ".join(f"{k}={v:g}" for k, v in params.items())
+            raise InvalidParameterError(
+                f"{model} parameters ({shown}) give match equities outside [0, 1]: "
+                "the model breaks down for these values"
+            )

@@ -1,7 +1,8 @@
-"""Match equity table models: Zadeh, Tornberg's MEC, the cubeless MET, Montgomery.
+"""Match equity table models: Zadeh, Tornberg's MEC, Montgomery (matches with a cube).
 
 Each function builds a :class:`~mathbg.met.MET` from stated assumptions and records them in
-``met.parameters``. Computed in double precision (gnubg uses single precision); the numeric
+``met.parameters``; matches without a cube (the cubeless MET, the Tavli rotation) are in
+:mod:`mathbg.met.nocube`. Computed in double precision (gnubg uses single precision); the numeric
 kernels are compiled with numba on first use.
 
 References
@@ -10,75 +11,27 @@ References
    23(9):986-993 (1977).
 .. [Tornberg1996] C. Tornberg, mec - match equity calculator for backgammon (1996), as
    distributed with GNU Backgammon (``mec.c``).
-.. [Zoidis2023] T. Zoidis, cubeless MET (2023), GNU Backgammon ``met/cubeless.xml``; gammon
-   and backgammon rates from Tom Keith's cubeless opening rollouts
-   (https://bkgm.com/openings/rollouts.html).
 .. [Montgomery] D. Montgomery's normal-distribution MET model, as in gnubg ``ExtendMET``.
 """
 
 from __future__ import annotations
 
-import math
-from typing import Any
-
 import numpy as np
 
-from mathbg.errors import InvalidParameterError, InvalidScoreError, UnknownTableError
+from mathbg.errors import InvalidParameterError
 from mathbg.met._core import (
-    MAX_LENGTH,
     PC_FREE_DROP_2,
     PC_FREE_DROP_4,
     PC_GAMMON_RATE,
+    check_finite,
+    check_length,
+    check_rate,
     continue_post_crawford,
     montgomery_array,
 )
 from mathbg.met.table import MET
 
-__all__ = [
-    "MODELS",
-    "build",
-    "cubeless",
-    "extend",
-    "mec",
-    "montgomery",
-    "zadeh",
-    "zadeh_post_crawford",
-]
-
-#: Names accepted by :func:`build` besides the shipped tables.
-MODELS = ("zadeh", "mec", "cubeless", "montgomery")
-
-
-def _check_length(length: Any) -> int:
-    if isinstance(length, bool) or not isinstance(length, int | np.integer):
-        raise InvalidScoreError(f"length must be an integer, got {length!r}")
-    if not 1 <= int(length) <= MAX_LENGTH:
-        raise InvalidScoreError(f"length must lie in 1..{MAX_LENGTH}, got {length}")
-    return int(length)
-
-
-def _check_rate(
-    value: Any, what: str, *, low: float = 0.0, high: float = 1.0, open_ends: bool = False
-) -> float:
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(f"{what} must be a number, got {value!r}") from None
-    ok = (low < x < high) if open_ends else (low <= x <= high)
-    if not (math.isfinite(x) and ok):
-        bounds = f"({low}, {high})" if open_ends else f"[{low}, {high}]"
-        raise InvalidParameterError(f"{what} must lie in {bounds}, got {value!r}")
-    return x
-
-
-def _finite(arrays: tuple[np.ndarray, ...], model: str, params: dict[str, float]) -> None:
-    for arr in arrays:
-        if not np.all(np.isfinite(arr)) or arr.min() < 0.0 or arr.max() > 1.0:
-            shown = ", ".join(f"{k}={v:g}" for k, v in params.items())
-            raise InvalidParameterError(
-                f"{model} parameters ({shown}) give match equities outside [0, 1]: "
-                "the model breaks down for these values"
-            )
+__all__ = ["extend", "mec", "montgomery", "zadeh", "zadeh_post_crawford"]
 
 
 def _levels(length: int) -> int:
@@ -107,10 +60,10 @@ def zadeh_post_crawford(
     ``free_drop_2`` and ``free_drop_4`` (before they feed later entries).
     Defaults (gnubg): g = 0.25, 0.015, 0.004, giving 0.5, 0.485, 0.3125, 0.302875, ...
     """
-    n = _check_length(length)
-    g = _check_rate(gammon_rate, "post-Crawford gammon rate")
-    f2 = _check_rate(free_drop_2, "free_drop_2", low=-0.5, high=0.5)
-    f4 = _check_rate(free_drop_4, "free_drop_4", low=-0.5, high=0.5)
+    n = check_length(length)
+    g = check_rate(gammon_rate, "post-Crawford gammon rate")
+    f2 = check_rate(free_drop_2, "free_drop_2", low=-0.5, high=0.5)
+    f4 = check_rate(free_drop_4, "free_drop_4", low=-0.5, high=0.5)
     return continue_post_crawford(np.empty(0), n, g, f2, f4)
 
 
@@ -172,11 +125,11 @@ def zadeh(
     ----------
     N. Zadeh, Management Science 23(9):986-993 (1977); gnubg ``matchequity.c``.
     """
-    n = _check_length(length)
-    g1 = _check_rate(doubler_gammon_rate, "doubler_gammon_rate")
-    g2 = _check_rate(taker_gammon_rate, "taker_gammon_rate")
-    d = _check_rate(delta, "delta", low=-0.5, high=0.5)
-    db = _check_rate(delta_bar, "delta_bar", low=-0.5, high=0.5)
+    n = check_length(length)
+    g1 = check_rate(doubler_gammon_rate, "doubler_gammon_rate")
+    g2 = check_rate(taker_gammon_rate, "taker_gammon_rate")
+    d = check_rate(delta, "delta", low=-0.5, high=0.5)
+    db = check_rate(delta_bar, "delta_bar", low=-0.5, high=0.5)
     post = zadeh_post_crawford(n, post_crawford_gammon_rate, free_drop_2, free_drop_4)
     params = {
         "doubler_gammon_rate": g1,
@@ -194,7 +147,7 @@ def zadeh(
             pre = _kernels.zadeh_table(n, post, g1, g2, d, db, _levels(n))
     except ZeroDivisionError:
         pre = np.full((n, n), np.nan)
-    _finite((pre, post), "zadeh", params)
+    check_finite((pre, post), "zadeh", params)
     return MET(
         pre=pre,
         post=post,
@@ -261,15 +214,15 @@ def mec(
     ----------
     C. Tornberg, mec.c (1996), distributed with GNU Backgammon.
     """
-    n = _check_length(length)
-    g = _check_rate(gammon_rate, "gammon_rate")
-    w = _check_rate(win_rate, "win_rate", open_ends=True)
-    f2 = _check_rate(free_drop_2, "free_drop_2", low=-0.5, high=0.5)
-    f4 = _check_rate(free_drop_4, "free_drop_4", low=-0.5, high=0.5)
+    n = check_length(length)
+    g = check_rate(gammon_rate, "gammon_rate")
+    w = check_rate(win_rate, "win_rate", open_ends=True)
+    f2 = check_rate(free_drop_2, "free_drop_2", low=-0.5, high=0.5)
+    f4 = check_rate(free_drop_4, "free_drop_4", low=-0.5, high=0.5)
     pg = (
         g
         if post_crawford_gammon_rate is None
-        else _check_rate(post_crawford_gammon_rate, "post_crawford_gammon_rate")
+        else check_rate(post_crawford_gammon_rate, "post_crawford_gammon_rate")
     )
     params = {"gammon_rate": g, "win_rate": w, "free_drop_2": f2, "free_drop_4": f4}
     if post_crawford_gammon_rate is not None:
@@ -282,7 +235,7 @@ def mec(
     except ZeroDivisionError:
         pre = np.full((n, n), np.nan)
         post0 = post1 = np.full(n, np.nan)
-    _finite((pre, post0, post1), "mec", params)
+    check_finite((pre, post0, post1), "mec", params)
     if w == 0.5:  # equal players: the two vectors agree mathematically; drop rounding noise
         post1 = post0
     return MET(
@@ -297,89 +250,6 @@ def mec(
     )
 
 
-# ----------------------------------------------------------------------------- cubeless
-def cubeless(
-    length: int = 25,
-    gammon_rate: float = 0.2762,
-    backgammon_rate: float = 0.0122,
-    one_away: str | MET | None = "kazaross-xg2",
-) -> MET:
-    """The cubeless MET (matches without a doubling cube: Tavla, Tavli, ...), Zoidis (2023).
-
-    Parameters
-    ----------
-    length : int
-        Table length N (1..1024).
-    gammon_rate : float
-        Fraction of games ending in a gammon or backgammon, G. Default 27.62 %.
-    backgammon_rate : float
-        Fraction of games ending in a backgammon, B <= G. Default 1.22 % (both from Tom
-        Keith's cubeless opening rollouts).
-    one_away : str, MET or None
-        Where the n-away vs 1-away entries come from: a table (or shipped table name) whose
-        post-Crawford trailer value at (2n - 1)-away is the cubeless n-away vs 1-away MWC
-        (post-Crawford every game is played for 2, so 2n - 1 away needs n wins, as n away
-        does without a cube). Default Kazaross-XG2; its vector is extended by Zadeh's
-        recurrence past its length. ``None`` computes them by the recurrence as well.
-
-    Notes
-    -----
-    With each game won by either side with probability 1/2, as a single (1 - G), gammon
-    (G - B) or backgammon (B)::
-
-        M(i, j) = 1/2 [(1 - G) M(i-1, j) + (G - B) M(i-2, j) + B M(i-3, j)]
-                + 1/2 [(1 - G) M(i, j-1) + (G - B) M(i, j-2) + B M(i, j-3)],
-
-    ``M(i <= 0, j) = 1``, ``M(i, j <= 0) = 0``. Without a cube the Crawford rule changes
-    nothing, so the post-Crawford vector equals the 1-away column. Reproduces gnubg's
-    ``met/cubeless.xml`` (13 points, four decimals).
-    """
-    n = _check_length(length)
-    g = _check_rate(gammon_rate, "gammon_rate")
-    b = _check_rate(backgammon_rate, "backgammon_rate", high=g)
-    first = np.full(n + 1, -1.0)
-    params = {"gammon_rate": g, "backgammon_rate": b}
-    source = "T. Zoidis (2023), gnubg met/cubeless.xml recipe"
-    if one_away is not None:
-        if isinstance(one_away, str):
-            from mathbg.met.published import load
-
-            table = load(one_away)
-        elif isinstance(one_away, MET):
-            table = one_away
-        else:
-            raise InvalidParameterError(
-                f"one_away must be a table name, a MET or None, got {one_away!r}"
-            )
-        need = 2 * n - 1
-        pc0 = continue_post_crawford(table.post[0], max(need, table.length))
-        pc1 = continue_post_crawford(table.post[1], max(need, table.length))
-        for k in range(2, n + 1):
-            first[k] = pc0[2 * k - 2]
-        if not np.array_equal(pc0, pc1):
-            raise InvalidParameterError(
-                "one_away table has different post-Crawford vectors per player; "
-                "the cubeless recipe needs an equal-players table"
-            )
-        source += f"; 1-away entries from {table.name}'s odd post-Crawford values"
-    from mathbg.met import _kernels
-
-    pre = _kernels.cubeless_table(n, g, b, first)
-    _finite((pre,), "cubeless", params)
-    post = np.vstack([pre[:, 0], 1.0 - pre[0, :]])
-    return MET(
-        pre=pre,
-        post=post,
-        name="cubeless",
-        source=source,
-        parameters=params,
-        model="cubeless",
-        title="Cubeless MET",
-        description="Match equity without a doubling cube (Zoidis 2023 recipe)",
-        notes="" if one_away is None else f"one_away={getattr(one_away, 'name', one_away)}",
-    )
-
-
 # ----------------------------------------------------------------------------- Montgomery
 def montgomery(length: int = 25) -> MET:
     """A whole table from Montgomery's normal model (what gnubg 1.07 shows for zadeh.xml).
@@ -391,7 +261,7 @@ def montgomery(length: int = 25) -> MET:
     The post-Crawford vector is Zadeh's (g = 0.25, free drops 0.015 and 0.004), which is
     what gnubg pairs with it. Examples: 2a/1a 0.322756, 3a/2a 0.372376, 7a/3a 0.209901.
     """
-    n = _check_length(length)
+    n = check_length(length)
     aways = np.arange(1, n + 1)
     pre = montgomery_array(aways[:, None], aways[None, :])
     post = continue_post_crawford(np.empty(0), n)
@@ -407,105 +277,10 @@ def montgomery(length: int = 25) -> MET:
     )
 
 
+
 def extend(met: MET, length: int) -> MET:
-    """``met`` lengthened to ``length`` with Montgomery's model, or cut down to it.
-
-    Entries with both scores within the table are kept; every entry with a score beyond it
-    gets Montgomery's normal-model value (trailer ``Phi(6) - Phi((a - b) / sigma)``, leader
-    the complement, see :func:`montgomery`), as gnubg's ``ExtendMET`` fills its 64 x 64
-    table. Each post-Crawford vector is continued by Zadeh's recurrence (g = 0.25, free
-    drops 0.015 and 0.004 where they fall in the new part). Unlike gnubg, the table's own
-    last post-Crawford entry is kept rather than recomputed.
-
-    A shorter ``length`` returns the leading block.
-    """
+    """``met`` lengthened to ``length`` with Montgomery's model, or cut down to it:
+    :meth:`MET.extend <mathbg.met.MET.extend>`."""
     if not isinstance(met, MET):
         raise InvalidParameterError(f"extend needs a MET, got {type(met).__name__}")
-    n_new = _check_length(length)
-    n_old = met.length
-    if n_new == n_old:
-        return met
-    native = met.native_length if met.native_length is not None else n_old
-    if n_new < n_old:
-        return MET(
-            pre=met.pre[:n_new, :n_new],
-            post=met.post[:, :n_new],
-            name=met.name,
-            source=met.source,
-            parameters=met.parameters,
-            model=met.model,
-            title=met.title,
-            description=met.description,
-            notice=met.notice,
-            native_length=min(native, n_new) if met.native_length is not None else None,
-            notes=met.notes,
-        )
-    aways = np.arange(1, n_new + 1)
-    pre = montgomery_array(aways[:, None], aways[None, :])
-    pre[:n_old, :n_old] = met.pre
-    post = np.vstack([continue_post_crawford(met.post[p], n_new) for p in (0, 1)])
-    model = met.model if met.model.endswith("+montgomery") else met.model + "+montgomery"
-    note = f"extended from {n_old} to {n_new} points with Montgomery's model"
-    return MET(
-        pre=pre,
-        post=post,
-        name=met.name,
-        source=met.source,
-        parameters=met.parameters,
-        model=model,
-        title=met.title,
-        description=met.description,
-        notice=met.notice,
-        native_length=native,
-        notes=f"{met.notes}; {note}" if met.notes else note,
-    )
-
-
-# ----------------------------------------------------------------------------- build
-_BUILDERS = {"zadeh": zadeh, "mec": mec, "cubeless": cubeless, "montgomery": montgomery}
-
-
-def build(model: str = "kazaross-xg2", length: int | None = None, **params: Any) -> MET:
-    """Build a table by name: a model (``zadeh``, ``mec``, ``cubeless``, ``montgomery``) or a
-    shipped table (``kazaross-xg2``, ``mec26``, ...; see :func:`mathbg.met.available`).
-
-    ``length`` defaults to 25 for models and to the native length for shipped tables (a
-    different length extends with Montgomery's model or cuts). ``params`` go to the model
-    function; shipped tables take none. Parameters that are ``None`` are ignored.
-    """
-    params = {k: v for k, v in params.items() if v is not None}
-    key = str(model).strip().lower()
-    builder = _BUILDERS.get(key)
-    if builder is not None:
-        import inspect
-
-        accepted = [p for p in inspect.signature(builder).parameters if p != "length"]
-        unknown = sorted(set(params) - set(accepted))
-        if unknown:
-            raise InvalidParameterError(
-                f"model {key!r} has no parameter {', '.join(unknown)}; "
-                f"its parameters are: {', '.join(accepted) or 'none'}"
-            )
-        return builder(25 if length is None else length, **params)
-    from mathbg.met.published import load, resolve
-
-    try:
-        name = resolve(key)
-    except UnknownTableError:
-        raise UnknownTableError(
-            f"unknown MET model or table {model!r}; models: {', '.join(MODELS)}; "
-            f"shipped tables: {', '.join(_available())}"
-        ) from None
-    if params:
-        raise InvalidParameterError(
-            f"{name} is a published table: parameters ({', '.join(sorted(params))}) apply "
-            f"only to the models {', '.join(MODELS)}"
-        )
-    met = load(name)
-    return met if length is None else extend(met, length)
-
-
-def _available() -> list[str]:
-    from mathbg.met.published import available
-
-    return available()
+    return met.extend(length)

@@ -1,6 +1,6 @@
 """Published match equity tables shipped with mathbg (``data/met/*.xml``).
 
-Each table is stored as gnubg MET XML written by :func:`mathbg.met.io.format_gnubg_xml`,
+Each table is stored as gnubg MET XML written by :func:`mathbg.met.formats.format_gnubg_xml`,
 with the numbers of the published source unchanged and its copyright and licence notice in
 the header comment. The numbers were taken from the XML files of gnubg-data 1.07.001
 (``/usr/share/gnubg/met``) by :func:`convert_gnubg_tables`; ``data/met/README.md`` lists
@@ -169,7 +169,7 @@ def _path(key: str) -> Path:
 
 @functools.cache
 def _load(key: str) -> MET:
-    from mathbg.met.io import read
+    from mathbg.met.formats import read
 
     entry = TABLES[key]
     met = read(_path(key))
@@ -206,13 +206,13 @@ def convert_gnubg_tables(
 ) -> list[Path]:
     """Write the shipped tables from gnubg-data's XML files (how ``data/met`` was made).
 
-    Each gnubg file is read with :func:`mathbg.met.io.read` and written back with
-    :func:`mathbg.met.io.format_gnubg_xml`: same numbers, only the published post-Crawford
+    Each gnubg file is read with :func:`mathbg.met.formats.read` and written back with
+    :func:`mathbg.met.formats.format_gnubg_xml`: same numbers, only the published post-Crawford
     entries, the original notice preserved in the header.
     """
     from defusedxml import ElementTree as DET
 
-    from mathbg.met.io import format_gnubg_xml, read
+    from mathbg.met.formats import format_gnubg_xml, read
 
     src = Path(src_dir)
     if dest_dir is None:
@@ -232,7 +232,7 @@ def convert_gnubg_tables(
                 f"mathbg shipped match equity table {entry.key!r} ({met.title}).",
                 f"Source: {entry.source}.",
                 f"Numbers unchanged from gnubg-data 1.07.001, met/{entry.gnubg_file}; written",
-                "by mathbg.met.io.format_gnubg_xml (shortest exact decimal form).",
+                "by mathbg.met.formats.format_gnubg_xml (shortest exact decimal form).",
                 *([f"Notes: {entry.notes}."] if entry.notes else []),
                 "",
                 "Original notice of the gnubg file:",

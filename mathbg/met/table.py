@@ -28,7 +28,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mathbg.errors import InvalidParameterError, InvalidScoreError
-from mathbg.met._core import MAX_LENGTH, continue_post_crawford, montgomery_array, montgomery_mwc
+from mathbg.met._core import (
+    MAX_LENGTH,
+    check_length,
+    continue_post_crawford,
+    montgomery_array,
+    montgomery_mwc,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -150,10 +156,44 @@ class MET:
         return replace(self, **changes)
 
     def extend(self, length: int) -> MET:
-        """This table lengthened (Montgomery) or cut to ``length``: :func:`mathbg.met.extend`."""
-        from mathbg.met.models import extend
+        """This table lengthened to ``length`` with Montgomery's model, or cut down to it.
 
-        return extend(self, length)
+        Entries with both scores within the table are kept; every entry with a score beyond
+        it gets Montgomery's normal-model value (trailer ``Phi(6) - Phi((a - b) / sigma)``,
+        leader the complement, see :func:`mathbg.met.montgomery`), as gnubg's ``ExtendMET``
+        fills its 64 x 64 table. Each post-Crawford vector is continued by Zadeh's
+        recurrence (g = 0.25, free drops 0.015 and 0.004 where they fall in the new part).
+        Unlike gnubg, the table's own last post-Crawford entry is kept rather than
+        recomputed. A shorter ``length`` returns the leading block. The metadata is kept
+        (:func:`dataclasses.replace`); an extension records itself in ``model`` and
+        ``notes``.
+        """
+        n_new = check_length(length)
+        n_old = self.length
+        if n_new == n_old:
+            return self
+        native = self.native_length if self.native_length is not None else n_old
+        if n_new < n_old:
+            return replace(
+                self,
+                pre=self.pre[:n_new, :n_new],
+                post=self.post[:, :n_new],
+                native_length=min(native, n_new) if self.native_length is not None else None,
+            )
+        aways = np.arange(1, n_new + 1)
+        pre = montgomery_array(aways[:, None], aways[None, :])
+        pre[:n_old, :n_old] = self.pre
+        post = np.vstack([continue_post_crawford(self.post[p], n_new) for p in (0, 1)])
+        model = self.model if self.model.endswith("+montgomery") else self.model + "+montgomery"
+        note = f"extended from {n_old} to {n_new} points with Montgomery's model"
+        return replace(
+            self,
+            pre=pre,
+            post=post,
+            model=model,
+            native_length=native,
+            notes=f"{self.notes}; {note}" if self.notes else note,
+        )
 
     # ------------------------------------------------------------------ lookups
     @functools.lru_cache(maxsize=8)  # noqa: B019 - MET is immutable and hashed by identity
@@ -423,10 +463,18 @@ class MET:
         return out
 
     def write(self, path: str | Path, format: str | None = None, **options: Any) -> Path:
-        """Write the table to ``path``; see :func:`mathbg.met.io.write` for formats."""
-        from mathbg.met.io import write
+        """Deprecated: use :func:`mathbg.met.write` ``(met, path, ...)``.
 
-        return write(self, path, format=format, **options)
+        The file formats sit above the value object (:mod:`mathbg.met.formats`), so this
+        deprecated spelling reaches them through :func:`importlib.import_module`.
+        """
+        import importlib
+
+        from mathbg._deprecation import warn_deprecated
+
+        warn_deprecated("MET.write(path)", "mathbg.met.write(met, path)")
+        formats = importlib.import_module("mathbg.met.formats")
+        return formats.write(self, path, format=format, **options)  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v:g}" for k, v in self.parameters.items())

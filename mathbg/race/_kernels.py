@@ -8,6 +8,8 @@ no checker on the bar). Plays come from :func:`mathbg.bearoff._kernels.roll_succ
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -20,7 +22,7 @@ AVG_ROLL = 49.0 / 6.0
 
 
 @njit(cache=True)
-def unrank_board(idx, npoints, binom, out):
+def unrank_board(idx: Any, npoints: Any, binom: Any, out: Any) -> None:
     """Inverse of :func:`rank_board`: the board of bearoff index ``idx`` into ``out``.
 
     ``idx = sum_k C(c_k, P - k)`` with ``c_k = P - 1 - k + T_k`` strictly decreasing and
@@ -43,7 +45,7 @@ def unrank_board(idx, npoints, binom, out):
 
 
 @njit(cache=True)
-def board_value(b, binom, means6, alpha, beta):
+def board_value(b: Any, binom: Any, means6: Any, alpha: Any, beta: Any) -> Any:
     """Heuristic expected rolls to bear off (the play-selection value of the rollout).
 
     Checkers outside the home board are put on the 6-point; value = exact expected rolls
@@ -64,7 +66,19 @@ def board_value(b, binom, means6, alpha, beta):
 
 
 @njit(cache=True)
-def play_best(board, d0, d1, binom, means6, alpha, beta, out, tails, tmp, best):
+def play_best(
+    board: Any,
+    d0: Any,
+    d1: Any,
+    binom: Any,
+    means6: Any,
+    alpha: Any,
+    beta: Any,
+    out: Any,
+    tails: Any,
+    tmp: Any,
+    best: Any,
+) -> None:
     """Replace ``board`` by the result of the play of ``d0-d1`` with the least
     :func:`board_value` (ties: the first in gnubg's move order)."""
     n = roll_successors(board, NPOINTS, d0, d1, binom, out, tails)
@@ -82,7 +96,7 @@ def play_best(board, d0, d1, binom, means6, alpha, beta, out, tails, tmp, best):
 
 
 @njit(cache=True)
-def _state(b):
+def _state(b: Any) -> Any:
     """(highest occupied point, checkers on board, checkers on points 19..24)."""
     top = 0
     men = 0
@@ -97,7 +111,19 @@ def _state(b):
 
 
 @njit(cache=True)
-def _finish(b, rolls, weight, men0, t_bg, binom, dist6, gdist6, dist, gdist, bgdist):
+def _finish(
+    b: Any,
+    rolls: Any,
+    weight: Any,
+    men0: Any,
+    t_bg: Any,
+    binom: Any,
+    dist6: Any,
+    gdist6: Any,
+    dist: Any,
+    gdist: Any,
+    bgdist: Any,
+) -> None:
     """Add a bear-in path that ended home after ``rolls`` rolls: the database distributions
     of the home board, shifted by ``rolls``."""
     p6 = np.zeros(6, np.int64)
@@ -123,7 +149,18 @@ def _finish(b, rolls, weight, men0, t_bg, binom, dist6, gdist6, dist, gdist, bgd
 
 
 @njit(cache=True)
-def one_sided_rollout(board0, dist6, gdist6, means6, binom, samples, seed, nbins, alpha, beta):
+def one_sided_rollout(
+    board0: Any,
+    dist6: Any,
+    gdist6: Any,
+    means6: Any,
+    binom: Any,
+    samples: Any,
+    seed: Any,
+    nbins: Any,
+    alpha: Any,
+    beta: Any,
+) -> Any:
     """Distribution of the rolls one side needs to bear off, by a one-sided rollout.
 
     The first two rolls are enumerated exactly (21 x 21 with their weights); from each

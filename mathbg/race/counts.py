@@ -183,7 +183,7 @@ class CountAdvice:
         names = np.array([str(v) for v in CountVerdict], dtype=object)
         code = np.where(~t, 3, np.where(r, 2, np.where(d, 1, 0)))
         out = names[code]
-        return CountVerdict(out) if np.ndim(out) == 0 else out
+        return CountVerdict(str(out)) if np.ndim(out) == 0 else out
 
     def as_dict(self) -> dict[str, Any]:
         """``{"double", "redouble", "take", "verdict"}`` (plain Python values for one

@@ -64,7 +64,7 @@ first checker off, but gnubg's own gammon estimates there swing by 0.4 between p
 Cube advice
 -----------
 Cubeless probabilities + a cube life ``x`` -> gnubg's cubeful equities
-(:func:`mathbg.cube.convert.cube_decision`: ``(1 - x)`` dead + ``x`` live, money or a
+(:func:`mathbg.cube.cubeful.cube_decision`: ``(1 - x)`` dead + ``x`` live, money or a
 match score). ``x`` defaults to gnubg's (eval.c ``EvalEfficiency``): 0.6 inside the
 bearoff databases, else the race formula ``x = 0.55 + 0.00125 * (roller's pips)``
 clamped to [0.6, 0.7]. For money inside the two-sided database the exact cubeful
@@ -86,6 +86,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mathbg.cube.decisions import CubeAction, CubeDecision
 from mathbg.errors import ContactPositionError, InvalidParameterError, InvalidPositionError
 from mathbg.race import counts as _counts
 
@@ -150,7 +151,7 @@ def as_race(position: Any) -> tuple[Any, Any]:
     if isinstance(position, Position):
         pos = position.check()
     elif isinstance(position, str):
-        from mathbg.io.gnubg_ids import parse_id
+        from mathbg.rules.ids import parse_id
 
         pos, match = parse_id(position)
     elif isinstance(position, tuple | list) and len(position) == 2:
@@ -459,7 +460,8 @@ def race_chances(
     method = METHODS[1] if "database" in dr.method and "database" in do.method else METHODS[2]
     values = _combine((dr.rolls, dr.first_off, dr.clear_back),
                       (do.rolls, do.first_off, do.clear_back))  # fmt: skip
-    return RaceChances(*(float(v) for v in values), method, dr, do)  # type: ignore[arg-type]
+    w, wg, wb, lg, lb = (float(v) for v in values)
+    return RaceChances(w, wg, wb, lg, lb, method, dr, do)
 
 
 def _fits_twosided(ts: Any, player: NDArray, opponent: NDArray) -> bool:
@@ -532,28 +534,23 @@ def race_cube_life(pips_roller: Any) -> Any:
     return float(x) if np.ndim(x) == 0 else x
 
 
-@dataclass(frozen=True)
-class RaceCubeAdvice:
-    """A race cube decision of the side on roll.
+@dataclass(frozen=True, kw_only=True)
+class RaceCubeAdvice(CubeDecision):
+    """A race cube decision of the side on roll: a
+    :class:`~mathbg.cube.decisions.CubeDecision` with how it was reached.
 
     ``no_double``, ``double_take``, ``double_pass`` are money equities per unit of the
     current cube (``unit="equity"``) or match winning chances (``unit="mwc"``, and
     ``emg`` holds the same three as EMG equities); ``double_take`` and ``double_pass`` are
-    None when the cube is not available. ``x`` is the cube life used: one number, or
-    ``(no double, double/take)`` when gnubg's two-sided rule backs a life out of each cube
-    state, or None for the exact money values of the two-sided database. ``source``:
-    ``"cube life"`` or ``"two-sided database"``.
+    None when the cube is not available; ``optimal`` is the value of the right action.
+    ``x`` is the cube life used: one number, or ``(no double, double/take)`` when gnubg's
+    two-sided rule backs a life out of each cube state, or None for the exact money values
+    of the two-sided database. ``source``: ``"cube life"`` or ``"two-sided database"``.
     """
 
-    action: Any
-    no_double: float
-    double_take: float | None
-    double_pass: float | None
     x: float | tuple[float, float] | None
-    unit: str
     source: str
     score: tuple[int, int] | None = None
-    emg: tuple[float, float | None, float | None] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """Plain values for JSON."""
@@ -570,7 +567,6 @@ class RaceCubeAdvice:
         }
 
 
-_TS_STATE = {"centre": "centred", "player": "owned", "opponent": "opponent_owns"}
 #: gnubg's cap on the cube life backed out of the two-sided money equities (``rTSCubeX``).
 TS_MATCH_X_MAX = 0.6
 
@@ -634,14 +630,16 @@ def race_cube_decision(
 
     Notes
     -----
-    Otherwise ``ND``, ``DT``, ``DP`` come from :func:`mathbg.cube.convert.cube_decision`
+    Otherwise ``ND``, ``DT``, ``DP`` come from :func:`mathbg.cube.cubeful.cube_decision`
     (gnubg's ``Cl2CfMoney``/``Cl2CfMatch``: ``(1 - x)`` dead + ``x`` live) and the action
     from :func:`mathbg.cube.decisions.classify`.
     """
-    from mathbg.cube._common import check_owner
-    from mathbg.cube.convert import cube_decision, cubeful_mwc, cubeless_mwc, emg
-    from mathbg.cube.decisions import CubeAction, classify
+    from mathbg.bearoff.twosided import OWNER_COLUMN
+    from mathbg.cube.cubeful import cube_decision, cubeful_mwc, cubeless_mwc, emg
+    from mathbg.cube.decisions import classify
+    from mathbg.cube.inputs import check_owner
     from mathbg.cube.match import may_double
+    from mathbg.rules.cube import CubeOwner
 
     pos, _ = as_race(position)
     owner = check_owner(owner)
@@ -653,28 +651,28 @@ def race_cube_decision(
         player, opponent = _sides(pos)
         values = ts.values(player[: ts.points], opponent[: ts.points])
         if met is None:
-            dec = ts.cube_decision(player[: ts.points], opponent[: ts.points], _TS_STATE[owner])
+            dec = ts.cube_decision(player[: ts.points], opponent[: ts.points], owner)
             if owner == "opponent":
-                return RaceCubeAdvice(CubeAction.NOT_AVAILABLE, dec.no_double, None, None,
-                                      None, "equity", METHODS[0])  # fmt: skip
+                return _advice(CubeAction.NOT_AVAILABLE, dec.no_double, None, None,
+                               x=None, unit="equity", source=METHODS[0])  # fmt: skip
             action = classify(dec.no_double, dec.double_take, dec.double_pass,
                               can_gammon=False, beavers=beavers, money=True)  # fmt: skip
-            return RaceCubeAdvice(action, dec.no_double, dec.double_take, dec.double_pass,
-                                  None, "equity", METHODS[0])  # fmt: skip
+            return _advice(action, dec.no_double, dec.double_take, dec.double_pass,
+                           x=None, unit="equity", source=METHODS[0])  # fmt: skip
         if away is None or opp_away is None:
             raise InvalidParameterError("match play needs both away and opp_away")
         p = chances.p_win
-        cols = {"centre": 2, "player": 1, "opponent": 3}
-        x_nd = _ts_match_x(p, float(values[cols[owner]]), owner)
-        x_dt = _ts_match_x(p, float(values[3]), "opponent")
+        x_nd = _ts_match_x(p, float(values[OWNER_COLUMN[owner]]), owner)
+        x_dt = _ts_match_x(p, float(values[OWNER_COLUMN[CubeOwner.OPPONENT]]), "opponent")
         probs = chances.probabilities
         nd = float(cubeful_mwc(probs, met, away, opp_away, cube=cube, owner=owner, x=x_nd,
                                crawford=crawford))  # fmt: skip
         score = (int(away), int(opp_away))
         nd_emg = float(emg(nd, met, away, opp_away, cube, crawford=crawford))
         if not may_double(away, opp_away, cube, owner, crawford=crawford):
-            return RaceCubeAdvice(CubeAction.NOT_AVAILABLE, nd, None, None, (x_nd, x_dt),
-                                  "mwc", METHODS[0], score, (nd_emg, None, None))  # fmt: skip
+            return _advice(CubeAction.NOT_AVAILABLE, nd, None, None, x=(x_nd, x_dt),
+                           unit="mwc", source=METHODS[0], score=score,
+                           emg=(nd_emg, None, None))  # fmt: skip
         dt = float(cubeful_mwc(probs, met, away, opp_away, cube=2 * cube, owner="opponent",
                                x=x_dt, crawford=crawford))  # fmt: skip
         dp = float(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, away, opp_away, cube,
@@ -682,15 +680,36 @@ def race_cube_decision(
         action = classify(nd, dt, dp, can_gammon=False, money=False)
         emgs = tuple(float(emg(v, met, away, opp_away, cube, crawford=crawford))
                      for v in (nd, dt, dp))  # fmt: skip
-        return RaceCubeAdvice(action, nd, dt, dp, (x_nd, x_dt), "mwc", METHODS[0], score,
-                              emgs)  # type: ignore[arg-type]  # fmt: skip
+        return _advice(action, nd, dt, dp, x=(x_nd, x_dt), unit="mwc", source=METHODS[0],
+                       score=score, emg=emgs)  # type: ignore[arg-type]  # fmt: skip
     if x is None:
         x = race_cube_life(pos.pips()[0]) if chances.method == METHODS[2] else 0.6
     dec = cube_decision(chances.probabilities, met, away, opp_away, cube=cube, owner=owner,
                         x=x, crawford=crawford, jacoby=jacoby, beavers=beavers)  # fmt: skip
-    score = None if met is None else (int(away), int(opp_away))  # type: ignore[arg-type]
-    return RaceCubeAdvice(dec.action, dec.no_double, dec.double_take, dec.double_pass,
-                          float(x), dec.unit, "cube life", score, dec.emg)  # fmt: skip
+    cube_life_score = None if met is None else (int(away), int(opp_away))  # type: ignore[arg-type]
+    return RaceCubeAdvice(action=dec.action, no_double=dec.no_double,
+                          double_take=dec.double_take, double_pass=dec.double_pass,
+                          optimal=dec.optimal, unit=dec.unit, emg=dec.emg, x=float(x),
+                          source="cube life", score=cube_life_score)  # fmt: skip
+
+
+def _advice(
+    action: CubeAction,
+    nd: float,
+    dt: float | None,
+    dp: float | None,
+    *,
+    x: float | tuple[float, float] | None,
+    unit: str,
+    source: str,
+    score: tuple[int, int] | None = None,
+    emg: tuple[float, float | None, float | None] | None = None,
+) -> RaceCubeAdvice:
+    """A :class:`RaceCubeAdvice` whose optimal value follows from the action."""
+    optimal = min(dt, dp) if action.doubles and dt is not None and dp is not None else nd
+    return RaceCubeAdvice(action=action, no_double=nd, double_take=dt, double_pass=dp,
+                          optimal=optimal, unit=unit, emg=emg, x=x, source=source,
+                          score=score)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- everything
@@ -805,7 +824,7 @@ def evaluate_race(
                            seed=seed)  # fmt: skip
     epc: list[float | None] = [None, None]
     wastage: list[float | None] = [None, None]
-    dists = (chances.roller, chances.opponent)
+    dists: tuple[RollDistribution | None, ...] = (chances.roller, chances.opponent)
     if chances.method == METHODS[0]:  # the two-sided database: EPCs from the one-sided one
         dists = tuple(roll_distribution(s, onesided=onesided) for s in (player, opponent))
     for i, d in enumerate(dists):

@@ -30,12 +30,77 @@ import enum
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from mathbg._deprecation import warn_deprecated
 from mathbg.errors import IllegalActionError, InvalidParameterError
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.match import MatchState
 
-__all__ = ["ONLINE_RULES", "CubeOffer", "CubeRules", "CubeState", "OfferKind"]
+__all__ = ["ONLINE_RULES", "CubeOffer", "CubeOwner", "CubeRules", "CubeState", "OfferKind"]
+
+
+class CubeOwner(enum.StrEnum):
+    """Who owns the cube, seen from the player whose decision it is (the player on roll,
+    or the first-named player of a score): one word per owner, everywhere in mathbg (the
+    Python API, the CLI's ``--owner`` choices and the JSON outputs).
+
+    ``CENTRE``: nobody (either side may double); ``PLAYER``: the player (only they may
+    double; "the roller" when that player is on roll); ``OPPONENT``: the other side (the
+    player may not double). :class:`CubeState` and the Match ID keep the owner as a player
+    number instead (0, 1, or None when centred); :meth:`CubeOwner.of` converts.
+    """
+
+    CENTRE = "centre"
+    PLAYER = "player"
+    OPPONENT = "opponent"
+
+    @classmethod
+    def parse(cls, value: CubeOwner | str) -> CubeOwner:
+        """The owner named by ``value`` (case-insensitive).
+
+        The spellings of earlier releases (``"center"``, ``"centred"``, ``"none"``;
+        ``"roller"``, ``"owned"``, ``"me"``; ``"opponent_owns"``, ``"opp"``) are accepted
+        with a :class:`DeprecationWarning`.
+
+        Raises
+        ------
+        InvalidParameterError
+            For anything else.
+        """
+        if isinstance(value, cls):
+            return value
+        key = str(value).strip().lower()
+        try:
+            return cls(key)
+        except ValueError:
+            pass
+        old = _OLD_OWNER_NAMES.get(key)
+        if old is None:
+            raise InvalidParameterError(
+                f"cube owner must be one of centre, player, opponent; got {value!r}"
+            )
+        warn_deprecated(f"the cube owner {value!r}", f"{old.value!r} (CubeOwner.{old.name})")
+        return old
+
+    @classmethod
+    def of(cls, owner: int | None, player: int) -> CubeOwner:
+        """The owner as ``player`` sees it, from an absolute owner (0, 1 or None)."""
+        if owner is None:
+            return cls.CENTRE
+        return cls.PLAYER if owner == player else cls.OPPONENT
+
+
+_OLD_OWNER_NAMES = {
+    "center": CubeOwner.CENTRE,
+    "centred": CubeOwner.CENTRE,
+    "centered": CubeOwner.CENTRE,
+    "none": CubeOwner.CENTRE,
+    "roller": CubeOwner.PLAYER,
+    "owned": CubeOwner.PLAYER,
+    "me": CubeOwner.PLAYER,
+    "opponent_owns": CubeOwner.OPPONENT,
+    "opp": CubeOwner.OPPONENT,
+}
 
 
 def _is_power_of_two(n: int) -> bool:

@@ -19,7 +19,7 @@ __all__ = ["render"]
 _ROWS = 5
 
 
-def _cell(count: int, row: int, mark: str) -> str:
+def stack_cell(count: int, row: int, mark: str) -> str:
     """Character of a stack of ``count`` at ``row`` (0 = nearest the edge)."""
     if count <= row:
         return " "
@@ -39,10 +39,10 @@ def render(position: Position, *, match: Any = None, roll: Any = None) -> str:
     def stack(p: int, row: int) -> str:
         """Character at ``row`` of the side on roll's point p."""
         if me[p - 1]:
-            return _cell(me[p - 1], row, "X")
+            return stack_cell(me[p - 1], row, "X")
         q = 25 - p  # the opponent's own number for this point
         if opp[q - 1]:
-            return _cell(opp[q - 1], row, "O")
+            return stack_cell(opp[q - 1], row, "O")
         return " "
 
     lines = [f" Position ID: {position.id}" if position.is_valid() else " (invalid position)"]
@@ -69,7 +69,7 @@ def board_lines(
 
     def half(points: range, row: int, bar_count: int, bar_mark: str) -> str:
         cells = [" " + stack(p, row) + " " for p in points]
-        bar = " " + _cell(bar_count, row, bar_mark) + " "
+        bar = " " + stack_cell(bar_count, row, bar_mark) + " "
         return f" |{''.join(cells[:6])}|{bar}|{''.join(cells[6:])}|"
 
     top = range(13, 25)  # left to right

@@ -354,6 +354,7 @@ class GameState:
 
         self._require(Phase.MOVE, action="play")
         plays = self.legal_plays()
+        assert self.dice is not None  # the MOVE phase has dice
         if play is None or (isinstance(play, str) and not play.strip()):
             if len(plays):
                 raise IllegalPlayError(
@@ -573,5 +574,6 @@ def play_random_match(
     while not m.is_over:
         rec = play_random_game(r, match=m, cube_actions=cube_actions)
         games.append((m, rec.result))
+        assert rec.result.winner is not None  # a finished game has a winner
         m = m.after_game(rec.result.winner, rec.result.points)
     return MatchRecord(games=tuple(games), final=m)

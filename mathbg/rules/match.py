@@ -13,7 +13,7 @@ project's seed texts):
   the cube is back. The Crawford game therefore happens at most once per match.
 
 :class:`MatchState` mirrors gnubg's match state as stored in a Match ID (see
-:mod:`mathbg.io.gnubg_ids`): players are 0 and 1 (gnubg's player 1 is the bottom player,
+:mod:`mathbg.rules.idcodec`): players are 0 and 1 (gnubg's player 1 is the bottom player,
 XG's "you"), ``on_roll`` is the player whose turn it is (the Position ID is from their
 side) and ``turn`` the player who must act now (the opponent when a double or a
 resignation has been offered). Post-Crawford is derived, never stored, as in gnubg.
@@ -25,7 +25,7 @@ import enum
 from dataclasses import dataclass, replace
 
 from mathbg.errors import InvalidIdError, InvalidScoreError
-from mathbg.io.gnubg_ids import decode_match_key, encode_match_key
+from mathbg.rules.idcodec import match_fields_from_id, match_id_from_fields
 
 __all__ = ["GameStatus", "MatchState", "ResultKind", "game_points"]
 
@@ -176,56 +176,28 @@ class MatchState:
         InvalidIdError
             If ``mid`` is malformed or its fields are inconsistent, naming the problem.
         """
-        f = decode_match_key(mid)
-        if f["cube_owner"] == 2:
-            raise InvalidIdError(
-                f"invalid Match ID {mid!r}: cube owner field is 2 (0, 1 or 3 = centred)"
-            )
-        if f["game_state"] > 4:
-            raise InvalidIdError(f"invalid Match ID {mid!r}: game state {f['game_state']} (0-4)")
-        d0, d1 = f["die0"], f["die1"]
-        if d0 > 6 or d1 > 6 or (d0 == 0) != (d1 == 0):
-            raise InvalidIdError(f"invalid Match ID {mid!r}: dice {d0} and {d1}")
+        fields = match_fields_from_id(mid)
         try:
-            return cls(
-                length=f["length"],
-                score=(f["score0"], f["score1"]),
-                crawford=bool(f["crawford"]),
-                cube=1 << f["log_cube"],
-                cube_owner=None if f["cube_owner"] == 3 else f["cube_owner"],
-                on_roll=f["on_roll"],
-                turn=f["turn"],
-                dice=(d0, d1) if d0 else None,
-                doubled=bool(f["doubled"]),
-                resigned=f["resigned"],
-                status=GameStatus(f["game_state"]),
-                jacoby=not f["no_jacoby"],
-            )
+            return cls(**fields)
         except InvalidScoreError as exc:
             raise InvalidIdError(f"invalid Match ID {mid!r}: {exc}") from None
 
     @property
     def id(self) -> str:
         """The gnubg Match ID (12 characters); the higher die is written first, as gnubg."""
-        d = self.dice or (0, 0)
-        hi, lo = max(d), min(d)
-        return encode_match_key(
-            {
-                "log_cube": self.cube.bit_length() - 1,
-                "cube_owner": 3 if self.cube_owner is None else self.cube_owner,
-                "on_roll": self.on_roll,
-                "crawford": int(self.crawford),
-                "game_state": int(self.status),
-                "turn": self.turn,
-                "doubled": int(self.doubled),
-                "resigned": self.resigned,
-                "die0": hi,
-                "die1": lo,
-                "length": self.length,
-                "score0": self.score[0],
-                "score1": self.score[1],
-                "no_jacoby": int(not self.jacoby),
-            }
+        return match_id_from_fields(
+            length=self.length,
+            score=self.score,
+            crawford=self.crawford,
+            cube=self.cube,
+            cube_owner=self.cube_owner,
+            on_roll=self.on_roll,
+            turn=int(self.on_roll if self.turn is None else self.turn),
+            dice=self.dice,
+            doubled=self.doubled,
+            resigned=self.resigned,
+            status=int(self.status),
+            jacoby=self.jacoby,
         )
 
     # ------------------------------------------------------------------ derived

@@ -42,7 +42,7 @@ indices (24 = bar, -1 = off).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numba as nb
 import numpy as np
@@ -59,7 +59,9 @@ _C3 = np.int64(-7723592293110705685)  # 0x94D049BB133111EB
 
 
 @nb.njit(cache=True)
-def _leaf(k1, k2, k3, score, nmv, mv, best, n, stamp, ws):
+def leaf(
+    k1: Any, k2: Any, k3: Any, score: Any, nmv: Any, mv: Any, best: Any, n: Any, stamp: Any, ws: Any
+) -> Any:
     """Record a finished sequence; returns (best, n, stamp); n = -1 on table overflow.
 
     ``ws`` is the workspace tuple ``(tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves)``.
@@ -104,11 +106,11 @@ def _leaf(k1, k2, k3, score, nmv, mv, best, n, stamp, ws):
 
 
 @nb.njit(cache=True, inline="always")
-def _load(board, me, w1, w2, out):
+def load_board(board: Any, me: Any, w1: Any, w2: Any, out: Any) -> Any:
     """Level 0 of the search state from the mover's counts (``board[25:50]``): ``me[0]``
     the counts, ``w1[0]``/``w2[0]`` their nibble keys (indices 0-14, 15-24), ``out[0]``
     the checkers outside the home board. Returns the mover's checkers on the board."""
-    total = 0
+    total = np.int64(0)
     for i in range(25):
         c = np.int64(board[25 + i])
         me[0, i] = c
@@ -123,7 +125,7 @@ def _load(board, me, w1, w2, out):
 
 
 @nb.njit(cache=True, inline="always")
-def _order(dseq, d1, d2, order):
+def dice_order(dseq: Any, d1: Any, d2: Any, order: Any) -> None:
     """The dice of search order 0 (d1 first) or 1 (d2 first); dice 3 and 4 are d1."""
     if order == 0:
         dseq[0] = d1
@@ -136,7 +138,7 @@ def _order(dseq, d1, d2, order):
 
 
 @nb.njit(cache=True, inline="always")
-def _bears_off(me, lvl, s, t):
+def bears_off(me: Any, lvl: Any, s: Any, t: Any) -> Any:
     """With every checker home, may the checker on index ``s`` bear off, landing at
     ``t < 0``? Exactly (``t == -1``), or with a larger die from the highest point."""
     if t == -1:
@@ -148,7 +150,7 @@ def _bears_off(me, lvl, s, t):
 
 
 @nb.njit(cache=True, inline="always")
-def _nibble(a1, a2, i, delta):
+def _nibble(a1: Any, a2: Any, i: Any, delta: Any) -> Any:
     """The nibble keys with ``delta`` added to the count of index ``i``."""
     if i < 15:
         a1 += np.int64(delta) << (4 * i)
@@ -158,7 +160,7 @@ def _nibble(a1, a2, i, delta):
 
 
 @nb.njit(cache=True, inline="always")
-def _advance(me, w1, w2, out, lvl, found, t):
+def advance(me: Any, w1: Any, w2: Any, out: Any, lvl: Any, found: Any, t: Any) -> None:
     """Level ``lvl + 1`` of the search state: level ``lvl`` with a checker moved from
     index ``found`` to ``t`` (``t < 0``: borne off)."""
     nl = lvl + 1
@@ -178,7 +180,7 @@ def _advance(me, w1, w2, out, lvl, found, t):
 
 
 @nb.njit(cache=True, inline="always")
-def _pips(dseq, k):
+def dice_pips(dseq: Any, k: Any) -> Any:
     """Pips of the first ``k`` dice of the order."""
     pips = 0
     for i in range(k):
@@ -187,7 +189,7 @@ def _pips(dseq, k):
 
 
 @nb.njit(cache=True, inline="always")
-def _unpack(board, k1, k2, dest, r):
+def unpack(board: Any, k1: Any, k2: Any, dest: Any, r: Any) -> None:
     """Row ``r`` of ``dest``: the opponent's cells of ``board`` and the mover's counts
     from the nibble keys."""
     for i in range(25):
@@ -199,7 +201,7 @@ def _unpack(board, k1, k2, dest, r):
 
 
 @nb.njit(cache=True, inline="always")
-def _hits_to_bar(k3, dest, r):
+def hits_to_bar(k3: Any, dest: Any, r: Any) -> None:
     """Move the opposing blots of hit mask ``k3`` (mover's indices) to their bar."""
     if k3 != 0:
         for t in range(24):
@@ -209,7 +211,7 @@ def _hits_to_bar(k3, dest, r):
 
 
 @nb.njit(cache=True)
-def _search(board, d1, d2, ws):
+def _search(board: Any, d1: Any, d2: Any, ws: Any) -> Any:
     """Fill the workspace ``ws`` with the distinct legal plays; return their number.
 
     Returns -1 when the workspace is too small (the caller enlarges it and retries).
@@ -224,7 +226,7 @@ def _search(board, d1, d2, ws):
     moved = np.zeros(4, np.bool_)
     mv = np.zeros((4, 3), np.int32)
     dseq = np.empty(4, np.int32)
-    _load(board, me, w1, w2, out)
+    load_board(board, me, w1, w2, out)
     doubles = d1 == d2
     nd = 4 if doubles else 2
     norders = 1 if doubles else 2
@@ -232,7 +234,7 @@ def _search(board, d1, d2, ws):
     n = 0
     stamp = stamp_box[0]
     for order in range(norders):
-        _order(dseq, d1, d2, order)
+        dice_order(dseq, d1, d2, order)
         lvl = 0
         src[0] = 24
         moved[0] = False
@@ -254,14 +256,14 @@ def _search(board, d1, d2, ws):
                             if board[23 - t] < 2:
                                 found = s
                                 break
-                        elif out[lvl] == 0 and _bears_off(me, lvl, s, t):
+                        elif out[lvl] == 0 and bears_off(me, lvl, s, t):
                             found = s
                             break
                     s -= 1
             if found < 0:
                 if lvl > 0 and not moved[lvl]:
-                    score = lvl * 64 + _pips(dseq, lvl)
-                    best, n, stamp = _leaf(
+                    score = lvl * 64 + dice_pips(dseq, lvl)
+                    best, n, stamp = leaf(
                         w1[lvl], w2[lvl], hit[lvl], score, lvl, mv, best, n, stamp, ws
                     )
                     if n < 0:
@@ -272,7 +274,7 @@ def _search(board, d1, d2, ws):
             src[lvl] = found - 1
             moved[lvl] = True
             nl = lvl + 1
-            _advance(me, w1, w2, out, lvl, found, t)
+            advance(me, w1, w2, out, lvl, found, t)
             h = hit[lvl]
             if t >= 0:
                 if board[23 - t] == 1 and ((h >> t) & 1) == 0:
@@ -284,8 +286,8 @@ def _search(board, d1, d2, ws):
             mv[lvl, 1] = t
             mv[lvl, 2] = d
             if nl == nd:
-                score = nd * 64 + _pips(dseq, nd)
-                best, n, stamp = _leaf(w1[nl], w2[nl], h, score, nd, mv, best, n, stamp, ws)
+                score = nd * 64 + dice_pips(dseq, nd)
+                best, n, stamp = leaf(w1[nl], w2[nl], h, score, nd, mv, best, n, stamp, ws)
                 if n < 0:
                     stamp_box[0] = stamp
                     return -1
@@ -298,16 +300,25 @@ def _search(board, d1, d2, ws):
 
 
 @nb.njit(cache=True)
-def _materialize(board, ent_keys, n, dest, row0):
+def _materialize(board: Any, ent_keys: Any, n: Any, dest: Any, row0: Any) -> None:
     """Write the resulting boards of entries 0..n-1 into dest[row0:row0+n]."""
     for j in range(n):
         r = row0 + j
-        _unpack(board, ent_keys[j, 0], ent_keys[j, 1], dest, r)
-        _hits_to_bar(ent_keys[j, 2], dest, r)
+        unpack(board, ent_keys[j, 0], ent_keys[j, 1], dest, r)
+        hits_to_bar(ent_keys[j, 2], dest, r)
 
 
 @nb.njit(cache=True)
-def _generate(board, d1, d2, tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves):
+def _generate(
+    board: Any,
+    d1: Any,
+    d2: Any,
+    tab_stamp: Any,
+    tab_idx: Any,
+    stamp_box: Any,
+    ent_keys: Any,
+    ent_moves: Any,
+) -> Any:
     n = _search(board, d1, d2, (tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves))
     if n < 0:
         return n, np.empty((0, 50), np.uint8), np.empty((0, 4, 3), np.int8)
@@ -322,7 +333,15 @@ def _generate(board, d1, d2, tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves)
 
 
 @nb.njit(cache=True)
-def _successors(boards, dice, tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves):
+def _successors(
+    boards: Any,
+    dice: Any,
+    tab_stamp: Any,
+    tab_idx: Any,
+    stamp_box: Any,
+    ent_keys: Any,
+    ent_moves: Any,
+) -> Any:
     """Resulting boards for every (board, roll); CSR layout. Returns (ptr, results, ok)."""
     ws = (tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves)
     nb_ = boards.shape[0]
@@ -349,7 +368,15 @@ def _successors(boards, dice, tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves
 
 
 @nb.njit(cache=True)
-def _count_plays(boards, dice, tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves):
+def _count_plays(
+    boards: Any,
+    dice: Any,
+    tab_stamp: Any,
+    tab_idx: Any,
+    stamp_box: Any,
+    ent_keys: Any,
+    ent_moves: Any,
+) -> Any:
     """Number of legal plays for every (board, roll); -1 entries flag overflow."""
     ws = (tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves)
     out = np.empty((boards.shape[0], dice.shape[0]), np.int32)
@@ -359,7 +386,7 @@ def _count_plays(boards, dice, tab_stamp, tab_idx, stamp_box, ent_keys, ent_move
     return out
 
 
-class _Workspace:
+class Workspace:
     """Hash table and entry buffers reused across kernel calls (guarded by the GIL)."""
 
     def __init__(self, log2_slots: int = 14) -> None:
@@ -383,7 +410,7 @@ class _Workspace:
         self.resize(self.log2 + 2)
 
 
-_WS = _Workspace()
+_WS = Workspace()
 
 _ALL_DICE = np.array([(hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1)], dtype=np.int32)
 

@@ -222,7 +222,7 @@ def parse_notation(text: str) -> ParsedPlay:
 # resolving notation against the legal plays
 
 
-def _play_net(start: Position, result: Position) -> tuple[int, ...]:
+def play_net(start: Position, result: Position) -> tuple[int, ...]:
     s, r = start.cells, result.cells
     delta = [0] * 26
     for k in range(25):
@@ -231,7 +231,7 @@ def _play_net(start: Position, result: Position) -> tuple[int, ...]:
     return tuple(delta)
 
 
-def _segment_ok(a: int, b: int, roll: tuple[int, int]) -> bool:
+def segment_ok(a: int, b: int, roll: tuple[int, int]) -> bool:
     """Can one checker go from a to b (off = 0) with some of the dice of roll?"""
     d1, d2 = roll
     steps = [d1] * 4 if d1 == d2 else [d1, d2]
@@ -267,7 +267,7 @@ def _diagnose(plays: Plays, parsed: ParsedPlay) -> str:
             )
     for points, _, _ in parsed.paths:
         for a, b in itertools.pairwise(points):
-            if not _segment_ok(a, b, roll):
+            if not segment_ok(a, b, roll):
                 return f"{_point_name(a)}/{_point_name(b)} cannot be played with {rtxt}"
         for p in points[1:]:
             if p != _OFF and opp[24 - p] >= 2:
@@ -315,7 +315,7 @@ def resolve(plays: Plays, text: str | ParsedPlay) -> Play:
             )
         raise IllegalPlayError(_diagnose(plays, parsed))
     want = parsed.net_change()
-    cands = [p for p in plays if _play_net(pos, p.result) == want]
+    cands = [p for p in plays if play_net(pos, p.result) == want]
     if not cands:
         raise IllegalPlayError(f"{parsed.text.strip()!r}: {_diagnose(plays, parsed)}")
     opp = pos.opponent
@@ -327,7 +327,7 @@ def resolve(plays: Plays, text: str | ParsedPlay) -> Play:
                     f"{opp[24 - p]} checkers there)"
                 )
         for a, b in itertools.pairwise(points):
-            if not _segment_ok(a, b, plays.roll):
+            if not segment_ok(a, b, plays.roll):
                 raise IllegalPlayError(
                     f"{parsed.text.strip()!r}: {_point_name(a)}/{_point_name(b)} cannot be "
                     f"played with {rtxt}"

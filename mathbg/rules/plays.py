@@ -23,11 +23,11 @@ import numpy as np
 from mathbg.rules import movegen
 from mathbg.rules.dice import Roll, parse_roll
 from mathbg.rules.notation import format_moves, hits_of, resolve
-from mathbg.rules.position import Position, _make
+from mathbg.rules.position import Position, make_position
 
 __all__ = ["Play", "Plays", "legal_plays"]
 
-_NORMAL: dict[tuple[int, int], Roll] = {
+NORMAL_ROLL: dict[tuple[int, int], Roll] = {
     (a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)
 }
 
@@ -124,7 +124,7 @@ class Plays(Sequence[Play]):
 
     def _result(self, i: int) -> Position:
         """The resulting position of play ``i`` (a variant's Plays builds its own kind)."""
-        return _make(self._boards[i].tobytes())
+        return make_position(self._boards[i].tobytes())
 
     def _play(self, i: int) -> Play:
         play = self._cache.get(i)
@@ -184,7 +184,7 @@ class Plays(Sequence[Play]):
     @property
     def results(self) -> tuple[Position, ...]:
         """The resulting positions (mover's point of view), one per play."""
-        return tuple(_make(row.tobytes()) for row in self._boards)
+        return tuple(make_position(row.tobytes()) for row in self._boards)
 
     @property
     def boards(self) -> np.ndarray:
@@ -220,7 +220,7 @@ class Plays(Sequence[Play]):
 
 def legal_plays(position: Position, roll: Any) -> Plays:
     """The legal plays of ``roll`` in ``position`` (see :meth:`Position.legal_plays`)."""
-    r = _NORMAL.get(roll) if type(roll) is tuple else None
+    r = NORMAL_ROLL.get(roll) if type(roll) is tuple else None
     if r is None:
         r = parse_roll(roll)
     boards, moves = movegen.generate(position.cells, r[0], r[1])

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mathbg.errors import InvalidPositionError
-from mathbg.io.gnubg_ids import decode_position_id, encode_position_id
+from mathbg.rules.idcodec import decode_position_id, encode_position_id
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.plays import Plays
@@ -78,7 +78,7 @@ _STATUS_TEXT = {
 }
 
 
-def _row_from_counts(counts: Sequence[int] | Mapping[Any, int], name: str) -> bytes:
+def row_from_counts(counts: Sequence[int] | Mapping[Any, int], name: str) -> bytes:
     """25 counts (points 1..24 then bar) from a sequence of 24/25 or a mapping."""
     row = [0] * 25
     if isinstance(counts, Mapping):
@@ -106,7 +106,7 @@ def _row_from_counts(counts: Sequence[int] | Mapping[Any, int], name: str) -> by
     return bytes(row)
 
 
-def _make(cells: bytes) -> Position:
+def make_position(cells: bytes) -> Position:
     """A Position from 50 trusted cells without any checking (internal fast path)."""
     pos = object.__new__(Position)
     object.__setattr__(pos, "cells", cells)
@@ -174,7 +174,7 @@ class Position:
         InvalidPositionError
             If it encodes an impossible position (see :class:`PositionStatus`).
         """
-        pos = _make(decode_position_id(pid))
+        pos = make_position(decode_position_id(pid))
         pos.check(context=f"Position ID {pid!r}")
         return pos
 
@@ -198,7 +198,9 @@ class Position:
         >>> Position.from_counts({6: 2}, {1: 1}).pips()
         (12, 1)
         """
-        return _make(_row_from_counts(opponent, "opponent") + _row_from_counts(player, "player"))
+        return make_position(
+            row_from_counts(opponent, "opponent") + row_from_counts(player, "player")
+        )
 
     @classmethod
     def from_board(cls, board: Any) -> Position:
@@ -211,7 +213,7 @@ class Position:
             raise InvalidPositionError(f"a TanBoard has shape (2, 25), got {arr.shape}")
         if arr.size and (arr.min() < 0 or arr.max() > 255):
             raise InvalidPositionError("checker counts must be in 0..255")
-        return _make(arr.astype(np.uint8).tobytes())
+        return make_position(arr.astype(np.uint8).tobytes())
 
     # ------------------------------------------------------------------ views
     @property
@@ -260,7 +262,7 @@ class Position:
     def swap(self) -> Position:
         """The same position seen by the other side (the rows exchanged)."""
         c = self.cells
-        return _make(c[25:] + c[:25])
+        return make_position(c[25:] + c[:25])
 
     def has_contact(self) -> bool:
         """True when some checker of one side still has to pass a checker of the other.
@@ -370,4 +372,4 @@ class Position:
 
 
 # The standard starting position, built once.
-INITIAL = _make(_INITIAL_ROW + _INITIAL_ROW)
+INITIAL = make_position(_INITIAL_ROW + _INITIAL_ROW)

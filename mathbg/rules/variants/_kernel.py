@@ -28,7 +28,7 @@ Results are deduplicated by the mover's 25 counts (nibbles) plus a 24-bit mask i
 mover's numbering: the blots hit (``HIT``) or the opposing checkers pinned by the mover
 after the play (``PIN``); the dedup table and the move buffers are the standard kernel's.
 
-Code shared with the standard kernel: the dedup table (``_leaf``, ``_Workspace``) and the
+Code shared with the standard kernel: the dedup table (``leaf``, ``Workspace``) and the
 small inlined steps of the search (loading the counts, the dice orders, the bear-off test,
 moving a checker, unpacking a result). The search loop itself stays separate: the
 variants' extra state (pins, locks, head and start counters, end-of-play rules) would cost
@@ -37,19 +37,21 @@ the standard kernel time on every move if one loop served both.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba as nb
 import numpy as np
 
 from mathbg.rules.movegen import (
-    _advance,
-    _bears_off,
-    _hits_to_bar,
-    _leaf,
-    _load,
-    _order,
-    _pips,
-    _unpack,
-    _Workspace,
+    Workspace,
+    advance,
+    bears_off,
+    dice_order,
+    dice_pips,
+    hits_to_bar,
+    leaf,
+    load_board,
+    unpack,
 )
 
 __all__ = ["BLOCK", "HIT", "PIN", "generate"]
@@ -72,7 +74,7 @@ _BONUS = 4096
 
 
 @nb.njit(cache=True)
-def _trapping(me, lvl, rotated, min_opp):
+def _trapping(me: Any, lvl: Any, rotated: Any, min_opp: Any) -> Any:
     """A block of six of the mover's points along the opponent's route, with no opposing
     checker ahead of it: a run of six held points among the opponent's indices
     ``0..min_opp-1`` (``min_opp`` = the opponent's most advanced occupied index, 0 when it
@@ -90,7 +92,9 @@ def _trapping(me, lvl, rotated, min_opp):
 
 
 @nb.njit(cache=True)
-def _end_score(me, lvl, flags, rotated, min_opp, started_trapped):
+def _end_score(
+    me: Any, lvl: Any, flags: Any, rotated: Any, min_opp: Any, started_trapped: Any
+) -> Any:
     """-1 if the position at ``lvl`` breaks an end-of-play rule, else the preference
     bonus (1 for opening a trapping block that existed at the start of the turn)."""
     if flags & F_START_QUARTER:
@@ -111,7 +115,7 @@ def _end_score(me, lvl, flags, rotated, min_opp, started_trapped):
 
 
 @nb.njit(cache=True)
-def _land(board, t, contact, rotated, pinned_me, k3):
+def _land(board: Any, t: Any, contact: Any, rotated: Any, pinned_me: Any, k3: Any) -> Any:
     """Can a checker of the mover land on its index ``t``? -1 no, 0 yes, 1 yes and it hits
     (HIT) or pins (PIN) a single opposing checker."""
     if contact == HIT:
@@ -137,7 +141,17 @@ def _land(board, t, contact, rotated, pinned_me, k3):
 
 
 @nb.njit(cache=True)
-def _vsearch(board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, ws):
+def _vsearch(
+    board: Any,
+    d1: Any,
+    d2: Any,
+    contact: Any,
+    flags: Any,
+    head_limit: Any,
+    pinned_me: Any,
+    opp_pins: Any,
+    ws: Any,
+) -> Any:
     """Fill the workspace ``ws`` with the distinct legal plays; return their number
     (0 when the roll cannot be played, -1 when the workspace is too small)."""
     stamp_box = ws[2]
@@ -155,7 +169,7 @@ def _vsearch(board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, ws)
     moved = np.zeros(4, np.bool_)
     mv = np.zeros((4, 3), np.int32)
     dseq = np.empty(4, np.int32)
-    off = 15 - _load(board, me, w1, w2, out)
+    off = 15 - load_board(board, me, w1, w2, out)
     if contact == PIN:
         k3[0] = opp_pins
     passed[0] = off > 0
@@ -188,9 +202,9 @@ def _vsearch(board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, ws)
     if need_all:
         bonus = _end_score(me, 0, flags, rotated, min_opp, started_trapped)
         if bonus >= 0:
-            best, n, stamp = _leaf(w1[0], w2[0], k3[0], bonus * _BONUS, 0, mv, best, n, stamp, ws)
+            best, n, stamp = leaf(w1[0], w2[0], k3[0], bonus * _BONUS, 0, mv, best, n, stamp, ws)
     for order in range(norders):
-        _order(dseq, d1, d2, order)
+        dice_order(dseq, d1, d2, order)
         lvl = 0
         src[0] = 24
         moved[0] = False
@@ -225,14 +239,14 @@ def _vsearch(board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, ws)
                             if code >= 0:
                                 found = s
                                 break
-                        elif out[lvl] == 0 and can_bear and _bears_off(me, lvl, s, t):
+                        elif out[lvl] == 0 and can_bear and bears_off(me, lvl, s, t):
                             found = s
                             break
                     s -= 1
             if found < 0:
                 if lvl > 0 and not moved[lvl] and not need_all:
-                    score = lvl * 64 + _pips(dseq, lvl)
-                    best, n, stamp = _leaf(
+                    score = lvl * 64 + dice_pips(dseq, lvl)
+                    best, n, stamp = leaf(
                         w1[lvl], w2[lvl], k3[lvl], score, lvl, mv, best, n, stamp, ws
                     )
                     if n < 0:
@@ -243,7 +257,7 @@ def _vsearch(board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, ws)
             src[lvl] = found - 1
             moved[lvl] = True
             nl = lvl + 1
-            _advance(me, w1, w2, out, lvl, found, t)
+            advance(me, w1, w2, out, lvl, found, t)
             h = k3[lvl]
             lk = lock[lvl]
             hm = headmv[lvl]
@@ -277,8 +291,8 @@ def _vsearch(board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, ws)
                 if need_all:
                     bonus = _end_score(me, nl, flags, rotated, min_opp, started_trapped)
                 if bonus >= 0:
-                    score = bonus * _BONUS + nl * 64 + _pips(dseq, nl)
-                    best, n, stamp = _leaf(w1[nl], w2[nl], h, score, nl, mv, best, n, stamp, ws)
+                    score = bonus * _BONUS + nl * 64 + dice_pips(dseq, nl)
+                    best, n, stamp = leaf(w1[nl], w2[nl], h, score, nl, mv, best, n, stamp, ws)
                     if n < 0:
                         stamp_box[0] = stamp
                         return -1
@@ -294,9 +308,10 @@ def _vsearch(board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, ws)
 
 @nb.njit(cache=True)
 def _vgenerate(
-    board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, tab_stamp, tab_idx,
-    stamp_box, ent_keys, ent_moves,
-):  # fmt: skip
+    board: Any, d1: Any, d2: Any, contact: Any, flags: Any, head_limit: Any, pinned_me: Any,
+    opp_pins: Any, tab_stamp: Any, tab_idx: Any,
+    stamp_box: Any, ent_keys: Any, ent_moves: Any,
+) -> Any:  # fmt: skip
     ws = (tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves)
     n = _vsearch(board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, ws)
     if n < 0:
@@ -305,9 +320,9 @@ def _vgenerate(
     masks = np.zeros(n, np.int64)
     moves = np.empty((n, 4, 3), np.int8)
     for j in range(n):
-        _unpack(board, ent_keys[j, 0], ent_keys[j, 1], boards, j)
+        unpack(board, ent_keys[j, 0], ent_keys[j, 1], boards, j)
         if contact == HIT:
-            _hits_to_bar(ent_keys[j, 2], boards, j)
+            hits_to_bar(ent_keys[j, 2], boards, j)
         elif contact == PIN:
             masks[j] = ent_keys[j, 2]
         for m in range(4):
@@ -316,7 +331,7 @@ def _vgenerate(
     return n, boards, masks, moves
 
 
-_WS = _Workspace()
+_WS = Workspace()
 
 
 def generate(

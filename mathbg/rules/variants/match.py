@@ -14,30 +14,24 @@ Rules
 
 Match equity
 ------------
-Without a cube, a game only moves the score by 1 or 2 points, and with equal players
-each game is won by either side with probability 1/2. Let ``G_k`` be the chance that a
-decisive game of the ``k``-th variant in the rotation is worth 2 points, ``D_k`` its
-chance of a draw, and ``M_k(i, j)`` the chance that the player needing ``i`` points wins
-the match against one needing ``j`` when the next game is variant ``k``::
-
-    M_k(i, j) = D_k M_{k+1}(i, j) + (1 - D_k) / 2 [(1 - G_k) M_{k+1}(i-1, j)
-                + G_k M_{k+1}(i-2, j) + (1 - G_k) M_{k+1}(i, j-1) + G_k M_{k+1}(i, j-2)],
-
-``M(i <= 0, j) = 1``, ``M(i, j <= 0) = 0``, rotation indices modulo its length. For one
-variant (or equal ``G_k``) this is exactly the cubeless MET of
-:func:`mathbg.met.cubeless` with ``backgammon_rate=0`` and ``one_away=None`` (draws only
-delay: ``M = b / (1 - D)`` leaves it unchanged). The first player's advantage of
-starting a game is ignored, as in every MET.
+This module keeps the score. The chance of winning a match without a cube is computed in
+:mod:`mathbg.met.nocube` (:func:`mathbg.met.match_mwc`, :func:`mathbg.met.rotation_met`),
+which reads a :class:`VariantMatch` through its :meth:`~VariantMatch.away`,
+:meth:`~VariantMatch.gammon_rates`, :meth:`~VariantMatch.draw_rates` and
+:attr:`~VariantMatch.next_game_index`; :data:`DEFAULT_GAMMON_RATES` and
+:data:`DEFAULT_DRAW_RATES` are the measured per-variant rates it uses by default.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from mathbg._deprecation import warn_deprecated
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 from mathbg.rules.ruleset import get_ruleset
 from mathbg.rules.variants.geometry import Variant
@@ -196,21 +190,67 @@ class VariantMatch:
         pos = state.position if self.starter == 0 else state.position.swap()
         return replace(state, position=pos, turn=self.starter, phase=Phase.ROLL)
 
-    # ------------------------------------------------------------------ equity
+    # ------------------------------------------------------------------ rates
+    @property
+    def next_game_index(self) -> int:
+        """Index in :attr:`rotation` of the next game."""
+        return self.games % len(self.rotation)
+
+    def gammon_rates(self, given: Sequence[float] | dict[Any, float] | None = None) -> list[float]:
+        """``G_k`` for each game of the rotation: ``given`` (one per game, or a dict by
+        variant), else :data:`DEFAULT_GAMMON_RATES`."""
+        return _rates(self.rotation, given, DEFAULT_GAMMON_RATES, "gammon rates")
+
+    def draw_rates(self, given: Sequence[float] | dict[Any, float] | None = None) -> list[float]:
+        """``D_k`` for each game of the rotation: ``given`` (one per game, or a dict by
+        variant), else :data:`DEFAULT_DRAW_RATES`."""
+        return _rates(self.rotation, given, DEFAULT_DRAW_RATES, "draw rates")
+
     def mwc(
         self,
         player: int = 0,
         gammon_rates: Sequence[float] | dict[Any, float] | None = None,
         draw_rates: Sequence[float] | dict[Any, float] | None = None,
     ) -> float:
-        """``player``'s match-winning chance before the next game (see :func:`match_equity`)."""
-        return match_equity(self, player, gammon_rates=gammon_rates, draw_rates=draw_rates)
+        """Deprecated: use :func:`mathbg.met.match_mwc` ``(match, player, ...)``."""
+        warn_deprecated("VariantMatch.mwc", "mathbg.met.match_mwc(match, player)")
+        return _met_nocube().match_mwc(  # type: ignore[no-any-return]
+            self, player, gammon_rates=gammon_rates, draw_rates=draw_rates
+        )
+
+
+def _met_nocube() -> Any:
+    """:mod:`mathbg.met.nocube`, for the deprecated equity spellings only (the rules model
+    does not depend on :mod:`mathbg.met`)."""
+    return importlib.import_module("mathbg.met.nocube")
 
 
 def TavliMatch(length: int = 5) -> VariantMatch:
-    """A Tavli match to ``length`` points (Portes -> Plakoto -> Fevga); see
-    :meth:`VariantMatch.tavli`."""
+    """Deprecated: use :meth:`VariantMatch.tavli`."""
+    warn_deprecated("TavliMatch(length)", "VariantMatch.tavli(length)")
     return VariantMatch.tavli(length)
+
+
+def match_equity(
+    match: VariantMatch,
+    player: int = 0,
+    *,
+    gammon_rates: Sequence[float] | dict[Any, float] | None = None,
+    draw_rates: Sequence[float] | dict[Any, float] | None = None,
+) -> float:
+    """Deprecated: use :func:`mathbg.met.match_mwc`."""
+    warn_deprecated("mathbg.rules.variants.match.match_equity", "mathbg.met.match_mwc")
+    return _met_nocube().match_mwc(  # type: ignore[no-any-return]
+        match, player, gammon_rates=gammon_rates, draw_rates=draw_rates
+    )
+
+
+def rotation_met(
+    length: int, gammon_rates: Sequence[float], draw_rates: Sequence[float] | None = None
+) -> np.ndarray:
+    """Deprecated: use :func:`mathbg.met.rotation_met`."""
+    warn_deprecated("mathbg.rules.variants.match.rotation_met", "mathbg.met.rotation_met")
+    return _met_nocube().rotation_met(length, gammon_rates, draw_rates)  # type: ignore[no-any-return]
 
 
 def _rates(
@@ -234,111 +274,3 @@ def _rates(
         if not 0.0 <= x <= 1.0 or (what == "draw rates" and x >= 1.0):
             raise InvalidParameterError(f"{what} must be in [0, 1): got {x}")
     return out
-
-
-def rotation_met(
-    length: int, gammon_rates: Sequence[float], draw_rates: Sequence[float] | None = None
-) -> np.ndarray:
-    """Match-winning chances of a cubeless match whose games rotate through variants.
-
-    Parameters
-    ----------
-    length : int
-        Largest away score N.
-    gammon_rates : sequence of float
-        ``G_k`` for each game of the rotation: the chance a decisive game is worth 2.
-    draw_rates : sequence of float, optional
-        ``D_k``: the chance a game is drawn (default 0).
-
-    Returns
-    -------
-    ndarray, shape (R, N + 1, N + 1)
-        ``M[k, i, j]`` = chance that the player needing ``i`` wins against one needing
-        ``j`` when the next game is the rotation's ``k``-th (index 0 = already won is
-        ``M[k, 0, j] = 1``, ``M[k, i, 0] = 0``). The recurrence is in the module
-        docstring; draws make it cyclic across the rotation at a fixed score, solved
-        exactly: ``x_k = D_k x_{k+1} + b_k`` around the cycle gives
-        ``x_0 = sum_m (prod_{l<m} D_l) b_m / (1 - prod_l D_l)``.
-    """
-    g = np.asarray(gammon_rates, dtype=float)
-    r = len(g)
-    d = np.zeros(r) if draw_rates is None else np.asarray(draw_rates, dtype=float)
-    if r == 0 or d.shape != (r,):
-        raise InvalidParameterError("one gammon rate (and draw rate) per game of the rotation")
-    if np.any((g < 0) | (g > 1)) or np.any((d < 0) | (d >= 1)):
-        raise InvalidParameterError("gammon rates must be in [0, 1] and draw rates in [0, 1)")
-    n = int(length)
-    if n < 1:
-        raise InvalidParameterError(f"length must be >= 1, got {length}")
-    m = np.zeros((r, n + 1, n + 1))
-    m[:, 0, 1:] = 1.0
-
-    def at(k: int, i: int, j: int) -> float:
-        if i <= 0:
-            return 1.0
-        if j <= 0:
-            return 0.0
-        return m[k % r, i, j]
-
-    for total in range(2, 2 * n + 1):
-        for i in range(max(1, total - n), min(n, total - 1) + 1):
-            j = total - i
-            b = np.empty(r)
-            for k in range(r):
-                nk = k + 1
-                b[k] = (
-                    (1.0 - d[k])
-                    * 0.5
-                    * (
-                        (1.0 - g[k]) * at(nk, i - 1, j)
-                        + g[k] * at(nk, i - 2, j)
-                        + (1.0 - g[k]) * at(nk, i, j - 1)
-                        + g[k] * at(nk, i, j - 2)
-                    )
-                )
-            for k in range(r):
-                acc, prod = 0.0, 1.0
-                for step in range(r):
-                    kk = (k + step) % r
-                    acc += prod * b[kk]
-                    prod *= d[kk]
-                m[k, i, j] = acc / (1.0 - prod)
-    return m
-
-
-def match_equity(
-    match: VariantMatch,
-    player: int = 0,
-    *,
-    gammon_rates: Sequence[float] | dict[Any, float] | None = None,
-    draw_rates: Sequence[float] | dict[Any, float] | None = None,
-) -> float:
-    """``player``'s chance of winning ``match`` from its current score.
-
-    A single-variant match reads the cubeless MET (:func:`mathbg.met.cubeless`, with the
-    variant's gammon rate, no backgammons, 1-away entries by the same recurrence); a
-    rotation (Tavli) uses :func:`rotation_met`, which reduces to it when the variants'
-    gammon rates are equal.
-
-    Parameters
-    ----------
-    match : VariantMatch
-    player : {0, 1}
-    gammon_rates, draw_rates : sequence (one per rotation game) or dict by variant, optional
-        Default :data:`DEFAULT_GAMMON_RATES` and :data:`DEFAULT_DRAW_RATES`.
-    """
-    if player not in (0, 1):
-        raise InvalidScoreError(f"player must be 0 or 1, got {player}")
-    if match.is_over:
-        return 1.0 if match.winner == player else 0.0
-    i, j = match.away(player), match.away(1 - player)
-    g = _rates(match.rotation, gammon_rates, DEFAULT_GAMMON_RATES, "gammon rates")
-    if len(match.rotation) == 1:
-        from mathbg.met import cubeless
-
-        met = cubeless(max(i, j), gammon_rate=g[0], backgammon_rate=0.0, one_away=None)
-        return float(met.mwc(i, j))
-    d = _rates(match.rotation, draw_rates, DEFAULT_DRAW_RATES, "draw rates")
-    k = match.games % len(match.rotation)
-    m = rotation_met(max(i, j), g, d)
-    return float(m[k, i, j])

@@ -21,11 +21,11 @@ from mathbg.errors import (
     InvalidPositionError,
 )
 from mathbg.rules.dice import parse_roll
-from mathbg.rules.notation import ParsedPlay, _play_net, _segment_ok, format_moves, parse_notation
-from mathbg.rules.plays import _NORMAL, Play, Plays
+from mathbg.rules.notation import ParsedPlay, format_moves, parse_notation, play_net, segment_ok
+from mathbg.rules.plays import NORMAL_ROLL, Play, Plays
 from mathbg.rules.position import Position
 from mathbg.rules.variants.geometry import Contact
-from mathbg.rules.variants.position import VariantPosition, _vmake, mirror_mask
+from mathbg.rules.variants.position import VariantPosition, make_variant_position, mirror_mask
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.dice import Roll
@@ -80,6 +80,7 @@ class VariantPlays(Plays):
     __slots__ = ("_pins",)
 
     _play_class = VariantPlay
+    position: VariantPosition
 
     def __init__(
         self,
@@ -93,7 +94,9 @@ class VariantPlays(Plays):
         self._pins = pins
 
     def _result(self, i: int) -> VariantPosition:
-        return _vmake(self._boards[i].tobytes(), self.position.variant, int(self._pins[i]))
+        return make_variant_position(
+            self._boards[i].tobytes(), self.position.variant, int(self._pins[i])
+        )
 
     @property
     def pins(self) -> np.ndarray:
@@ -163,7 +166,7 @@ def variant_legal_plays(rules: VariantRuleSet, position: Position, roll: Any) ->
             f"a {rules.name} rule set plays {rules.name} positions, not a {what} position "
             f"(use Position.initial({rules.name!r}) or VariantPosition)"
         )
-    r = _NORMAL.get(roll) if type(roll) is tuple else None
+    r = NORMAL_ROLL.get(roll) if type(roll) is tuple else None
     if r is None:
         r = parse_roll(roll)
     cells = position.cells
@@ -217,7 +220,7 @@ def _resolve(plays: VariantPlays, text: str | ParsedPlay) -> Play:
         )
     for points, _, _ in parsed.paths:
         for a, b in itertools.pairwise(points):
-            if not _segment_ok(a, b, roll):
+            if not segment_ok(a, b, roll):
                 raise IllegalPlayError(f"{written!r}: {a}/{b} cannot be played with {rtxt}")
     blocked = pos.blocked_points()
     for points, _, _ in parsed.paths:
@@ -227,7 +230,7 @@ def _resolve(plays: VariantPlays, text: str | ParsedPlay) -> Play:
                     f"{written!r}: point {p} is closed to the side on roll in {pos.variant}"
                 )
     want = parsed.net_change()
-    cands = [p for p in plays if _play_net(pos, p.result) == want]
+    cands = [p for p in plays if play_net(pos, p.result) == want]
     if not cands:
         if not plays:
             raise IllegalPlayError(f"{written!r}: {rtxt} cannot be played at all here")

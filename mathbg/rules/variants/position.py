@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mathbg.errors import InvalidIdError, InvalidPositionError
-from mathbg.rules.position import CHECKERS, Position, PositionStatus, _row_from_counts
+from mathbg.rules.position import CHECKERS, Position, PositionStatus, row_from_counts
 from mathbg.rules.variants.geometry import (
     Contact,
     Movement,
@@ -64,7 +64,7 @@ def mirror_mask(mask: int) -> int:
     return (r[mask & 255] << 16) | (r[(mask >> 8) & 255] << 8) | r[(mask >> 16) & 255]
 
 
-def _vmake(cells: bytes, variant: Variant, pins: int = 0) -> VariantPosition:
+def make_variant_position(cells: bytes, variant: Variant, pins: int = 0) -> VariantPosition:
     """A VariantPosition from trusted fields, without checks (internal fast path)."""
     pos = object.__new__(VariantPosition)
     object.__setattr__(pos, "cells", cells)
@@ -149,7 +149,7 @@ class VariantPosition(Position, VariantGeometry):
         >>> VariantPosition.from_counts({24: 15}, {24: 15}, variant="fevga").id
         'fevga:24x15:24x15'
         """
-        cells = _row_from_counts(opponent, "opponent") + _row_from_counts(player, "player")
+        cells = row_from_counts(opponent, "opponent") + row_from_counts(player, "player")
         pins = _mask_from_points(pinned, "player") | (
             _mask_from_points(pinned_opponent, "opponent") << 24
         )
@@ -226,7 +226,9 @@ class VariantPosition(Position, VariantGeometry):
         """The same position seen by the other side (rows and pin halves exchanged)."""
         c = self.cells
         p = self.pins
-        return _vmake(c[25:] + c[:25], self.variant, (p >> 24) | ((p & _MASK24) << 24))
+        return make_variant_position(
+            c[25:] + c[:25], self.variant, (p >> 24) | ((p & _MASK24) << 24)
+        )
 
     def has_contact(self) -> bool:
         """True while some checker of one side still has to pass a checker of the other.
@@ -488,7 +490,7 @@ def parse_position(text: str) -> Position:
 
 
 def _render(position: VariantPosition, *, roll: Any = None) -> str:
-    from mathbg.rules.diagram import _cell, board_lines
+    from mathbg.rules.diagram import board_lines, stack_cell
 
     c = position.cells
     pins = position.pins
@@ -504,11 +506,11 @@ def _render(position: VariantPosition, *, roll: Any = None) -> str:
             base, top, n_top = ("x", "O", theirs) if me_pinned else ("o", "X", mine)
             if row == 0:
                 return base
-            return _cell(n_top, row - 1, top)
+            return stack_cell(n_top, row - 1, top)
         if mine:
-            return _cell(mine, row, "X")
+            return stack_cell(mine, row, "X")
         if theirs:
-            return _cell(theirs, row, "O")
+            return stack_cell(theirs, row, "O")
         return " "
 
     if position.movement == Movement.SAME:

@@ -122,15 +122,15 @@ def evaluate(ruleset: RuleSet, boards: np.ndarray, pins: np.ndarray | None = Non
             q0 = rear[row]
             if q0 < 0:
                 continue
-            run = best = count = 0
+            run = best = n_ahead = 0
             for q in range(q0 - 1, -1, -1):  # the points in front of that checker
                 if held[row, (q + 12) % 24]:
-                    count += 1
+                    n_ahead += 1
                     run += 1
                     best = max(best, run)
                 else:
                     run = 0
-            ahead[row] = count
+            ahead[row] = n_ahead
             longest[row] = best
         score += 3.0 * ahead + 2.0 * longest
     return score

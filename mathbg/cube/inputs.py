@@ -16,34 +16,18 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mathbg.errors import InvalidParameterError, InvalidScoreError
+from mathbg.rules.cube import CubeOwner
 
 #: Cube values the score matrix covers by default (gnubg's ``MAXCUBELEVEL`` = 7 levels).
 CUBE_LEVELS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
 
-#: Names of the cube owner accepted everywhere.
-OWNERS: tuple[str, ...] = ("centre", "player", "opponent")
-
-_OWNER_ALIASES = {
-    "centre": "centre",
-    "center": "centre",
-    "centred": "centre",
-    "centered": "centre",
-    "none": "centre",
-    "player": "player",
-    "me": "player",
-    "opponent": "opponent",
-    "opp": "opponent",
-}
+#: Names of the cube owner (:class:`~mathbg.rules.cube.CubeOwner`).
+OWNERS: tuple[str, ...] = tuple(CubeOwner)
 
 
-def check_owner(owner: str) -> str:
-    """Normalise a cube owner name to ``"centre"``, ``"player"`` or ``"opponent"``."""
-    key = str(owner).strip().lower()
-    if key not in _OWNER_ALIASES:
-        raise InvalidParameterError(
-            f"cube owner must be one of centre, player, opponent; got {owner!r}"
-        )
-    return _OWNER_ALIASES[key]
+def check_owner(owner: CubeOwner | str) -> CubeOwner:
+    """Normalise a cube owner (:meth:`CubeOwner.parse <mathbg.rules.cube.CubeOwner.parse>`)."""
+    return CubeOwner.parse(owner)
 
 
 def is_power_of_two(value: ArrayLike) -> NDArray[np.bool_]:
@@ -81,7 +65,7 @@ def check_away(away: ArrayLike, what: str = "away") -> NDArray[np.int64]:
     arr = np.asarray(away)
     if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
         if not np.all(np.isfinite(arr)) or not np.all(np.rint(arr) == arr):
-            raise InvalidScoreError(f"{what} must be a whole number of points; got {away}")
+            raise InvalidScoreError(f"{what} must be a whole number of points; got {away!s}")
     iarr = np.rint(arr).astype(np.int64)
     if np.any(iarr < 1):
         raise InvalidScoreError(
@@ -136,7 +120,7 @@ def check_x(x: ArrayLike) -> NDArray[np.float64]:
     """Check a cube life (cube efficiency) ``x`` in [0, 1]: 0 dead cube, 1 fully live."""
     arr = np.asarray(x, dtype=np.float64)
     if not np.all(np.isfinite(arr)) or np.any(arr < 0.0) or np.any(arr > 1.0):
-        raise InvalidParameterError(f"cube life x must lie in [0, 1] (0 dead, 1 live); got {x}")
+        raise InvalidParameterError(f"cube life x must lie in [0, 1] (0 dead, 1 live); got {x!s}")
     return arr
 
 

@@ -1,0 +1,349 @@
+"""Cubeless probabilities -> cubeful match winning chances and equities (gnubg's blend).
+
+Probabilities are gnubg's five outputs for the player on roll, on the last axis of
+``probs``: ``(p_win, p_win_gammon, p_win_backgammon, p_lose_gammon, p_lose_backgammon)``
+with *cumulative* gammons (a backgammon also counts as a gammon). From them each side's
+gammon and backgammon rates, **disjoint fractions of that side's wins**, feed the cube
+points of :mod:`mathbg.cube.match` (gnubg ``GetPoints``).
+
+The cubeful value is gnubg's 0-ply transformation (eval.c ``Cl2CfMatch``/``Cl2CfMoney``)::
+
+    value = (1 - x) dead + x live
+
+- ``dead``: the cubeless MWC ``sum_outcome P(outcome) MWC(outcome)`` at the current cube
+  (money: the cubeless equity);
+- ``live``: piecewise linear in ``p_win`` through the live cash points. For a centred cube
+  (match): from (0, gammon-weighted loss) to (opponent's too-good point ``1 - CP_opp``,
+  MWC of losing the cube) to (player's cash point ``CP``, MWC of winning the cube) to
+  (1, gammon-weighted win); an owned cube drops the opponent's corner, an unavailable one
+  the player's.
+
+gnubg treats the score as cubeless (no cube value) in the Crawford game, when both sides
+need no more than the cube, and at 2-away/2-away; so does :func:`cubeful_mwc`.
+
+References
+----------
+GNU Backgammon eval.c (``Cl2CfMatchCentered``, ``Cl2CfMatchOwned``,
+``Cl2CfMatchUnavailable``, ``Cl2CfMoney``, ``fDoCubeful``, ``FindBestCubeDecision``),
+matchequity.c (``GetPoints``, ``mwc2eq``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from mathbg._deprecation import warn_deprecated
+from mathbg.cube._solver import MetView, solve, view_mwc
+from mathbg.cube.decisions import CubeAction, CubeDecision, classify
+from mathbg.cube.inputs import (
+    check_away,
+    check_cube,
+    check_owner,
+    check_x,
+    rates_from_probabilities,
+)
+from mathbg.cube.match import may_double, score_state
+from mathbg.cube.money import cubeful_equity as _money_cubeful
+from mathbg.errors import InvalidParameterError, InvalidScoreError
+from mathbg.met.catalogue import as_met
+from mathbg.met.table import MET
+
+__all__ = [
+    "GNUBG_CONTACT_X",
+    "CubeDecision",
+    "cube_decision",
+    "cubeful_equity",
+    "cubeful_mwc",
+    "cubeless_mwc",
+    "emg",
+    "money_cubeful_equity",
+]
+
+#: gnubg's cube efficiency for contact and crashed positions (``show cubeefficiency``).
+GNUBG_CONTACT_X = 0.68
+
+Float = float | NDArray[np.float64]
+
+
+def _out(a: NDArray[np.float64]) -> Float:
+    return float(a) if np.ndim(a) == 0 else a
+
+
+def _score(
+    met: MET | str, away: int, opp_away: int, cube: int, crawford: bool
+) -> tuple[MET, int, int, int, str]:
+    m = as_met(met)
+    a = int(check_away(away, "away"))
+    b = int(check_away(opp_away, "opp_away"))
+    c = int(check_cube(cube))
+    state = score_state(a, b, crawford=crawford)
+    return m, a, b, c, state
+
+
+def _need_score(away: int | None, opp_away: int | None) -> tuple[int, int]:
+    if away is None or opp_away is None:
+        raise InvalidScoreError("match play needs both away and opp_away")
+    return away, opp_away
+
+
+def _outcomes(m: Any, a: int, b: int, c: int, post: bool) -> tuple[NDArray[np.float64], ...]:
+    """MWC of the player after winning / losing 1, 2, 3 times the cube."""
+    k = np.array([1, 2, 3], dtype=np.int64)
+    pa = np.asarray(post)
+    view = MetView(m, 0)
+    wins = view_mwc(view, a - k * c, np.full(3, b), pa)
+    loses = view_mwc(view, np.full(3, a), b - k * c, pa)
+    return wins, loses
+
+
+def cubeless_mwc(
+    probs: ArrayLike, met: Any, away: int, opp_away: int, cube: int = 1, *, crawford: bool = False
+) -> Float:
+    """Cubeless (dead-cube) MWC of the player on roll: ``sum P(outcome) MWC(outcome)``.
+
+    ``probs`` are gnubg's five outputs with cumulative gammons (see the module docs); the
+    outcomes are single, gammon and backgammon wins and losses at the current cube.
+    """
+    p = np.asarray(probs, dtype=np.float64)
+    rates_from_probabilities(p)  # validates
+    m, a, b, c, state = _score(met, away, opp_away, cube, crawford)
+    wins, loses = _outcomes(m, a, b, c, state != "normal")
+    w, wg, wb, lg, lb = (p[..., i] for i in range(5))
+    lose = 1.0 - w
+    value = (
+        (w - wg) * wins[0]
+        + (wg - wb) * wins[1]
+        + wb * wins[2]
+        + (lose - lg) * loses[0]
+        + (lg - lb) * loses[1]
+        + lb * loses[2]
+    )
+    return _out(value)
+
+
+def _do_cubeful(a: int, b: int, c: int, state: str) -> bool:
+    if state in ("crawford", "dmp"):
+        return False
+    if a <= c and b <= c:
+        return False
+    return not (a == 2 and b == 2)
+
+
+def _lin(p: Any, x0: Any, y0: Any, x1: Any, y1: Any) -> Any:
+    """The line through (x0, y0) and (x1, y1) at p (elementwise), y1 where x1 <= x0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x1 > x0, y0 + (y1 - y0) * (p - x0) / np.where(x1 > x0, x1 - x0, 1.0), y1)
+
+
+def cubeful_mwc(
+    probs: ArrayLike,
+    met: Any,
+    away: int,
+    opp_away: int,
+    *,
+    cube: int = 1,
+    owner: str = "centre",
+    x: ArrayLike = GNUBG_CONTACT_X,
+    crawford: bool = False,
+) -> Float:
+    """Cubeful MWC of the player on roll from cubeless probabilities (gnubg ``Cl2CfMatch``).
+
+    Parameters
+    ----------
+    probs : array_like, shape (..., 5)
+        ``(p_win, p_win_gammon, p_win_backgammon, p_lose_gammon, p_lose_backgammon)`` of the
+        player on roll, cumulative gammons. The rates the cube points use are derived from
+        them as disjoint fractions of each side's wins.
+    met : mathbg.met.MET or str
+        The match equity table.
+    away, opp_away : int
+        Points the player on roll and the opponent need.
+    cube : int
+        Cube value.
+    owner : {"centre", "player", "opponent"}
+        Who holds the cube (``"player"`` = the player on roll).
+    x : float
+        Cube life (gnubg: 0.68 in contact).
+    crawford : bool
+        A side 1-away: the Crawford game (cubeless) rather than post-Crawford.
+
+    Returns
+    -------
+    float or ndarray
+        ``(1 - x) MWC_dead + x MWC_live`` (see the module docs).
+    """
+    p = np.asarray(probs, dtype=np.float64)
+    g0, b0, g1, b1 = rates_from_probabilities(p)
+    m, a, b, c, state = _score(met, away, opp_away, cube, crawford)
+    owner = check_owner(owner)
+    xv = check_x(x)
+    dead = np.asarray(cubeless_mwc(p, m, a, b, c, crawford=crawford))
+    if not _do_cubeful(a, b, c, state):
+        return _out(dead)
+    post = state != "normal"
+    wins, loses = _outcomes(m, a, b, c, post)
+    shape = np.shape(g0)
+    sol = solve(
+        MetView(m, 0),
+        np.full(shape, a),
+        np.full(shape, b),
+        np.full(shape, c),
+        (g0, b0, g1, b1),
+        np.full(shape, post),
+        np.zeros(shape, dtype=bool),
+    )
+    tg = sol.cash_live[0][0]
+    opp_tg = 1.0 - sol.cash_live[1][0]
+    pw = p[..., 0]
+    cash, opp_cash = wins[0], loses[0]
+    win_g = (1.0 - g0 - b0) * wins[0] + g0 * wins[1] + b0 * wins[2]
+    lose_g = (1.0 - g1 - b1) * loses[0] + g1 * loses[1] + b1 * loses[2]
+    low = _lin(pw, 0.0, lose_g, opp_tg, opp_cash)
+    if owner == "centre":
+        mid = _lin(pw, opp_tg, opp_cash, tg, cash)
+        high = _lin(pw, tg, cash, 1.0, win_g)
+        live = np.where(pw <= opp_tg, low, np.where(pw < tg, mid, high))
+    elif owner == "player":
+        live = np.where(pw <= tg, _lin(pw, 0.0, lose_g, tg, cash), _lin(pw, tg, cash, 1.0, win_g))
+    else:
+        live = np.where(pw <= opp_tg, low, _lin(pw, opp_tg, opp_cash, 1.0, win_g))
+    return _out((1.0 - xv) * dead + xv * live)
+
+
+def emg(
+    mwc: ArrayLike, met: Any, away: int, opp_away: int, cube: int = 1, *, crawford: bool = False
+) -> Float:
+    """Equivalent-to-money-game equity (EMG) of a MWC at the score.
+
+    ``EMG = 2 (MWC - MWC_lose) / (MWC_win - MWC_lose) - 1`` with win/lose = the player
+    winning/losing ``cube`` points (single) from this score: gnubg's ``mwc2eq``
+    (:meth:`mathbg.met.MET.mwc2eq`).
+    """
+    m, a, b, c, state = _score(met, away, opp_away, cube, crawford)
+    wins, loses = _outcomes(m, a, b, c, state != "normal")
+    win, lose = wins[0], loses[0]
+    if win == lose:
+        raise InvalidScoreError(
+            f"EMG is undefined at {a}-away/{b}-away on a {c}-cube: winning and losing "
+            "the cube give the same MWC"
+        )
+    return _out(2.0 * (np.asarray(mwc, dtype=np.float64) - lose) / (win - lose) - 1.0)
+
+
+def _money_equity(
+    probs: ArrayLike,
+    *,
+    owner: str = "centre",
+    x: ArrayLike = GNUBG_CONTACT_X,
+    jacoby: bool = False,
+) -> Float:
+    """Money cubeful equity per unit cube from cubeless probabilities (gnubg ``Cl2CfMoney``).
+
+    ``W = 1 + (p_wg + p_wb) / p_win`` and ``L`` likewise (cumulative gammons, i.e.
+    ``1 + g + 2 b`` with disjoint rates), then :func:`mathbg.cube.money.cubeful_equity`.
+    With (almost) certain wins or losses the cubeless equity is returned, as gnubg does.
+    """
+    p = np.asarray(probs, dtype=np.float64)
+    g0, b0, g1, b1 = rates_from_probabilities(p)
+    w = 1.0 + g0 + 2.0 * b0
+    l_ = 1.0 + g1 + 2.0 * b1
+    pw = p[..., 0]
+    cubeless = 2.0 * pw - 1.0
+    if not (jacoby and check_owner(owner) == "centre"):
+        cubeless = cubeless + (p[..., 1] - p[..., 3]) + (p[..., 2] - p[..., 4])
+    value = np.asarray(_money_cubeful(pw, w, l_, x, owner, jacoby=jacoby))
+    extreme = (pw <= 1e-7) | (pw >= 1.0 - 1e-7)
+    return _out(np.where(extreme, cubeless, value))
+
+
+def money_cubeful_equity(
+    probs: ArrayLike,
+    *,
+    owner: str = "centre",
+    x: ArrayLike = GNUBG_CONTACT_X,
+    jacoby: bool = False,
+) -> Float:
+    """Deprecated: :func:`cubeful_equity` ``(probs)`` (money play when ``met`` is None)."""
+    warn_deprecated("mathbg.cube.cubeful.money_cubeful_equity", "cubeful_equity(probs)")
+    return _money_equity(probs, owner=owner, x=x, jacoby=jacoby)
+
+
+def cubeful_equity(
+    probs: ArrayLike,
+    met: Any = None,
+    away: int | None = None,
+    opp_away: int | None = None,
+    *,
+    cube: int = 1,
+    owner: str = "centre",
+    x: ArrayLike = GNUBG_CONTACT_X,
+    crawford: bool = False,
+    jacoby: bool = False,
+) -> Float:
+    """Cubeful equity: money (``met=None``: per unit cube) or EMG at a match score.
+
+    Money play (gnubg ``Cl2CfMoney``): ``W = 1 + (p_wg + p_wb) / p_win`` and ``L`` likewise
+    (cumulative gammons, i.e. ``1 + g + 2 b`` with disjoint rates), then
+    :func:`mathbg.cube.money.cubeful_equity`; with (almost) certain wins or losses the
+    cubeless equity is returned, as gnubg does.
+    """
+    if met is None:
+        return _money_equity(probs, owner=owner, x=x, jacoby=jacoby)
+    away, opp_away = _need_score(away, opp_away)
+    value = cubeful_mwc(probs, met, away, opp_away, cube=cube, owner=owner, x=x, crawford=crawford)
+    return emg(value, met, away, opp_away, cube, crawford=crawford)
+
+
+def cube_decision(
+    probs: ArrayLike,
+    met: Any = None,
+    away: int | None = None,
+    opp_away: int | None = None,
+    *,
+    cube: int = 1,
+    owner: str = "centre",
+    x: float = GNUBG_CONTACT_X,
+    crawford: bool = False,
+    jacoby: bool = False,
+    beavers: bool = False,
+) -> CubeDecision:
+    """The cube decision for one set of cubeless probabilities (gnubg's 0-ply logic).
+
+    Money (``met=None``): ND = cubeful equity with the cube where it is, DT = 2 x the
+    equity with the opponent holding the cube, DP = +1. Match: ND, DT (cube ``2 cube``
+    held by the opponent) as :func:`cubeful_mwc`, DP = MWC of winning ``cube`` points.
+    Named by :func:`mathbg.cube.decisions.classify`.
+    """
+    p = np.asarray(probs, dtype=np.float64)
+    if p.shape != (5,):
+        raise InvalidParameterError(
+            f"cube_decision takes one set of 5 probabilities; got {p.shape}"
+        )
+    owner = check_owner(owner)
+    can_gammon = bool(p[1] > 0.0)
+    if met is None:
+        nd = float(_money_equity(p, owner=owner, x=x, jacoby=jacoby))
+        if owner == "opponent":
+            return CubeDecision(CubeAction.NOT_AVAILABLE, nd, None, None, nd, "equity")
+        dt = 2.0 * float(_money_equity(p, owner="opponent", x=x))
+        dp = 1.0
+        action = classify(nd, dt, dp, can_gammon=can_gammon, beavers=beavers, money=True)
+        optimal = min(dt, dp) if action.doubles else nd
+        return CubeDecision(action, nd, dt, dp, optimal, "equity")
+    away, opp_away = _need_score(away, opp_away)
+    m, a, b, c, state = _score(met, away, opp_away, cube, crawford)
+    nd = float(cubeful_mwc(p, m, a, b, cube=c, owner=owner, x=x, crawford=crawford))
+    nd_emg = float(emg(nd, m, a, b, c, crawford=crawford))
+    if not may_double(a, b, c, owner, crawford=crawford):
+        return CubeDecision(
+            CubeAction.NOT_AVAILABLE, nd, None, None, nd, "mwc", (nd_emg, None, None)
+        )
+    dt = float(cubeful_mwc(p, m, a, b, cube=2 * c, owner="opponent", x=x, crawford=crawford))
+    dp = float(_outcomes(m, a, b, c, state != "normal")[0][0])
+    action = classify(nd, dt, dp, can_gammon=can_gammon, money=False)
+    optimal = min(dt, dp) if action.doubles else nd
+    emgs = tuple(float(emg(v, m, a, b, c, crawford=crawford)) for v in (nd, dt, dp))
+    return CubeDecision(action, nd, dt, dp, optimal, "mwc", emgs)  # type: ignore[arg-type]

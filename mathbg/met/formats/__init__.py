@@ -1,0 +1,132 @@
+"""Match equity table files: one module per format and one read/write dispatch.
+
+- :mod:`~mathbg.met.formats.gnubg_xml`: gnubg's MET XML (read, write; explicit and
+  parametric tables).
+- :mod:`~mathbg.met.formats.xg`: eXtreme Gammon's ``.met`` (read, write).
+- :mod:`~mathbg.met.formats.text`: CSV (write), JSON (read, write) and text for people.
+
+:func:`read` sniffs the format from the content, :func:`write` picks it from the suffix
+(``.xml`` gnubg-xml, ``.met`` xg, ``.csv``, ``.json``, ``.txt`` table), :func:`render`
+returns the text. Numbers are written with Python's shortest round-trip representation
+unless ``decimals`` is given, so write-then-read returns the same float64 values.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from mathbg.errors import InvalidScoreError, METFormatError
+from mathbg.met._core import MAX_LENGTH
+from mathbg.met.formats.gnubg_xml import format_gnubg_xml, parse_gnubg_xml
+from mathbg.met.formats.text import format_csv, format_json, format_text, parse_json
+from mathbg.met.formats.xg import format_xg, parse_xg
+from mathbg.met.table import MET
+
+__all__ = [
+    "FORMATS",
+    "format_csv",
+    "format_gnubg_xml",
+    "format_json",
+    "format_text",
+    "format_xg",
+    "parse_gnubg_xml",
+    "parse_json",
+    "parse_xg",
+    "read",
+    "render",
+    "write",
+]
+
+#: Output formats understood by :func:`write` (and the CLI); ``table`` is text for humans.
+FORMATS = ("table", "csv", "json", "gnubg-xml", "xg")
+
+_SUFFIX_FORMAT = {
+    ".xml": "gnubg-xml",
+    ".met": "xg",
+    ".csv": "csv",
+    ".json": "json",
+    ".txt": "table",
+}
+
+
+def _sniff(data: bytes) -> str:
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:200]
+    if head.startswith(b"<"):
+        return "gnubg-xml"
+    if head.startswith(b"{"):
+        return "json"
+    if re.search(rb"\[\s*(current|postcrawford|precrawford)\s*\]", data[:4000], re.I):
+        return "xg"
+    raise METFormatError("cannot tell the file format: expected gnubg MET XML, XG .met or JSON")
+
+
+def read(path: str | Path, *, length: int | None = None, format: str | None = None) -> MET:
+    """Read a MET file: gnubg MET XML, XG ``.met`` or mathbg JSON (format sniffed from content).
+
+    Parameters
+    ----------
+    path : str or Path
+        File to read.
+    length : int, optional
+        Extend (Montgomery) or cut the table to this length; for parametric gnubg tables
+        (``<length>-1</length>``) the length to compute (default 25).
+    format : {"gnubg-xml", "xg", "json"}, optional
+        Skip format detection.
+
+    Raises
+    ------
+    METFormatError
+        The file is malformed; the message names the element, section or line.
+    FileNotFoundError
+        No such file.
+    """
+    p = Path(path)
+    data = p.read_bytes()
+    kind = format or _sniff(data)
+    if length is not None and (
+        isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MAX_LENGTH
+    ):
+        raise InvalidScoreError(f"length must be an integer in 1..{MAX_LENGTH}, got {length!r}")
+    if kind == "gnubg-xml":
+        return parse_gnubg_xml(data, length=length, path=p)
+    if kind == "xg":
+        return parse_xg(data, length=length, path=p)
+    if kind == "json":
+        return parse_json(data, length=length, path=p)
+    raise METFormatError(f"unknown MET file format {kind!r}: use gnubg-xml, xg or json")
+
+
+def render(met: MET, format: str = "table", **options: Any) -> str:
+    """The table as text in ``format`` (one of :data:`FORMATS`)."""
+    if format == "table":
+        return format_text(met, **options)
+    if format == "csv":
+        return format_csv(met, **options)
+    if format == "json":
+        return format_json(met, **options)
+    if format == "gnubg-xml":
+        return format_gnubg_xml(met, **options)
+    if format == "xg":
+        return format_xg(met, **options)
+    raise METFormatError(f"unknown MET format {format!r}; formats: {', '.join(FORMATS)}")
+
+
+def write(met: MET, path: str | Path, format: str | None = None, **options: Any) -> Path:
+    """Write ``met`` to ``path`` in ``format`` (default from the suffix: .xml gnubg-xml,
+    .met xg, .csv, .json, .txt table). ``options`` go to the formatter (``decimals``,
+    ``parametric``, ``post_length``, ...). Returns the path."""
+    p = Path(path)
+    kind = format or _SUFFIX_FORMAT.get(p.suffix.lower())
+    if kind is None:
+        raise METFormatError(
+            f"cannot tell the format from the suffix {p.suffix!r}; pass format= one of "
+            f"{', '.join(FORMATS)}"
+        )
+    text = render(met, kind, **options)
+    if kind == "xg":
+        p.write_bytes(text.replace("\n", "\r\n").encode("cp1252", errors="replace"))
+    else:
+        p.write_text(text, encoding="utf-8")
+    return p
