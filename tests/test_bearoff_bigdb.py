@@ -378,3 +378,53 @@ def test_parse_memory(text, value):
 def test_parse_memory_rejects(text):
     with pytest.raises(InvalidParameterError):
         parse_memory(text)
+
+
+# ----------------------------------------------------------------- CLI
+def test_cli_builds_and_shows_a_two_sided_u16_database(tmp_path, capsys, monkeypatch):
+    from mathbg.cli import main
+
+    monkeypatch.setenv("MATHBG_DATA", str(tmp_path / "data"))
+    argv = ["bearoff", "build", "--two-sided", "--points", "6", "--checkers", "7",
+            "--dtype", "u16", "--memory", "1GiB", "--quiet"]  # fmt: skip
+    assert main(argv) == 0
+    assert "two-sided 6x7" in capsys.readouterr().out
+    assert (tmp_path / "data" / "bearoff" / "twosided-06x07-u16" / "header.json").exists()
+    # show uses the largest database built (6x7 holds this 7-checker pair)
+    assert main(["bearoff", "show", "--two-sided", "0,0,0,0,0,7", "0,0,0,0,0,7", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"two-sided 6x7"' in out and "decision" in out
+    assert main(["bearoff", "build", "--memory", "1GiB", "--quiet"]) == 2
+    assert "--memory needs --two-sided" in capsys.readouterr().err
+
+
+def test_cli_writes_a_cubeless_gnubg_file(tmp_path, capsys):
+    from mathbg.bearoff import gnubg_bd
+    from mathbg.cli import main
+
+    out = tmp_path / "ts.bd"
+    argv = ["bearoff", "build", "--two-sided", "--points", "4", "--checkers", "4",
+            "--cubeless-only", "--out", str(out), "--quiet"]  # fmt: skip
+    assert main(argv) == 0
+    bd = gnubg_bd.read_twosided(out)
+    assert not bd.header.cubeful and bd.values.shape == (70, 70, 1)
+    assert bd.values[0, 5, 0] == 65535 and bd.values[5, 0, 0] == 0  # +1 / -1
+
+
+@pytest.mark.gnubg
+@pytest.mark.parametrize(("size", "flags"), [("4x5", []), ("3x3", ["-C"]), ("7x4", [])])
+def test_cli_gnubg_file_equals_a_fresh_makebearoff(gnubg, tmp_path, size, flags):
+    from mathbg.cli import main
+
+    if gnubg.makebearoff is None:
+        pytest.fail("makebearoff is missing")
+    ref = tmp_path / "mb.bd"
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    subprocess.run([str(gnubg.makebearoff), "-t", size, *flags, "-f", str(ref)], check=True,
+                   capture_output=True, env=env, timeout=300)  # fmt: skip
+    points, checkers = size.split("x")
+    out = tmp_path / "ours.bd"
+    argv = ["bearoff", "build", "--two-sided", "--points", points, "--checkers", checkers,
+            "--out", str(out), "--quiet"] + (["--cubeless-only"] if flags else [])  # fmt: skip
+    assert main(argv) == 0
+    assert out.read_bytes() == ref.read_bytes()

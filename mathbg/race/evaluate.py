@@ -192,9 +192,11 @@ def _default_onesided() -> Any:
 
 @lru_cache(maxsize=1)
 def _default_twosided() -> Any:
+    """The largest cubeful two-sided database already built (e.g. 6x15), else 6x6 (built
+    on first use)."""
     from mathbg.bearoff import TwoSided
 
-    return TwoSided.build(6, 6)
+    return TwoSided.largest(cubeful=True) or TwoSided.build(6, 6)
 
 
 @dataclass(frozen=True)
