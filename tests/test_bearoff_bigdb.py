@@ -132,21 +132,17 @@ def test_u16_equals_the_shell_builder_in_gnubg_arithmetic(u16_6x6):
 
 
 # ----------------------------------------------------------------- float encodings
-@pytest.fixture(scope="module")
-def f64_6x8():
+@pytest.mark.slow
+def test_f64_equals_the_float64_shell_builder_and_f32_is_within_2e5(tmp_path):
     from mathbg.bearoff.twosided import build_arrays
 
-    return build_arrays(6, 8)
-
-
-@pytest.mark.slow
-def test_f64_equals_the_float64_shell_builder_and_f32_is_within_2e5(tmp_path, f64_6x8):
+    reference = build_arrays(6, 7)  # today's float64 build (shell order)
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    assert np.array_equal(_build(tmp_path / "a", 6, 8, dtype="f64"), f64_6x8)
-    f32 = _build(tmp_path / "b", 6, 8, dtype="f32")
+    assert np.array_equal(_build(tmp_path / "a", 6, 7, dtype="f64"), reference)
+    f32 = _build(tmp_path / "b", 6, 7, dtype="f32")
     assert f32.dtype == np.float32
-    assert np.max(np.abs(f32 - f64_6x8)) < 2e-5
+    assert np.max(np.abs(f32 - reference)) < 2e-5
 
 
 # ----------------------------------------------------------------- restriction, backends
@@ -208,7 +204,7 @@ _CHILD = textwrap.dedent(
     """
     import sys
     from mathbg.bearoff.blockbuild import BlockStore, BuildSpec, build_blocks
-    spec = BuildSpec(6, 8, True, "u16")
+    spec = BuildSpec(6, 7, True, "u16")
     build_blocks(spec, BlockStore(sys.argv[1]), memory=int(sys.argv[2]), progress=False)
     """
 )
@@ -222,13 +218,13 @@ def _files(store: Path) -> dict[str, int]:
 @pytest.mark.slow
 def test_sigkill_at_several_moments_then_resume_gives_identical_bytes(tmp_path, u16_6x8):
     store = tmp_path / "store"
-    spec = BuildSpec(6, 8, True, "u16")
+    spec = BuildSpec(6, 7, True, "u16")
     budget = str(minimum_memory(spec))
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    total = len(layout(6, 8).offsets) - 1
-    total = total * total
+    total = layout(6, 7).n_classes ** 2
+    n7 = n_positions(6, 7)
     kills = 0
-    for threshold in (1, total // 4, total // 2, (9 * total) // 10):
+    for threshold in (1, total // 3, (4 * total) // 5):
         before = _files(store) if (store / "blocks").exists() else {}
         if len(before) >= threshold:
             continue
@@ -252,10 +248,11 @@ def test_sigkill_at_several_moments_then_resume_gives_identical_bytes(tmp_path, 
     assert all(_files(store)[name] == mtime for name, mtime in before.items())
     assert len(resumed.listing()) == total and all(len(v) == 1 for v in resumed.listing().values())
     assemble(spec, resumed, tmp_path / "q.npy")
-    assert np.array_equal(np.load(tmp_path / "q.npy"), u16_6x8)
+    # the 6x7 space is a prefix of the 6x8 one (a clean build, = makebearoff -t 6x8)
+    assert np.array_equal(np.load(tmp_path / "q.npy"), u16_6x8[:n7, :n7])
 
     # a corrupted finished block is detected and recomputed (only that one)
-    (ab, [sha]) = next(iter(sorted(resumed.listing().items())[500:501]))
+    (ab, [sha]) = sorted(resumed.listing().items())[900]
     path = Path(resumed._path(*ab, sha))
     raw = bytearray(path.read_bytes())
     raw[-1] ^= 0xFF
@@ -263,7 +260,7 @@ def test_sigkill_at_several_moments_then_resume_gives_identical_bytes(tmp_path, 
     _, _, stats = build_blocks(spec, resumed, memory=int(budget), progress=False)
     assert stats.computed == 1
     assemble(spec, resumed, tmp_path / "q2.npy")
-    assert np.array_equal(np.load(tmp_path / "q2.npy"), u16_6x8)
+    assert np.array_equal(np.load(tmp_path / "q2.npy"), u16_6x8[:n7, :n7])
 
 
 def test_store_of_another_build_is_refused(tmp_path):
@@ -283,12 +280,12 @@ def _cube(nd: int, dt: int) -> int:
 
 
 @pytest.mark.slow
-def test_bellman_equation_at_sampled_pairs_of_6x10(tmp_path):
+def test_bellman_equation_at_sampled_pairs_of_6x9(tmp_path):
     """E[i, j] = trunc(sum_r w_r max_play g(E[j, s]) / 36) in gnubg's integer arithmetic,
     with the plays from Position.legal_plays (not the bearoff move generator)."""
     from mathbg.rules.position import Position
 
-    points, checkers = 6, 10
+    points, checkers = 6, 9  # 6x10 takes 1-2 minutes on CI's two cores
     table = _build(tmp_path, points, checkers)
     x = table.astype(np.int64) - 32768
     boards = all_positions(points, checkers)

@@ -251,6 +251,26 @@ def layer_kernel(
 
 
 @njit(cache=True, nogil=True)
+def serial_kernel(
+    blk_a: Any,
+    blk_b: Any,
+    start: Any,
+    offsets: Any,
+    ptr: Any,
+    succ: Any,
+    arena: Any,
+    nv: Any,
+    gnubg: Any,
+) -> None:
+    """:func:`layer_kernel` on one thread, in order (so the blocks may depend on earlier
+    ones of the same call)."""
+    for t in range(len(blk_a)):
+        a = blk_a[t]
+        b = blk_b[t]
+        fill_block(a, b, offsets, ptr, succ, arena, start[b], arena, start[a, b], nv, gnubg)
+
+
+@njit(cache=True, nogil=True)
 def block_kernel(
     a: Any,
     b: Any,

@@ -287,14 +287,51 @@ class _Progress:
             self.bar.close()
 
 
+#: A step of groups with less work than this (successor reads) runs on one thread: a
+#: parallel region costs a thread wake-up and a barrier, milliseconds on a busy machine.
+_PARALLEL_WORK = 3e7
+#: Consecutive one-thread groups are batched into one kernel call up to this much work.
+_SERIAL_BATCH = 3e7
+
+
+def _steps(
+    lay: PipLayout, plan: ArenaPlan, nv: int, work: dict[tuple[int, int], float]
+) -> list[tuple[list[list[int]], bool]]:
+    """Kernel calls: (groups, parallel). Small consecutive groups share one serial call when
+    their arena regions are disjoint (no block is overwritten before it is written out)."""
+    steps: list[tuple[list[list[int]], bool]] = []
+    batch: list[list[int]] = []
+    regions: list[tuple[int, int]] = []
+    total = 0.0
+    for group in plan.groups:
+        blocks = [ab for layer in group for ab in lay.layer_blocks(layer)]
+        w = sum(work[ab] for ab in blocks)
+        lo = min(plan.start[ab] for ab in blocks)
+        hi = max(plan.start[ab] + lay.block_pairs(*ab) * nv for ab in blocks)
+        clash = any(lo < r_hi and r_lo < hi for r_lo, r_hi in regions)
+        if batch and (w >= _PARALLEL_WORK or total + w > _SERIAL_BATCH or clash):
+            steps.append((batch, False))
+            batch, regions, total = [], [], 0.0
+        if w >= _PARALLEL_WORK:
+            steps.append(([group], True))
+            continue
+        batch.append(group)
+        regions.append((lo, hi))
+        total += w
+    if batch:
+        steps.append((batch, False))
+    return steps
+
+
 def _compile(spec: BuildSpec) -> None:
-    """Compile the layer kernel for this encoding before the clock starts."""
-    from mathbg.bearoff._block_kernels import layer_kernel
+    """Compile the layer kernels for this encoding before the clock starts."""
+    from mathbg.bearoff._block_kernels import layer_kernel, serial_kernel
 
     empty = np.zeros(0, np.int64)
-    layer_kernel(empty, empty, np.zeros((1, 1), np.int64), np.zeros(2, np.int64), empty,
-                 np.zeros(0, np.int32), np.zeros(1, spec.numpy_dtype), spec.nv,
-                 spec.gnubg)  # fmt: skip
+    for kernel in (layer_kernel, serial_kernel):
+        kernel(empty, empty, np.zeros((1, 1), np.int64), np.zeros(2, np.int64), empty,
+               np.zeros(0, np.int32), np.zeros(1, spec.numpy_dtype), spec.nv,
+               spec.gnubg)  # fmt: skip
 
 
 def build_blocks(
@@ -320,7 +357,7 @@ def build_blocks(
         The arena (the whole table when ``plan.keep_all``, so the assembly can read it
         instead of the store) and the plan.
     """
-    from mathbg.bearoff._block_kernels import layer_kernel
+    from mathbg.bearoff._block_kernels import layer_kernel, serial_kernel
     from mathbg.bearoff._schedule import dynamic_chunks
 
     lay = layout(spec.points, spec.checkers)
@@ -370,12 +407,12 @@ def build_blocks(
                 done[ab] = sha
 
     try:
-        for group in plan.groups:
-            blocks = [ab for layer in group for ab in lay.layer_blocks(layer)]
-            # the ring space of this group was last used by blocks no one reads any more;
+        for step, parallel in _steps(lay, plan, spec.nv, work):
+            blocks = [ab for group in step for layer in group for ab in lay.layer_blocks(layer)]
+            # the ring space of this step was last used by blocks no one reads any more;
             # make sure those were written before overwriting them
             if not plan.keep_all:
-                wait_until(group[0] - 1)
+                wait_until(step[0][0] - 1)
             for ab in blocks:
                 start[ab] = plan.start[ab]
             compute = []
@@ -397,9 +434,12 @@ def build_blocks(
             if compute:
                 ba = np.array([ab[0] for ab in compute], np.int64)
                 bb = np.array([ab[1] for ab in compute], np.int64)
-                with dynamic_chunks():
-                    layer_kernel(ba, bb, start, lay.offsets, csr.ptr, csr.succ, arena,
-                                 spec.nv, spec.gnubg)  # fmt: skip
+                args = (ba, bb, start, lay.offsets, csr.ptr, csr.succ, arena, spec.nv, spec.gnubg)
+                if parallel:
+                    with dynamic_chunks():
+                        layer_kernel(*args)
+                else:
+                    serial_kernel(*args)
                 last = max(lay.last_reader_layer(*ab) for ab in blocks)
                 pending.append((last, writer.submit(write, compute)))
                 stats.computed += len(compute)

@@ -41,18 +41,20 @@ __all__ = ["build_blocks", "compute_block", "owners"]
 
 
 def compute_block(
-    a: int, b: int, static: dict[str, Any], location: str, *inputs: NDArray
+    a: int, b: int, static: dict[str, Any], location: str, shas: list[str], *inputs: NDArray
 ) -> NDArray:
     """Task body: block (a, b) from the store if there (verified), else computed and stored.
 
-    ``inputs`` are the blocks (b, c) for c in ``static["inputs"]`` order.
+    ``shas`` are the checksums of the copies of the block the client saw in the store
+    (empty: compute); ``inputs`` are the blocks (b, c), c = max(1, a - 24) .. a - 2.
     """
     from mathbg.bearoff._block_kernels import block_kernel
 
     store = BlockStore(location)
-    got = store.get(a, b)
-    if got is not None:
-        return got[0]
+    if shas:
+        got = store.get(a, b, shas)
+        if got is not None:
+            return got[0]
     offsets = static["offsets"]
     nv = static["nv"]
     na, nb = int(offsets[a + 1] - offsets[a]), int(offsets[b + 1] - offsets[b])
@@ -135,6 +137,7 @@ def build_blocks(
         "gnubg": spec.gnubg,
     }
     [static_future] = client.scatter([static], broadcast=True)
+    present = store.listing()  # a rerun loads these instead of computing them
     t0 = time.perf_counter()
     futures: dict[tuple[int, int], Any] = {}
     sinks = []
@@ -144,7 +147,8 @@ def build_blocks(
         for a, b in lay.layer_blocks(layer):
             deps = [futures[(b, c)] for c in lay.inputs(a, b)]
             fut = client.submit(
-                compute_block, a, b, static_future, store.location, *deps,
+                compute_block, a, b, static_future, store.location, present.get((a, b), []),
+                *deps,
                 key=f"mathbg-ts-{spec.points}x{spec.checkers}-{spec.dtype}-{spec.nv}-{a}-{b}",
                 priority=-(a + b), workers=[owner[b]] if placement else None,
                 allow_other_workers=not placement, pure=False,
