@@ -122,15 +122,40 @@ def fill_block(
     hi = a - 2
     first_col = offsets[lo]
     width = offsets[hi + 1] - first_col if hi >= lo else 0
+    # the opponent's row, transformed once per row into the quantities whose minimum over
+    # plays gives the roller's best value: (x0, x3, CubeEquity(x2, x3), CubeEquity(x1, x3))
+    # in gnubg's integers (stored + 32768, so in the uint16 range of the storage),
+    # (z0, z3, max(z2, DT), max(z1, DT)) in floats (exact in the storage type)
     row = np.empty(max(width, 1) * nv, src.dtype)
     first = offsets[a]
     for jj in range(nb):
         for c in range(lo, hi + 1):
-            size = (offsets[c + 1] - offsets[c]) * nv
-            s0 = base[c] + jj * size
+            count = offsets[c + 1] - offsets[c]
+            s0 = base[c] + jj * count * nv
             d0 = (offsets[c] - first_col) * nv
-            for k in range(size):
-                row[d0 + k] = src[s0 + k]
+            if nv == 1:
+                for e in range(count):
+                    row[d0 + e] = src[s0 + e]
+                continue
+            for e in range(count):
+                k = s0 + 4 * e
+                o = d0 + 4 * e
+                if gnubg:
+                    x1 = np.int64(src[k + 1]) - 32768
+                    x2 = np.int64(src[k + 2]) - 32768
+                    x3 = np.int64(src[k + 3]) - 32768
+                    dd = 32767 if x3 >= 16383 else 2 * x3
+                    row[o] = src[k]
+                    row[o + 1] = src[k + 3]
+                    row[o + 2] = (dd if x3 >= _half(x2) else x2) + 32768
+                    row[o + 3] = (dd if x3 >= _half(x1) else x1) + 32768
+                else:
+                    z3 = src[k + 3]
+                    dt = min(2.0 * z3, 1.0)
+                    row[o] = src[k]
+                    row[o + 1] = z3
+                    row[o + 2] = max(src[k + 2], dt)
+                    row[o + 3] = max(src[k + 1], dt)
         for ii in range(na):
             i = first + ii
             out = dst0 + (ii * nb + jj) * nv
@@ -153,28 +178,21 @@ def fill_block(
                     m1 = 65535
                     m2 = 65535
                     m3 = 65535
-                    for q in range(q0, q1):
-                        k = (succ[q] - first_col) * nv
-                        x0 = np.int64(row[k]) - 32768
-                        if x0 < m0:
-                            m0 = x0
-                        if nv == 4:
-                            x1 = np.int64(row[k + 1]) - 32768
-                            x2 = np.int64(row[k + 2]) - 32768
-                            x3 = np.int64(row[k + 3]) - 32768
-                            dd = 32767 if x3 >= 16383 else 2 * x3
-                            c2 = dd if x3 >= _half(x2) else x2
-                            c3 = dd if x3 >= _half(x1) else x1
-                            if x3 < m1:
-                                m1 = x3
-                            if c2 < m2:
-                                m2 = c2
-                            if c3 < m3:
-                                m3 = c3
-                    t0 += w * (-m0 - 1)
-                    t1 += w * (-m1 - 1)
-                    t2 += w * (-m2 - 1)
-                    t3 += w * (-m3 - 1)
+                    if nv == 1:
+                        for q in range(q0, q1):
+                            m0 = min(m0, np.int64(row[succ[q] - first_col]))
+                    else:
+                        for q in range(q0, q1):
+                            k = (succ[q] - first_col) * 4
+                            m0 = min(m0, np.int64(row[k]))
+                            m1 = min(m1, np.int64(row[k + 1]))
+                            m2 = min(m2, np.int64(row[k + 2]))
+                            m3 = min(m3, np.int64(row[k + 3]))
+                    # ~x of the smallest x: -(m - 32768) - 1
+                    t0 += w * (32767 - m0)
+                    t1 += w * (32767 - m1)
+                    t2 += w * (32767 - m2)
+                    t3 += w * (32767 - m3)
                 q = abs(t0) // 36
                 dst[out] = (q if t0 >= 0 else -q) + 32768
                 if nv == 4:
@@ -203,18 +221,16 @@ def fill_block(
                     g1 = np.inf
                     g2 = np.inf
                     g3 = np.inf
-                    for q in range(q0, q1):
-                        k = (succ[q] - first_col) * nv
-                        z0 = np.float64(row[k])
-                        g0 = min(g0, z0)
-                        if nv == 4:
-                            z1 = np.float64(row[k + 1])
-                            z2 = np.float64(row[k + 2])
-                            z3 = np.float64(row[k + 3])
-                            dt = min(2.0 * z3, 1.0)
-                            g1 = min(g1, z3)
-                            g2 = min(g2, max(z2, dt))
-                            g3 = min(g3, max(z1, dt))
+                    if nv == 1:
+                        for q in range(q0, q1):
+                            g0 = min(g0, np.float64(row[succ[q] - first_col]))
+                    else:
+                        for q in range(q0, q1):
+                            k = (succ[q] - first_col) * 4
+                            g0 = min(g0, np.float64(row[k]))
+                            g1 = min(g1, np.float64(row[k + 1]))
+                            g2 = min(g2, np.float64(row[k + 2]))
+                            g3 = min(g3, np.float64(row[k + 3]))
                     f0 += w * -g0
                     f1 += w * -g1
                     f2 += w * -g2
