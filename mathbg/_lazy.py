@@ -21,9 +21,10 @@ def lazy_exports(
 
     ``table`` maps an exported name to the module defining it; ``submodules`` are
     sub-modules of ``package`` exported as attributes; ``namespace`` is the package's
-    ``globals()``. ``dir(package)`` lists the public API only: the names of the package's
-    ``__all__``, of ``table`` and ``submodules`` (not ``TYPE_CHECKING``, ``annotations``
-    or the private tables).
+    ``globals()``. ``dir(package)`` lists the public API only: the package's ``__all__``
+    (else the names of ``table`` and ``submodules``), never ``TYPE_CHECKING``,
+    ``annotations`` or the private tables; deprecated names may stay in ``table``
+    without being listed.
     """
 
     def __getattr__(name: str) -> Any:
@@ -35,7 +36,8 @@ def lazy_exports(
         return getattr(importlib.import_module(module), name)
 
     def __dir__() -> list[str]:
-        public = set(namespace.get("__all__", ()))
-        return sorted(public | set(table) | set(submodules))
+        if "__all__" in namespace:
+            return sorted(namespace["__all__"])
+        return sorted(set(table) | set(submodules))
 
     return __getattr__, __dir__

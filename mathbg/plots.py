@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 import matplotlib.pyplot as plt
 import numpy as np
 
+from mathbg.errors import InvalidParameterError, InvalidScoreError
+
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
@@ -32,6 +34,11 @@ __all__ = [
     "take_point_vs_cube_life",
     "take_point_vs_gammon_rate",
 ]
+
+
+def __dir__() -> list[str]:
+    """The public plotting functions only (not ``np``, ``plt`` or helpers)."""
+    return sorted(__all__)
 
 
 def _annotate_cells(ax: Axes, image: Any, data: np.ndarray, fmt: str, fontsize: float) -> None:
@@ -76,7 +83,8 @@ def _heatmap(
     if ax is None:
         size = 3.0 + 0.35 * size_n
         _, ax = plt.subplots(figsize=(size + 1.0, size))
-    image = ax.imshow(data, cmap=cmap, origin="upper", **imshow_kwargs)
+    colours = plt.get_cmap(cmap).with_extremes(bad=(1.0, 1.0, 1.0, 0.0))  # NaN: blank
+    image = ax.imshow(np.ma.masked_invalid(data), cmap=colours, origin="upper", **imshow_kwargs)
     ax.set_xticks(np.arange(data.shape[1]), labels=xticklabels)
     ax.set_yticks(np.arange(data.shape[0]), labels=yticklabels)
     ax.set_xlabel(xlabel)
@@ -257,12 +265,15 @@ def cube_point_heatmap(
 ) -> Axes:
     """Heatmap of one score-matrix column (percent) for one cube level.
 
+    Cells whose point does not apply (NaN: the Crawford game, a doubler who needs no more
+    than the cube) are left blank, with no number.
+
     Parameters
     ----------
     matrix : pandas.DataFrame
         A :func:`mathbg.cube.matrix.score_matrix` result.
     column : str
-        ``take_dead``, ``take_live``, ``double``, ``cash_dead``, ``cash_live``,
+        ``take_dead``, ``take_no_recube``, ``take_live``, ``double``, ``cash_dead``, ``cash_live``,
         ``too_good``, ``take_x``, ``cash_x`` or a gammon-value column (shown as is, not
         in percent).
     cube : int
@@ -301,15 +312,18 @@ def cube_point_heatmap(
     met = matrix.attrs.get("met", "")
     names = {
         "take_dead": "take point, dead cube",
-        "take_live": "take point, live cube",
-        "take_x": "take point at cube life x",
+        "take_no_recube": "take point, no recube",
+        "take_live": "take point, live cube (x = 1)",
+        "take_x": f"take point at cube life x = {matrix.attrs.get('cube_life')}",
         "double": "double point (dead)",
         "cash_dead": "cash point, dead cube",
-        "cash_live": "cash point, live cube",
-        "cash_x": "cash point at cube life x",
+        "cash_live": "cash point, live cube (x = 1)",
+        "cash_x": f"cash point at cube life x = {matrix.attrs.get('cube_life')}",
         "too_good": "too-good point",
     }
     what = names.get(column, column.replace("_", " "))
+    if np.isnan(data).any():
+        what += " (blank: n/a)"
     default = (
         f"{met}: {what}, cube {cube}\u2192{2 * cube}" if percent else f"{met}: {what}, cube {cube}"
     )
@@ -322,18 +336,33 @@ def market_window_bars(points: Any, ax: Axes | None = None, *, title: str | None
 
     ``points`` is a :class:`mathbg.cube.match.ScorePoints` (from
     :func:`mathbg.cube.match.points`). For each player: the dead window (double point to
-    dead cash point), the live window (to the live cash point) and the too-good point.
+    dead cash point), the no-recube window where it differs (the taker's redouble is free,
+    :data:`mathbg.cube.match.TERMS`), the live window (to the live cash point) and the
+    too-good point. A player with nothing to double for has no bars.
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(7.0, 3.0))
     labels = []
     y = 0
     for who, pl, away in zip(("player", "opponent"), points.players, points.away, strict=True):
-        rows = (("dead", pl.cash_point_dead, "tab:blue"), ("live", pl.cash_point_live, "tab:green"))
-        for kind, cash, colour in rows:
-            if cash is None or pl.double_point_dead is None:
+        no_recube = getattr(pl, "cash_point_no_recube", None)
+        dp_nr = getattr(pl, "double_point_no_recube", None)
+        differs = (
+            no_recube is not None
+            and dp_nr is not None
+            and pl.cash_point_dead is not None
+            and pl.double_point_dead is not None
+            and max(abs(no_recube - pl.cash_point_dead), abs(dp_nr - pl.double_point_dead))
+            > 1e-12
+        )
+        rows = [("dead", pl.double_point_dead, pl.cash_point_dead, "tab:blue")]
+        if differs:  # the taker's redouble is free: gnubg's second dead line
+            rows.append(("no recube", dp_nr, no_recube, "tab:purple"))
+        rows.append(("live", pl.double_point_dead, pl.cash_point_live, "tab:green"))
+        for kind, double, cash, colour in rows:
+            if cash is None or double is None:  # does not apply: no bar
                 continue
-            lo = 100.0 * pl.double_point_dead
+            lo = 100.0 * double
             ax.barh(y, 100.0 * cash - lo, left=lo, color=colour, alpha=0.7, height=0.6)
             ax.text(lo, y, f"{lo:.1f} ", ha="right", va="center", fontsize=8)
             ax.text(100.0 * cash, y, f" {100.0 * cash:.1f}", ha="left", va="center", fontsize=8)
@@ -355,7 +384,7 @@ def market_window_bars(points: Any, ax: Axes | None = None, *, title: str | None
 
 
 def take_point_vs_gammon_rate(
-    met: Any,
+    met: MET | str,
     away: int,
     opp_away: int,
     cube: int = 1,
@@ -377,7 +406,7 @@ def take_point_vs_gammon_rate(
     zero = np.zeros_like(r)
     gammons = {"both": (r, r), "taker": (r, zero), "doubler": (zero, r)}.get(side)
     if gammons is None:
-        raise ValueError(f"side must be both, taker or doubler; got {side!r}")
+        raise InvalidParameterError(f"side must be both, taker or doubler; got {side!r}")
     if ax is None:
         _, ax = plt.subplots(figsize=(6.0, 4.0))
     dead = take_point_dead(met, away, opp_away, cube, gammons)
@@ -395,7 +424,7 @@ def take_point_vs_gammon_rate(
 
 
 def take_point_vs_cube_life(
-    met: Any = None,
+    met: MET | str | None = None,
     away: int | None = None,
     opp_away: int | None = None,
     cube: int = 1,
@@ -422,7 +451,7 @@ def take_point_vs_cube_life(
         from mathbg.cube.match import take_point
 
         if away is None or opp_away is None:
-            raise ValueError("match play needs away and opp_away")
+            raise InvalidScoreError("match play needs away and opp_away")
         tp = take_point(met, away, opp_away, cube, gammons, backgammons, x=xs)
         default = f"{getattr(met, 'name', met)}: taker {away}-away vs {opp_away}-away, cube {cube}"
     ax.plot(xs, 100.0 * np.asarray(tp))
@@ -464,7 +493,7 @@ def race_rolls(
     if second is None:
         roller, opponent = getattr(first, "roller", None), getattr(first, "opponent", None)
         if roller is None or opponent is None:
-            raise ValueError(
+            raise InvalidParameterError(
                 "give both sides' distributions (mathbg.race.evaluate.roll_distribution)"
             )
         first, second = roller, opponent
@@ -568,7 +597,7 @@ def bearoff_distribution(
     if labels is None:
         labels = [",".join(str(int(v)) for v in row) for row in arr]
     elif len(labels) != len(arr):
-        raise ValueError(f"{len(labels)} labels for {len(arr)} positions")
+        raise InvalidParameterError(f"{len(labels)} labels for {len(arr)} positions")
     if ax is None:
         _, ax = plt.subplots(figsize=(7.0, 4.0))
     dists = db.gammon_distribution(arr) if gammon else db.distribution(arr)
@@ -631,7 +660,7 @@ def bearoff_wastage(
     count = boards.sum(axis=1)
     keep = count > 0 if checkers is None else count == int(checkers)
     if not np.any(keep):
-        raise ValueError(f"no positions with {checkers} checkers in this database")
+        raise InvalidParameterError(f"no positions with {checkers} checkers in this database")
     boards = boards[keep]
     pips = np.asarray(pip_counts(boards))
     waste = np.asarray(db.epc(boards)) - pips
@@ -666,8 +695,9 @@ def exact_take_boundary(
     ``frame`` is :func:`mathbg.bearoff.exact_match_analysis.take_boundary`: each dot is a pair,
     at the taker's cubeless winning chance (x) and its MWC gained by taking rather than
     passing (y, percentage points; above 0 the exact answer is a take). The vertical lines
-    are the take points of the rules: dead cube, gnubg's convention (with the taker's
-    automatic redouble) and fully live. A random sample of ``max_points`` dots is drawn.
+    are the take points of the rules: no recube, dead (gnubg's convention, with the taker's
+    free redouble) and fully live (:data:`mathbg.cube.match.TERMS`). A random sample of
+    ``max_points`` dots is drawn.
     """
     df = frame
     if len(df) > max_points:
@@ -682,7 +712,8 @@ def exact_take_boundary(
     ax.scatter(pt[~take], margin[~take], s=3, alpha=0.3, color="tab:orange",
                label="exact pass", rasterized=True)  # fmt: skip
     ax.axhline(0.0, color="black", linewidth=0.8)
-    styles = {"dead": ("dead cube", "--"), "gnubg": ("gnubg (auto recube)", ":"),
+    styles = {"no_recube": ("no recube", "--"),
+              "gnubg": ("dead (gnubg: taker's free redouble)", ":"),
               "live": ("fully live", "-.")}  # fmt: skip
     for rule, (label, style) in styles.items():
         tp = frame.attrs.get(f"tp_{rule}")

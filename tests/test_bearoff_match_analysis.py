@@ -36,9 +36,10 @@ def test_take_boundary_rules_are_the_cube_module_points(boundary33):
     assert df.attrs["tp_gnubg"] == pytest.approx(take_point_dead(KXG2, 3, 3), abs=1e-12)
     assert df.attrs["tp_live"] == pytest.approx(take_point_live(KXG2, 3, 3), abs=1e-12)
     nored = 1.0 - market_window(KXG2, 3, 3)[0].cash_point_no_redouble
-    assert df.attrs["tp_dead"] == pytest.approx(nored, abs=1e-12)
-    # 3a/3a: no automatic redouble, so gnubg's convention is the dead rule
-    assert df.attrs["tp_dead"] == pytest.approx(df.attrs["tp_gnubg"], abs=1e-12)
+    # issue 14: the rule without any recube is "no_recube" (mathbg's "dead" is gnubg's)
+    assert df.attrs["tp_no_recube"] == pytest.approx(nored, abs=1e-12)
+    # 3a/3a: no automatic redouble, so gnubg's convention is the no-recube rule
+    assert df.attrs["tp_no_recube"] == pytest.approx(df.attrs["tp_gnubg"], abs=1e-12)
 
 
 def test_take_boundary_rows_are_the_solver_decisions(boundary33):
@@ -70,9 +71,10 @@ def test_take_boundary_summary(boundary33):
         says, take = df[f"take_{rule}"], df["exact_take"]
         assert summary.loc[rule, "wrong_takes"] == int((says & ~take).sum())
         assert summary.loc[rule, "wrong_passes"] == int((~says & take).sum())
-    # the dead rule never takes a pass here (a recube only adds to the taker's MWC), but
-    # passes some exact takes; the fully live rule errs the other way
-    assert summary.loc["dead", "wrong_takes"] == 0 and summary.loc["dead", "wrong_passes"] > 0
+    # the no-recube rule never takes a pass here (a recube only adds to the taker's MWC),
+    # but passes some exact takes; the fully live rule errs the other way
+    nr = summary.loc["no_recube"]
+    assert nr["wrong_takes"] == 0 and nr["wrong_passes"] > 0
     assert summary.loc["live", "wrong_passes"] == 0
     assert (df["recube_vig"] >= -1e-12).all()
 
@@ -83,7 +85,7 @@ def test_take_boundary_automatic_redouble():
     df = A.take_boundary((2, 4), **SMALL)
     assert df.attrs["auto_redouble"]
     assert df.attrs["tp_gnubg"] == pytest.approx(KXG2.mwc(4, 1, crawford=True), abs=1e-12)
-    assert df.attrs["tp_dead"] > df.attrs["tp_gnubg"] + 0.1
+    assert df.attrs["tp_no_recube"] > df.attrs["tp_gnubg"] + 0.1
     assert df["doubles"].all()
 
 

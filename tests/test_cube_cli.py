@@ -61,13 +61,17 @@ def test_takepoint_post_crawford_and_crawford(capsys):
     out = run_json(capsys, "takepoint", "--away", "3,1", "--json")
     assert out["state"] == "post-crawford"
     trailer, leader = out["players"]
-    assert "take_point_live" not in trailer and "cash_point_live" not in leader
+    # issue 14: not-applicable values are null (post-Crawford: no live points; the leader
+    # has nothing to double for, so no doubling points and the trailer no take point)
+    assert trailer["take_point_live"] is None and leader["cash_point_live"] is None
+    assert leader["double_point_dead"] is None and trailer["take_point_dead"] is None
     assert trailer["double_point_dead"] == 0.0
     assert trailer["cash_point_dead"] == pytest.approx(1 - leader["take_point_dead"])
     assert round(100 * leader["take_point_dead"], 1) == 2.4
     out = run_json(capsys, "takepoint", "--away", "1,2", "--crawford", "--json")
     assert out["state"] == "crawford"
-    assert all(not (POINT_KEYS - {"gammon_value", "backgammon_value"}) & set(p)
+    assert all(not (POINT_KEYS - {"gammon_value", "backgammon_value"})
+               & {k for k, v in p.items() if v is not None}
                for p in out["players"])  # fmt: skip
     out = run_json(capsys, "takepoint", "--away", "1,1", "--json")
     assert out["state"] == "dmp"

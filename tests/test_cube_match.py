@@ -109,7 +109,10 @@ def test_post_crawford_leader(kxg2):
     assert trailer.cash_point_dead == pytest.approx(1.0 - leader.take_point_dead)
     assert trailer.take_point_live is None and trailer.cash_point_live is None
     assert leader.may_double is False and trailer.may_double is True
-    assert "take_point_live" not in sp.as_dict()["players"][0]
+    # issue 14: a value that does not apply is null in JSON (the key stays)
+    assert sp.as_dict()["players"][0]["take_point_live"] is None
+    # the leader (1-away) has nothing to double for: no doubling points, no take point
+    assert leader.double_point_dead is None and trailer.take_point_dead is None
     assert match.points(kxg2, 1, 2).free_drop and not match.points(kxg2, 1, 3).free_drop
 
 
@@ -150,8 +153,12 @@ def test_crawford_game_has_no_cube(kxg2):
     sp = match.points(kxg2, 1, 4, crawford=True)
     assert sp.state == "crawford"
     d = sp.as_dict()
-    for player in d["players"]:
-        assert set(player) == {"gammon_value", "backgammon_value", "may_double"}
+    for player in d["players"]:  # issue 14: not-applicable values are null, not absent
+        assert {k for k, v in player.items() if v is not None} == {
+            "gammon_value",
+            "backgammon_value",
+            "may_double",
+        }
     # results of the Crawford game are post-Crawford, as are a post-Crawford game's
     assert sp.players[1].gammon_value == pytest.approx(match.gammon_value(kxg2, 4, 1))
     # the trailer's gammon wins 2 points in the Crawford game: 4a -> 2a vs 1a post-Crawford
@@ -164,9 +171,9 @@ def test_crawford_game_has_no_cube(kxg2):
 def test_dmp(kxg2):
     sp = match.points(kxg2, 1, 1)
     assert sp.state == "dmp"
-    for p in sp.players:
-        assert p.gammon_value == 0.0 and p.double_point_dead == 1.0
-        assert p.take_point_dead == 0.0 and not p.may_double
+    for p in sp.players:  # issue 14: no cube action at DMP, so the points do not apply
+        assert p.gammon_value == 0.0 and p.double_point_dead is None
+        assert p.take_point_dead is None and not p.may_double
 
 
 def test_too_good_point_break_even(kxg2):
@@ -306,11 +313,18 @@ def test_properties(a, b, c, r0, r1):
     sq = match.points(KXG2, b, a, cube=c, gammons=swap_g, backgammons=swap_bg)
     for key, v in sp.players[0].as_dict().items():
         if key != "may_double":
-            assert v == pytest.approx(sq.players[1].as_dict()[key], abs=1e-12), key
+            w = sq.players[1].as_dict()[key]
+            assert (v is None) == (w is None), key
+            if v is not None:
+                assert v == pytest.approx(w, abs=1e-12), key
+    # issue 14: a point is None exactly where it does not apply (doubler needs <= cube)
+    p0 = sp.players[0]
+    assert (p0.take_point_dead is None) == (b <= c or a == b == 1)
+    assert (p0.double_point_dead is None) == (a <= c or a == b == 1)
     # every point is a probability (the window may be empty: with valuable gammons the
     # double point can exceed the cash point, and the too-good point lie below it)
     for key, v in sp.players[0].as_dict().items():
-        if key.endswith("point") or "_point_" in key:
+        if (key.endswith("point") or "_point_" in key) and v is not None:
             assert -1e-12 <= v <= 1.0 + 1e-12, key
 
 

@@ -27,9 +27,12 @@ def test_layout(full):
     assert set(full["owner"].unique()) == {"centre", "player", "opponent"}
     assert sorted(full["cube"].unique()) == [1, 2, 4, 8, 16, 32, 64]
     held = full[full["owner"] == "player"]
-    assert held["take_dead"].isna().all() and held["double"].notna().all()
+    # issue 14: NaN where a point does not apply: a doubler who needs <= cube
+    assert held["take_dead"].isna().all()
+    assert held["double"].notna().eq(held["away"] > held["cube"]).all()
     facing = full[full["owner"] == "opponent"]
-    assert facing["double"].isna().all() and facing["take_dead"].notna().all()
+    assert facing["double"].isna().all()
+    assert facing["take_dead"].notna().eq(facing["opp_away"] > facing["cube"]).all()
     assert not facing["may_double"].any()
     states = full.groupby("state", observed=True).size()
     assert states["dmp"] == 13 and states["post-crawford"] == 13 * 48
@@ -44,6 +47,10 @@ def test_agrees_with_scalar_functions(full, a, b, c):
     row_t = full[sel & (full["owner"] == owner_take)].iloc[0]
     row_d = full[sel & (full["owner"] == owner_double)].iloc[0]
     args = (KXG2, a, b, c, G, B)
+    if a <= c:  # issue 14: nothing to double for -> NaN in the frame (limits in the functions)
+        assert row_d[["double", "cash_dead", "cash_live", "too_good"]].isna().all()
+        assert match.double_point(*args) == 1.0
+        return
     assert row_t["take_dead"] == pytest.approx(match.take_point_dead(*args))
     assert row_t["take_live"] == pytest.approx(match.take_point_live(*args))
     assert row_t["take_x"] == pytest.approx(match.take_point(*args, x=0.68))

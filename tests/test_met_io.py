@@ -10,7 +10,14 @@ import pytest
 
 from mathbg.errors import METFormatError
 from mathbg.met import available, cubeless, extend, load, mec, montgomery, read, write, zadeh
-from mathbg.met.formats import format_csv, format_gnubg_xml, format_text, parse_gnubg_xml, parse_xg
+from mathbg.met.formats import (
+    format_csv,
+    format_gnubg_xml,
+    format_post_crawford_csv,
+    format_text,
+    parse_gnubg_xml,
+    parse_xg,
+)
 
 COMPUTED = {
     "zadeh": lambda: zadeh(11),
@@ -114,7 +121,14 @@ def test_json_and_csv(tmp_path):
     csv = format_csv(load("woolsey")).splitlines()
     assert csv[0].split(",")[:3] == ["away", "1", "2"]
     assert csv[1].split(",")[:3] == ["1", "0.5", "0.7"]
-    assert csv[-1].startswith("post-crawford,0.5,0.485,0.3")
+    # issue 14: the CSV is a clean matrix; the post-Crawford vectors have their own CSV
+    assert len(csv) == 1 + 15 and all(len(row.split(",")) == 16 for row in csv)
+    post = format_post_crawford_csv(load("woolsey")).splitlines()
+    assert post[0] == "away,player_0,player_1" and post[1] == "1,0.5,0.5"
+    assert post[2].startswith("2,0.485,") and post[3].startswith("3,0.3,")
+    path = write(load("woolsey"), tmp_path / "w.csv")
+    assert path.read_text().splitlines() == csv
+    assert (tmp_path / "w.post-crawford.csv").read_text().splitlines() == post
     text = format_text(load("woolsey"))
     assert "70.0" in text and "post-Crawford" in text
 

@@ -15,7 +15,7 @@ from mathbg.rules.position import Position
 SANITY = Position.from_counts({1: 5, 2: 4}, {1: 15})
 
 KEYS = {"pips", "keith", "thorp", "isight", "keith_adjusted", "thorp_adjusted", "kleinman",
-        "kleinman_p_win", "lead_8912", "epc", "p_win", "p_gammon", "method", "cube_action",
+        "kleinman_p_win", "lead_8912_fraction", "epc", "p_win", "p_gammon", "method", "cube_action",
         "advice"}  # fmt: skip
 
 
@@ -33,7 +33,9 @@ def test_json_sanity_position(capsys: pytest.CaptureFixture[str]) -> None:
     assert d["keith_adjusted"] == 30  # Keith's rounding down: 27 + floor(27/7)
     assert d["thorp_adjusted"] == pytest.approx(37.4)
     assert d["isight"] == [21, 47]
-    assert round(d["lead_8912"], 1) == 15.4
+    # issue 14: fractions in JSON (the 8-9-12 lead 2/13 = 15.4 %), Isight clamped to [0, 1]
+    assert round(d["lead_8912_fraction"], 3) == 0.154
+    assert d["isight_p_win_estimate"] == 1.0 and "isight_p_win" not in d
     assert d["kleinman"] == pytest.approx(1.5)  # (2 + 4)^2 / (28 - 4)
     assert round(d["epc"][0], 2) == 36.02  # 4.41 rolls x 49/6
     assert d["method"] == "one-sided databases"

@@ -166,7 +166,7 @@ def test_evaluation_json() -> None:
     assert d["pips"] == [13, 15] and d["keith"] == [27, 46] and d["thorp"] == [34, 59]
     assert d["keith_adjusted"] == 30 and d["thorp_adjusted"] == pytest.approx(37.4)
     assert d["kleinman"] == pytest.approx(36 / 24)  # (2 + 4)^2 / (28 - 4)
-    assert d["lead_8912"] == pytest.approx(200 / 13)
+    assert d["lead_8912_fraction"] == pytest.approx(2 / 13)  # issue 14: a fraction in JSON
     assert d["method"] == "one-sided databases"
     assert set(d["advice"]) >= {"keith", "thorp", "kleinman", "8912", "trice", "isight"}
     assert d["cube_action"] == "double, pass"

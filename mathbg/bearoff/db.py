@@ -43,8 +43,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
+from mathbg._output import FrameMixin
 from mathbg.bearoff import index as _index
 from mathbg.bearoff import onesided as _os
 from mathbg.cube.decisions import CubeDecision
@@ -431,21 +432,21 @@ class OneSided:
         """Length of the stored distributions minus one (the longest possible bearoff)."""
         return self._dist.shape[1] - 1
 
-    def index(self, counts: Any) -> Any:
+    def index(self, counts: ArrayLike) -> Any:
         """Bearoff index of a position (int) or of each row of a 2-D array (int64 array)."""
         if _is_position(counts):
             counts = _position_side(counts, "player")
         arr = _index.validate_counts(counts, self.points, self.checkers)
         return _index.rank(arr, self.points)
 
-    def distribution(self, counts: Any) -> NDArray[np.float64]:
+    def distribution(self, counts: ArrayLike) -> NDArray[np.float64]:
         """P(exactly n rolls to bear off all checkers), n = 0, 1, ..., :attr:`max_rolls`.
 
         Returns a copy, shape (nb,) for one position or (k, nb) for a 2-D input.
         """
         return np.array(self._dist[self.index(counts)], dtype=np.float64)
 
-    def gammon_distribution(self, counts: Any) -> NDArray[np.float64]:
+    def gammon_distribution(self, counts: ArrayLike) -> NDArray[np.float64]:
         """P(the first checker comes off on roll n), n = 0, 1, ...
 
         Only meaningful with all 15 checkers on the board (the probability of saving a
@@ -460,23 +461,23 @@ class OneSided:
             out[full] = self._gammon[idx[full] - self.gammon_start]
         return out
 
-    def mean_rolls(self, counts: Any) -> Any:
+    def mean_rolls(self, counts: ArrayLike) -> Any:
         """Expected rolls to bear off: ``sum_n n P(n)``."""
         return _os.mean_rolls(self.distribution(counts))
 
-    def variance_rolls(self, counts: Any) -> Any:
+    def variance_rolls(self, counts: ArrayLike) -> Any:
         """Variance of the number of rolls."""
         return _os.variance_rolls(self.distribution(counts))
 
-    def std_rolls(self, counts: Any) -> Any:
+    def std_rolls(self, counts: ArrayLike) -> Any:
         """Standard deviation of the number of rolls."""
         return _os.std_rolls(self.distribution(counts))
 
-    def epc(self, counts: Any) -> Any:
+    def epc(self, counts: ArrayLike) -> Any:
         """Effective pip count: mean rolls x 49/6."""
         return _os.epc(self.distribution(counts))
 
-    def wastage(self, counts: Any) -> Any:
+    def wastage(self, counts: ArrayLike) -> Any:
         """EPC minus the pip count."""
         arr = counts
         if _is_position(counts):
@@ -484,11 +485,11 @@ class OneSided:
         arr = _index.validate_counts(arr, self.points, self.checkers)
         return _os.wastage(self.distribution(arr), _index.pips(arr))
 
-    def mean_gammon_rolls(self, counts: Any) -> Any:
+    def mean_gammon_rolls(self, counts: ArrayLike) -> Any:
         """Expected rolls until the first checker is off (0 when one is already off)."""
         return _os.mean_rolls(self.gammon_distribution(counts))
 
-    def win_probability(self, roller: Any, opponent: Any = None) -> Any:
+    def win_probability(self, roller: ArrayLike, opponent: ArrayLike | None = None) -> Any:
         """The roller's chance to finish first when both sides follow this database's policy.
 
         ``sum_n P_roller(n) P_opponent(>= n)`` (the roller wins ties). Exact only where
@@ -497,7 +498,10 @@ class OneSided:
         """
         if opponent is None and _is_position(roller):
             roller, opponent = _position_side(roller, "player"), _position_side(roller, "opponent")
-        return _os.win_probability(self.distribution(roller), self.distribution(opponent))
+        dist_r = self.distribution(roller)
+        # a missing opponent fails in validate_counts, naming the problem
+        dist_o = self.distribution(opponent)  # type: ignore[arg-type]
+        return _os.win_probability(dist_r, dist_o)
 
     def __repr__(self) -> str:
         return (
@@ -510,7 +514,7 @@ class OneSided:
 
 
 @dataclass(frozen=True)
-class Equities:
+class Equities(FrameMixin):
     """The four stored values of a two-sided pair (money, per unit cube, roller's view).
 
     ``owned``, ``centred`` and ``opponent_owns`` are cubeful equities *before* the
@@ -794,7 +798,7 @@ class TwoSided:
         """One-side positions n = C(P + C, P) (the table has n^2 pairs)."""
         return self._equity.shape[0]
 
-    def _pair(self, roller: Any, opponent: Any) -> tuple[Any, Any]:
+    def _pair(self, roller: ArrayLike, opponent: ArrayLike | None) -> tuple[Any, Any]:
         if opponent is None:
             if not _is_position(roller):
                 raise InvalidParameterError(
@@ -810,7 +814,7 @@ class TwoSided:
         """Whether the cubeful equities are stored (else the cubeless one only)."""
         return self._equity.shape[2] == 4
 
-    def values(self, roller: Any, opponent: Any = None) -> NDArray[np.float64]:
+    def values(self, roller: ArrayLike, opponent: ArrayLike | None = None) -> NDArray[np.float64]:
         """The stored 4-vector(s) [cubeless, owned, centred, opponent owns] as equities."""
         i, j = self._pair(roller, opponent)
         raw = np.array(self._equity[i, j], dtype=np.float64)
@@ -818,13 +822,13 @@ class TwoSided:
             return raw / 32767.5 - 1.0
         return raw
 
-    def win_probability(self, roller: Any, opponent: Any = None) -> Any:
+    def win_probability(self, roller: ArrayLike, opponent: ArrayLike | None = None) -> Any:
         """Exact probability that the roller bears off first (optimal checker play)."""
         v = self.values(roller, opponent)[..., 0]
         p = (v + 1.0) / 2.0
         return float(p) if np.ndim(p) == 0 else p
 
-    def equities(self, roller: Any, opponent: Any = None) -> Equities:
+    def equities(self, roller: ArrayLike, opponent: ArrayLike | None = None) -> Equities:
         """The four stored equities of one pair, as named fields."""
         v = self.values(roller, opponent)
         if v.ndim != 1:
@@ -840,8 +844,8 @@ class TwoSided:
 
     def cube_decision(
         self,
-        roller: Any,
-        opponent: Any = None,
+        roller: ArrayLike,
+        opponent: ArrayLike | None = None,
         owner: CubeOwner | str = CubeOwner.CENTRE,
         *,
         cube: str | None = None,

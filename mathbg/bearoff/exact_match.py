@@ -63,12 +63,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from mathbg.bearoff.index import check_size, n_positions, rank, validate_counts
 from mathbg.cube.decisions import CubeAction, CubeDecision
 from mathbg.errors import DatabaseError, InvalidParameterError, InvalidScoreError
 from mathbg.met.catalogue import as_met
+from mathbg.met.table import MET
 from mathbg.rules.cube import CubeOwner
 
 __all__ = [
@@ -143,7 +144,7 @@ def cube_cap(a: int, b: int) -> int:
     return cap
 
 
-def met_mwc(met: Any) -> MwcFunction:
+def met_mwc(met: MET) -> MwcFunction:
     """Player 0's MWC at the start of a game ``(a, b, kind)`` (a, b >= 1) from a MET."""
 
     def mwc(a: int, b: int, kind: str) -> float:
@@ -454,7 +455,7 @@ class GameSolution:
         level = min(c, self.cap).bit_length() - 1  # beyond the cap every cube is dead
         return self.states.index((0, level, w))
 
-    def index(self, counts: Any, what: str = "position") -> int:
+    def index(self, counts: ArrayLike, what: str = "position") -> int:
         """Bearoff index of a position of this space (raises if it has no checker)."""
         arr = validate_counts(counts, self.points, self.checkers, what=what)
         if arr.ndim != 1:
@@ -466,6 +467,44 @@ class GameSolution:
     def p_win(self) -> NDArray[np.float64]:
         """Cubeless winning chance of the roller for every pair (optimal cubeless play)."""
         return self.no_double[..., self.states.index("cubeless")]
+
+    def to_frame(self, cube: int = 1, owner: CubeOwner | str = CubeOwner.CENTRE) -> Any:
+        """Every pair's exact cube decision in one cube state as a DataFrame.
+
+        One row per pair with checkers on both sides: ``roller`` and ``opponent`` (checker
+        counts as text), the roller's cubeless ``p_win`` and MWCs ``no_double``,
+        ``double_take``, ``double_pass`` (NaN without access to the cube: does not
+        apply) and ``optimal``. Exact: no cube life. The score and cube state are in
+        ``attrs``.
+        """
+        import pandas as pd
+
+        from mathbg.bearoff.index import all_positions
+
+        arrays = self.decision_arrays(cube, owner)
+        boards = all_positions(self.points, self.checkers)
+        labels = np.array([",".join(map(str, b)) for b in boards.tolist()], dtype=object)
+        n = len(labels)
+        i, j = (m.ravel() for m in np.meshgrid(np.arange(1, n), np.arange(1, n), indexing="ij"))
+        df = pd.DataFrame(
+            {
+                "roller": labels[i],
+                "opponent": labels[j],
+                "p_win": self.p_win()[i, j],
+                **{k: arrays[k][i, j] for k in ("no_double", "double_take", "double_pass")},
+                "optimal": arrays["optimal"][i, j],
+            }
+        )
+        df.attrs.update(
+            name=f"exact cube decisions at {self.away[0]}-away/{self.away[1]}-away "
+            f"({self.points}x{self.checkers} bearoffs; MWC of the roller)",
+            away=self.away,
+            cube=int(cube),
+            owner=str(CubeOwner.parse(owner)),
+            met=self.met_name,
+            cube_life=None,
+        )
+        return df
 
     def decision_arrays(self, cube: int = 1, owner: str = "centre") -> dict[str, Any]:
         """ND, DT, DP, optimal MWC and whether the roller doubles / the taker takes, for
@@ -495,7 +534,11 @@ class GameSolution:
         }
 
     def decision(
-        self, roller: Any, opponent: Any, cube: int = 1, owner: CubeOwner | str = CubeOwner.CENTRE
+        self,
+        roller: ArrayLike,
+        opponent: ArrayLike,
+        cube: int = 1,
+        owner: CubeOwner | str = CubeOwner.CENTRE,
     ) -> MatchEquity:
         """The exact cube decision of one pair (see :class:`MatchEquity`)."""
         from mathbg.cube.decisions import classify
@@ -667,7 +710,7 @@ def solve_game(
 # ------------------------------------------------------------------------------ caching
 
 
-def _met_key(met: Any) -> str:
+def _met_key(met: MET) -> str:
     digest = hashlib.sha256()
     digest.update(np.ascontiguousarray(met.pre).tobytes())
     digest.update(np.ascontiguousarray(met.post).tobytes())
@@ -726,7 +769,7 @@ def solve_score(
     away: tuple[int, int],
     *,
     crawford: bool = False,
-    met: Any = "kazaross-xg2",
+    met: MET | str = "kazaross-xg2",
     points: int = 6,
     checkers: int = 6,
     disk_cache: bool = False,
@@ -787,7 +830,7 @@ def solve_score(
     return sol
 
 
-def _fits(roller: Any, opponent: Any, points: int) -> int:
+def _fits(roller: ArrayLike, opponent: ArrayLike, points: int) -> int:
     """Checkers per side of the smallest space holding both positions (6 at least)."""
     r = validate_counts(roller, points, MAX_CHECKERS, what="roller")
     o = validate_counts(opponent, points, MAX_CHECKERS, what="opponent")
@@ -797,13 +840,13 @@ def _fits(roller: Any, opponent: Any, points: int) -> int:
 
 
 def match_equity(
-    roller: Any,
-    opponent: Any,
+    roller: ArrayLike,
+    opponent: ArrayLike,
     away: tuple[int, int],
     cube: int = 1,
     owner: str = "centre",
     crawford: bool = False,
-    met: Any = "kazaross-xg2",
+    met: MET | str = "kazaross-xg2",
     *,
     points: int = 6,
     checkers: int | None = None,
@@ -823,7 +866,7 @@ def match_equity(
     cube : int
         Cube value (a power of two; cubes beyond the smallest power of two >= max(away)
         are dead and are treated as that one).
-    owner : {"centre", "roller", "opponent"}
+    owner : {"centre", "player", "opponent"} (CubeOwner; "player" is the roller)
         Who holds the cube (a centred cube is on 1).
     crawford : bool
         This is the Crawford game (no doubling).
@@ -936,8 +979,8 @@ def _game_start(
 
 
 def race_met(
-    roller: Any,
-    opponent: Any | None = None,
+    roller: ArrayLike,
+    opponent: ArrayLike | None = None,
     length: int = 11,
     *,
     points: int = 6,

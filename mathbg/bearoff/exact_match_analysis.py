@@ -3,11 +3,12 @@
 Flat functions returning pandas DataFrames, on top of :mod:`mathbg.bearoff.exact_match`:
 
 - :func:`take_boundary` / :func:`take_boundary_summary`: the exact take/pass decision of
-  every pair at a score against three rules from the MET: the dead-cube take point (no
-  recube at all), gnubg's convention (dead, but the taker redoubles at once when the
-  doubler needs ``<= 2c`` and the taker more: ``mathbg.cube.match.take_point_dead``) and
-  the fully-live take point (gnubg ``GetPoints``); where and by how much each rule errs,
-  with the recube vig that explains it;
+  every pair at a score against three rules from the MET: the no-recube take point (no
+  recube at all), gnubg's convention (mathbg's *dead* take point: the taker redoubles at
+  once when the doubler needs ``<= 2c`` and the taker more,
+  ``mathbg.cube.match.take_point_dead``) and the fully-live take point (gnubg
+  ``GetPoints``); the words as :data:`mathbg.cube.match.TERMS` defines them; where and
+  by how much each rule errs, with the recube vig that explains it;
 - :func:`implied_cube_life` / :func:`cube_life_table`: the cube life ``x`` at which
   gnubg's blend ``(1 - x) dead + x live`` (:func:`mathbg.cube.cubeful.cubeful_mwc`) would
   give the exact no-double MWC of a position, by score and pip count;
@@ -41,6 +42,8 @@ from mathbg.met.catalogue import as_met
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+    from mathbg.met.table import MET
+
 __all__ = [
     "MetFit",
     "cube_life_table",
@@ -51,7 +54,11 @@ __all__ = [
 ]
 
 #: The take rules compared with the exact decision.
-RULES: tuple[str, ...] = ("dead", "gnubg", "live")
+#: The take rules compared with the exact decision. ``no_recube`` and ``gnubg`` are the
+#: "no recube" and "dead" take points of :data:`mathbg.cube.match.TERMS` (the word "dead"
+#: is not used for a rule here: ``gnubg`` is mathbg's dead take point, with the taker's free
+#: redouble); ``live`` is the fully live one.
+RULES: tuple[str, ...] = ("no_recube", "gnubg", "live")
 
 
 def _labels(points: int, checkers: int) -> tuple[np.ndarray, np.ndarray]:
@@ -65,7 +72,7 @@ def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
     return i.ravel(), j.ravel()
 
 
-def _taker_outcomes(met: Any, a: int, b: int, kind: str, c: int) -> dict[str, float]:
+def _taker_outcomes(met: MET, a: int, b: int, kind: str, c: int) -> dict[str, float]:
     """The taker's MWCs after pass, and after winning / losing 2c and 4c (roller = doubler
     needing ``a``, taker needing ``b``), with the Crawford transitions."""
     mwc = met_mwc(met)
@@ -90,7 +97,7 @@ def take_boundary(
     cube: int = 1,
     owner: str | None = None,
     *,
-    met: Any = "kazaross-xg2",
+    met: MET | str = "kazaross-xg2",
     crawford: bool = False,
     points: int = 6,
     checkers: int = 6,
@@ -103,10 +110,12 @@ def take_boundary(
     passes. The exact decision compares the taker's MWC after a take, ``1 - DT``, with the
     pass, ``1 - DP``. The rules take when the taker's cubeless chance ``p_t`` is at least:
 
-    - ``dead``: ``(P - L2) / (W2 - L2)`` with the taker's MWCs after pass (P) and after
-      winning / losing ``2 cube`` (no recube at all);
+    - ``no_recube``: ``(P - L2) / (W2 - L2)`` with the taker's MWCs after pass (P) and
+      after winning / losing ``2 cube`` (no recube at all: "no recube" in
+      :data:`mathbg.cube.match.TERMS`);
     - ``gnubg``: the same, but at ``4 cube`` when the doubler needs ``<= 2 cube`` and the
-      taker more (the taker redoubles at once, gnubg ``GetPoints``);
+      taker more (the taker redoubles at once, gnubg ``GetPoints``): mathbg's *dead* take
+      point (:func:`mathbg.cube.match.take_point_dead`);
     - ``live``: the fully-live take point (the taker's recube at its live cash point).
 
     Parameters
@@ -115,7 +124,7 @@ def take_boundary(
         Points the doubler (on roll) and the taker need.
     cube : int
         Cube value before the double.
-    owner : {"centre", "roller"}, optional
+    owner : {"centre", "player"}, optional
         Who holds the cube (default: centre on a 1-cube, else the roller).
     met, crawford, points, checkers :
         As :func:`mathbg.bearoff.exact_match.solve_score`.
@@ -130,7 +139,7 @@ def take_boundary(
         ``roller_pips``, ``opponent_pips``, the roller's cubeless ``p_roller``, the taker's
         ``p_taker``, the doubler's MWCs ``no_double``, ``double_take``, ``double_pass``,
         ``doubles``, ``exact_take``, ``take_margin`` (taker's MWC take minus pass),
-        ``recube_vig`` (taker's exact MWC after the take minus its dead-cube value:
+        ``recube_vig`` (taker's exact MWC after the take minus its no-recube value:
         what owning the 2-cube is worth), ``convention_gap`` (gnubg's assumed MWC after
         the take minus the exact one), and per rule ``take_<rule>`` (bool) and
         ``error_<rule>`` (MWC the taker loses by following the rule, 0 when right).
@@ -141,7 +150,7 @@ def take_boundary(
     from mathbg.cube.match import take_point_dead, take_point_live
 
     a, b = away_pair(away)
-    own = owner if owner is not None else ("centre" if cube == 1 else "roller")
+    own = owner if owner is not None else ("centre" if cube == 1 else "player")
     sol = solve_score((a, b), crawford=crawford, met=met, points=points, checkers=checkers)
     arrays = sol.decision_arrays(cube, own)
     if not arrays["access"]:
@@ -154,7 +163,7 @@ def take_boundary(
     out = _taker_outcomes(table, a, b, kind, int(cube))
     auto = a <= 2 * cube < b
     tp = {
-        "dead": (out["pass"] - out["lose2"]) / (out["win2"] - out["lose2"]),
+        "no_recube": (out["pass"] - out["lose2"]) / (out["win2"] - out["lose2"]),
         "gnubg": float(take_point_dead(table, b, a, cube)),
         "live": float(take_point_live(table, b, a, cube)),
     }
@@ -254,7 +263,7 @@ def implied_cube_life(
     cube: int = 1,
     owner: str = "centre",
     *,
-    met: Any = "kazaross-xg2",
+    met: MET | str = "kazaross-xg2",
     crawford: bool = False,
     points: int = 6,
     checkers: int = 6,
@@ -270,7 +279,7 @@ def implied_cube_life(
     Parameters
     ----------
     away, cube, owner, met, crawford, points, checkers :
-        The score and cube state (owner ``"centre"``, ``"roller"`` or ``"opponent"``)
+        The score and cube state (owner ``"centre"``, ``"player"`` (the roller) or ``"opponent"``)
         and the solved space, as :func:`mathbg.bearoff.exact_match.match_equity`.
     tolerance : float
         ``x`` is NaN where ``|live - dead| < tolerance`` (the cube hardly matters, or
@@ -430,11 +439,19 @@ class MetFit:
 
     model: str
     parameters: dict[str, float]
-    met: Any
+    met: MET
     rms: float
     max_abs: float
     residuals: Any
     post_residuals: np.ndarray
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row: ``model``, the fitted parameters, ``rms`` and ``max_abs`` (MWC
+        fractions); the residual tables stay in :attr:`residuals`/:attr:`post_residuals`."""
+        from mathbg._output import frame
+
+        row = {"model": self.model, **self.parameters, "rms": self.rms, "max_abs": self.max_abs}
+        return frame([row], name=f"{self.model} fit", met=getattr(self.met, "name", ""))
 
 
 def fit_met_model(

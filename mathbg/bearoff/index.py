@@ -37,7 +37,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from mathbg.errors import DatabaseError, InvalidPositionError
 
@@ -102,7 +102,7 @@ def block_start(points: int, total: int) -> int:
 
 
 def validate_counts(
-    counts: Any, points: int, checkers: int | None = None, *, what: str = "position"
+    counts: ArrayLike, points: int, checkers: int | None = None, *, what: str = "position"
 ) -> NDArray[np.int64]:
     """Check checker counts and return them as an ``int64`` array of shape (..., P).
 

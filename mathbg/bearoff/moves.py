@@ -22,6 +22,7 @@ array([0], dtype=int32)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -101,7 +102,7 @@ class SuccessorTable:
         return self.succ[self.ptr[row] : self.ptr[row + 1]]
 
 
-def play_results(counts: Any, roll: Any) -> list[tuple[int, ...]]:
+def play_results(counts: Sequence[int], roll: Any) -> list[tuple[int, ...]]:
     """Distinct positions reachable from ``counts`` with a legal play of ``roll``.
 
     The rules (standard backgammon, one side, no opponent checkers): a checker moves a

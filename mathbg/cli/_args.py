@@ -7,7 +7,6 @@ inside the functions that need them.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 
@@ -46,9 +45,26 @@ def load_met(name: str) -> Any:
     return as_met(name)
 
 
-def print_json(obj: Any, indent: int | None = 2) -> None:
-    """Print ``obj`` as JSON on stdout (one line with ``indent=None``)."""
-    print(json.dumps(obj, indent=indent))
+def print_json(obj: Any, indent: int | None = 2, decimals: int | None = None) -> None:
+    """Print ``obj`` as JSON on stdout (one line with ``indent=None``).
+
+    Numbers follow :mod:`mathbg._output`: NaN -> ``null``, floats rounded to ``decimals``
+    places when given, else to 15 significant digits (no float noise).
+    """
+    from mathbg._output import dumps
+
+    print(dumps(obj, indent=indent, decimals=decimals))
+
+
+def add_decimals(parser: argparse.ArgumentParser) -> None:
+    """The ``--decimals N`` option: round the numbers of JSON (and CSV) output."""
+    parser.add_argument(
+        "--decimals",
+        type=int,
+        metavar="N",
+        help="round JSON numbers to N decimal places (default: full precision, "
+        "15 significant digits)",
+    )
 
 
 def pyplot() -> Any:
@@ -88,8 +104,8 @@ def parse_counts(text: str) -> list[int]:
     return counts
 
 
-def cube_owner(text: str) -> Any:
-    """argparse ``type`` of ``--owner``: a :class:`~mathbg.rules.cube.CubeOwner`.
+def cube_owner(text: str) -> str:
+    """argparse ``type`` of ``--owner``: a :class:`~mathbg.rules.cube.CubeOwner` value.
 
     Old spellings (``roller``, ``centred``, ``owned``, ...) keep working for one release with
     a note on stderr.
@@ -104,18 +120,22 @@ def cube_owner(text: str) -> Any:
         owner = CubeOwner.parse(text)
     for w in caught:
         print(f"mathbg: {w.message}", file=sys.stderr)
-    return owner
+    return owner.value
 
 
-def add_owner_argument(parser: argparse.ArgumentParser, help: str) -> None:
-    """The ``--owner {centre,player,opponent}`` option (default centre)."""
+def add_owner_argument(
+    parser: argparse.ArgumentParser, help: str, owners: tuple[str, ...] | None = None
+) -> None:
+    """The ``--owner {centre,player,opponent}`` option (default centre); ``owners``
+    restricts the choices."""
     from mathbg.rules.cube import CubeOwner
 
+    choices = tuple(o.value for o in CubeOwner) if owners is None else owners
     parser.add_argument(
         "--owner",
         type=cube_owner,
-        default=CubeOwner.CENTRE,
-        choices=tuple(CubeOwner),
-        metavar="{centre,player,opponent}",
+        default=CubeOwner.CENTRE.value,
+        choices=choices,
+        metavar="{" + ",".join(choices) + "}",
         help=help,
     )

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import argparse
 
-from mathbg.cli._args import add_owner_argument, load_met, parse_counts, parse_pair, print_json
+from mathbg.cli._args import (
+    add_decimals,
+    add_owner_argument,
+    load_met,
+    parse_counts,
+    parse_pair,
+    print_json,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--cache", action="store_true", help="keep the solved score on disk (data/bearoff/match)"
     )
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--json", action="store_true", help="print JSON (fractions)")
+    add_decimals(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     )
     result = {"roller": roller, "opponent": opponent, **eq.as_dict()}
     if args.json:
-        print_json(result)
+        print_json(result, decimals=args.decimals)
         return 0
     a, b = eq.away
     state = " (Crawford game)" if eq.crawford else ""

@@ -8,7 +8,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mathbg.cli._args import add_command, add_owner_argument, cube_owner, parse_counts, print_json
+from mathbg.cli._args import (
+    add_command,
+    add_decimals,
+    add_owner_argument,
+    cube_owner,
+    parse_counts,
+    print_json,
+)
 
 DESCRIPTION = """\
 Bearoff databases: exact tables for the end of a race.
@@ -97,13 +104,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     show.add_argument("positions", nargs="+", metavar="COUNTS", help="e.g. 0,0,0,3,5,7")
     show.add_argument("--two-sided", action="store_true", help="ROLLER OPPONENT pair")
-    show.add_argument("--json", action="store_true", help="print JSON")
+    show.add_argument("--json", action="store_true", help="print JSON (fractions)")
+    add_decimals(show)
     show.add_argument("--points", type=int, help="database points (default: 6 or what fits)")
     show.add_argument("--checkers", type=int, help="database checkers (default: what fits)")
     _add_policy(show, "one-sided policy")
     add_owner_argument(
-        show, "two-sided: who owns the cube at the root decision, player = the roller "
-        "(default centre)"
+        show,
+        "two-sided: who owns the cube at the root decision, player = the roller (default centre)",
+        owners=("centre", "player"),
     )
     show.add_argument(
         "--cube",
@@ -330,7 +339,7 @@ def _show_one_sided(args: argparse.Namespace, counts: list[int]) -> int:
         "gammon_distribution": _trimmed(db.gammon_distribution(arr)),
     }
     if args.json:
-        print_json(result)
+        print_json(result, decimals=args.decimals)
         return 0
     print(f"position {','.join(map(str, result['position']))}  ({result['database']})")
     mean, sd = result["mean_rolls"], result["std_rolls"]
@@ -339,8 +348,8 @@ def _show_one_sided(args: argparse.Namespace, counts: list[int]) -> int:
     print("rolls  P(bear off)  P(first off)")
     gd = result["gammon_distribution"]
     for n, p in enumerate(result["distribution"]):
-        g = f"{gd[n]:11.6f}" if n < len(gd) else ""
-        print(f"{n:5d}  {p:11.6f}  {g}")
+        g = f"{100 * gd[n]:10.4f}%" if n < len(gd) else ""
+        print(f"{n:5d}  {100 * p:10.4f}%  {g}")
     return 0
 
 
@@ -392,12 +401,12 @@ def _show_two_sided(args: argparse.Namespace, roller: list[int], opponent: list[
         },
     }
     if args.json:
-        print_json(result)
+        print_json(result, decimals=args.decimals)
         return 0
     out = sys.stdout
     print(f"roller {','.join(map(str, roller))} vs {','.join(map(str, opponent))}  "
           f"({result['database']})", file=out)  # fmt: skip
-    print(f"P(win) {eq.win_probability:.6f}  cubeless equity {eq.cubeless:+.6f}", file=out)
+    print(f"P(win) {100 * eq.win_probability:.4f} %  cubeless equity {eq.cubeless:+.6f}", file=out)
     print(
         f"cubeful (before the roller's decision): owned {eq.owned:+.6f}  "
         f"centred {eq.centred:+.6f}  opponent owns {eq.opponent_owns:+.6f}",

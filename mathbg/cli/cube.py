@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from mathbg.cli._args import add_command, add_owner_argument, load_met, parse_pair, print_json
+from mathbg.cli._args import (
+    add_command,
+    add_decimals,
+    add_owner_argument,
+    load_met,
+    parse_pair,
+    print_json,
+)
 
 DESCRIPTION = """\
 money:  Janowski's money-play points of the first-named player for a dead cube, a fully
@@ -59,7 +65,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     money.add_argument("--jacoby", action="store_true", help="initial double under Jacoby")
     money.add_argument("--beavers", action="store_true", help="beavers allowed (with --jacoby)")
-    money.add_argument("--json", action="store_true", help="print JSON")
+    money.add_argument("--json", action="store_true", help="print JSON (fractions)")
+    add_decimals(money)
     money.set_defaults(handler=run_money)
 
     decide = add_command(
@@ -86,7 +93,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     decide.add_argument("--crawford", action="store_true", help="a side 1-away: Crawford game")
     decide.add_argument("--jacoby", action="store_true", help="money: Jacoby rule")
     decide.add_argument("--beavers", action="store_true", help="money: beavers allowed")
-    decide.add_argument("--json", action="store_true", help="print JSON")
+    decide.add_argument("--json", action="store_true", help="print JSON (fractions)")
+    add_decimals(decide)
     decide.set_defaults(handler=run_decide)
     parser.set_defaults(handler=lambda args: _usage(parser))
 
@@ -109,7 +117,7 @@ def run_money(args: argparse.Namespace) -> int:
         beavers=args.beavers,
     )
     if args.json:
-        print_json(pts.as_dict())
+        print_json(pts.as_dict(), decimals=args.decimals)
         return 0
     rules = ", ".join(r for r, on in (("Jacoby", pts.jacoby), ("beavers", pts.beavers)) if on)
     print(
@@ -122,6 +130,8 @@ def run_money(args: argparse.Namespace) -> int:
         p = getattr(pts, name)
         label = name.replace("_", " ")
         print(f"{label:18}{100 * p.dead:9.3f}%{100 * p.live:9.3f}%{100 * p.x:9.3f}%")
+    default = " (the default, Janowski's 2/3)" if args.x == 2.0 / 3.0 else ""
+    print(f"dead: cube life x = 0; live: x = 1; last column: cube life x = {pts.x:.3g}{default}")
     return 0
 
 
@@ -155,20 +165,12 @@ def run_decide(args: argparse.Namespace) -> int:
             x=args.x,
             crawford=args.crawford,
         )
-    out: dict[str, Any] = {
-        "action": str(dec.action),
-        "unit": dec.unit,
-        "no_double": dec.no_double,
-        "double_take": dec.double_take,
-        "double_pass": dec.double_pass,
-        "optimal": dec.optimal,
-    }
-    if dec.emg is not None:
-        out["emg"] = {"no_double": dec.emg[0], "double_take": dec.emg[1], "double_pass": dec.emg[2]}
+    out = dec.as_dict()
     if args.json:
-        print_json(out)
+        print_json(out, decimals=args.decimals)
         return 0
-    print(f"cube action: {dec.action}")
+    default = ", the default: gnubg's contact value" if args.x == 0.68 else ""
+    print(f"cube action: {dec.action}   (cube life x = {dec.cube_life:g}{default})")
     unit = "MWC" if dec.unit == "mwc" else "equity"
     for key in ("no_double", "double_take", "double_pass"):
         v = out[key]

@@ -62,10 +62,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--format",
         default="table",
-        choices=("table", "csv", "json", "gnubg-xml", "xg"),
-        help="output format (default: table)",
+        choices=("table", "csv", "csv-post-crawford", "json", "gnubg-xml", "xg"),
+        help="output format (default: table); csv is the pre-Crawford matrix only (with "
+        "--out, the post-Crawford vectors go beside it in NAME.post-crawford.csv), "
+        "csv-post-crawford the post-Crawford vectors (away,player_0,player_1)",
     )
-    parser.add_argument("--decimals", type=int, help="round the numbers (csv, json excluded)")
+    parser.add_argument(
+        "--decimals", type=int, help="round the numbers (every format; table: percent)"
+    )
     parser.add_argument("--out", metavar="PATH", help="write to PATH instead of stdout")
     parser.add_argument("--plot", metavar="PNG", help="also save a heatmap + post-Crawford plot")
     parser.add_argument("--list", action="store_true", help="list the shipped tables and models")
@@ -129,10 +133,14 @@ def run(args: argparse.Namespace) -> int:
     else:
         met = build(args.model, length=args.length, **params)
     options = {}
-    if args.decimals is not None and args.format != "json":
+    if args.decimals is not None:
         options["decimals"] = args.decimals
     if args.out:
-        write(met, args.out, format=args.format, **options)
+        path = write(met, args.out, format=args.format, **options)
+        if args.format == "csv" or (args.format is None and path.suffix.lower() == ".csv"):
+            from mathbg.met.formats import post_crawford_csv_path
+
+            print(f"post-Crawford vectors: {post_crawford_csv_path(path)}", file=sys.stderr)
     else:
         sys.stdout.write(render(met, args.format, **options))
     if args.plot:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mathbg.cli._args import add_command, print_json, pyplot, save_figure
+from mathbg.cli._args import add_command, add_decimals, print_json, pyplot, save_figure
 
 DESCRIPTION = """\
 Evaluate a race (a position without contact): both sides' pip, Keith, Thorp, Isight and
@@ -48,7 +48,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="the position as point counts instead of an ID: each side 'point:n,...' in its "
         "own numbering (25 = bar), or 24/25 comma-separated counts; side on roll first",
     )
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--json", action="store_true", help="print JSON (fractions)")
+    add_decimals(parser)
     parser.add_argument("--x", type=float, help="cube life (default gnubg's race rule)")
     parser.add_argument("--met", help="MET for match play (default kazaross-xg2)")
     parser.add_argument("--money", action="store_true", help="money play even for a match ID")
@@ -132,10 +133,24 @@ def run(args: argparse.Namespace) -> int:
         ax = race_rolls(*e.distributions)
         save_figure(ax.figure, args.plot, dpi=120, tight_layout=False, bbox_inches="tight")
     if args.json:
-        print_json(e.as_dict())
+        print_json(e.as_dict(), decimals=args.decimals)
         return 0
     print(format_text(e))
     return 0
+
+
+def _pct(v: Any) -> str:
+    from mathbg._output import pct
+
+    return pct(v, decimals=1)
+
+
+def _clamped(e: Any) -> bool:
+    """Isight's formula left [0, 100] % and was clamped."""
+    from mathbg.race.counts import isight_win_probability
+
+    raw = float(isight_win_probability(*e.isight))
+    return not 0.0 <= raw <= 100.0
 
 
 def _f(v: Any, fmt: str = "{:.2f}") -> str:
@@ -154,15 +169,15 @@ def format_text(e: Any) -> str:
         f"{d['keith_adjusted']:g}",
         f"{'Thorp':22}{d['thorp'][0]:>10}{d['thorp'][1]:>10}   on roll + 10 %: "
         f"{d['thorp_adjusted']:.1f}",
-        f"{'Isight':22}{d['isight'][0]:>10}{d['isight'][1]:>10}   est. GWC "
-        f"{d['isight_p_win']:.1f} %",
+        f"{'Isight':22}{d['isight'][0]:>10}{d['isight'][1]:>10}   P(win) estimate "
+        f"{_pct(d['isight_p_win_estimate'])}" + (" (clamped)" if _clamped(e) else ""),
         f"{'Trice (adjusted)':22}{d['trice'][0]:>10.1f}{d['trice'][1]:>10.1f}   point of last "
         f"take {d['trice_point_of_last_take']}",
         f"{'EPC':22}{_f(d['epc'][0]):>10}{_f(d['epc'][1]):>10}",
         f"{'wastage':22}{_f(d['wastage'][0]):>10}{_f(d['wastage'][1]):>10}",
         f"Kleinman K = {_f(d['kleinman'], '{:.3f}')}  (P(win) "
         f"{_f(None if d['kleinman_p_win'] is None else 100 * d['kleinman_p_win'], '{:.1f}')} %)"
-        f"   8-9-12 lead {_f(d['lead_8912'], '{:.1f}')} %",
+        f"   8-9-12 lead {_pct(d['lead_8912_fraction'])} of the roller's pips",
         "",
         "Counts' advice:",
     ]
@@ -181,11 +196,11 @@ def format_text(e: Any) -> str:
     else:
         where = f"{cube.score[0]}-away/{cube.score[1]}-away"
     if isinstance(cube.x, tuple):
-        life = f"x = {cube.x[0]:.2f}/{cube.x[1]:.2f} (from the exact money equities)"
+        life = f"cube life x = {cube.x[0]:.2f}/{cube.x[1]:.2f} (from the exact money equities)"
     elif cube.x is None:
         life = "exact two-sided database"
     else:
-        life = f"x = {cube.x:.3f}"
+        life = f"cube life x = {cube.x:.3f}"
     vals = cube.emg if cube.emg is not None else (cube.no_double, cube.double_take,
                                                   cube.double_pass)  # fmt: skip
     unit = "EMG" if cube.emg is not None else "equity"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mathbg.cli._args import add_command, print_json
+from mathbg.cli._args import add_command, add_decimals, print_json
 
 DESCRIPTION = """\
 Play N games of backgammon or a regional variant (portes, plakoto, fevga, tavla,
@@ -50,7 +50,8 @@ def register(subparsers: Any) -> None:
         default="random",
         help="who plays both sides (default random)",
     )
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--json", action="store_true", help="print JSON (fractions)")
+    add_decimals(parser)
     parser.set_defaults(handler=run)
 
 
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         out = {k: stats[k] for k in keys}
         out["player"] = stats["player"]
         out["seed"] = stats["seed"]
-        print_json(out, indent=None)
+        print_json(out, indent=None, decimals=args.decimals)
         return 0
     print(f"{stats['variant']}: {stats['games']} games, {args.player} player, seed {args.seed}")
     for name, count in stats["results"].items():

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mathbg.cli._args import (
     add_command,
+    add_decimals,
     add_owner_argument,
     load_met,
     parse_pair,
@@ -17,6 +18,10 @@ from mathbg.cli._args import (
     save_figure,
 )
 
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.met.table import MET
+
+
 DESCRIPTION = """\
 Take, double, cash and too-good points of both players at a match score, for a dead and
 a fully live cube, with the gammon and backgammon values, from a match equity table.
@@ -24,6 +29,13 @@ a fully live cube, with the gammon and backgammon values, from a match equity ta
 Points are winning chances of the player they belong to: the take point is the taker's
 chance at which take and pass break even (against the other player's double from the
 current cube to twice it); the double, cash and too-good points are the doubler's.
+
+Words: "dead" = after the take the cube is not turned again, except the taker's free
+redouble (the doubler needs <= 2 x cube and the taker more; gnubg's market window counts
+it); "no recube" = not turned again at all (printed where it differs from dead); "live" =
+cube life --x (default 1, fully live). "-" (JSON null) = does not apply: no double to take,
+or nothing to double for (a doubler needing no more than the cube), or no cube at all.
+JSON numbers are fractions (text: percent), without float noise; --decimals rounds them.
 
 G0,G1 and B0,B1 are the first-named player's and the opponent's gammon and backgammon
 rates, DISJOINT fractions of that side's wins (gammons that are not backgammons, and
@@ -95,7 +107,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--matrix", action="store_true", help="every score up to --length-away")
     parser.add_argument("--plot", metavar="PNG", help="save a plot (window bars, or heatmaps)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--json", action="store_true", help="print JSON (fractions)")
+    add_decimals(parser)
     parser.set_defaults(handler=run)
 
 
@@ -125,11 +138,37 @@ def _aways(args: argparse.Namespace) -> tuple[int, int]:
 
 
 def _pct(v: float | None, width: int = 9) -> str:
-    return f"{100.0 * v:{width - 1}.2f}%" if v is not None else f"{'-':>{width}}"
+    from mathbg._output import pct
+
+    return pct(v, width)
 
 
 def _num(v: float | None, width: int = 9) -> str:
     return f"{v:{width}.5f}" if v is not None else f"{'-':>{width}}"
+
+
+def legend(sp: Any) -> list[str]:
+    """The lines that say what "dead", "no recube" and "live" mean in this table."""
+    lines = [
+        "dead: the cube is not turned again after the take, except the taker's free redouble",
+        "      (when the doubler needs <= 2 x cube and the taker more; gnubg's 'Dead cube')",
+    ]
+    if sp.free_recube:
+        lines += [
+            "no recube: the cube is not turned again at all, not even that free redouble",
+            "      (gnubg's 'Dead cube (opponent doesn't redouble)')",
+        ]
+    if sp.cube_life is not None:
+        default = " (the default: fully live, gnubg's 'Live cube')" if sp.cube_life == 1 else ""
+        lines.append(f"live: cube life x = {sp.cube_life:g}{default}")
+    why = {
+        "crawford": "no cube in the Crawford game",
+        "post-crawford": "no double to take or nothing to double for; no live cube "
+        "after the Crawford game",
+        "dmp": "nothing to double for at double match point",
+    }.get(sp.state, "no double to take, or nothing to double for")
+    lines.append(f"-: does not apply ({why})")
+    return lines
 
 
 def render_points(sp: Any) -> str:
@@ -149,21 +188,27 @@ def render_points(sp: Any) -> str:
     head = f"{'':26}{'player':>12}{'opponent':>12}"
     sub = f"{'':26}{f'({a}-away)':>12}{f'({b}-away)':>12}"
     lines += ["", head, sub]
-    live = "live" if sp.cube_life in (None, 1.0) else f"x={sp.cube_life:g}"
+    live = "live" if sp.cube_life in (None, 1.0) else f"live, x={sp.cube_life:g}"
+    recube = sp.free_recube
     rows = [
-        ("take point, dead", "take_point_dead", _pct),
-        (f"take point, {live}", "take_point_live", _pct),
-        ("double point", "double_point_dead", _pct),
-        ("cash point, dead", "cash_point_dead", _pct),
-        (f"cash point, {live}", "cash_point_live", _pct),
-        ("too-good point", "too_good_point", _pct),
-        ("gammon value", "gammon_value", _num),
-        ("backgammon value", "backgammon_value", _num),
+        ("take point, dead", "take_point_dead", _pct, True),
+        ("take point, no recube", "take_point_no_recube", _pct, recube),
+        (f"take point, {live}", "take_point_live", _pct, True),
+        ("double point, dead", "double_point_dead", _pct, True),
+        ("double point, no recube", "double_point_no_recube", _pct, recube),
+        ("cash point, dead", "cash_point_dead", _pct, True),
+        ("cash point, no recube", "cash_point_no_recube", _pct, recube),
+        (f"cash point, {live}", "cash_point_live", _pct, True),
+        ("too-good point", "too_good_point", _pct, True),
+        ("gammon value", "gammon_value", _num, True),
+        ("backgammon value", "backgammon_value", _num, True),
     ]
-    for label, key, fmt in rows:
-        lines.append(f"{label:26}{fmt(getattr(p, key), 12)}{fmt(getattr(o, key), 12)}")
+    for label, key, fmt, shown in rows:
+        if shown:
+            lines.append(f"{label:26}{fmt(getattr(p, key), 12)}{fmt(getattr(o, key), 12)}")
     may = {True: "yes", False: "no"}
     lines.append(f"{'may double':26}{may[p.may_double]:>12}{may[o.may_double]:>12}")
+    lines += ["", *legend(sp)]
     return "\n".join(lines) + "\n"
 
 
@@ -198,7 +243,7 @@ def run(args: argparse.Namespace) -> int:
         x=args.x,
     )
     if args.json:
-        print_json(sp.as_dict())
+        print_json(sp.as_dict(), decimals=args.decimals)
     else:
         sys.stdout.write(render_points(sp))
     if args.plot:
@@ -209,8 +254,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _matrix(args: argparse.Namespace, met: Any, gammons: Any, backgammons: Any) -> int:
+def _matrix(args: argparse.Namespace, met: MET | str, gammons: Any, backgammons: Any) -> int:
     from mathbg.cube.inputs import check_cube
+    from mathbg.cube.match import TERMS
     from mathbg.cube.matrix import score_matrix, take_point_table
 
     cube = int(check_cube(args.cube))
@@ -224,20 +270,34 @@ def _matrix(args: argparse.Namespace, met: Any, gammons: Any, backgammons: Any) 
         x=args.x,
     )
     live_col = "take_live" if args.x is None else "take_x"
+    x_used = 1.0 if args.x is None else float(args.x)
     if args.json:
         sel = df[df["cube"] == cube]
         records = json.loads(sel.to_json(orient="records"))
-        table = {"met": getattr(met, "name", ""), "length": args.length, "cube": cube}
-        print_json({**table, "rows": records}, indent=1)
+        table = {
+            "met": getattr(met, "name", ""),
+            "length": args.length,
+            "cube": cube,
+            "cube_life": x_used,
+            "terms": dict(TERMS),
+        }
+        print_json({**table, "rows": records}, indent=1, decimals=args.decimals)
     else:
-        for column, title in (("take_dead", "dead cube"), (live_col, "live cube")):
+        tables = [("take_dead", "dead cube (the taker's free redouble counted)")]
+        no_recube = take_point_table(df, cube, "take_no_recube")
+        if not no_recube.equals(take_point_table(df, cube, "take_dead")):
+            tables.append(("take_no_recube", "no recube (not even the taker's free redouble)"))
+        tables.append((live_col, f"live cube, cube life x = {x_used:g}"))
+        for column, title in tables:
             table = take_point_table(df, cube, column)
             print(
                 f"{getattr(met, 'name', '')}: take points (%), {title}, cube {cube} -> "
                 f"{2 * cube}; rows: taker away, columns: doubler away"
             )
-            print((100.0 * table).round(1).to_string())
+            text = (100.0 * table).round(1).to_string(na_rep="-")
+            print(text)
             print()
+        print("-: does not apply (the doubler needs no more than the cube: nothing to double for)")
     if args.plot:
         plt = pyplot()
         from mathbg.plots import cube_point_heatmap

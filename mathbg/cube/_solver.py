@@ -30,7 +30,7 @@ Bools = NDArray[np.bool_]
 class MetView:
     """A MET seen by one player (0: the table's row player, 1: the other)."""
 
-    met: Any
+    met: MET
     player: int
 
     def swapped(self) -> MetView:

@@ -100,9 +100,16 @@ def _outcomes(m: Any, a: int, b: int, c: int, post: bool) -> tuple[NDArray[np.fl
 
 
 def cubeless_mwc(
-    probs: ArrayLike, met: Any, away: int, opp_away: int, cube: int = 1, *, crawford: bool = False
+    probs: ArrayLike,
+    met: MET | str,
+    away: int,
+    opp_away: int,
+    cube: int = 1,
+    *,
+    crawford: bool = False,
 ) -> Float:
-    """Cubeless (dead-cube) MWC of the player on roll: ``sum P(outcome) MWC(outcome)``.
+    """Cubeless MWC of the player on roll (cube life x = 0: no cube action at all):
+    ``sum P(outcome) MWC(outcome)``.
 
     ``probs`` are gnubg's five outputs with cumulative gammons (see the module docs); the
     outcomes are single, gammon and backgammon wins and losses at the current cube.
@@ -140,7 +147,7 @@ def _lin(p: Any, x0: Any, y0: Any, x1: Any, y1: Any) -> Any:
 
 def cubeful_mwc(
     probs: ArrayLike,
-    met: Any,
+    met: MET | str,
     away: int,
     opp_away: int,
     *,
@@ -214,7 +221,13 @@ def cubeful_mwc(
 
 
 def emg(
-    mwc: ArrayLike, met: Any, away: int, opp_away: int, cube: int = 1, *, crawford: bool = False
+    mwc: ArrayLike,
+    met: MET | str,
+    away: int,
+    opp_away: int,
+    cube: int = 1,
+    *,
+    crawford: bool = False,
 ) -> Float:
     """Equivalent-to-money-game equity (EMG) of a MWC at the score.
 
@@ -273,7 +286,7 @@ def money_cubeful_equity(
 
 def cubeful_equity(
     probs: ArrayLike,
-    met: Any = None,
+    met: MET | str | None = None,
     away: int | None = None,
     opp_away: int | None = None,
     *,
@@ -299,7 +312,7 @@ def cubeful_equity(
 
 def cube_decision(
     probs: ArrayLike,
-    met: Any = None,
+    met: MET | str | None = None,
     away: int | None = None,
     opp_away: int | None = None,
     *,
@@ -323,27 +336,28 @@ def cube_decision(
             f"cube_decision takes one set of 5 probabilities; got {p.shape}"
         )
     owner = check_owner(owner)
+    life = float(x)
     can_gammon = bool(p[1] > 0.0)
     if met is None:
         nd = float(_money_equity(p, owner=owner, x=x, jacoby=jacoby))
         if owner == "opponent":
-            return CubeDecision(CubeAction.NOT_AVAILABLE, nd, None, None, nd, "equity")
+            return CubeDecision(CubeAction.NOT_AVAILABLE, nd, None, None, nd, "equity", None, life)
         dt = 2.0 * float(_money_equity(p, owner="opponent", x=x))
         dp = 1.0
         action = classify(nd, dt, dp, can_gammon=can_gammon, beavers=beavers, money=True)
         optimal = min(dt, dp) if action.doubles else nd
-        return CubeDecision(action, nd, dt, dp, optimal, "equity")
+        return CubeDecision(action, nd, dt, dp, optimal, "equity", None, life)
     away, opp_away = _need_score(away, opp_away)
     m, a, b, c, state = _score(met, away, opp_away, cube, crawford)
     nd = float(cubeful_mwc(p, m, a, b, cube=c, owner=owner, x=x, crawford=crawford))
     nd_emg = float(emg(nd, m, a, b, c, crawford=crawford))
     if not may_double(a, b, c, owner, crawford=crawford):
         return CubeDecision(
-            CubeAction.NOT_AVAILABLE, nd, None, None, nd, "mwc", (nd_emg, None, None)
+            CubeAction.NOT_AVAILABLE, nd, None, None, nd, "mwc", (nd_emg, None, None), life
         )
     dt = float(cubeful_mwc(p, m, a, b, cube=2 * c, owner="opponent", x=x, crawford=crawford))
     dp = float(_outcomes(m, a, b, c, state != "normal")[0][0])
     action = classify(nd, dt, dp, can_gammon=can_gammon, money=False)
     optimal = min(dt, dp) if action.doubles else nd
     emgs = tuple(float(emg(v, m, a, b, c, crawford=crawford)) for v in (nd, dt, dp))
-    return CubeDecision(action, nd, dt, dp, optimal, "mwc", emgs)  # type: ignore[arg-type]
+    return CubeDecision(action, nd, dt, dp, optimal, "mwc", emgs, life)  # type: ignore[arg-type]

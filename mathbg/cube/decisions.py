@@ -23,6 +23,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any, ClassVar
+
+from mathbg._output import FrameMixin
 
 __all__ = ["CubeAction", "CubeDecision", "classify"]
 
@@ -114,7 +117,7 @@ def classify(
 
 
 @dataclass(frozen=True)
-class CubeDecision:
+class CubeDecision(FrameMixin):
     """A cube decision of the player on roll: the three values and the action.
 
     Attributes
@@ -133,6 +136,8 @@ class CubeDecision:
         What the values are.
     emg : (float, float or None, float or None) or None
         Match play: the same three values as EMG equities at the current cube.
+    cube_life : float, (float, float) or None
+        The cube life x the values were computed with (None: exact, no cube-life model).
     """
 
     action: CubeAction
@@ -142,6 +147,30 @@ class CubeDecision:
     optimal: float
     unit: str
     emg: tuple[float, float | None, float | None] | None = None
+    cube_life: float | tuple[float, float] | None = None
+
+    FRAME_PARTS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "emg": ("no_double", "double_take", "double_pass"),
+        "cube_life": ("no_double", "double_take"),
+    }
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON object (``mathbg cube decide --json``): values as fractions (MWC) or
+        equities, ``null`` where a value does not apply, and the cube life used."""
+        out: dict[str, Any] = {
+            "action": str(self.action),
+            "unit": self.unit,
+            "cube_life": list(self.cube_life)
+            if isinstance(self.cube_life, tuple)
+            else self.cube_life,
+            "no_double": self.no_double,
+            "double_take": self.double_take,
+            "double_pass": self.double_pass,
+            "optimal": self.optimal,
+        }
+        if self.emg is not None:
+            out["emg"] = dict(zip(self.FRAME_PARTS["emg"], self.emg, strict=True))
+        return out
 
     @property
     def should_double(self) -> bool:

@@ -50,10 +50,24 @@ dead and ``CP`` is the dead cash point (with the automatic redouble). For a cube
 the match analogue of Janowski's ``(L - 1/2) / (W + L + x/2)``. As gnubg prints no live
 double point, the double point does not depend on the cube life.
 
-Dead cubes: a doubler who needs ``<= c`` wins the match with any win at the current cube
-and has nothing to double for: its double, cash and too-good points are 1 (so the
-opponent's take point is 0). The doubled cube is dead (live = dead) when either side needs
-``<= 2c``.
+Words (one meaning each, :data:`TERMS`; the same in every output):
+
+- **dead**: after the take the cube is never turned again *except the taker's free
+  redouble* (the doubler needs ``<= 2c``, the taker more: the taker redoubles at once, as
+  it risks nothing). This is gnubg's "Dead cube" line, and its "Dead cube (opponent
+  redoubles)" line where the redouble is free. E.g. 4-away taker vs 2-away doubler:
+  ``TP = MET(4, 1 Crawford) = 18.56 %`` (Kazaross-XG2).
+- **no recube**: the cube is never turned again at all (gnubg's "Dead cube (opponent
+  doesn't redouble)"); differs from *dead* only where the taker's redouble is free. At
+  4-away/2-away: ``TP = MET(4, 1 Crawford) / MET(2, 2) = 37.1 %``.
+- **live**: the cube stays in play (cube life ``x``; 1 = fully live, gnubg's "Live cube").
+
+A doubler who needs ``<= c`` wins the match with any win at the current cube and has
+nothing to double for. The vectorised functions below return the limits there (its double,
+cash and too-good points 1, the opponent's take point 0, as gnubg's market window prints
+them); :func:`points` (and so ``mathbg takepoint``) and :func:`mathbg.cube.matrix.score_matrix`
+report them as not applicable (None / NaN). The doubled cube is dead (live = dead) when
+either side needs ``<= 2c``.
 
 Gammon values (XG's convention, gnubg ``show gammonvalues``)::
 
@@ -75,11 +89,12 @@ R. Janowski, "Take-Points in Money Games" (1993).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from mathbg._output import FrameMixin
 from mathbg.cube._solver import (
     Arr,
     MetView,
@@ -102,8 +117,15 @@ from mathbg.cube.inputs import (
 from mathbg.errors import InvalidScoreError
 from mathbg.met.catalogue import as_met
 
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from mathbg.met.table import MET
+
 __all__ = [
+    "POINT_FIELDS",
     "STATES",
+    "TERMS",
     "MarketWindow",
     "PlayerPoints",
     "ScorePoints",
@@ -147,7 +169,7 @@ _DOC_ARGS = """
 
 
 def take_point_dead(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -169,7 +191,7 @@ def take_point_dead(
 
 
 def take_point_live(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -189,7 +211,7 @@ def take_point_live(
 
 
 def take_point(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -209,7 +231,7 @@ def take_point(
 
 
 def cash_point_dead(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -227,7 +249,7 @@ def cash_point_dead(
 
 
 def cash_point_live(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -242,7 +264,7 @@ def cash_point_live(
 
 
 def cash_point(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -258,7 +280,7 @@ def cash_point(
 
 
 def double_point(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -281,7 +303,7 @@ def double_point(
 
 
 def too_good_point(
-    met: Any,
+    met: MET | str,
     away: ArrayLike,
     opp_away: ArrayLike,
     cube: ArrayLike = 1,
@@ -309,7 +331,12 @@ for _f in (take_point_dead, take_point_live, take_point, cash_point_dead, cash_p
 
 
 def gammon_value(
-    met: Any, away: ArrayLike, opp_away: ArrayLike, cube: ArrayLike = 1, *, crawford: bool = False
+    met: MET | str,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
+    *,
+    crawford: bool = False,
 ) -> float | Arr:
     """Gammon value of the first-named player at the score (XG convention).
 
@@ -323,7 +350,12 @@ def gammon_value(
 
 
 def backgammon_value(
-    met: Any, away: ArrayLike, opp_away: ArrayLike, cube: ArrayLike = 1, *, crawford: bool = False
+    met: MET | str,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
+    *,
+    crawford: bool = False,
 ) -> float | Arr:
     """Backgammon value of the first-named player (XG convention, as gnubg prints it).
 
@@ -359,7 +391,7 @@ def may_double(away: int, opp_away: int, cube: int, owner: str, *, crawford: boo
     """May the first-named player double? (gnubg ``GetDPEq`` rules.)
 
     Not in the Crawford game, not as the post-Crawford leader, not when the player already
-    needs <= cube (a dead cube), and only from the centre or the player's own side.
+    needs <= cube (nothing to double for), and only from the centre or the player's own side.
     """
     owner = check_owner(owner)
     state = score_state(away, opp_away, crawford=crawford)
@@ -374,7 +406,7 @@ def may_double(away: int, opp_away: int, cube: int, owner: str, *, crawford: boo
 
 
 @dataclass(frozen=True)
-class MarketWindow:
+class MarketWindow(FrameMixin):
     """A doubler's market window at a score, as gnubg's ``show marketwindow`` prints it.
 
     All values are the doubler's winning chances. ``auto_redouble``: the taker redoubles
@@ -394,7 +426,7 @@ class MarketWindow:
 
 
 def market_window(
-    met: Any,
+    met: MET | str,
     away: int,
     opp_away: int,
     cube: int = 1,
@@ -437,12 +469,35 @@ def market_window(
 # ----------------------------------------------------------------------------- summary
 
 
+#: The words of every cube-point output, defined once (text, JSON ``terms`` and docs).
+TERMS: dict[str, str] = {
+    "dead": (
+        "after the take the cube is never turned again, except the taker's free redouble: "
+        "when the doubler needs no more than twice the cube and the taker more, the taker "
+        "redoubles at once (it risks nothing); gnubg's 'Dead cube' / 'Dead cube (opponent "
+        "redoubles)' line"
+    ),
+    "no_recube": (
+        "after the take the cube is never turned again, not even by the taker's free "
+        "redouble; gnubg's 'Dead cube (opponent doesn't redouble)' line; differs from dead "
+        "only where that redouble is free"
+    ),
+    "live": (
+        "the cube stays in play at the given cube life x (1: fully live, gnubg's 'Live cube' "
+        "line; the taker's free redouble included)"
+    ),
+}
+
+
 @dataclass(frozen=True)
-class PlayerPoints:
+class PlayerPoints(FrameMixin):
     """One player's cube points at a score (winning chances of that player).
 
-    ``None`` where a value does not exist in this state (the Crawford game has no cube
-    points; post-Crawford and DMP games have no live points).
+    ``*_dead`` count the taker's free redouble, ``*_no_recube`` do not (see :data:`TERMS`);
+    they differ only where that redouble is free. ``None`` where a value does not apply:
+    the Crawford game has no cube points; post-Crawford and DMP games have no live points;
+    a doubler who needs no more points than the cube holds has nothing to double for, so
+    it has no double, cash or too-good point and its opponent no take point.
     """
 
     take_point_dead: float | None
@@ -455,15 +510,39 @@ class PlayerPoints:
     gammon_value: float
     backgammon_value: float
     may_double: bool
+    take_point_no_recube: float | None = None
+    double_point_no_recube: float | None = None
+    cash_point_no_recube: float | None = None
 
-    def as_dict(self) -> dict[str, float | bool]:
-        """JSON-ready dict without the keys that do not exist in this state."""
-        return {k: v for k, v in self.__dict__.items() if v is not None}
+    def as_dict(self) -> dict[str, float | bool | None]:
+        """JSON-ready dict; a value that does not apply is ``None`` (JSON ``null``)."""
+        return dict(self.__dict__)
+
+
+#: Point columns of :meth:`ScorePoints.to_frame`, in display order.
+POINT_FIELDS: tuple[str, ...] = (
+    "take_point_dead",
+    "take_point_no_recube",
+    "take_point_live",
+    "double_point_dead",
+    "double_point_no_recube",
+    "double_point_live",
+    "cash_point_dead",
+    "cash_point_no_recube",
+    "cash_point_live",
+    "too_good_point",
+    "gammon_value",
+    "backgammon_value",
+    "may_double",
+)
 
 
 @dataclass(frozen=True)
 class ScorePoints:
-    """Both players' cube points at one score (see :func:`points`)."""
+    """Both players' cube points at one score (see :func:`points`).
+
+    ``cube_life`` is the x of the ``*_live`` points (None where there are none).
+    """
 
     away: tuple[int, int]
     cube: int
@@ -476,8 +555,18 @@ class ScorePoints:
     players: tuple[PlayerPoints, PlayerPoints]
     free_drop: bool = False
 
+    @property
+    def free_recube(self) -> bool:
+        """Somebody's double here is met by the taker's free redouble (dead != no recube)."""
+        return any(
+            p.take_point_dead is not None
+            and p.take_point_no_recube is not None
+            and abs(p.take_point_no_recube - p.take_point_dead) > 1e-12
+            for p in self.players
+        )
+
     def as_dict(self) -> dict[str, Any]:
-        """The JSON object of ``mathbg takepoint --json``."""
+        """The JSON object of ``mathbg takepoint --json`` (fractions; ``null`` = n/a)."""
         return {
             "away": list(self.away),
             "cube": self.cube,
@@ -488,12 +577,37 @@ class ScorePoints:
             "backgammons": list(self.backgammons),
             "cube_life": self.cube_life,
             "free_drop": self.free_drop,
+            "terms": dict(TERMS),
             "players": [p.as_dict() for p in self.players],
         }
 
+    def to_frame(self) -> pd.DataFrame:
+        """Both players' points as a DataFrame: index ``player`` ("player", "opponent"),
+        one column per :data:`POINT_FIELDS` (fractions, NaN where a point does not apply),
+        plus ``away``; the score, cube, MET and cube life are in ``df.attrs``."""
+        from mathbg._output import frame
+
+        rows = []
+        for name, away, p in zip(("player", "opponent"), self.away, self.players, strict=True):
+            d = p.as_dict()
+            rows.append({"player": name, "away": away, **{k: d[k] for k in POINT_FIELDS}})
+        return frame(
+            rows,
+            name=f"cube points at {self.away[0]}-away/{self.away[1]}-away, cube {self.cube}",
+            index="player",
+            met=self.met,
+            away=self.away,
+            cube=self.cube,
+            owner=self.owner,
+            state=self.state,
+            gammons=self.gammons,
+            backgammons=self.backgammons,
+            cube_life=self.cube_life,
+        )
+
 
 def points(
-    met: Any,
+    met: MET | str,
     away: int,
     opp_away: int,
     *,
@@ -531,9 +645,12 @@ def points(
         ``players[0]`` is the first-named player. ``take_point_*`` are that player's take
         points against the other's double; ``double_point_*``, ``cash_point_*`` and
         ``too_good_point`` its own as the doubler; ``double_point_live`` equals
-        ``double_point_dead`` (gnubg prints no live double point). Post-Crawford and DMP:
-        dead points only; the trailer's double point is 0 and its cash point is 1 minus the
-        leader's take point. The Crawford game: gammon values only.
+        ``double_point_dead`` (gnubg prints no live double point). ``*_dead`` count the
+        taker's free redouble, ``*_no_recube`` do not (:data:`TERMS`). A value that does
+        not apply is None: the points of a doubler who needs <= ``cube`` and its
+        opponent's take point; post-Crawford and DMP: no live points (the trailer's double
+        point is 0 and its cash point is 1 minus the leader's take point; the leader and
+        both DMP players have no doubling points). The Crawford game: gammon values only.
     """
     t = MetView(as_met(met), 0)
     a = int(check_away(away, "away"))
@@ -563,6 +680,7 @@ def points(
         float(cash_at_x(sol, 1, np.asarray(xv))[0]),
     )
     has_live = state == "normal"
+    aways = (a, b)
     players = []
     for i, (gv, bv) in enumerate(((gv0, bv0), (gv1, bv1))):
         j = 1 - i
@@ -574,19 +692,29 @@ def points(
                 PlayerPoints(None, None, None, None, None, None, None, float(gv), float(bv), md)
             )
             continue
-        dp = float(sol.double_point[i][0])
+        # a doubler who needs <= cube has nothing to double for: its doubling points and
+        # the taker's take points do not apply
+        doubles = aways[i] > c
+        faces_double = aways[j] > c
+
+        def mine(v: Any, ok: bool, live: bool = False) -> float | None:
+            return float(v) if ok and (has_live or not live) else None
+
         players.append(
             PlayerPoints(
-                take_point_dead=1.0 - float(sol.cash_dead[j][0]),
-                take_point_live=(1.0 - cash_x[j]) if has_live else None,
-                double_point_dead=dp,
-                double_point_live=dp if has_live else None,
-                cash_point_dead=float(sol.cash_dead[i][0]),
-                cash_point_live=cash_x[i] if has_live else None,
-                too_good_point=float(sol.too_good[i][0]),
+                take_point_dead=mine(1.0 - sol.cash_dead[j][0], faces_double),
+                take_point_live=mine(1.0 - cash_x[j], faces_double, live=True),
+                double_point_dead=mine(sol.double_point[i][0], doubles),
+                double_point_live=mine(sol.double_point[i][0], doubles, live=True),
+                cash_point_dead=mine(sol.cash_dead[i][0], doubles),
+                cash_point_live=mine(cash_x[i], doubles, live=True),
+                too_good_point=mine(sol.too_good[i][0], doubles),
                 gammon_value=float(gv),
                 backgammon_value=float(bv),
                 may_double=md,
+                take_point_no_recube=mine(1.0 - sol.cash_dead_no_redouble[j][0], faces_double),
+                double_point_no_recube=mine(sol.double_point_no_redouble[i][0], doubles),
+                cash_point_no_recube=mine(sol.cash_dead_no_redouble[i][0], doubles),
             )
         )
     name = getattr(t.met, "name", "")

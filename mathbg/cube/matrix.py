@@ -19,6 +19,8 @@ from mathbg.met.catalogue import as_met
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+    from mathbg.met.table import MET
+
 __all__ = ["COLUMNS", "score_matrix", "take_point_table"]
 
 #: Columns of :func:`score_matrix` (``take_x``/``cash_x`` only when ``x`` is given).
@@ -29,6 +31,7 @@ COLUMNS: tuple[str, ...] = (
     "owner",
     "state",
     "take_dead",
+    "take_no_recube",
     "take_live",
     "double",
     "cash_dead",
@@ -44,7 +47,7 @@ COLUMNS: tuple[str, ...] = (
 
 
 def score_matrix(
-    met: Any,
+    met: MET | str,
     n: int | None = None,
     *,
     cubes: tuple[int, ...] = CUBE_LEVELS,
@@ -86,7 +89,12 @@ def score_matrix(
         ``auto_redouble`` (the player's double would be redoubled at once), ``may_double``
         (the cube rules let the player double here), and both sides' gammon and backgammon
         values at the cube (XG convention). Post-Crawford the doubled cube is dead, so the
-        live columns equal the dead ones.
+        live columns equal the dead ones. ``*_dead`` count the taker's free redouble,
+        ``take_no_recube`` does not (:data:`mathbg.cube.match.TERMS`). NaN where a point
+        does not apply: the Crawford game, a doubler who needs ``<= cube`` (the player's
+        doubling columns when ``away <= cube``, its take columns when ``opp_away <=
+        cube``). ``take_live`` is fully live (x = 1); ``df.attrs["cube_life"]`` is the x of
+        ``take_x``/``cash_x``.
     """
     import pandas as pd
 
@@ -140,16 +148,22 @@ def score_matrix(
             "opp_gammon_value": gv1.ravel(),
             "opp_backgammon_value": bv1.ravel(),
         }
-        take_dead = np.where(crawford_game, nan, 1.0 - sol.cash_dead[1][k])
-        take_live = np.where(crawford_game, nan, 1.0 - sol.cash_live[1][k])
-        double = np.where(crawford_game, nan, sol.double_point[0][k])
-        cash_dead = np.where(crawford_game, nan, sol.cash_dead[0][k])
-        cash_live = np.where(crawford_game, nan, sol.cash_live[0][k])
-        too_good = np.where(crawford_game, nan, sol.too_good[0][k])
+        # not applicable (NaN): no cube in the Crawford game; a doubler who needs <= cube
+        # has nothing to double for (no doubling points, and no take point against it)
+        no_take = crawford_game | (b <= c)
+        no_double = crawford_game | (a <= c)
+        take_dead = np.where(no_take, nan, 1.0 - sol.cash_dead[1][k])
+        take_no_recube = np.where(no_take, nan, 1.0 - sol.cash_dead_no_redouble[1][k])
+        take_live = np.where(no_take, nan, 1.0 - sol.cash_live[1][k])
+        double = np.where(no_double, nan, sol.double_point[0][k])
+        cash_dead = np.where(no_double, nan, sol.cash_dead[0][k])
+        cash_live = np.where(no_double, nan, sol.cash_live[0][k])
+        too_good = np.where(no_double, nan, sol.too_good[0][k])
         leader_pc = one_away & (a == 1)
         may = ~no_cube & ~leader_pc & (a > c)
         cols = {
             "take_dead": take_dead,
+            "take_no_recube": take_no_recube,
             "take_live": take_live,
             "double": double,
             "cash_dead": cash_dead,
@@ -157,8 +171,8 @@ def score_matrix(
             "too_good": too_good,
         }
         if xv is not None:
-            cols["take_x"] = np.where(crawford_game, nan, 1.0 - cash_x[1][k])
-            cols["cash_x"] = np.where(crawford_game, nan, cash_x[0][k])
+            cols["take_x"] = np.where(no_take, nan, 1.0 - cash_x[1][k])
+            cols["cash_x"] = np.where(no_double, nan, cash_x[0][k])
         owners = ("centre",) if c == 1 else ("player", "opponent")
         for owner in owners:
             data = dict(base)
@@ -179,6 +193,7 @@ def score_matrix(
         df["state"], categories=["normal", "crawford", "post-crawford", "dmp"]
     )
     df.attrs.update(
+        name="cube points of the row player at every score (NaN: does not apply)",
         met=getattr(m, "name", ""),
         gammons=(g0, g1),
         backgammons=(b0, b1),

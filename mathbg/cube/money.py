@@ -48,12 +48,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mathbg._deprecation import warn_deprecated
+from mathbg._output import FrameMixin
 from mathbg.cube.decisions import CubeAction, CubeDecision
 from mathbg.cube.inputs import (
     average_win_value,
@@ -63,6 +64,9 @@ from mathbg.cube.inputs import (
     check_x,
 )
 from mathbg.errors import InvalidParameterError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 __all__ = [
     "JANOWSKI_X",
@@ -353,7 +357,7 @@ def cubeful_equity(
 
 
 @dataclass(frozen=True)
-class MoneyPoint:
+class MoneyPoint(FrameMixin):
     """One money point for a dead cube, a fully live cube and at cube life ``x``."""
 
     dead: float
@@ -400,6 +404,23 @@ class MoneyPoints:
         for name in self.POINTS:
             out[name] = getattr(self, name).as_dict()
         return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """The points as a DataFrame: index the point names, columns ``dead``, ``live`` and
+        ``x`` (at the cube life ``attrs["cube_life"]``), the player's winning chances."""
+        from mathbg._output import frame
+
+        rows = [{"point": name, **getattr(self, name).as_dict()} for name in self.POINTS]
+        return frame(
+            rows,
+            name="money points (Janowski) of the first-named player",
+            index="point",
+            W=self.W,
+            L=self.L,
+            cube_life=self.x,
+            jacoby=self.jacoby,
+            beavers=self.beavers,
+        )
 
 
 def money_points(

@@ -423,26 +423,61 @@ class MET:
         return (2.0 * float(mwc) - (win + lose)) / (win - lose)
 
     # ------------------------------------------------------------------ export
-    def to_frame(self) -> pd.DataFrame:
-        """The pre-Crawford table as a DataFrame.
+    def to_frame(self, one_away: str = "crawford") -> pd.DataFrame:
+        """The table as a DataFrame: player 0's MWC, index ``"away"``, columns ``"opp_away"``.
 
-        Index (``"away"``) and columns (``"opp_away"``) are the integer away scores 1..N, so
-        ``met.to_frame().loc[3, 5]`` is player 0's MWC at 3-away vs 5-away.
+        Index and columns are the integer away scores 1..N, so ``met.to_frame().loc[3, 5]``
+        is player 0's MWC at 3-away vs 5-away, ``== met.mwc(3, 5)``.
+
+        Parameters
+        ----------
+        one_away : {"crawford", "post-crawford"}
+            What row and column 1 (a side 1-away) hold. ``"crawford"`` (the default, the
+            pre-Crawford table as published): the Crawford game, ``loc[a, 1] ==
+            mwc(a, 1, crawford=True)``. ``"post-crawford"``: post-Crawford games, what
+            :meth:`mwc` returns by default, ``loc[a, 1] == mwc(a, 1)``. The choice is stated
+            in ``df.attrs["name"]`` and ``df.attrs["one_away"]``.
         """
         import pandas as pd
 
+        if one_away not in ("crawford", "post-crawford"):
+            raise InvalidParameterError(
+                f"one_away must be 'crawford' or 'post-crawford'; got {one_away!r}"
+            )
         labels = pd.Index(range(1, self.length + 1), name="away")
-        return pd.DataFrame(np.array(self.pre), index=labels, columns=labels.rename("opp_away"))
+        data = np.array(self.pre)
+        if one_away == "post-crawford":
+            for n in range(2, self.length + 1):
+                data[n - 1, 0] = self.mwc(n, 1)
+                data[0, n - 1] = self.mwc(1, n)
+        df = pd.DataFrame(data, index=labels, columns=labels.rename("opp_away"))
+        game = "the Crawford game" if one_away == "crawford" else "post-Crawford games"
+        df.attrs.update(
+            name=f"{self.name}: MWC of player 0 (rows: away, columns: opp_away); "
+            f"row and column 1 (a side 1-away): {game}",
+            one_away=one_away,
+            met=self.name,
+        )
+        return df
 
     def post_frame(self) -> pd.DataFrame:
-        """The post-Crawford vectors as a DataFrame: index ``"away"`` 1..N, columns players 0, 1."""
+        """The post-Crawford vectors as a DataFrame: index ``"away"`` 1..N, columns players 0, 1.
+
+        ``loc[n, p]`` is player ``p``'s MWC at n-away against the other at 1-away after the
+        Crawford game.
+        """
         import pandas as pd
 
-        return pd.DataFrame(
+        df = pd.DataFrame(
             np.array(self.post).T,
             index=pd.Index(range(1, self.length + 1), name="away"),
             columns=pd.Index([0, 1], name="player"),
         )
+        df.attrs.update(
+            name=f"{self.name}: post-Crawford MWC of the n-away player vs the 1-away leader",
+            met=self.name,
+        )
+        return df
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python form: ``name``, ``length``, ``pre`` (rows a = 1..N), ``post`` (n = 1..N).

@@ -39,6 +39,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mathbg._output import FrameMixin
 from mathbg.errors import InvalidParameterError, InvalidPositionError
 
 __all__ = [
@@ -156,7 +157,7 @@ class CountVerdict(StrEnum):
 
 
 @dataclass(frozen=True)
-class CountAdvice:
+class CountAdvice(FrameMixin):
     """The cube advice of one count (booleans, or boolean arrays for a batch).
 
     Attributes

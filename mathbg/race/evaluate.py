@@ -79,16 +79,24 @@ count; R. Janowski, "Take-Points in Money Games" (1993).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
 
+from mathbg._output import FrameMixin
 from mathbg.cube.decisions import CubeAction, CubeDecision
 from mathbg.errors import ContactPositionError, InvalidParameterError, InvalidPositionError
 from mathbg.race import counts as _counts
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.met.table import MET
+    from mathbg.rules.position import Position
+
+    RaceInput: TypeAlias = Position | str | tuple[Sequence[int], Sequence[int]]
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -123,7 +131,7 @@ MAX_ONESIDED_POINTS = 10
 # ----------------------------------------------------------------------------- input
 
 
-def as_race(position: Any) -> tuple[Any, Any]:
+def as_race(position: RaceInput) -> tuple[Any, Any]:
     """A race position and its match state (or None) from any accepted input.
 
     Parameters
@@ -283,6 +291,24 @@ class RollDistribution:
     clear_back: NDArray[np.float64]
     method: str
 
+    def to_frame(self) -> Any:
+        """The distributions as a DataFrame: index ``rolls`` (n = 0, 1, ...), columns
+        ``p_bear_off`` (P(exactly n rolls)), ``p_first_off`` and ``p_clear_back``
+        (fractions; 0 past each array's end); EPC and method in ``attrs``."""
+        from mathbg._output import frame
+
+        n = max(len(self.rolls), len(self.first_off), len(self.clear_back))
+
+        def padded(a: NDArray[np.float64]) -> list[float]:
+            return [float(v) for v in np.pad(a, (0, n - len(a)))]
+
+        cols = zip(padded(self.rolls), padded(self.first_off), padded(self.clear_back),
+                   strict=True)  # fmt: skip
+        rows = [{"rolls": k, "p_bear_off": r, "p_first_off": f, "p_clear_back": c}
+                for k, (r, f, c) in enumerate(cols)]  # fmt: skip
+        return frame(rows, name=f"rolls to bear off ({self.method})", index="rolls",
+                     method=self.method, epc=self.epc, mean_rolls=self.mean_rolls)  # fmt: skip
+
     @property
     def mean_rolls(self) -> float:
         """Expected number of rolls."""
@@ -366,7 +392,7 @@ def roll_distribution(
 
 
 @dataclass(frozen=True)
-class RaceChances:
+class RaceChances(FrameMixin):
     """Cubeless chances of the side on roll (gnubg's five outputs, cumulative gammons).
 
     ``p_win_gammon`` includes backgammons, as gnubg's outputs do.
@@ -380,6 +406,18 @@ class RaceChances:
     method: str
     roller: RollDistribution | None = field(default=None, repr=False)
     opponent: RollDistribution | None = field(default=None, repr=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The five chances (fractions), the method and the cubeless money equity."""
+        return {
+            "p_win": self.p_win,
+            "p_win_gammon": self.p_win_gammon,
+            "p_win_backgammon": self.p_win_backgammon,
+            "p_lose_gammon": self.p_lose_gammon,
+            "p_lose_backgammon": self.p_lose_backgammon,
+            "method": self.method,
+            "equity": self.equity,
+        }
 
     @property
     def probabilities(self) -> NDArray[np.float64]:
@@ -421,7 +459,7 @@ def _combine(r: Any, o: Any) -> tuple[Any, Any, Any, Any, Any]:
 
 
 def race_chances(
-    position: Any,
+    position: RaceInput,
     *,
     onesided: Any = None,
     twosided: Any = None,
@@ -554,10 +592,24 @@ class RaceCubeAdvice(CubeDecision):
     source: str
     score: tuple[int, int] | None = None
 
+    FRAME_PARTS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "x": ("no_double", "double_take"),
+        "cube_life": ("no_double", "double_take"),
+        "emg": ("no_double", "double_take", "double_pass"),
+        "score": ("away", "opp_away"),
+    }
+
+    def __post_init__(self) -> None:
+        if self.cube_life is None and self.x is not None:  # one name for the cube life used
+            object.__setattr__(self, "cube_life", self.x)
+
     def as_dict(self) -> dict[str, Any]:
-        """Plain values for JSON."""
+        """Plain values for JSON; ``cube_life`` repeats ``x`` under the name every other
+        output uses."""
+        x = list(self.x) if isinstance(self.x, tuple) else self.x
         return {
             "action": str(self.action),
+            "cube_life": x,
             "no_double": self.no_double,
             "double_take": self.double_take,
             "double_pass": self.double_pass,
@@ -588,11 +640,11 @@ def _ts_match_x(p: float, exact: float, owner: str) -> float:
 
 
 def race_cube_decision(
-    position: Any,
+    position: RaceInput,
     *,
     chances: RaceChances | None = None,
     x: float | None = None,
-    met: Any = None,
+    met: MET | str | None = None,
     away: int | None = None,
     opp_away: int | None = None,
     cube: int = 1,
@@ -718,19 +770,22 @@ def _advice(
 
 
 @dataclass(frozen=True)
-class RaceEvaluation:
+class RaceEvaluation(FrameMixin):
     """Everything mathbg knows about a race position (see :func:`evaluate_race`)."""
 
-    position: Any
+    position: Position
     pips: tuple[int, int]
     keith: tuple[int, int]
     keith_adjusted: float
     thorp: tuple[int, int]
     thorp_adjusted: float
     isight: tuple[int, int]
-    isight_p_win: float
+    #: Isight's *estimate* of the roller's winning chance, a fraction clamped to [0, 1]
+    #: (gnubg prints the unclamped formula in percent, over 100 in short bear-offs).
+    isight_p_win_estimate: float
     kleinman: float
     kleinman_p_win: float
+    #: The 8-9-12 lead in percent of the roller's pip count (JSON: ``lead_8912_fraction``).
     lead_8912: float
     trice: tuple[float, float]
     trice_point_of_last_take: int
@@ -743,8 +798,39 @@ class RaceEvaluation:
     #: rollout (also computed when the chances come from the two-sided database).
     distributions: tuple[RollDistribution, RollDistribution] | None = None
 
+    FRAME_PARTS: ClassVar[dict[str, tuple[str, ...]]] = {
+        **dict.fromkeys(
+            ("pips", "keith", "thorp", "isight", "trice", "epc", "wastage"),
+            ("on_roll", "opponent"),
+        ),
+        **{f"cube_{k}": v for k, v in RaceCubeAdvice.FRAME_PARTS.items()},
+    }
+
+    @property
+    def isight_p_win(self) -> float:
+        """Deprecated: Isight's unclamped GWC formula in percent; use
+        :attr:`isight_p_win_estimate` (a fraction in [0, 1])."""
+        import warnings
+
+        warnings.warn(
+            "RaceEvaluation.isight_p_win (percent, unclamped) is deprecated; use "
+            "isight_p_win_estimate (a fraction clamped to [0, 1])",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return float(_counts.isight_win_probability(*self.isight))
+
+    @property
+    def lead_8912_fraction(self) -> float:
+        """The 8-9-12 lead as a fraction of the roller's pip count (``lead_8912 / 100``)."""
+        return float(self.lead_8912) / 100.0
+
     def as_dict(self) -> dict[str, Any]:
-        """The JSON form (``mathbg race ID --json``): numbers, lists, strings and nulls."""
+        """The JSON form (``mathbg race ID --json``): numbers, lists, strings and nulls.
+
+        Chances and the 8-9-12 lead are fractions; the Isight winning chance is an estimate
+        clamped to [0, 1] (``isight_p_win_estimate``).
+        """
 
         def num(v: Any) -> Any:
             if v is None:
@@ -761,10 +847,10 @@ class RaceEvaluation:
             "thorp": list(self.thorp),
             "thorp_adjusted": num(self.thorp_adjusted),
             "isight": list(self.isight),
-            "isight_p_win": num(self.isight_p_win),
+            "isight_p_win_estimate": num(self.isight_p_win_estimate),
             "kleinman": num(self.kleinman),
             "kleinman_p_win": num(self.kleinman_p_win),
-            "lead_8912": num(self.lead_8912),
+            "lead_8912_fraction": num(self.lead_8912_fraction),
             "trice": [num(v) for v in self.trice],
             "trice_point_of_last_take": self.trice_point_of_last_take,
             "epc": [num(v) for v in self.epc],
@@ -782,12 +868,12 @@ class RaceEvaluation:
 
 
 def evaluate_race(
-    position: Any,
+    position: RaceInput,
     *,
     keith_rounding: str = "down",
     thorp_convention: str = "thorp",
     x: float | None = None,
-    met: Any = None,
+    met: MET | str | None = None,
     money: bool = False,
     onesided: Any = None,
     twosided: Any = None,
@@ -876,7 +962,9 @@ def evaluate_race(
         thorp=(tp, to),
         thorp_adjusted=float(_counts.thorp_adjusted(tp)),
         isight=isight,  # type: ignore[arg-type]
-        isight_p_win=float(_counts.isight_win_probability(*isight)),
+        isight_p_win_estimate=min(
+            max(float(_counts.isight_win_probability(*isight)) / 100.0, 0.0), 1.0
+        ),
         kleinman=float(_counts.kleinman_metric(*pips)),
         kleinman_p_win=float(_counts.kleinman_win_probability(*pips)),
         lead_8912=float(_counts.lead_8912(*pips)),

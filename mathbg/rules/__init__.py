@@ -6,7 +6,9 @@
 - :mod:`~mathbg.rules.movegen`: legal plays (numba kernel, batch successors, reference
   generator); :mod:`~mathbg.rules.plays`: :class:`Play`, :class:`Plays`.
 - :mod:`~mathbg.rules.notation`: ``24/18 13/11`` notation, written and read.
-- :mod:`~mathbg.rules.cube`: cube rules and cube state transitions.
+- :mod:`~mathbg.rules.cube`: cube rules, cube state transitions and :class:`CubeOwner`.
+- :mod:`~mathbg.rules.ids`: :func:`parse_id` and the gnubg/XG ID writers (bit-level codecs
+  in :mod:`~mathbg.rules.idcodec`).
 - :mod:`~mathbg.rules.match`: :class:`MatchState` (gnubg's match snapshot) and scoring.
 - :mod:`~mathbg.rules.game`: the game flow state machine and a random game player.
 - :mod:`~mathbg.rules.clock`: the delay + reserve + bonus clock.
@@ -30,12 +32,14 @@ _LAZY = {
     "MatchState": "mathbg.rules.match",
     "GameStatus": "mathbg.rules.match",
     "ResultKind": "mathbg.rules.match",
+    "CubeOwner": "mathbg.rules.cube",
     "CubeRules": "mathbg.rules.cube",
     "CubeState": "mathbg.rules.cube",
     "GameState": "mathbg.rules.game",
     "GameResult": "mathbg.rules.game",
     "ClockRules": "mathbg.rules.clock",
     "ClockState": "mathbg.rules.clock",
+    "parse_id": "mathbg.rules.ids",
     "RuleSet": "mathbg.rules.ruleset",
     "get_ruleset": "mathbg.rules.ruleset",
     "Variant": "mathbg.rules.variants",

@@ -20,7 +20,14 @@ from typing import Any
 from mathbg.errors import InvalidScoreError, METFormatError
 from mathbg.met._core import MAX_LENGTH
 from mathbg.met.formats.gnubg_xml import format_gnubg_xml, parse_gnubg_xml
-from mathbg.met.formats.text import format_csv, format_json, format_text, parse_json
+from mathbg.met.formats.text import (
+    format_csv,
+    format_json,
+    format_post_crawford_csv,
+    format_text,
+    parse_json,
+    post_crawford_csv_path,
+)
 from mathbg.met.formats.xg import format_xg, parse_xg
 from mathbg.met.table import MET
 
@@ -29,18 +36,20 @@ __all__ = [
     "format_csv",
     "format_gnubg_xml",
     "format_json",
+    "format_post_crawford_csv",
     "format_text",
     "format_xg",
     "parse_gnubg_xml",
     "parse_json",
     "parse_xg",
+    "post_crawford_csv_path",
     "read",
     "render",
     "write",
 ]
 
 #: Output formats understood by :func:`write` (and the CLI); ``table`` is text for humans.
-FORMATS = ("table", "csv", "json", "gnubg-xml", "xg")
+FORMATS = ("table", "csv", "csv-post-crawford", "json", "gnubg-xml", "xg")
 
 _SUFFIX_FORMAT = {
     ".xml": "gnubg-xml",
@@ -104,6 +113,8 @@ def render(met: MET, format: str = "table", **options: Any) -> str:
         return format_text(met, **options)
     if format == "csv":
         return format_csv(met, **options)
+    if format == "csv-post-crawford":
+        return format_post_crawford_csv(met, **options)
     if format == "json":
         return format_json(met, **options)
     if format == "gnubg-xml":
@@ -125,6 +136,10 @@ def write(met: MET, path: str | Path, format: str | None = None, **options: Any)
             f"{', '.join(FORMATS)}"
         )
     text = render(met, kind, **options)
+    if kind == "csv":  # a clean matrix; the post-Crawford vectors in their own file
+        post_crawford_csv_path(p).write_text(
+            format_post_crawford_csv(met, **options), encoding="utf-8"
+        )
     if kind == "xg":
         p.write_bytes(text.replace("\n", "\r\n").encode("cp1252", errors="replace"))
     else:

@@ -1,9 +1,13 @@
 """Text for people, CSV and mathbg's JSON: the plain MET formats.
 
 ``csv``
-    Write only: the pre-Crawford matrix (column ``away``, then opponent aways 1..N) and a
-    row ``post-crawford`` (player 0's vector; ``post-crawford-1`` for player 1 when it
-    differs).
+    Write only: a clean matrix, the pre-Crawford table (column ``away``, then opponent
+    aways 1..N; 1-away entries are Crawford-game values). :func:`mathbg.met.formats.write`
+    puts the post-Crawford vectors beside it in ``NAME.post-crawford.csv``
+    (``away,player_0,player_1``; format ``csv-post-crawford``).
+
+CSV and JSON, read by people and spreadsheets, carry 15 significant digits (no float noise
+such as ``0.6950000000000001``) unless ``decimals`` rounds them.
 ``json``
     ``{name, length, model, source, parameters, pre, post[, post_player1]}``, as
     :meth:`mathbg.met.MET.to_dict`; read and written.
@@ -21,29 +25,64 @@ import numpy as np
 
 from mathbg.errors import METFormatError
 from mathbg.met.formats.common import (
-    format_number,
     where_prefix,
 )
 from mathbg.met.table import MET
 
-__all__ = ["format_csv", "format_json", "format_text", "parse_json"]
+__all__ = [
+    "format_csv",
+    "format_json",
+    "format_post_crawford_csv",
+    "format_text",
+    "parse_json",
+    "post_crawford_csv_path",
+]
 
 
 def format_csv(met: MET, *, decimals: int | None = None) -> str:
-    """Pre-Crawford matrix as CSV, then the post-Crawford row(s)."""
+    """The pre-Crawford table as a clean CSV matrix (nothing else in the file).
+
+    Header ``away,1,..,N``; row ``a``: player 0's MWC at a-away vs 1..N-away. Row and
+    column 1 hold the Crawford-game values, as in :meth:`MET.to_frame`; the post-Crawford
+    vectors are in their own CSV (:func:`format_post_crawford_csv`). Numbers without float
+    noise (15 significant digits) unless ``decimals`` rounds them.
+    """
+    from mathbg._output import format_number as cell
+
     n = met.length
     lines = ["away," + ",".join(str(b) for b in range(1, n + 1))]
     for a, row in enumerate(met.pre, start=1):
-        lines.append(f"{a}," + ",".join(format_number(x, decimals) for x in row))
-    lines.append("post-crawford," + ",".join(format_number(x, decimals) for x in met.post[0]))
-    if not np.array_equal(met.post[0], met.post[1]):
-        lines.append("post-crawford-1," + ",".join(format_number(x, decimals) for x in met.post[1]))
+        lines.append(f"{a}," + ",".join(cell(x, decimals) for x in row))
     return "\n".join(lines) + "\n"
 
 
-def format_json(met: MET, *, indent: int | None = None) -> str:
-    """JSON text of :meth:`MET.to_dict` (floats exact)."""
-    return json.dumps(met.to_dict(), indent=indent) + "\n"
+def format_post_crawford_csv(met: MET, *, decimals: int | None = None) -> str:
+    """The post-Crawford vectors as CSV: ``away,player_0,player_1``, one row per n-away.
+
+    Row ``n``: each player's MWC at n-away against the other at 1-away after the Crawford
+    game (:meth:`MET.post_frame`). :func:`mathbg.met.formats.write` puts it beside the
+    matrix CSV as ``NAME.post-crawford.csv``.
+    """
+    from mathbg._output import format_number as cell
+
+    lines = ["away,player_0,player_1"]
+    for n, (p0, p1) in enumerate(zip(met.post[0], met.post[1], strict=True), start=1):
+        lines.append(f"{n},{cell(p0, decimals)},{cell(p1, decimals)}")
+    return "\n".join(lines) + "\n"
+
+
+def post_crawford_csv_path(path: str | Path) -> Path:
+    """Where :func:`mathbg.met.formats.write` puts the post-Crawford CSV of ``path``."""
+    p = Path(path)
+    return p.with_name(p.stem + ".post-crawford.csv")
+
+
+def format_json(met: MET, *, indent: int | None = None, decimals: int | None = None) -> str:
+    """JSON text of :meth:`MET.to_dict` (15 significant digits: no float noise; or rounded
+    to ``decimals`` places)."""
+    from mathbg._output import dumps
+
+    return dumps(met.to_dict(), indent=indent, decimals=decimals) + "\n"
 
 
 def parse_json(data: bytes | str, *, length: int | None = None, path: Path | None = None) -> MET:

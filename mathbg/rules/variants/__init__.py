@@ -46,10 +46,10 @@ RULESETS.update(VARIANT_RULESETS)
 
 _LAZY = {
     "VariantPlays": "mathbg.rules.variants.plays",
-    "TavliMatch": "mathbg.rules.variants.match",
+    "TavliMatch": "mathbg.rules.variants.match",  # deprecated (VariantMatch.tavli)
     "VariantMatch": "mathbg.rules.variants.match",
-    "match_equity": "mathbg.rules.variants.match",
-    "rotation_met": "mathbg.rules.variants.match",
+    "match_equity": "mathbg.rules.variants.match",  # deprecated (mathbg.met.match_mwc)
+    "rotation_met": "mathbg.rules.variants.match",  # deprecated (mathbg.met.rotation_met)
     "play_game": "mathbg.rules.variants.selfplay",
     "play_match": "mathbg.rules.variants.selfplay",
     "selfplay": "mathbg.rules.variants.selfplay",
@@ -65,18 +65,15 @@ __all__ = [
     "Contact",
     "Movement",
     "PrimeRule",
-    "TavliMatch",
     "Variant",
     "VariantMatch",
     "VariantPlays",
     "VariantPosition",
     "VariantRuleSet",
-    "match_equity",
     "normalise_name",
     "parse_position",
     "play_game",
     "play_match",
-    "rotation_met",
     "selfplay",
 ]
 
