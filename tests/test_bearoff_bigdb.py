@@ -438,3 +438,13 @@ def test_block_store_behind_an_fsspec_url_gives_the_same_bytes(tmp_path):
     # the rerun finds every block (verified through the URL) and computes nothing
     _, _, stats = build_blocks(spec, url, progress=False)
     assert stats.computed == 0
+
+
+def test_removing_a_store_leaves_other_files_alone(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "notes.txt").write_text("mine")
+    store = BlockStore(shared)
+    build_blocks(BuildSpec(3, 2, True, "u16"), store, progress=False)
+    store.remove_all()
+    assert [p.name for p in shared.iterdir()] == ["notes.txt"]

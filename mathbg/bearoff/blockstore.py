@@ -219,13 +219,21 @@ class BlockStore:
         return out
 
     def remove_all(self) -> None:
-        """Delete the store (after the query file has been assembled)."""
-        if self._fs is None:
-            import shutil
+        """Delete the blocks and the manifest (after the query file has been assembled).
 
-            shutil.rmtree(self._root, ignore_errors=True)
-        else:
+        Only this store's own files go (block files, their temporaries, the manifest);
+        the directories are removed when nothing else is left in them.
+        """
+        blocks = self._join("blocks")
+        for name in self._list(blocks):
+            if _NAME.match(name) or ".npy.tmp-" in name:
+                self._remove(self._join("blocks", name))
+        self._remove(self._join("manifest.json"))
+        for path in (blocks, self._root):
             try:
-                self._fs.rm(self._root, recursive=True)
-            except FileNotFoundError:
+                if self._fs is None:
+                    os.rmdir(path)
+                else:
+                    self._fs.rmdir(path)
+            except OSError:
                 pass
