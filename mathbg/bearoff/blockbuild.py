@@ -384,7 +384,7 @@ def build_blocks(
     start = np.full((nc, nc), -1, np.int64)
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mathbg-blocks")
     pending: list[tuple[int, Future]] = []  # (last layer reading the group, write future)
-    lock = threading.Lock()
+    lock = threading.Lock()  # the writer thread updates ``done``
     t0 = time.perf_counter()
 
     def wait_until(layer: int) -> None:
@@ -411,8 +411,8 @@ def build_blocks(
             blocks = [ab for group in step for layer in group for ab in lay.layer_blocks(layer)]
             # the ring space of this step was last used by blocks no one reads any more;
             # make sure those were written before overwriting them
-            if not plan.keep_all:
-                wait_until(step[0][0] - 1)
+            if not plan.keep_all:  # every region freed before the step's last group
+                wait_until(step[-1][0] - 1)
             for ab in blocks:
                 start[ab] = plan.start[ab]
             compute = []
