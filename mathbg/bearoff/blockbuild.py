@@ -289,9 +289,9 @@ class _Progress:
 
 #: A step of groups with less work than this (successor reads) runs on one thread: a
 #: parallel region costs a thread wake-up and a barrier, milliseconds on a busy machine.
-_PARALLEL_WORK = 3e7
+_PARALLEL_WORK = 3e6
 #: Consecutive one-thread groups are batched into one kernel call up to this much work.
-_SERIAL_BATCH = 3e7
+_SERIAL_BATCH = 3e6
 
 
 def _steps(
