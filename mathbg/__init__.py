@@ -2,7 +2,8 @@
 
 Match equity tables (:mod:`mathbg.met`), doubling-cube theory (:mod:`mathbg.cube`),
 bearoff databases (:mod:`mathbg.bearoff`), race evaluation (:mod:`mathbg.race`) and a
-complete rules model with gnubg's and XG's IDs (:mod:`mathbg.rules`, :func:`parse_id`).
+complete rules model with gnubg's and XG's IDs (:mod:`mathbg.rules`, :func:`parse_id`);
+a position's cube action at every score (:mod:`mathbg.analysis`).
 
 Importing :mod:`mathbg` is cheap: sub-packages, and anything compiled with numba, load
 only when first used (``import mathbg; mathbg.cube`` works).
@@ -16,7 +17,7 @@ from mathbg._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
-_SUBMODULES = ("bearoff", "cube", "errors", "met", "plots", "race", "rules")
+_SUBMODULES = ("analysis", "bearoff", "cube", "errors", "met", "plots", "race", "rules")
 
 __all__ = [
     "MET",

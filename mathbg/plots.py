@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "bearoff_distribution",
     "bearoff_wastage",
+    "cube_action_grid",
     "cube_point_heatmap",
     "exact_take_boundary",
     "implied_cube_life",
@@ -760,4 +761,78 @@ def implied_cube_life(
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
     ax.set_title(title if title is not None else "cube life implied by exact match play")
+    return ax
+
+
+#: Categorical colours of the cube actions in :func:`cube_action_grid`.
+ACTION_COLOURS: dict[str, str] = {
+    "no double, take": "#4c72b0",
+    "no double, beaver": "#64b5cd",
+    "double, take": "#55a868",
+    "double, beaver": "#8bc34a",
+    "double, pass": "#c44e52",
+    "too good, take": "#8172b2",
+    "too good, pass": "#937860",
+    "cube not available": "#d9d9d9",
+}
+
+
+def cube_action_grid(
+    analysis: Any,
+    ax: Axes | None = None,
+    *,
+    cube: int = 1,
+    owner: str | None = None,
+    exact: bool = False,
+    title: str | None = None,
+) -> Axes:
+    """A position's cube actions as a score grid (:func:`mathbg.analysis.analyze`).
+
+    Rows are the roller's points to go, columns the opponent's; each cell is coloured by
+    the action (categorical colours, :data:`ACTION_COLOURS`) and shows the take margin
+    (taker's chances minus the take point, percentage points); blank where no such state
+    exists. 1-away scores show post-Crawford (the Crawford game has no cube).
+    ``exact=True`` draws the exact bearoff solver's actions instead, where present.
+    """
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    frame = analysis.to_frame() if hasattr(analysis, "to_frame") else analysis
+    owner = owner or ("centre" if cube == 1 else "player")
+    sel = frame[(frame["state"] != "money") & (frame["cube"] == cube) & (frame["owner"] == owner)
+                & ~frame["crawford"].astype(bool)]  # fmt: skip
+    if sel.empty:
+        raise ValueError(f"no rows with cube {cube} owned by {owner}")
+    n = int(max(sel["away"].max(), sel["opp_away"].max()))
+    names = list(ACTION_COLOURS)
+    codes = np.full((n, n), np.nan)
+    margin = np.full((n, n), np.nan)
+    column = "exact_action" if exact else "action"
+    for r in sel.itertuples():
+        act = getattr(r, column)
+        if act is None or (isinstance(act, float) and np.isnan(act)):
+            continue
+        i, j = int(r.away) - 1, int(r.opp_away) - 1
+        codes[i, j] = names.index(str(act))
+        margin[i, j] = 100.0 * r.take_margin
+    if ax is None:
+        _, ax = plt.subplots(figsize=(3.5 + 0.6 * n, 1.2 + 0.55 * n))
+    cmap = ListedColormap([ACTION_COLOURS[k] for k in names]).with_extremes(bad="white")
+    ax.imshow(np.ma.masked_invalid(codes), cmap=cmap, vmin=-0.5, vmax=len(names) - 0.5,
+              origin="upper")  # fmt: skip
+    for i in range(n):
+        for j in range(n):
+            if np.isfinite(margin[i, j]):
+                ax.text(j, i, f"{margin[i, j]:+.1f}", ha="center", va="center", fontsize=7)
+    labels = _away_labels(n)
+    ax.set_xticks(range(n), labels)
+    ax.set_yticks(range(n), labels)
+    ax.set_xlabel("opponent (taker) away")
+    ax.set_ylabel("roller away")
+    present = sorted({int(c) for c in codes[np.isfinite(codes)]})
+    ax.legend(handles=[Patch(color=ACTION_COLOURS[names[k]], label=names[k]) for k in present],
+              loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=7, frameon=False)  # fmt: skip
+    what = "exact " if exact else ""
+    ax.set_title(title or f"{what}cube action, cube {cube} {owner}\n(text: take margin, pp)",
+                 fontsize=9)  # fmt: skip
     return ax

@@ -44,6 +44,7 @@ BAD_INPUT: dict[tuple[str, ...], list[str]] = {
     ("bearoff", "match"): ["bearoff", "match", "0,0,1", "0,0,1", "--away", "3,3", "--cube", "3"],
     ("race",): ["race", "4HPwATDgc/ABMA"],  # a contact position: not a race
     ("selfplay",): ["selfplay", "--variant", "chess"],
+    ("analyze",): ["analyze", "4HPwATDgc/ABMA", "--length", "5", "--engine", "race"],
 }
 
 #: Usage errors that argparse itself reports.

@@ -22,6 +22,7 @@ EXPECTED = [
     "04_cube_theory",
     "05_bearoff_and_race",
     "06_exact_match_cube",
+    "07_at_which_scores_is_this_a_take",
 ]
 
 

@@ -30,6 +30,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "bearoff",
     "race",
     "selfplay",
+    "analyze",
 )
 
 EPILOG = """examples:
@@ -40,6 +41,7 @@ EPILOG = """examples:
   mathbg bearoff show 0,0,0,0,0,15
   mathbg race /38AAADfAwAAAA
   mathbg selfplay --variant plakoto --games 1000 --seed 1
+  mathbg analyze 4HPwATDgc/ABMA --length 7 --probs 0.70,0.20,0.01,0.05,0.002
 
 run 'mathbg COMMAND --help' for a command's options."""
 

@@ -30,6 +30,7 @@ matchequity.c (``GetPoints``, ``mwc2eq``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -89,54 +90,86 @@ def _need_score(away: int | None, opp_away: int | None) -> tuple[int, int]:
     return away, opp_away
 
 
-def _outcomes(m: Any, a: int, b: int, c: int, post: bool) -> tuple[NDArray[np.float64], ...]:
-    """MWC of the player after winning / losing 1, 2, 3 times the cube."""
+def _outcomes(m: Any, a: Any, b: Any, c: Any, post: Any) -> tuple[NDArray[np.float64], ...]:
+    """MWC of the player after winning / losing 1, 2, 3 times the cube (last axis).
+
+    ``a``, ``b``, ``c``, ``post`` are scalars or arrays of one shape S; the results have
+    shape S + (3,).
+    """
     k = np.array([1, 2, 3], dtype=np.int64)
-    pa = np.asarray(post)
+    a, b, c, pa = (np.asarray(v)[..., None] for v in (a, b, c, post))
     view = MetView(m, 0)
-    wins = view_mwc(view, a - k * c, np.full(3, b), pa)
-    loses = view_mwc(view, np.full(3, a), b - k * c, pa)
+    shape = np.broadcast_shapes(a.shape, b.shape, c.shape, pa.shape, k.shape)
+    wins = view_mwc(view, np.broadcast_to(a - k * c, shape), np.broadcast_to(b, shape),
+                    np.broadcast_to(pa, shape))  # fmt: skip
+    loses = view_mwc(view, np.broadcast_to(a, shape), np.broadcast_to(b - k * c, shape),
+                     np.broadcast_to(pa, shape))  # fmt: skip
     return wins, loses
+
+
+@dataclass(frozen=True)
+class _Scores:
+    """Scores and cube values checked and broadcast to one shape (scalars: shape ())."""
+
+    met: Any
+    a: NDArray[np.int64]
+    b: NDArray[np.int64]
+    c: NDArray[np.int64]
+    post: NDArray[np.bool_]  #: the game is not "normal" (Crawford, post-Crawford, DMP)
+    cubeful: NDArray[np.bool_]  #: gnubg applies the cube (see the module notes)
+
+
+def _scores(met: Any, away: Any, opp_away: Any, cube: Any, crawford: Any) -> _Scores:
+    """:func:`_score` for arrays: every element checked as :func:`score_state` checks it."""
+    m = as_met(met)
+    a, b, c, cr = np.broadcast_arrays(
+        check_away(away, "away"),
+        check_away(opp_away, "opp_away"),
+        check_cube(cube),
+        np.asarray(crawford, dtype=bool),
+    )
+    dmp = (a == 1) & (b == 1)
+    one = (a == 1) ^ (b == 1)
+    bad = cr & ~one
+    if np.any(bad):  # raises the scalar check's message for the first bad element
+        i = tuple(np.argwhere(bad)[0]) if bad.ndim else ()
+        score_state(int(a[i]), int(b[i]), crawford=True)
+    no_cube = (cr & one) | dmp | ((a <= c) & (b <= c)) | ((a == 2) & (b == 2))
+    return _Scores(m, a, b, c, one | dmp, ~no_cube)
 
 
 def cubeless_mwc(
     probs: ArrayLike,
     met: MET | str,
-    away: int,
-    opp_away: int,
-    cube: int = 1,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
     *,
-    crawford: bool = False,
+    crawford: ArrayLike = False,
 ) -> Float:
     """Cubeless MWC of the player on roll (cube life x = 0: no cube action at all):
     ``sum P(outcome) MWC(outcome)``.
 
     ``probs`` are gnubg's five outputs with cumulative gammons (see the module docs); the
     outcomes are single, gammon and backgammon wins and losses at the current cube.
+    ``away``, ``opp_away``, ``cube`` and ``crawford`` may be arrays (many scores at once):
+    they broadcast against the leading shape of ``probs``.
     """
     p = np.asarray(probs, dtype=np.float64)
     rates_from_probabilities(p)  # validates
-    m, a, b, c, state = _score(met, away, opp_away, cube, crawford)
-    wins, loses = _outcomes(m, a, b, c, state != "normal")
+    sc = _scores(met, away, opp_away, cube, crawford)
+    wins, loses = _outcomes(sc.met, sc.a, sc.b, sc.c, sc.post)
     w, wg, wb, lg, lb = (p[..., i] for i in range(5))
     lose = 1.0 - w
     value = (
-        (w - wg) * wins[0]
-        + (wg - wb) * wins[1]
-        + wb * wins[2]
-        + (lose - lg) * loses[0]
-        + (lg - lb) * loses[1]
-        + lb * loses[2]
+        (w - wg) * wins[..., 0]
+        + (wg - wb) * wins[..., 1]
+        + wb * wins[..., 2]
+        + (lose - lg) * loses[..., 0]
+        + (lg - lb) * loses[..., 1]
+        + lb * loses[..., 2]
     )
     return _out(value)
-
-
-def _do_cubeful(a: int, b: int, c: int, state: str) -> bool:
-    if state in ("crawford", "dmp"):
-        return False
-    if a <= c and b <= c:
-        return False
-    return not (a == 2 and b == 2)
 
 
 def _lin(p: Any, x0: Any, y0: Any, x1: Any, y1: Any) -> Any:
@@ -148,13 +181,13 @@ def _lin(p: Any, x0: Any, y0: Any, x1: Any, y1: Any) -> Any:
 def cubeful_mwc(
     probs: ArrayLike,
     met: MET | str,
-    away: int,
-    opp_away: int,
+    away: ArrayLike,
+    opp_away: ArrayLike,
     *,
-    cube: int = 1,
+    cube: ArrayLike = 1,
     owner: str = "centre",
     x: ArrayLike = GNUBG_CONTACT_X,
-    crawford: bool = False,
+    crawford: ArrayLike = False,
 ) -> Float:
     """Cubeful MWC of the player on roll from cubeless probabilities (gnubg ``Cl2CfMatch``).
 
@@ -166,15 +199,17 @@ def cubeful_mwc(
         them as disjoint fractions of each side's wins.
     met : mathbg.met.MET or str
         The match equity table.
-    away, opp_away : int
-        Points the player on roll and the opponent need.
-    cube : int
+    away, opp_away : int or array_like
+        Points the player on roll and the opponent need. Arrays (with ``cube`` and
+        ``crawford``) give many scores in one call: they broadcast against the leading
+        shape of ``probs``.
+    cube : int or array_like
         Cube value.
     owner : {"centre", "player", "opponent"}
         Who holds the cube (``"player"`` = the player on roll).
-    x : float
-        Cube life (gnubg: 0.68 in contact).
-    crawford : bool
+    x : float or array_like
+        Cube life (gnubg: 0.68 in contact); broadcasts like ``away``.
+    crawford : bool or array_like
         A side 1-away: the Crawford game (cubeless) rather than post-Crawford.
 
     Returns
@@ -184,30 +219,30 @@ def cubeful_mwc(
     """
     p = np.asarray(probs, dtype=np.float64)
     g0, b0, g1, b1 = rates_from_probabilities(p)
-    m, a, b, c, state = _score(met, away, opp_away, cube, crawford)
+    sc = _scores(met, away, opp_away, cube, crawford)
     owner = check_owner(owner)
     xv = check_x(x)
-    dead = np.asarray(cubeless_mwc(p, m, a, b, c, crawford=crawford))
-    if not _do_cubeful(a, b, c, state):
+    dead = np.asarray(cubeless_mwc(p, sc.met, sc.a, sc.b, sc.c, crawford=crawford))
+    if not np.any(sc.cubeful):
         return _out(dead)
-    post = state != "normal"
-    wins, loses = _outcomes(m, a, b, c, post)
-    shape = np.shape(g0)
+    wins, loses = _outcomes(sc.met, sc.a, sc.b, sc.c, sc.post)
+    shape = np.broadcast_shapes(np.shape(g0), sc.a.shape)
+    g0, b0, g1, b1 = (np.broadcast_to(r, shape) for r in (g0, b0, g1, b1))
     sol = solve(
-        MetView(m, 0),
-        np.full(shape, a),
-        np.full(shape, b),
-        np.full(shape, c),
+        MetView(sc.met, 0),
+        np.broadcast_to(sc.a, shape),
+        np.broadcast_to(sc.b, shape),
+        np.broadcast_to(sc.c, shape),
         (g0, b0, g1, b1),
-        np.full(shape, post),
+        np.broadcast_to(sc.post, shape),
         np.zeros(shape, dtype=bool),
     )
     tg = sol.cash_live[0][0]
     opp_tg = 1.0 - sol.cash_live[1][0]
-    pw = p[..., 0]
-    cash, opp_cash = wins[0], loses[0]
-    win_g = (1.0 - g0 - b0) * wins[0] + g0 * wins[1] + b0 * wins[2]
-    lose_g = (1.0 - g1 - b1) * loses[0] + g1 * loses[1] + b1 * loses[2]
+    pw = np.broadcast_to(p[..., 0], shape)
+    cash, opp_cash = wins[..., 0], loses[..., 0]
+    win_g = (1.0 - g0 - b0) * wins[..., 0] + g0 * wins[..., 1] + b0 * wins[..., 2]
+    lose_g = (1.0 - g1 - b1) * loses[..., 0] + g1 * loses[..., 1] + b1 * loses[..., 2]
     low = _lin(pw, 0.0, lose_g, opp_tg, opp_cash)
     if owner == "centre":
         mid = _lin(pw, opp_tg, opp_cash, tg, cash)
@@ -217,31 +252,33 @@ def cubeful_mwc(
         live = np.where(pw <= tg, _lin(pw, 0.0, lose_g, tg, cash), _lin(pw, tg, cash, 1.0, win_g))
     else:
         live = np.where(pw <= opp_tg, low, _lin(pw, opp_tg, opp_cash, 1.0, win_g))
-    return _out((1.0 - xv) * dead + xv * live)
+    return _out(np.where(sc.cubeful, (1.0 - xv) * dead + xv * live, dead))
 
 
 def emg(
     mwc: ArrayLike,
     met: MET | str,
-    away: int,
-    opp_away: int,
-    cube: int = 1,
+    away: ArrayLike,
+    opp_away: ArrayLike,
+    cube: ArrayLike = 1,
     *,
-    crawford: bool = False,
+    crawford: ArrayLike = False,
 ) -> Float:
     """Equivalent-to-money-game equity (EMG) of a MWC at the score.
 
     ``EMG = 2 (MWC - MWC_lose) / (MWC_win - MWC_lose) - 1`` with win/lose = the player
     winning/losing ``cube`` points (single) from this score: gnubg's ``mwc2eq``
-    (:meth:`mathbg.met.MET.mwc2eq`).
+    (:meth:`mathbg.met.MET.mwc2eq`). The scores may be arrays (broadcast against ``mwc``).
     """
-    m, a, b, c, state = _score(met, away, opp_away, cube, crawford)
-    wins, loses = _outcomes(m, a, b, c, state != "normal")
-    win, lose = wins[0], loses[0]
-    if win == lose:
+    sc = _scores(met, away, opp_away, cube, crawford)
+    wins, loses = _outcomes(sc.met, sc.a, sc.b, sc.c, sc.post)
+    win, lose = wins[..., 0], loses[..., 0]
+    same = win == lose
+    if np.any(same):
+        i = tuple(np.argwhere(same)[0]) if same.ndim else ()
         raise InvalidScoreError(
-            f"EMG is undefined at {a}-away/{b}-away on a {c}-cube: winning and losing "
-            "the cube give the same MWC"
+            f"EMG is undefined at {int(sc.a[i])}-away/{int(sc.b[i])}-away on a "
+            f"{int(sc.c[i])}-cube: winning and losing the cube give the same MWC"
         )
     return _out(2.0 * (np.asarray(mwc, dtype=np.float64) - lose) / (win - lose) - 1.0)
 

@@ -1,0 +1,64 @@
+"""A position's cube action at every score: evaluators and the score matrix.
+
+- :mod:`mathbg.analysis.base`: the :class:`Evaluator` interface and :class:`Evaluation`;
+  :mod:`mathbg.analysis.evaluation`: the engines behind the interface (a position and
+  optionally its match state -> cubeless probabilities with the engine's name and plies)
+  and the ``exact``, ``race``, ``given`` and ``auto`` engines; :func:`get_evaluator`.
+- :mod:`mathbg.analysis.gnubg_nn`: gnubg's networks from the ``gnubg-nn`` package
+  (``pip install 'mathbg[engine]'``).
+- :mod:`mathbg.analysis.gnubg_program`: the GNU Backgammon program in one subprocess
+  (its evaluation and its own cubeful decisions).
+- :mod:`mathbg.analysis.matrix`: :func:`analyze` / :func:`position_matrix`: every score of
+  a match (Crawford and post-Crawford), cube levels, money, exact bearoff values beside the
+  approximation, and a second MET for sensitivity.
+
+Imported lazily (no pandas until a DataFrame is asked for).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mathbg._lazy import lazy_exports
+
+_LAZY = {
+    "ENGINES": "mathbg.analysis.evaluation",
+    "EngineNotAvailableError": "mathbg.analysis.evaluation",
+    "Evaluation": "mathbg.analysis.evaluation",
+    "Evaluator": "mathbg.analysis.evaluation",
+    "get_evaluator": "mathbg.analysis.evaluation",
+    "position_class": "mathbg.analysis.evaluation",
+    "cube_life": "mathbg.analysis.evaluation",
+    "PositionAnalysis": "mathbg.analysis.matrix",
+    "analyze": "mathbg.analysis.matrix",
+    "analyze_many": "mathbg.analysis.matrix",
+    "position_matrix": "mathbg.analysis.matrix",
+}
+_SUBMODULES = {"base", "evaluation", "gnubg_nn", "gnubg_program", "matrix", "sample"}
+__all__ = [
+    "ENGINES",
+    "EngineNotAvailableError",
+    "Evaluation",
+    "Evaluator",
+    "PositionAnalysis",
+    "analyze",
+    "analyze_many",
+    "cube_life",
+    "get_evaluator",
+    "position_class",
+    "position_matrix",
+]
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.analysis.evaluation import (
+        ENGINES,
+        EngineNotAvailableError,
+        Evaluation,
+        Evaluator,
+        cube_life,
+        get_evaluator,
+        position_class,
+    )
+    from mathbg.analysis.matrix import PositionAnalysis, analyze, analyze_many, position_matrix
+
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals(), _SUBMODULES)

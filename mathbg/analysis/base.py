@@ -1,0 +1,260 @@
+"""The evaluation interface shared by every engine of :mod:`mathbg.analysis`.
+
+:class:`Evaluation` (cubeless probabilities with the engine's name and plies, the position
+class and gnubg 1.07's 0-ply cube life for it), the :class:`Evaluator` protocol, the
+position checks and classes, and :class:`EngineNotAvailableError`. The engines themselves
+live in :mod:`~mathbg.analysis.evaluation` (exact, race, given, auto),
+:mod:`~mathbg.analysis.gnubg_nn` and :mod:`~mathbg.analysis.gnubg_program`.
+
+Cube life: gnubg 1.07.001's 0-ply cube efficiency by position class (eval.c
+``EvalEfficiency``, ``show cubeefficiency``): contact and crashed positions 0.68; races
+``0.55 + 0.00125 x (roller's pips)`` clamped to [0.6, 0.7]; one-sided bearoffs 0.6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from mathbg._output import FrameMixin
+from mathbg.errors import InvalidParameterError, InvalidPositionError, MathbgError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.rules.match import MatchState
+    from mathbg.rules.position import Position
+
+__all__ = [
+    "CLASSES",
+    "CONTACT_CUBE_LIFE",
+    "ONE_SIDED_CUBE_LIFE",
+    "TWO_SIDED_CHECKERS",
+    "TWO_SIDED_POINTS",
+    "EngineNotAvailableError",
+    "Evaluation",
+    "Evaluator",
+    "as_position",
+    "check_probabilities",
+    "cube_life",
+    "position_class",
+    "top_point",
+]
+
+#: gnubg 1.07's 0-ply cube life for contact and crashed positions.
+CONTACT_CUBE_LIFE = 0.68
+#: gnubg 1.07's cube life for one-sided bearoff positions (``rOSCubeX``).
+ONE_SIDED_CUBE_LIFE = 0.6
+#: Position classes (gnubg's, merged where the cube life is the same).
+CLASSES: tuple[str, ...] = ("contact", "race", "one-sided bearoff", "two-sided bearoff")
+#: The two-sided database the exact engine and gnubg's BEAROFF2 class cover.
+TWO_SIDED_POINTS = 6
+TWO_SIDED_CHECKERS = 6
+
+
+class EngineNotAvailableError(MathbgError):
+    """An evaluation engine that is not installed or cannot evaluate the position."""
+
+
+# ----------------------------------------------------------------------------- positions
+
+
+def as_position(position: Any) -> tuple[Position, MatchState | None]:
+    """A checked, playable position and its match state (or None) from any input.
+
+    ``position`` is a :class:`~mathbg.rules.position.Position`, a gnubg Position ID,
+    ``POSID:MATCHID`` or an XGID. Raises :class:`~mathbg.errors.InvalidPositionError` for
+    an impossible or finished position (a side with no checker left).
+    """
+    from mathbg.rules.position import Position
+
+    match = None
+    if isinstance(position, Position):
+        pos = position.check()
+    elif isinstance(position, str):
+        from mathbg.rules.ids import parse_id
+
+        pos, match = parse_id(position)
+    else:
+        raise InvalidPositionError(
+            "a position is a Position or a Position ID / POSID:MATCHID / XGID string; "
+            f"got {type(position).__name__}"
+        )
+    if pos.is_game_over():
+        raise InvalidPositionError(
+            f"position {pos.id}: the game is over (a side has no checker left)"
+        )
+    if match is not None and match.is_over:
+        raise InvalidPositionError("the match is over: nothing left to analyse")
+    return pos, match
+
+
+def top_point(row: Sequence[int]) -> int:
+    """Highest occupied point of a side (bar = 25), 0 when all are off."""
+    return next((k + 1 for k in range(len(row) - 1, -1, -1) if row[k]), 0)
+
+
+def position_class(position: Position) -> str:
+    """gnubg's position class as far as the cube life goes.
+
+    ``"contact"`` (gnubg's contact and crashed classes), ``"race"``, ``"one-sided
+    bearoff"`` (both sides on their home points, gnubg BEAROFF1) or ``"two-sided
+    bearoff"`` (both sides within 6 points and 6 checkers, gnubg BEAROFF2).
+    """
+    if position.has_contact():
+        return "contact"
+    me, opp = position.player, position.opponent
+    tops = (top_point(me), top_point(opp))
+    if max(tops) <= TWO_SIDED_POINTS:
+        if sum(me) <= TWO_SIDED_CHECKERS and sum(opp) <= TWO_SIDED_CHECKERS:
+            return "two-sided bearoff"
+        return "one-sided bearoff"
+    return "race"
+
+
+def cube_life(position: Position, klass: str | None = None) -> float:
+    """gnubg 1.07's 0-ply cube life of ``position`` (see the module notes).
+
+    The two-sided class gets 0.6 here (gnubg's cap on the life it backs out of the exact
+    equities); the score matrix follows gnubg's exact rule there.
+    """
+    klass = klass or position_class(position)
+    if klass == "contact":
+        return CONTACT_CUBE_LIFE
+    if klass == "race":
+        from mathbg.race.evaluate import race_cube_life
+
+        return float(race_cube_life(position.pips()[0]))
+    return ONE_SIDED_CUBE_LIFE
+
+
+def check_probabilities(probs: Any) -> tuple[float, float, float, float, float]:
+    """Validate gnubg's five outputs (cumulative gammons) and return them as floats.
+
+    Needs ``0 <= win_bg <= win_gammon <= win <= 1`` and ``0 <= lose_bg <= lose_gammon
+    <= 1 - win``.
+    """
+    try:
+        p = np.asarray(probs, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"probabilities must be 5 numbers, got {probs!r}") from None
+    if p.shape != (5,):
+        raise InvalidParameterError(
+            "give 5 probabilities W,WG,WB,LG,LB (win, win gammon, win backgammon, lose "
+            f"gammon, lose backgammon; cumulative gammons), got {p.size}"
+        )
+    w, wg, wb, lg, lb = (float(v) for v in p)
+    tol = 1e-6  # gnubg's outputs are single precision
+    if not (
+        np.all(np.isfinite(p))
+        and -tol <= wb <= wg + tol
+        and wg <= w + tol
+        and w <= 1 + tol
+        and -tol <= lb <= lg + tol
+        and lg <= 1 - w + tol
+    ):
+        raise InvalidParameterError(
+            "inconsistent probabilities: need 0 <= WB <= WG <= W <= 1 and "
+            f"0 <= LB <= LG <= 1 - W (cumulative gammons); got {w}, {wg}, {wb}, {lg}, {lb}"
+        )
+    w = min(max(w, 0.0), 1.0)
+    wg = min(max(wg, 0.0), w)
+    wb = min(max(wb, 0.0), wg)
+    lg = min(max(lg, 0.0), 1.0 - w)
+    lb = min(max(lb, 0.0), lg)
+    return (w, wg, wb, lg, lb)
+
+
+# ----------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class Evaluation(FrameMixin):
+    """Cubeless probabilities of the side on roll and where they came from.
+
+    Attributes
+    ----------
+    probabilities : tuple of 5 floats
+        ``(win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)``, cumulative
+        gammons (gnubg's outputs).
+    engine : str
+        The engine that produced them (``exact``, ``race``, ``gnubg-nn``, ``gnubg``,
+        ``given``).
+    plies : int or None
+        Its search depth (None where plies do not apply: exact, race, given).
+    position_class : str
+        :func:`position_class`.
+    cube_life : float
+        gnubg 1.07's 0-ply cube life for the class (:func:`cube_life`).
+    method : str
+        A finer description (e.g. the race evaluator's method).
+    exact : bool
+        The probabilities are exact (the two-sided bearoff database).
+    gnubg : dict or None
+        The gnubg engine's own 0-ply cubeful decision at the position's match state
+        (``optimal``, ``no_double``, ``double_take``, ``double_pass`` as gnubg's
+        normalised equities, ``action`` as gnubg words it), else None.
+    """
+
+    probabilities: tuple[float, float, float, float, float]
+    engine: str
+    plies: int | None
+    position_class: str
+    cube_life: float
+    method: str = ""
+    exact: bool = False
+    gnubg: dict[str, Any] | None = field(default=None, compare=False)
+
+    @property
+    def win(self) -> float:
+        return self.probabilities[0]
+
+    @property
+    def win_gammon(self) -> float:
+        return self.probabilities[1]
+
+    @property
+    def win_backgammon(self) -> float:
+        return self.probabilities[2]
+
+    @property
+    def lose_gammon(self) -> float:
+        return self.probabilities[3]
+
+    @property
+    def lose_backgammon(self) -> float:
+        return self.probabilities[4]
+
+    def probabilities_dict(self) -> dict[str, float]:
+        """The five probabilities by name (the JSON ``probabilities`` object)."""
+        names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+        return dict(zip(names, self.probabilities, strict=True))
+
+    def engine_dict(self) -> dict[str, Any]:
+        """``{"name": engine, "plies": plies}`` (the JSON ``engine`` object)."""
+        return {"name": self.engine, "plies": self.plies}
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: engine, plies, the five probabilities, class, cube life, method."""
+        return {"engine": self.engine_dict(), "probabilities": self.probabilities_dict(),
+                "position_class": self.position_class, "cube_life": self.cube_life,
+                "method": self.method, "exact": self.exact, "gnubg": self.gnubg}  # fmt: skip
+
+
+@runtime_checkable
+class Evaluator(Protocol):
+    """Anything that turns positions into :class:`Evaluation` objects."""
+
+    name: str
+    plies: int | None
+
+    def evaluate(self, position: Position, match: MatchState | None = None) -> Evaluation:
+        """Evaluate one position (the side on roll's view)."""
+        ...
+
+    def evaluate_many(
+        self, positions: Sequence[Position], matches: Sequence[MatchState | None] | None = None
+    ) -> list[Evaluation]:
+        """Evaluate many positions (batched where the engine can)."""
+        ...

@@ -1,0 +1,344 @@
+"""Evaluators: a position (and optionally its match state) -> cubeless probabilities.
+
+Every evaluator answers with an :class:`Evaluation`: gnubg's five outputs for the side on
+roll, ``(win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)`` with
+*cumulative* gammons (a backgammon also counts as a gammon), as gnubg prints them, plus
+the engine's name and plies, the position class and gnubg 1.07's 0-ply cube life for it.
+
+Engines
+-------
+``exact``
+    Both sides inside the two-sided bearoff database (6 points x 6 checkers): the exact
+    probability of bearing off first (no gammons are possible there), the exact money
+    cubeful equities, and exact match play through :func:`mathbg.bearoff.match_equity`.
+``race``
+    :func:`mathbg.race.race_chances` for positions without contact.
+``gnubg-nn``
+    gnubg's neural networks from the ``gnubg-nn`` PyPI package (``mathbg[engine]``):
+    :mod:`mathbg.analysis.gnubg_nn`.
+``gnubg``
+    The GNU Backgammon program run as a subprocess: :mod:`mathbg.analysis.gnubg_program`.
+``given``
+    Probabilities the user supplies.
+``auto``
+    ``exact``, else ``race``, else ``gnubg-nn``, else ``gnubg``, else
+    :class:`mathbg.errors.EngineNotAvailableError` naming what to install.
+
+Cube life
+---------
+gnubg 1.07.001's 0-ply cube efficiency by position class (eval.c ``EvalEfficiency``,
+``show cubeefficiency``): contact and crashed positions 0.68; races
+``0.55 + 0.00125 x (roller's pips)`` clamped to [0.6, 0.7]
+(:func:`mathbg.race.evaluate.race_cube_life`); one-sided bearoffs (both sides on their
+6 home points) 0.6. Inside the two-sided database gnubg backs the cube life out of the
+exact money equities (:func:`mathbg.race.race_cube_decision` does the same).
+
+References
+----------
+GNU Backgammon 1.07.001 eval.c (``ClassifyPosition``, ``EvalEfficiency``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from mathbg.analysis.base import (
+    CONTACT_CUBE_LIFE,
+    ONE_SIDED_CUBE_LIFE,
+    TWO_SIDED_CHECKERS,
+    TWO_SIDED_POINTS,
+    EngineNotAvailableError,
+    Evaluation,
+    Evaluator,
+    as_position,
+    check_probabilities,
+    cube_life,
+    position_class,
+    top_point,
+)
+from mathbg.errors import InvalidParameterError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.rules.cube import CubeOwner
+    from mathbg.rules.match import MatchState
+    from mathbg.rules.position import Position
+
+__all__ = [
+    "CONTACT_CUBE_LIFE",
+    "ENGINES",
+    "ONE_SIDED_CUBE_LIFE",
+    "AutoEvaluator",
+    "EngineNotAvailableError",
+    "Evaluation",
+    "Evaluator",
+    "ExactEvaluator",
+    "GivenEvaluator",
+    "RaceEvaluator",
+    "as_position",
+    "check_probabilities",
+    "cube_life",
+    "get_evaluator",
+    "gnubg_nn_installed",
+    "gnubg_program_installed",
+    "position_class",
+]
+
+#: Engine names accepted by :func:`get_evaluator` (and ``mathbg analyze --engine``).
+ENGINES: tuple[str, ...] = ("auto", "exact", "race", "gnubg-nn", "gnubg", "given")
+
+
+class _Base:
+    """Default batch: one position at a time."""
+
+    name = ""
+    plies: int | None = None
+
+    def evaluate(self, position: Position, match: MatchState | None = None) -> Evaluation:
+        raise NotImplementedError  # pragma: no cover
+
+    def evaluate_many(
+        self, positions: Sequence[Position], matches: Sequence[MatchState | None] | None = None
+    ) -> list[Evaluation]:
+        ms = list(matches) if matches is not None else [None] * len(positions)
+        return [self.evaluate(p, m) for p, m in zip(positions, ms, strict=True)]
+
+
+class GivenEvaluator(_Base):
+    """Probabilities supplied by the user (the same for every position)."""
+
+    name = "given"
+
+    def __init__(self, probabilities: Any) -> None:
+        self.probabilities = check_probabilities(probabilities)
+
+    def evaluate(self, position: Position, match: MatchState | None = None) -> Evaluation:
+        klass = position_class(position)
+        return Evaluation(self.probabilities, "given", None, klass, cube_life(position, klass),
+                          method="given by the user")  # fmt: skip
+
+
+def _sides(position: Position) -> tuple[list[int], list[int]]:
+    """Both sides' counts on points 1..6 (roller first), for the bearoff databases."""
+    return list(position.player[:TWO_SIDED_POINTS]), list(position.opponent[:TWO_SIDED_POINTS])
+
+
+class ExactEvaluator(_Base):
+    """The two-sided bearoff database: exact chances when both sides fit (6 x 6)."""
+
+    name = "exact"
+
+    def covers(self, position: Position) -> bool:
+        """Both sides fit the two-sided database (no contact, 6 points, <= 6 checkers)."""
+        return position_class(position) == "two-sided bearoff"
+
+    def evaluate(self, position: Position, match: MatchState | None = None) -> Evaluation:
+        if not self.covers(position):
+            raise EngineNotAvailableError(
+                f"position {position.id} is not a bearoff of at most {TWO_SIDED_CHECKERS} "
+                f"checkers a side on the {TWO_SIDED_POINTS} home points: the exact engine "
+                "does not cover it (use --engine race, gnubg-nn or gnubg)"
+            )
+        from mathbg.race import race_chances
+
+        ch = race_chances(position)
+        probs = check_probabilities(ch.probabilities)
+        return Evaluation(probs, "exact", None, "two-sided bearoff", ONE_SIDED_CUBE_LIFE,
+                          method=ch.method, exact=True)  # fmt: skip
+
+    def money(self, position: Position, *, beavers: bool = True) -> Any:
+        """The exact money cube decision (cube centred) from the two-sided database."""
+        from mathbg.race import race_cube_decision
+
+        return race_cube_decision(position, beavers=beavers)
+
+    def match(
+        self,
+        position: Position,
+        away: tuple[int, int],
+        cube: int,
+        owner: CubeOwner | str,
+        crawford: bool,
+        met: Any,
+        *,
+        disk_cache: bool = False,
+    ) -> Any:
+        """The exact match cube decision (:func:`mathbg.bearoff.match_equity`), solved in
+        the smallest bearoff space holding both sides (values are the same in any space
+        that holds them: no play leaves it). ``disk_cache``: keep each score's solution in
+        mathbg's cache directory (:func:`mathbg.bearoff.match_equity`)."""
+        from mathbg.bearoff import match_equity
+
+        me, opp = _sides(position)
+        points = max(top_point(me), top_point(opp), 1)
+        checkers = max(sum(me), sum(opp), 1)
+        return match_equity(
+            me[:points],
+            opp[:points],
+            away=away,
+            cube=cube,
+            owner=owner,
+            crawford=crawford,
+            met=met,
+            points=points,
+            checkers=checkers,
+            disk_cache=disk_cache,
+        )
+
+
+class RaceEvaluator(_Base):
+    """mathbg's race evaluator (:func:`mathbg.race.race_chances`) for positions without
+    contact: exact in the two-sided database, one-sided databases, else a one-sided
+    rollout."""
+
+    name = "race"
+
+    def __init__(self, samples: int | None = None) -> None:
+        self.samples = samples
+
+    def evaluate(self, position: Position, match: MatchState | None = None) -> Evaluation:
+        if position.has_contact():
+            raise EngineNotAvailableError(
+                f"position {position.id} has contact: the race engine only takes positions "
+                "without contact (use --engine gnubg-nn or gnubg)"
+            )
+        from mathbg.race import race_chances
+
+        kwargs = {} if self.samples is None else {"samples": self.samples}
+        ch = race_chances(position, **kwargs)
+        klass = position_class(position)
+        return Evaluation(check_probabilities(ch.probabilities), "race", None, klass,
+                          cube_life(position, klass), method=ch.method,
+                          exact=klass == "two-sided bearoff")  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- choosing
+
+
+def gnubg_nn_installed() -> bool:
+    """Is the ``gnubg-nn`` package importable?"""
+    return importlib.util.find_spec("gnubg_nn") is not None
+
+
+def gnubg_program_installed() -> bool:
+    """Is the GNU Backgammon program on PATH or in /usr/games?"""
+    from mathbg.analysis.gnubg_program import find_gnubg
+
+    return find_gnubg() is not None
+
+
+_INSTALL = {
+    "gnubg-nn": "the gnubg-nn package is not installed: pip install 'mathbg[engine]' "
+    "(or pip install gnubg-nn)",
+    "gnubg": "the GNU Backgammon program is not installed: apt-get install gnubg "
+    "(or put gnubg on PATH)",
+}
+
+
+def get_evaluator(
+    engine: str = "auto", *, plies: int | None = None, probabilities: Any = None
+) -> Evaluator:
+    """The evaluator named ``engine`` (one of :data:`ENGINES`).
+
+    ``plies`` applies to ``gnubg-nn`` and ``gnubg`` (default 0); ``probabilities`` is
+    required by ``given``. ``auto`` returns an evaluator that picks per position.
+
+    Raises
+    ------
+    EngineNotAvailableError
+        For ``gnubg-nn`` or ``gnubg`` when not installed (the message names what to
+        install).
+    InvalidParameterError
+        For an unknown engine name, or ``given`` without probabilities.
+    """
+    name = str(engine).strip().lower()
+    if name not in ENGINES:
+        choices = ", ".join(ENGINES)
+        raise InvalidParameterError(f"unknown engine {engine!r}; choose one of {choices}")
+    if plies is not None and (int(plies) != plies or plies < 0):
+        raise InvalidParameterError(f"plies must be a non-negative integer, got {plies}")
+    if plies is not None and name in ("exact", "race", "given"):
+        raise InvalidParameterError(
+            f"plies apply to the gnubg-nn and gnubg engines (and auto's contact engine), "
+            f"not to {name}"
+        )
+    if name == "given" or (probabilities is not None and name == "auto"):
+        if probabilities is None:
+            raise InvalidParameterError("the given engine needs --probs W,WG,WB,LG,LB")
+        return GivenEvaluator(probabilities)
+    if probabilities is not None:
+        raise InvalidParameterError(f"--probs goes with --engine given, not {name}")
+    if name == "exact":
+        return ExactEvaluator()
+    if name == "race":
+        return RaceEvaluator()
+    if name == "gnubg-nn":
+        if not gnubg_nn_installed():
+            raise EngineNotAvailableError(_INSTALL["gnubg-nn"])
+        from mathbg.analysis.gnubg_nn import GnubgNNEvaluator
+
+        return GnubgNNEvaluator(plies=plies or 0)
+    if name == "gnubg":
+        if not gnubg_program_installed():
+            raise EngineNotAvailableError(_INSTALL["gnubg"])
+        from mathbg.analysis.gnubg_program import GnubgEvaluator
+
+        return GnubgEvaluator(plies=plies or 0)
+    return AutoEvaluator(plies=plies)
+
+
+class AutoEvaluator(_Base):
+    """``exact``, else ``race``, else ``gnubg-nn``, else ``gnubg`` (per position)."""
+
+    name = "auto"
+
+    def __init__(self, plies: int | None = None) -> None:
+        self.plies = plies
+        self._exact = ExactEvaluator()
+        self._race = RaceEvaluator()
+        self._contact: Evaluator | None = None
+
+    def contact_engine(self) -> Evaluator:
+        """The engine for contact positions: gnubg-nn, else the gnubg program."""
+        if self._contact is None:
+            if gnubg_nn_installed():
+                from mathbg.analysis.gnubg_nn import GnubgNNEvaluator
+
+                self._contact = GnubgNNEvaluator(plies=self.plies or 0)
+            elif gnubg_program_installed():
+                from mathbg.analysis.gnubg_program import GnubgEvaluator
+
+                self._contact = GnubgEvaluator(plies=self.plies or 0)
+            else:
+                raise EngineNotAvailableError(
+                    "a contact position needs a neural-network engine: "
+                    + _INSTALL["gnubg-nn"]
+                    + "; or "
+                    + _INSTALL["gnubg"].split(": ", 1)[1]
+                )
+        return self._contact
+
+    def evaluate(self, position: Position, match: MatchState | None = None) -> Evaluation:
+        return self.evaluate_many([position], [match])[0]
+
+    def evaluate_many(
+        self, positions: Sequence[Position], matches: Sequence[MatchState | None] | None = None
+    ) -> list[Evaluation]:
+        ms = list(matches) if matches is not None else [None] * len(positions)
+        out: list[Evaluation | None] = [None] * len(positions)
+        contact = []
+        for i, (p, m) in enumerate(zip(positions, ms, strict=True)):
+            if self._exact.covers(p):
+                out[i] = self._exact.evaluate(p, m)
+            elif not p.has_contact():
+                out[i] = self._race.evaluate(p, m)
+            else:
+                contact.append(i)
+        if contact:
+            engine = self.contact_engine()
+            done = engine.evaluate_many([positions[i] for i in contact], [ms[i] for i in contact])
+            for i, ev in zip(contact, done, strict=True):
+                out[i] = ev
+        return [replace(e) for e in out if e is not None]

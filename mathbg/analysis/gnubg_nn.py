@@ -1,0 +1,111 @@
+"""The ``gnubg-nn`` engine: gnubg's neural networks as a Python extension (PyPI ``gnubg-nn``).
+
+Install with ``pip install 'mathbg[engine]'``. The package evaluates a board with
+``gnubg_nn.probabilities(board, plies)`` and answers gnubg's five outputs for the side on
+roll (cumulative gammons), like gnubg's ``evaluate``. Its board is gnubg's ``TanBoard``
+(two rows of 25: row 0 the side *not* on roll, row 1 the side on roll, each in its own
+numbering with the bar last), which is :attr:`mathbg.rules.position.Position.board`
+unchanged; the tests check that on asymmetric positions against gnubg itself.
+
+Plies 0 to 4 are offered (times per position on this machine, first evaluation, cache
+cold: 0-ply about 10 microseconds, 1-ply 2 ms, 2-ply 20 ms, 3-ply 1 s, 4-ply 17 s); the
+package caches evaluations internally. Batches are a Python loop over the boards (the
+package has no array entry point; 0-ply costs about 10 microseconds a position). The
+chances are cubeless and do not depend on the match score (the package's own score and
+cube settings are left alone); the score enters only in the cubeless -> cubeful step of
+:mod:`mathbg.analysis.matrix`.
+
+Difference from gnubg 1.07.001
+------------------------------
+``gnubg-nn`` 1.1.0a11 ships its own weights file (``gnubg_nn/data/gnubg.weights``), not
+the 1.07.001 networks. Measured at 0-ply against gnubg 1.07.001's ``evaluate`` on 200
+contact and 200 race positions from random games
+(:func:`mathbg.analysis.sample.random_positions`, seeds 5 and 6;
+``tests/test_analysis_gnubg.py`` keeps the bounds):
+
+- contact: mean absolute difference (largest in brackets) win 0.0010 (0.013), win gammon
+  0.0011 (0.022), win backgammon 0.0003 (0.008), lose gammon 0.0005 (0.005), lose
+  backgammon 0.0001 (0.002);
+- race: below 1e-4 in every output.
+
+The contact networks differ slightly; the
+race network and the bearoff databases are gnubg's. Over the 7-point matrices of the same
+positions (every score, cubes 1 and 2, money: 18,400 rows each) the cube actions agree on
+99.5 % of the contact rows and 99.5 % of the race rows; of the 100 race disagreements 72
+are the naming of "too good, pass" against "double, pass" (one engine gives a gammon
+chance of exactly 0, the other a few 1e-7) and the rest near-ties of no double and
+double/take. So ``gnubg-nn`` stands in for gnubg's networks but
+is not gnubg 1.07.001: the differential tests against gnubg use the ``gnubg`` engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from mathbg.analysis.base import (
+    EngineNotAvailableError,
+    Evaluation,
+    check_probabilities,
+    cube_life,
+    position_class,
+)
+from mathbg.errors import InvalidParameterError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.rules.match import MatchState
+    from mathbg.rules.position import Position
+
+__all__ = ["MAX_PLIES", "GnubgNNEvaluator", "board_of", "nn_probabilities"]
+
+#: Deepest search ``gnubg_nn.probabilities`` accepts.
+MAX_PLIES = 4
+
+
+def _module() -> Any:
+    try:
+        import gnubg_nn  # type: ignore[import-untyped]
+    except ImportError:
+        raise EngineNotAvailableError(
+            "the gnubg-nn package is not installed: pip install 'mathbg[engine]' "
+            "(or pip install gnubg-nn)"
+        ) from None
+    return gnubg_nn
+
+
+def board_of(position: Position) -> list[list[int]]:
+    """gnubg-nn's board for ``position``: ``[side not on roll, side on roll]``, 25 each."""
+    b = position.board
+    return [[int(v) for v in b[0]], [int(v) for v in b[1]]]
+
+
+def nn_probabilities(boards: Sequence[Any], plies: int = 0) -> list[tuple[float, ...]]:
+    """``gnubg_nn.probabilities`` of each board (TanBoard layout), unchanged."""
+    nn = _module()
+    return [tuple(float(v) for v in nn.probabilities(board, int(plies))) for board in boards]
+
+
+class GnubgNNEvaluator:
+    """gnubg's networks through the ``gnubg-nn`` package at ``plies`` (0..4)."""
+
+    name = "gnubg-nn"
+
+    def __init__(self, plies: int = 0) -> None:
+        if not 0 <= int(plies) <= MAX_PLIES:
+            raise InvalidParameterError(f"gnubg-nn offers plies 0..{MAX_PLIES}, got {plies}")
+        self.plies: int | None = int(plies)
+        _module()
+
+    def evaluate(self, position: Position, match: MatchState | None = None) -> Evaluation:
+        return self.evaluate_many([position], [match])[0]
+
+    def evaluate_many(
+        self, positions: Sequence[Position], matches: Sequence[MatchState | None] | None = None
+    ) -> list[Evaluation]:
+        raw = nn_probabilities([board_of(p) for p in positions], self.plies or 0)
+        out = []
+        for pos, probs in zip(positions, raw, strict=True):
+            klass = position_class(pos)
+            out.append(Evaluation(check_probabilities(probs), self.name, self.plies, klass,
+                                  cube_life(pos, klass), method="gnubg-nn networks"))  # fmt: skip
+        return out

@@ -1,0 +1,238 @@
+"""The ``gnubg`` engine: the GNU Backgammon program through its embedded Python.
+
+One subprocess (``gnubg -t -q -r -p script.py`` with a fresh writable ``$HOME``) evaluates
+a whole batch: for each board gnubg's cubeless ``evaluate`` at the requested plies and, for
+each requested cube situation, its own cubeful decision (``cfevaluate``: optimal, no
+double, double/take, double/pass as normalised equities, and the recommendation text).
+The same runner is the reference peer of the tests and benchmarks.
+
+At ``plies`` > 0 gnubg's own decision is its n-ply cubeful search, while the score matrix
+applies the 0-ply cubeless -> cubeful transformation to the n-ply cubeless chances; at
+0-ply the two are the same computation (the tests check every score of 5-, 7- and
+11-point matrices).
+
+Conventions of gnubg's Python module used here: a board is ``(side not on roll, side on
+roll)`` (gnubg's ``TanBoard``), the side on roll is player 0 of ``cubeinfo`` and its score
+comes first; the cube owner is -1 (centred), 0 (the side on roll) or 1; the Jacoby and
+beaver settings of money play are global (``set jacoby``, ``set beavers`` then ``new
+session``). gnubg 1.07.001's ``cfevaluate`` costs about 10 ms a call, ``evaluate`` at
+0-ply about 0.1 ms.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mathbg.analysis.base import (
+    EngineNotAvailableError,
+    Evaluation,
+    check_probabilities,
+    cube_life,
+    position_class,
+)
+from mathbg.errors import InvalidParameterError
+from mathbg.rules.cube import CubeOwner
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.rules.match import MatchState
+    from mathbg.rules.position import Position
+
+__all__ = [
+    "GnubgEvaluator",
+    "Situation",
+    "find_gnubg",
+    "run_gnubg",
+    "situation_of",
+]
+
+#: gnubg's owner codes by mathbg's owner names.
+OWNER_CODE = {CubeOwner.CENTRE: -1, CubeOwner.PLAYER: 0, CubeOwner.OPPONENT: 1}
+
+_SCRIPT = r"""
+import gnubg, json
+gnubg.command("set player 0 human")
+gnubg.command("set player 1 human")
+job = json.load(open(%(job)r))
+out = []
+rules = None
+for item in job["items"]:
+    board = (list(item["board"][0]), list(item["board"][1]))
+    ec = gnubg.evalcontext(1, job["plies"], 1, 0, 0.0)
+    res = {"class": gnubg.classifypos(board, 0), "decisions": []}
+    for s in [item["eval"]] + item["situations"]:
+        key = (s["jacoby"], s["beavers"])
+        if s["length"] == 0 and key != rules:
+            gnubg.command("set jacoby " + ("on" if s["jacoby"] else "off"))
+            gnubg.command("set beavers %%d" %% s["beavers"])
+            gnubg.command("new session")
+            rules = key
+        ci = gnubg.cubeinfo(s["cube"], s["owner"], 0, s["length"], tuple(s["score"]),
+                            s["crawford"], 0)
+        if s is item["eval"]:
+            res["probs"] = list(gnubg.evaluate(board, ci, ec)[:5])
+            if not s["decide"]:
+                continue
+        cf = gnubg.cfevaluate(board, ci, ec)
+        res["decisions"].append({"optimal": cf[0], "no_double": cf[1], "double_take": cf[2],
+                                 "double_pass": cf[3], "code": cf[4], "text": cf[5]})
+    out.append(res)
+json.dump(out, open(%(out)r, "w"))
+"""
+
+
+def find_gnubg() -> Path | None:
+    """The gnubg program (on PATH or Debian's ``/usr/games/gnubg``), or None."""
+    found = shutil.which("gnubg")
+    if found:
+        return Path(found)
+    candidate = Path("/usr/games/gnubg")
+    return candidate if candidate.exists() else None
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A cube situation for gnubg: match length (0 money), the roller's and the
+    opponent's scores, the Crawford game, cube value and owner, money rules."""
+
+    length: int = 0
+    score: tuple[int, int] = (0, 0)
+    crawford: bool = False
+    cube: int = 1
+    owner: CubeOwner = CubeOwner.CENTRE
+    jacoby: bool = True
+    beavers: bool = True
+
+    def as_job(self, decide: bool = True) -> dict[str, Any]:
+        return {"length": self.length, "score": list(self.score), "crawford": int(self.crawford),
+                "cube": self.cube, "owner": OWNER_CODE[self.owner], "jacoby": int(self.jacoby),
+                "beavers": 3 if self.beavers else 0, "decide": decide}  # fmt: skip
+
+    @classmethod
+    def at(
+        cls,
+        length: int,
+        away: tuple[int, int],
+        *,
+        crawford: bool = False,
+        cube: int = 1,
+        owner: CubeOwner | str = CubeOwner.CENTRE,
+    ) -> Situation:
+        """The situation at ``away`` = (roller's, opponent's) points to go in a match."""
+        return cls(length, (length - away[0], length - away[1]), crawford, cube,
+                   CubeOwner.parse(owner))  # fmt: skip
+
+
+def situation_of(match: MatchState | None) -> Situation:
+    """The gnubg situation of a mathbg match state seen by the side on roll."""
+    if match is None:
+        return Situation()
+    me, opp = match.on_roll, 1 - match.on_roll
+    owner = CubeOwner.of(match.cube_owner, me)
+    return Situation(match.length, (match.score[me], match.score[opp]), bool(match.crawford),
+                     match.cube, owner, bool(match.jacoby), True)  # fmt: skip
+
+
+def run_gnubg(
+    boards: Sequence[Any],
+    situations: Sequence[Sequence[Situation]] | None = None,
+    *,
+    plies: int = 0,
+    evaluate_at: Sequence[Situation] | None = None,
+    timeout: float = 3600.0,
+) -> list[dict[str, Any]]:
+    """Evaluate ``boards`` in one gnubg subprocess.
+
+    Parameters
+    ----------
+    boards : sequence of (2, 25) boards
+        gnubg ``TanBoard`` layout (side not on roll, side on roll).
+    situations : sequence of sequences of Situation, optional
+        Per board, the cube situations at which gnubg makes its own cubeful decision.
+    plies : int
+        gnubg's search depth for both.
+    evaluate_at : sequence of Situation, optional
+        Per board, the situation for the cubeless evaluation (default money, centred).
+
+    Returns
+    -------
+    list of dict
+        Per board: ``probs`` (gnubg's five outputs), ``class`` (gnubg's position class) and
+        ``decisions`` (per situation: ``optimal``, ``no_double``, ``double_take``,
+        ``double_pass`` normalised equities, ``code`` and ``text`` of the recommendation).
+    """
+    exe = find_gnubg()
+    if exe is None:
+        raise EngineNotAvailableError(
+            "the GNU Backgammon program is not installed: apt-get install gnubg "
+            "(or put gnubg on PATH)"
+        )
+    n = len(boards)
+    sits = list(situations) if situations is not None else [[] for _ in range(n)]
+    evals = list(evaluate_at) if evaluate_at is not None else [Situation()] * n
+    items = []
+    for board, ss, ev in zip(boards, sits, evals, strict=True):
+        rows = [[int(v) for v in row] for row in board]
+        items.append({"board": rows, "eval": ev.as_job(decide=False),
+                      "situations": [s.as_job() for s in ss]})  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="mathbg-gnubg-") as home:
+        job, out = Path(home) / "job.json", Path(home) / "out.json"
+        job.write_text(json.dumps({"plies": int(plies), "items": items}))
+        script = Path(home) / "run.py"
+        script.write_text(_SCRIPT % {"job": str(job), "out": str(out)})
+        env = dict(os.environ, HOME=home, LANG="C", LC_ALL="C")
+        proc = subprocess.run(
+            [str(exe), "-t", "-q", "-r", "-p", str(script)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+            cwd=home,
+            stdin=subprocess.DEVNULL,
+        )
+        if proc.returncode != 0 or not out.exists():
+            tail = (proc.stderr or proc.stdout)[-500:].strip()
+            raise EngineNotAvailableError(f"gnubg failed (exit {proc.returncode}): {tail}")
+        return list(json.loads(out.read_text()))
+
+
+class GnubgEvaluator:
+    """The GNU Backgammon program: its cubeless evaluation at ``plies`` and its own cubeful
+    decision at each position's match state (money when none), in one subprocess."""
+
+    name = "gnubg"
+
+    def __init__(self, plies: int = 0) -> None:
+        if int(plies) < 0 or int(plies) > 4:
+            raise InvalidParameterError(f"gnubg plies must be 0..4, got {plies}")
+        self.plies: int | None = int(plies)
+        if find_gnubg() is None:
+            raise EngineNotAvailableError(
+                "the GNU Backgammon program is not installed: apt-get install gnubg"
+            )
+
+    def evaluate(self, position: Position, match: MatchState | None = None) -> Evaluation:
+        return self.evaluate_many([position], [match])[0]
+
+    def evaluate_many(
+        self, positions: Sequence[Position], matches: Sequence[MatchState | None] | None = None
+    ) -> list[Evaluation]:
+        ms = list(matches) if matches is not None else [None] * len(positions)
+        sits = [situation_of(m) for m in ms]
+        raw = run_gnubg([p.board for p in positions], [[s] for s in sits],
+                        plies=self.plies or 0, evaluate_at=sits)  # fmt: skip
+        out = []
+        for pos, r in zip(positions, raw, strict=True):
+            klass = position_class(pos)
+            dec = dict(r["decisions"][0]) if r["decisions"] else None
+            out.append(Evaluation(check_probabilities(r["probs"]), self.name, self.plies, klass,
+                                  cube_life(pos, klass), method="gnubg 1.07 evaluate",
+                                  gnubg=dec))  # fmt: skip
+        return out

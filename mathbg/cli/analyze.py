@@ -1,0 +1,235 @@
+"""``mathbg analyze``: a position's cube action at every score of a match."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from mathbg.cli._args import add_command, add_decimals, load_met, print_json, save_figure
+
+DESCRIPTION = """\
+The cube action of the side on roll at every score of a match (roller A-away, opponent
+B-away; the Crawford game and post-Crawford where a side is 1-away), the 1-cube centred
+and, with --max-cube, each higher cube owned by the roller while it still matters; money
+play (Jacoby, beavers) as its own row.
+
+Each row: no double / double-take / double-pass / optimal MWC (money: equity per unit
+cube), the action as `mathbg cube decide` names it, the taker's take point and the margin
+of the taker's chances over it. The cubeless chances come from an engine (--engine): exact
+(two-sided bearoff database), race (no contact), gnubg-nn (pip install 'mathbg[engine]'),
+gnubg (the GNU Backgammon program), given (--probs), or auto (the first that applies).
+The cubeless -> cubeful step is gnubg 1.07's 0-ply transformation with gnubg's cube life
+for the position class (contact 0.68, race 0.55 + 0.00125 pips in [0.6, 0.7], bearoff
+0.6) unless --cube-life. In a bearoff of <= 6 checkers a side the exact match-play solver's
+action stands beside the approximation, flagged where they differ.
+
+POSITION is a gnubg Position ID, POSID:MATCHID or an XGID; a Match ID or XGID gives the
+match length and marks the current score."""
+
+EPILOG = """\
+examples:
+  mathbg analyze 4HPwATDgc/ABMA --length 7 --probs 0.70,0.20,0.01,0.05,0.002
+  mathbg analyze 4HPwATDgc/ABMA --length 7 --engine gnubg-nn --max-cube 2 --json
+  mathbg analyze 4HPwATDgc/ABMA:cAmgAAAAAAAA --compare-met woolsey
+  mathbg analyze AwAAWAAAAAAAAA --length 5 --engine exact --plot matrix.png
+  mathbg analyze --file ids.txt --length 7 --csv out.csv"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``analyze`` subcommand."""
+    p = add_command(
+        subparsers,
+        "analyze",
+        help="a position's cube action at every score",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+    )
+    p.add_argument("position", nargs="?", metavar="POSITION",
+                   help="gnubg Position ID, POSID:MATCHID or XGID")  # fmt: skip
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--length", type=int, metavar="N", help="match length")
+    where.add_argument("--money", action="store_true", help="money play only")
+    p.add_argument("--engine", default="auto",
+                   choices=("auto", "exact", "race", "gnubg-nn", "gnubg", "given"),
+                   help="where the cubeless chances come from (default auto)")  # fmt: skip
+    p.add_argument("--probs", metavar="W,WG,WB,LG,LB",
+                   help="given chances of the side on roll, cumulative gammons (as gnubg "
+                   "prints them); implies --engine given")  # fmt: skip
+    p.add_argument("--plies", type=int, metavar="K", help="gnubg-nn / gnubg plies (default 0)")
+    p.add_argument("--met", default="kazaross-xg2", metavar="NAME",
+                   help="match equity table (default kazaross-xg2)")  # fmt: skip
+    p.add_argument("--compare-met", metavar="NAME",
+                   help="a second MET: the scores where the action changes")  # fmt: skip
+    p.add_argument("--cube-life", type=float, metavar="X",
+                   help="cube life for every row (default gnubg's by position class)")  # fmt: skip
+    p.add_argument(
+        "--max-cube",
+        type=int,
+        default=1,
+        metavar="C",
+        help="highest roller-owned cube in the matrix (default 1: centred only)",
+    )
+    p.add_argument("--no-exact", action="store_true",
+                   help="skip the exact bearoff match solver")  # fmt: skip
+    p.add_argument("--no-jacoby", action="store_true", help="money row without Jacoby")
+    p.add_argument("--no-beavers", action="store_true", help="money row without beavers")
+    p.add_argument("--plot", metavar="FILE", help="draw the action grid to FILE")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    add_decimals(p)
+    p.add_argument("--file", metavar="IDS.txt", help="batch: one position per line")
+    p.add_argument("--csv", metavar="OUT", help="batch: write every row to this CSV file")
+    p.set_defaults(handler=run)
+
+
+def _probs(text: str | None) -> list[float] | None:
+    from mathbg.errors import InvalidParameterError
+
+    if text is None:
+        return None
+    try:
+        return [float(v) for v in text.split(",")]
+    except ValueError:
+        msg = f"--probs wants 5 numbers W,WG,WB,LG,LB; got {text!r}"
+        raise InvalidParameterError(msg) from None
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    probs = _probs(args.probs)
+    engine = "given" if probs is not None and args.engine == "auto" else args.engine
+    return {
+        "length": args.length,
+        "money": args.money,
+        "engine": engine,
+        "probabilities": probs,
+        "plies": args.plies,
+        "met": load_met(args.met),
+        "compare_met": load_met(args.compare_met) if args.compare_met else None,
+        "cube_life": args.cube_life,
+        "max_cube": args.max_cube,
+        "exact": not args.no_exact,
+        "jacoby": not args.no_jacoby,
+        "beavers": not args.no_beavers,
+    }
+
+
+def _read_ids(path: str) -> list[str]:
+    from pathlib import Path
+
+    from mathbg.errors import InvalidIdError
+
+    lines = [ln.strip() for ln in Path(path).read_text().splitlines()]
+    ids = [ln for ln in lines if ln and not ln.startswith("#")]
+    if not ids:
+        raise InvalidIdError(f"{path}: no position IDs (one per line)")
+    return ids
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handler of ``mathbg analyze``."""
+    from mathbg.errors import InvalidParameterError
+
+    if args.file is not None:
+        if args.position is not None:
+            raise InvalidParameterError("give either POSITION or --file, not both")
+        return _run_batch(args)
+    if args.position is None:
+        raise InvalidParameterError("give a POSITION (or --file IDS.txt)")
+    if args.csv is not None:
+        raise InvalidParameterError("--csv goes with --file")
+    from mathbg.analysis.matrix import analyze
+
+    result = analyze(args.position, exact_progress=True, disk_cache=True, **_options(args))
+    if args.plot:
+        from mathbg.cli._args import pyplot
+
+        pyplot()
+        from mathbg.plots import cube_action_grid
+
+        ax = cube_action_grid(result)
+        save_figure(ax.figure, args.plot)
+    if args.json:
+        print_json(result.as_dict(), decimals=args.decimals)
+        return 0
+    _print(result)
+    return 0
+
+
+def _run_batch(args: argparse.Namespace) -> int:
+    from tqdm.auto import tqdm
+
+    from mathbg.analysis.evaluation import as_position
+    from mathbg.analysis.matrix import analyze_many
+    from mathbg.errors import InvalidParameterError, MathbgError
+
+    if args.csv is None and not args.json:
+        raise InvalidParameterError("batch mode writes --csv OUT (or --json)")
+    ids = _read_ids(args.file)
+    for k, text in enumerate(ids, 1):  # every line checked before any work
+        try:
+            as_position(text)
+        except MathbgError as exc:
+            raise type(exc)(f"{args.file} line {k}: {exc}") from None
+    options = _options(args)
+    with tqdm(total=len(ids), desc="analyze", unit="pos", disable=None) as bar:
+        last = [0]
+
+        def step(done: int) -> None:
+            bar.update(done - last[0])
+            last[0] = done
+
+        results = analyze_many(ids, progress=step, disk_cache=True, **options)
+    if args.csv is not None:
+        import pandas as pd
+
+        frame = pd.concat([r.to_frame() for r in results], ignore_index=True)
+        from mathbg._output import format_number
+
+        frame.to_csv(args.csv, index=False,
+                     float_format=lambda v: format_number(v, args.decimals))  # fmt: skip
+    if args.json:
+        print_json([r.as_dict() for r in results], decimals=args.decimals)
+    return 0
+
+
+def _pct(v: Any, unit: str) -> str:
+    import math
+
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "-"
+    return f"{100 * v:6.2f}%" if unit == "mwc" else f"{v:+.4f}"
+
+
+def _print(result: Any) -> None:
+    ev = result.evaluation
+    p = ev.probabilities
+    plies = "" if ev.plies is None else f", {ev.plies}-ply"
+    print(f"position {result.position} ({ev.position_class}); engine {ev.engine}{plies}")
+    print("chances: win {:.2f}% (gammon {:.2f}%, backgammon {:.2f}%), lose gammon {:.2f}% "
+          "(backgammon {:.2f}%)".format(*(100 * v for v in p)))  # fmt: skip
+    if result.length is not None:
+        print(f"{result.length}-point match, MET {result.met}; MWC of the side on roll")
+    head = (f"{'score':>11} {'cube':>9} {'x':>5}  {'action':18} {'ND':>8} {'DT':>8} {'DP':>8}"
+            f" {'TP':>7} {'margin':>7}  exact")  # fmt: skip
+    print(head)
+    for row in result.rows:
+        if row["state"] == "money":
+            score = "money"
+        else:
+            score = f"{row['away']}a/{row['opp_away']}a" + (" C" if row["crawford"] else "")
+        cube = f"{row['cube']} {row['owner']}"
+        unit = row["unit"]
+        exact = ""
+        if row["exact_action"] is not None:
+            exact = str(row["exact_action"]) + (" (differs)" if row["exact_differs"] else "")
+        mark = "*" if row["current"] else " "
+        tp = "-" if row["take_point"] != row["take_point"] else f"{100 * row['take_point']:.1f}%"
+        mg = "-" if row["take_margin"] != row["take_margin"] else f"{100 * row['take_margin']:+.1f}"
+        print(f"{mark}{score:>10} {cube:>9} {row['cube_life']:5.3f}  {row['action']!s:18} "
+              f"{_pct(row['no_double'], unit):>8} {_pct(row['double_take'], unit):>8} "
+              f"{_pct(row['double_pass'], unit):>8} {tp:>7} {mg:>7}  {exact}")  # fmt: skip
+    if result.compare is not None:
+        changes = result.met_changes()
+        print(f"under {result.compare.met}: {len(changes)} row(s) change action")
+        for r in changes.itertuples():
+            where = f"{r.away}a/{r.opp_away}a" + (" Crawford" if r.crawford else "")
+            print(f"  {where}, cube {r.cube} {r.owner}: {r.action} -> {r.compare_action}")
