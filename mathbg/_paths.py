@@ -40,7 +40,15 @@ def cache_dir(sub: str | None = None) -> Path:
     """
     env = os.environ.get("MATHBG_DATA")
     if env:
-        base = Path(env).expanduser()
+        try:
+            base = Path(env).expanduser()
+        except RuntimeError:  # '~nouser/...' or no home directory
+            from mathbg.errors import ConfigurationError
+
+            raise ConfigurationError(
+                f"MATHBG_DATA={env[:200]!r}: cannot expand '~' (no such user or no home "
+                "directory); give an absolute path"
+            ) from None
     else:
         base = repo_data_dir()
         if not (base.is_dir() and os.access(base, os.W_OK)):

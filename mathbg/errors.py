@@ -67,5 +67,39 @@ class DatabaseError(MathbgError):
     """A bearoff database that is missing, corrupt or does not cover a position."""
 
 
+class DatabaseCorruptError(DatabaseError):
+    """A database or cache file whose contents fail verification (checksum, size, header,
+    plausibility): it is never served."""
+
+
+class TargetExistsError(MathbgError):
+    """A write refused because the target exists and is not a mathbg file of the same
+    kind (pass ``force=True`` / ``--force`` to replace it)."""
+
+
+class ResourceError(MathbgError):
+    """Work refused or stopped because a machine resource (disk, memory) is short."""
+
+
+class InsufficientSpaceError(ResourceError):
+    """Not enough free disk space for the file(s) to be written."""
+
+
+class InsufficientMemoryError(ResourceError):
+    """Not enough memory (RAM, ``ulimit -v`` or the cgroup limit) for the work."""
+
+
+class InputTooLargeError(MathbgError):
+    """An input (text, number, nesting depth) beyond the bounds mathbg accepts."""
+
+
+class ConfigurationError(MathbgError):
+    """An environment setting (e.g. ``MATHBG_DATA``) that cannot be used."""
+
+
 class ContactPositionError(MathbgError):
     """A position with contact given to a race-only evaluator."""
+
+
+class MathbgWarning(UserWarning):
+    """A warning from mathbg (e.g. a corrupted cache rebuilt); the CLI prints it on one line."""

@@ -32,7 +32,7 @@ from mathbg.bearoff.blockbuild import (
 )
 from mathbg.bearoff.index import all_positions, n_positions
 from mathbg.bearoff.pipblocks import MAX_DROP, layout
-from mathbg.errors import DatabaseError, InvalidParameterError
+from mathbg.errors import DatabaseError, InsufficientMemoryError, InvalidParameterError
 
 #: MD5 of ``makebearoff -t 6x8 -f x.bd`` (gnubg 1.07.001, run 2026-12-01 on the dev box;
 #: 72,144,112 bytes, 12 min 25 s).
@@ -168,7 +168,7 @@ def test_out_of_core_build_equals_the_in_memory_one(tmp_path, u16_6x8):
 def test_budget_below_the_live_window_is_refused_before_building(tmp_path):
     spec = BuildSpec(6, 8, True, "u16")
     store = BlockStore(tmp_path / "store")
-    with pytest.raises(DatabaseError, match=r"two-sided 6x8 needs about .* GiB .* live window"):
+    with pytest.raises(InsufficientMemoryError, match=r"two-sided 6x8 needs about .* live window"):
         build_blocks(spec, store, memory=minimum_memory(spec) - 2**20, progress=False)
     assert store.listing() == {}
 

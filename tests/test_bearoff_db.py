@@ -13,10 +13,12 @@ import json
 import numpy as np
 import pytest
 
+from mathbg import _resources
 from mathbg.bearoff import OneSided, TwoSided
 from mathbg.bearoff import db as db_mod
+from mathbg.bearoff.storage import LOCK_PREFIX, TMP_PREFIX
 from mathbg.cli import main
-from mathbg.errors import DatabaseError
+from mathbg.errors import DatabaseError, InsufficientMemoryError, MathbgWarning
 
 GNUBG_MANUAL_MD5 = {
     "os-6": "3dc7b833c4670849cee00479a9e21b49",
@@ -40,7 +42,7 @@ def test_build_writes_header_and_reuses(tmp_path):
     )  # fmt: skip
     assert header["checksum"].startswith("sha256:")
     assert isinstance(db._dist, np.memmap)
-    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temp left
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(TMP_PREFIX)]  # no temp left
     stamp = (path / "dist.npy").stat().st_mtime_ns
     again = OneSided.build(4, 5, path=path, progress=False)
     assert (path / "dist.npy").stat().st_mtime_ns == stamp  # reused, not rebuilt
@@ -55,7 +57,8 @@ def test_corrupt_database_is_detected_and_rebuilt(tmp_path):
     (path / "dist.npy").write_bytes(bytes(raw))
     with pytest.raises(DatabaseError, match="checksum"):
         OneSided.open(path, verify=True)
-    db = OneSided.build(3, 4, path=path, progress=False)  # rebuilt
+    with pytest.warns(MathbgWarning, match="checksum mismatch.*rebuilding"):
+        db = OneSided.build(3, 4, path=path, progress=False)  # rebuilt
     assert db.distribution([0, 0, 0]).tolist()[:1] == [1.0]
     OneSided.open(path, verify=True)
 
@@ -70,8 +73,8 @@ def test_interrupted_build_leaves_nothing_loadable(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         TwoSided.build(3, 3, path=path, progress=False)
     assert not path.exists()
-    # only the hidden, resumable block store of the two-sided build stays behind
-    assert [p.name for p in tmp_path.iterdir()] == [".ts.build"]
+    # no temporary left; the hidden block store of the two-sided build stays, to resume
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([".ts.build", f"{LOCK_PREFIX}ts"])
     monkeypatch.undo()
     # a directory without a header (e.g. a copy interrupted by hand) is not a database
     path.mkdir()
@@ -180,8 +183,8 @@ def test_build_refuses_what_cannot_fit_in_memory(monkeypatch):
     One-sided 20x15 has C(35, 20) = 3,247,943,160 positions and two-sided 6x15 has
     54,264^2 pairs: neither fits in the memory of any machine we run on.
     """
-    monkeypatch.setattr(db_mod, "_available_memory", lambda: 8 * 2**30)
-    with pytest.raises(DatabaseError, match=r"one-sided 20x15 needs about .* GiB"):
+    monkeypatch.setattr(_resources, "available_memory", lambda: 8 * 2**30)
+    with pytest.raises(InsufficientMemoryError, match=r"one-sided 20x15 needs about .* GiB"):
         OneSided.build(points=20, checkers=15, progress=False)
-    with pytest.raises(DatabaseError, match=r"two-sided 6x15 needs about .* GiB"):
+    with pytest.raises(InsufficientMemoryError, match=r"two-sided 6x15 needs about .* GiB"):
         TwoSided.build(points=6, checkers=15, progress=False)

@@ -243,6 +243,7 @@ def test_reader_writer_round_trip_gnubg_files(gnubg, tmp_path):
     ref = _makebearoff(gnubg, tmp_path, "-o", "3", "-c")
     rt = gnubg_bd.read_onesided(ref)
     assert not rt.header.compressed
+    out = tmp_path / "os3.bd"  # not over ts.bd: a two-sided file is not replaced by a one-sided
     gnubg_bd.write_onesided(out, rt.dist, rt.gammon, points=3, compressed=False)
     assert out.read_bytes() == ref.read_bytes()
 

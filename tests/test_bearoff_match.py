@@ -26,7 +26,12 @@ from mathbg.bearoff import exact_match as M
 from mathbg.bearoff import match_equity, rank
 from mathbg.bearoff.twosided import build_arrays
 from mathbg.cube.decisions import CubeAction
-from mathbg.errors import DatabaseError, InvalidParameterError, InvalidScoreError
+from mathbg.errors import (
+    DatabaseError,
+    InvalidParameterError,
+    InvalidPositionError,
+    InvalidScoreError,
+)
 
 KXG2 = metmod.load("kazaross-xg2")
 SIX = [0, 0, 0, 0, 0, 1]
@@ -382,7 +387,7 @@ def test_bad_questions(kwargs, error, text):
 
 
 def test_bad_positions():
-    with pytest.raises(InvalidParameterError, match="no checker"):
+    with pytest.raises(InvalidPositionError, match="no checker"):  # before any solving
         match_equity([0] * 6, SIX, away=(3, 3), checkers=1)
     with pytest.raises(DatabaseError, match="outside"):
         match_equity([0, 0, 0, 0, 0, 0, 1], SIX, away=(3, 3), checkers=1)

@@ -30,6 +30,7 @@ import pytest
 import mathbg.met as metmod
 from mathbg.cube import cubeful, match, money
 from mathbg.cube.decisions import CubeAction
+from mathbg.errors import InvalidScoreError
 
 pytestmark = pytest.mark.gnubg
 
@@ -328,6 +329,13 @@ def test_cubeful_conversion_matches_gnubg_0ply(gnubg):
         else:
             length = r["matchto"]
             a, b = length - r["score"][0], length - r["score"][1]
+            if r["craw"] and (cube != 1 or owner != "centre"):
+                # gnubg evaluates any cube it is given; in the Crawford game the cube is not
+                # used, so mathbg refuses the impossible state (issue 13)
+                with pytest.raises(InvalidScoreError, match="Crawford"):
+                    cubeful.cube_decision(probs, KXG2, a, b, cube=cube, owner=owner,
+                                          crawford=True)  # fmt: skip
+                continue
             dec = cubeful.cube_decision(
                 probs, KXG2, a, b, cube=cube, owner=owner, x=0.68, crawford=bool(r["craw"])
             )

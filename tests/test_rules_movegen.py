@@ -226,8 +226,8 @@ def test_successors_and_count_plays_agree_with_single_calls():
 def test_more_than_15_on_a_point_is_refused():
     from mathbg.errors import InvalidPositionError
 
-    with pytest.raises(InvalidPositionError, match="at most 15 checkers on a point"):
-        Position.from_counts({6: 16}, {}).legal_plays((3, 1))
+    with pytest.raises(InvalidPositionError, match=r"16 checkers \(at most 15"):
+        Position.from_counts({6: 16}, {}).legal_plays((3, 1))  # refused by Position.check
     with pytest.raises(InvalidPositionError):
         movegen.count_plays(np.full((1, 50), 16))
 

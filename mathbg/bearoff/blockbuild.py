@@ -40,7 +40,7 @@ from numpy.typing import NDArray
 
 from mathbg.bearoff.blockstore import BlockStore
 from mathbg.bearoff.pipblocks import ArenaPlan, PipLayout, layout
-from mathbg.errors import DatabaseError, InvalidParameterError
+from mathbg.errors import DatabaseError, InsufficientMemoryError, InvalidParameterError
 
 __all__ = [
     "DTYPES",
@@ -212,7 +212,7 @@ def plan_arena(spec: BuildSpec, lay: PipLayout, csr: PipCsr, memory: int | None)
 
     Raises
     ------
-    DatabaseError
+    InsufficientMemoryError
         Before anything is built, when the budget cannot hold the live window.
     """
     item = spec.numpy_dtype.itemsize
@@ -227,7 +227,7 @@ def plan_arena(spec: BuildSpec, lay: PipLayout, csr: PipCsr, memory: int | None)
         minimum = ArenaPlan.minimum_values(lay, spec.nv)
         need = needed_bytes(spec, lay, csr, minimum)
         kind = "cubeful" if spec.cubeful else "cubeless"
-        raise DatabaseError(
+        raise InsufficientMemoryError(
             f"two-sided {spec.points}x{spec.checkers} needs about {need / 2**30:.2f} GiB of "
             f"memory for its live window ({kind}, {spec.dtype}: "
             f"{minimum * item / 2**30:.2f} GiB of blocks), but the memory budget is "
@@ -236,7 +236,7 @@ def plan_arena(spec: BuildSpec, lay: PipLayout, csr: PipCsr, memory: int | None)
         ) from None
     assembly = int(lay.sizes.max()) * lay.n * spec.nv * item
     if fixed + assembly > memory:
-        raise DatabaseError(
+        raise InsufficientMemoryError(
             f"assembling two-sided {spec.points}x{spec.checkers} needs "
             f"{(fixed + assembly) / 2**30:.2f} GiB, but the memory budget is "
             f"{memory / 2**30:.2f} GiB"

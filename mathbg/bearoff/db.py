@@ -13,12 +13,19 @@ A database is a directory holding ``.npy`` arrays and a small ``header.json``:
   -> cubeless equity, owned, centred, opponent owns (money, before the roller's cube
   decision).
 
-``header.json`` records the format name and version, kind, points, checkers, policy,
-the arrays' shapes and dtypes, and a SHA-256 checksum of the array files. A database is
-written into a temporary directory which is renamed into place only when complete
-(header last), so an interrupted build never leaves a database that later loads.
+``header.json`` records the format name and version (2), kind, points, checkers,
+policy, the arrays' shapes, dtypes and file sizes, ``header_checksum`` (SHA-256 of the
+canonical header fields) and ``checksum`` (SHA-256 of the canonical header followed by
+every array file), so a wrong header field is caught as surely as a flipped bit.
+Writing goes through :mod:`mathbg.bearoff.storage`: a temporary directory beside the
+target, renamed into place only when complete, a lock so concurrent builds take turns,
+refusal of a target that is not a database of the same kind (unless ``force``).
 :meth:`OneSided.build` / :meth:`TwoSided.build` reuse a valid database at the target
-path (checksum verified) and rebuild an invalid one. Arrays are opened memory-mapped.
+path (checksum verified) and rebuild an invalid one (a damaged one with a one-line
+:class:`~mathbg.errors.MathbgWarning`). :meth:`~OneSided.open` checks the header and the
+file sizes always and the full checksum once per process (``verify=False`` skips it);
+a damaged database raises :class:`~mathbg.errors.DatabaseCorruptError`. Arrays are
+opened memory-mapped.
 
 gnubg's ``.bd`` files (:mod:`mathbg.bearoff.gnubg_bd`) open with the same classes
 (``OneSided.open("gnubg_os0.bd")``) and are written with ``to_gnubg``.
@@ -36,8 +43,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,50 +51,68 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mathbg import _resources
 from mathbg._output import FrameMixin
 from mathbg.bearoff import index as _index
 from mathbg.bearoff import onesided as _os
+from mathbg.bearoff import storage
 from mathbg.cube.decisions import CubeDecision
-from mathbg.errors import DatabaseError, InvalidParameterError
+from mathbg.errors import (
+    DatabaseCorruptError,
+    DatabaseError,
+    InvalidParameterError,
+    MathbgWarning,
+)
 from mathbg.rules.cube import CubeOwner
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "Equities", "OneSided", "TwoSided"]
 
 FORMAT = "mathbg-bearoff"
 #: Bump when the generated numbers or the layout change: older caches are rebuilt.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 PathLike = str | os.PathLike[str]
 
 
 # ------------------------------------------------------------------------------ storage
 
-
-def _sha256(files: list[Path]) -> str:
-    digest = hashlib.sha256()
-    for f in files:
-        with open(f, "rb") as fh:
-            while chunk := fh.read(1 << 24):
-                digest.update(chunk)
-    return digest.hexdigest()
+#: The files a native database directory may hold (anything else is foreign).
+_DB_FILES = frozenset({"header.json", "dist.npy", "gammon.npy", "gnubg.npy", "equity.npy"})
+#: What :meth:`OneSided.open` / :meth:`TwoSided.open` fully verified in this process.
+_VERIFIED: set[tuple[Any, ...]] = set()
 
 
-@contextmanager
-def _atomic_directory(final: Path) -> Iterator[Path]:
-    """Yield a temporary directory next to ``final``; move it into place on success."""
-    final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.tmp-", dir=final.parent))
-    os.chmod(tmp, 0o755)  # mkdtemp makes it private; a database is a normal directory
-    try:
-        yield tmp
-        if final.exists():  # an invalid or stale database: move it away first
-            trash = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-", dir=final.parent))
-            os.replace(final, trash / "db")
-            shutil.rmtree(trash, ignore_errors=True)
-        os.replace(tmp, final)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
+def _canonical(header: dict[str, Any]) -> bytes:
+    """The header's bytes covered by the checksums (every field but the checksums)."""
+    body = {k: v for k, v in header.items() if k not in ("checksum", "header_checksum")}
+    return json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+
+
+def _header_digest(header: dict[str, Any]) -> str:
+    return "sha256:" + hashlib.sha256(_canonical(header)).hexdigest()
+
+
+def _full_digest(directory: Path, header: dict[str, Any]) -> str:
+    files = [directory / f"{name}.npy" for name in header["arrays"]]
+    return "sha256:" + storage.sha256_files(files, prefix=_canonical(header))
+
+
+def _is_native(kind: str) -> Callable[[Path], bool]:
+    """Is an existing path a native database of ``kind`` (valid or damaged)?"""
+
+    def check(path: Path) -> bool:
+        if not path.is_dir():
+            return False
+        try:
+            header = json.loads((path / "header.json").read_text())
+            if isinstance(header, dict) and header.get("format") == FORMAT:
+                return header.get("kind") == kind
+        except (OSError, ValueError, RecursionError):
+            pass
+        names = {p.name for p in path.iterdir()}
+        return names <= _DB_FILES  # only our file names: a damaged database
+
+    return check
 
 
 def _write_header(directory: Path, header: dict[str, Any], arrays: list[str]) -> dict[str, Any]:
@@ -96,30 +120,37 @@ def _write_header(directory: Path, header: dict[str, Any], arrays: list[str]) ->
     info = {}
     for name, f in zip(arrays, files, strict=True):
         arr = np.load(f, mmap_mode="r")
-        info[name] = {"shape": list(arr.shape), "dtype": str(arr.dtype)}
+        info[name] = {"shape": list(arr.shape), "dtype": str(arr.dtype), "bytes": f.stat().st_size}
         del arr
-    header = {
-        "format": FORMAT,
-        "version": FORMAT_VERSION,
-        **header,
-        "arrays": info,
-        "checksum": "sha256:" + _sha256(files),
-    }
+    header = {"format": FORMAT, "version": FORMAT_VERSION, **header, "arrays": info}
+    header["header_checksum"] = _header_digest(header)
+    header["checksum"] = _full_digest(directory, header)
     tmp = directory / "header.json.tmp"
     tmp.write_text(json.dumps(header, indent=2) + "\n")
     os.replace(tmp, directory / "header.json")
     return header
 
 
+def _corrupt(directory: Path, why: str) -> DatabaseCorruptError:
+    return DatabaseCorruptError(f"{directory}: {why} (corrupt database)")
+
+
 def _read_header(directory: Path, kind: str) -> dict[str, Any]:
+    """Read and check ``header.json``: format, version, kind, its own checksum, its fields."""
     try:
-        header = json.loads((directory / "header.json").read_text())
+        text = (directory / "header.json").read_text()
     except FileNotFoundError:
         msg = f"{directory}: no header.json (not a mathbg bearoff database)"
         raise DatabaseError(msg) from None
-    except (OSError, ValueError) as exc:
-        raise DatabaseError(f"{directory}: unreadable header.json ({exc})") from None
-    if header.get("format") != FORMAT:
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _corrupt(directory, f"unreadable header.json ({exc})") from None
+    if len(text) > 1 << 20:
+        raise _corrupt(directory, "header.json is too large")
+    try:
+        header = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise _corrupt(directory, f"unreadable header.json ({exc})") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise DatabaseError(f"{directory}: not a mathbg bearoff database")
     if header.get("version") != FORMAT_VERSION:
         raise DatabaseError(
@@ -128,24 +159,95 @@ def _read_header(directory: Path, kind: str) -> dict[str, Any]:
         )
     if header.get("kind") != kind:
         raise DatabaseError(f"{directory}: a {header.get('kind')} database, not {kind}")
+    if header.get("header_checksum") != _header_digest(header):
+        raise _corrupt(directory, "header.json does not match its checksum")
+    _check_fields(directory, header, kind)
     return header
 
 
+def _check_fields(directory: Path, header: dict[str, Any], kind: str) -> None:
+    """The header's fields have the types and values a database of ``kind`` needs."""
+
+    def whole(name: str, lo: int, hi: int) -> int:
+        value = header.get(name)
+        if type(value) is not int or not lo <= value <= hi:
+            raise _corrupt(directory, f"header field {name}={value!r} out of range")
+        return value
+
+    points, checkers = whole("points", 1, _index.MAX_POINTS), whole("checkers", 1, 15)
+    n = _index.n_positions(points, checkers)
+    if whole("n_positions", 0, n) != n:
+        raise _corrupt(directory, "header field n_positions does not match points/checkers")
+    arrays = header.get("arrays")
+    expected = {"one-sided": {"dist", "gammon"}, "two-sided": {"equity"}}[kind]
+    if not isinstance(arrays, dict) or not expected <= set(arrays) <= expected | {"gnubg"}:
+        raise _corrupt(directory, "header field arrays is malformed")
+    for name, info in arrays.items():
+        ok = isinstance(info, dict) and isinstance(info.get("shape"), list)
+        ok = ok and all(type(x) is int and x >= 0 for x in info["shape"])
+        if not ok or type(info.get("bytes")) is not int or not isinstance(info.get("dtype"), str):
+            raise _corrupt(directory, f"header entry of {name}.npy is malformed")
+    if kind == "one-sided":
+        if header.get("policy") not in _os.POLICIES:
+            raise _corrupt(directory, f"header field policy={header.get('policy')!r} unknown")
+        whole("gammon_start", 0, n)
+
+
 def _load_arrays(directory: Path, header: dict[str, Any], verify: bool) -> dict[str, NDArray]:
+    """Memory-map the arrays, checking shape, dtype and file size (always) and the full
+    checksum (when ``verify``, once per process and file state)."""
     arrays = {}
+    stamps = []
     for name, info in header["arrays"].items():
+        f = directory / f"{name}.npy"
         try:
-            arr = np.load(directory / f"{name}.npy", mmap_mode="r")
-        except (OSError, ValueError) as exc:
-            raise DatabaseError(f"{directory}: cannot load {name}.npy ({exc})") from None
+            st = f.stat()
+            arr = np.load(f, mmap_mode="r", allow_pickle=False)
+        except FileNotFoundError:
+            raise _corrupt(directory, f"{name}.npy is missing") from None
+        except (OSError, ValueError, EOFError) as exc:
+            raise _corrupt(directory, f"cannot load {name}.npy ({exc})") from None
         if list(arr.shape) != info["shape"] or str(arr.dtype) != info["dtype"]:
-            raise DatabaseError(f"{directory}: {name}.npy does not match its header (corrupt)")
+            raise _corrupt(directory, f"{name}.npy does not match its header")
+        if st.st_size != info["bytes"] or arr.offset + arr.nbytes != st.st_size:
+            raise _corrupt(directory, f"{name}.npy has {st.st_size} bytes, not {info['bytes']}")
         arrays[name] = arr
-    if verify:
-        files = [directory / f"{name}.npy" for name in header["arrays"]]
-        if "sha256:" + _sha256(files) != header.get("checksum"):
-            raise DatabaseError(f"{directory}: checksum mismatch (corrupt database)")
+        stamps.append((name, st.st_ino, st.st_size, st.st_mtime_ns))
+    key = (str(directory.resolve()), header.get("checksum"), tuple(stamps))
+    if verify and key not in _VERIFIED:
+        if _full_digest(directory, header) != header.get("checksum"):
+            raise _corrupt(directory, "checksum mismatch")
+        _VERIFIED.add(key)
     return arrays
+
+
+def _warn(message: str) -> None:
+    import warnings
+
+    warnings.warn(message, MathbgWarning, stacklevel=3)
+
+
+def _reuse(
+    cls: Any, target: Path, wanted: tuple[Any, ...], default: bool, *, warn: bool = True
+) -> Any:
+    """The valid database at ``target`` when it is the one wanted, else None.
+
+    A damaged one is reported with a one-line warning (it is about to be rebuilt).
+    """
+    if not target.exists():
+        return None
+    try:
+        db = cls.open(target, verify=True)
+    except DatabaseCorruptError as exc:
+        if warn:
+            _warn(f"{exc}: rebuilding {'the cached database' if default else 'it'}")
+        return None
+    except DatabaseError:
+        return None
+    if db._identity() != wanted:
+        return None
+    storage.clean_stale(target.parent)  # debris of a killed build beside a valid database
+    return db
 
 
 def progress_bar(total: int, desc: str, enabled: bool) -> Any:
@@ -185,29 +287,9 @@ _BYTES_PER_ONESIDED_POSITION = 1500
 _BYTES_PER_TWOSIDED_PAIR = 70
 
 
-def _available_memory() -> int | None:
-    """Bytes of memory available to a new allocation (Linux ``MemAvailable``), or None."""
-    try:
-        with open("/proc/meminfo") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
 def _check_memory(needed: int, what: str) -> None:
     """Refuse a build that cannot fit in memory instead of letting the system kill it."""
-    available = _available_memory()
-    if available is not None and needed > available:
-        raise DatabaseError(
-            f"{what} needs about {needed / 2**30:.1f} GiB of memory while building, "
-            f"but only {available / 2**30:.1f} GiB is available"
-        )
+    _resources.check_memory(needed, what)
 
 
 class OneSided:
@@ -269,6 +351,7 @@ class OneSided:
         path: PathLike | None = None,
         progress: bool = True,
         rebuild: bool = False,
+        force: bool = False,
     ) -> OneSided:
         """Return the database for ``points`` x ``checkers``, generating it if needed.
 
@@ -285,64 +368,89 @@ class OneSided:
         policy : {"gnubg", "min-rolls"}
             The move policy (see :mod:`mathbg.bearoff.onesided`): gnubg's choice
             (default, comparable with gnubg) or exact minimum expected rolls.
+        path : path, optional
+            Where to keep it (default :meth:`default_path`, the cache).
+        progress : bool
+            Show a tqdm bar.
+        rebuild : bool
+            Build even when a valid database is there.
+        force : bool
+            Replace an existing ``path`` that is not a one-sided database (refused
+            otherwise with :class:`~mathbg.errors.TargetExistsError`).
+
+        Concurrent builds of one path serialise (a lock file beside it): the second
+        waits and returns the first's result. A damaged database at the path is rebuilt
+        with a one-line :class:`~mathbg.errors.MathbgWarning`.
         """
         _index.check_size(points, checkers)
         if policy not in _os.POLICIES:
             raise InvalidParameterError(f"policy must be one of {_os.POLICIES}, got {policy!r}")
+        default = path is None
         target = Path(path) if path is not None else cls.default_path(points, checkers, policy)
-        if target.exists() and not rebuild:
-            try:
-                db = cls.open(target, verify=True)
-                if (db.points, db.checkers, db.policy) == (points, checkers, policy):
-                    return db
-            except DatabaseError:
-                pass  # invalid: rebuild below
+        wanted = (points, checkers, policy)
+        what = "one-sided bearoff database"
+        if not rebuild and (db := _reuse(cls, target, wanted, default, warn=False)) is not None:
+            return db
         n = _index.n_positions(points, checkers)
         _check_memory(n * _BYTES_PER_ONESIDED_POSITION, f"one-sided {points}x{checkers}")
-        bar = progress_bar(n, f"one-sided {points}x{checkers}", progress)
-        start = time.perf_counter()
-        try:
-            with_gnubg = policy == "gnubg"
-            arrays = _os.build_arrays(
-                points,
-                checkers,
-                policy=policy,
-                progress=bar.update if bar is not None else None,
-                gnubg_table=with_gnubg,
-            )
-        finally:
-            if bar is not None:
-                bar.close()
-        seconds = time.perf_counter() - start
-        names = ["dist", "gammon"] + (["gnubg"] if with_gnubg else [])
-        with _atomic_directory(target) as tmp:
-            np.save(tmp / "dist.npy", arrays.dist)
-            np.save(tmp / "gammon.npy", arrays.gammon)
-            if with_gnubg:
-                assert arrays.gnubg is not None  # built with the gnubg table
-                np.save(tmp / "gnubg.npy", arrays.gnubg)
-            _write_header(
-                tmp,
-                {
-                    "kind": "one-sided",
-                    "points": points,
-                    "checkers": checkers,
-                    "policy": policy,
-                    "n_positions": _index.n_positions(points, checkers),
-                    "gammon_start": arrays.gammon_start,
-                    "build_seconds": round(seconds, 3),
-                    "generator": _generator(),
-                },
-                names,
-            )
-        return cls.open(target)
+        same_kind = _is_native("one-sided")
+        storage.check_target(target, is_same_kind=same_kind, what=what, force=force or default)
+        with storage.build_lock(target):
+            if not rebuild and (db := _reuse(cls, target, wanted, default)) is not None:
+                return db  # built meanwhile by a concurrent build
+            bar = progress_bar(n, f"one-sided {points}x{checkers}", progress)
+            start = time.perf_counter()
+            try:
+                with_gnubg = policy == "gnubg"
+                arrays = _os.build_arrays(
+                    points,
+                    checkers,
+                    policy=policy,
+                    progress=bar.update if bar is not None else None,
+                    gnubg_table=with_gnubg,
+                )
+            finally:
+                if bar is not None:
+                    bar.close()
+            seconds = time.perf_counter() - start
+            names = ["dist", "gammon"] + (["gnubg"] if with_gnubg else [])
+            needed = sum(getattr(arrays, name).nbytes + 4096 for name in names)
+            with storage.atomic_directory(
+                target, what=what, is_same_kind=same_kind, force=force or default,
+                needed_bytes=needed, locked=True,
+            ) as tmp:  # fmt: skip
+                for name in names:
+                    np.save(tmp / f"{name}.npy", getattr(arrays, name))
+                _write_header(
+                    tmp,
+                    {
+                        "kind": "one-sided",
+                        "points": points,
+                        "checkers": checkers,
+                        "policy": policy,
+                        "n_positions": _index.n_positions(points, checkers),
+                        "gammon_start": arrays.gammon_start,
+                        "build_seconds": round(seconds, 3),
+                        "generator": _generator(),
+                    },
+                    names,
+                )
+            return cls.open(target)
 
     @classmethod
-    def open(cls, path: PathLike, *, verify: bool = False) -> OneSided:
+    def open(cls, path: PathLike, *, verify: bool = True) -> OneSided:
         """Open a native database directory or a gnubg one-sided ``.bd`` file.
 
-        Native arrays are memory-mapped; ``verify`` checks the checksum. A gnubg file is
-        read into memory and converted from 16-bit fixed point (``u / 65535``).
+        Native arrays are memory-mapped. The header (fields and its own checksum) and the
+        file sizes are always checked; ``verify`` (default) also checks the full
+        checksum, over the header and every array, once per process and file. A gnubg
+        file is read into memory, checked for plausibility (:mod:`mathbg.bearoff.gnubg_bd`)
+        and converted from 16-bit fixed point (``u / 65535``).
+
+        Raises
+        ------
+        mathbg.errors.DatabaseCorruptError
+            The database fails a check: it is never served.
         """
         p = Path(path)
         if _is_gnubg_file(p):
@@ -362,6 +470,9 @@ class OneSided:
             path=p,
             header=header,
         )
+
+    def _identity(self) -> tuple[Any, ...]:
+        return (self.points, self.checkers, self.policy)
 
     @classmethod
     def _from_gnubg(cls, path: Path) -> OneSided:
@@ -396,7 +507,7 @@ class OneSided:
             header={"kind": "one-sided", "source": "gnubg", "gnubg_header": h.to_bytes().decode()},
         )
 
-    def to_gnubg(self, path: PathLike, *, compressed: bool = True) -> None:
+    def to_gnubg(self, path: PathLike, *, compressed: bool = True, force: bool = False) -> None:
         """Write a gnubg ``.bd`` file (32 bins, 16-bit fixed point, gammon distributions).
 
         With gnubg's policy the stored gnubg table is written, so the file equals what
@@ -418,7 +529,13 @@ class OneSided:
                 full[self.gammon_start :, :width] = self._gammon[:, :width]
             gammon = gnubg_bd.u16_from_distribution(full)
         gnubg_bd.write_onesided(
-            path, dist, gammon, points=self.points, checkers=self.checkers, compressed=compressed
+            path,
+            dist,
+            gammon,
+            points=self.points,
+            checkers=self.checkers,
+            compressed=compressed,
+            force=force,
         )
 
     # ---------------------------------------------------------------- queries
@@ -600,6 +717,7 @@ class TwoSided:
         path: PathLike | None = None,
         progress: bool = True,
         rebuild: bool = False,
+        force: bool = False,
     ) -> TwoSided:
         """Return the two-sided database for ``points`` x ``checkers``, generating it if needed.
 
@@ -637,6 +755,9 @@ class TwoSided:
             A tqdm bar with pairs done, pairs/s and a work-weighted ETA.
         rebuild : bool
             Build even when a valid database exists.
+        force : bool
+            Replace whatever is at ``path`` (see :meth:`OneSided.build`; concurrency as
+            there: a second build of the same target waits for the first).
         """
         from mathbg.bearoff import blockbuild as _bb
 
@@ -645,24 +766,27 @@ class TwoSided:
         spec = _bb.BuildSpec(int(points), int(checkers), bool(cubeful), dtype)
         budget = _bb.parse_memory(memory)
         if budget is None:
-            available = _available_memory()
+            available = _resources.available_memory()
             budget = None if available is None else int(0.8 * available)
+        default = path is None
         target = (
             Path(path) if path is not None
             else cls.default_path(points, checkers, dtype=dtype, cubeful=cubeful)
         )  # fmt: skip
-        if target.exists() and not rebuild:
-            try:
-                db = cls.open(target, verify=True)
-                if (db.points, db.checkers, db.dtype, db.cubeful) == (
-                    points, checkers, dtype, cubeful
-                ):  # fmt: skip
-                    return db
-            except DatabaseError:
-                pass
-        work = target.parent / f".{target.name}.build"
-        start = time.perf_counter()
-        with _bb.build_lock(work):
+        wanted = (points, checkers, dtype, bool(cubeful))
+        what = "two-sided bearoff database"
+        if not rebuild and (db := _reuse(cls, target, wanted, default, warn=False)) is not None:
+            return db
+        n = _index.n_positions(points, checkers)
+        table_bytes = n * n * spec.nv * spec.numpy_dtype.itemsize
+        same_kind = _is_native("two-sided")
+        storage.check_target(target, is_same_kind=same_kind, what=what, force=force or default)
+        with storage.build_lock(target):
+            if not rebuild and (db := _reuse(cls, target, wanted, default)) is not None:
+                return db  # built meanwhile by a concurrent build
+            # the block store (resumable after a kill) lives beside the target
+            work = target.parent / f".{target.name}.build"
+            start = time.perf_counter()
             block_store = _bb.BlockStore(store if store is not None else work / "store")
             if client is not None:
                 from mathbg.bearoff import blockdask
@@ -672,7 +796,10 @@ class TwoSided:
             else:
                 arena, plan, _ = _bb.build_blocks(spec, block_store, memory=budget,
                                                   progress=progress)  # fmt: skip
-            with _atomic_directory(target) as tmp:
+            with storage.atomic_directory(
+                target, what=what, is_same_kind=same_kind, force=force or default,
+                needed_bytes=table_bytes + 4096, locked=True,
+            ) as tmp:  # fmt: skip
                 _bb.assemble(spec, block_store, tmp / "equity.npy", arena=arena, plan=plan,
                              progress=progress)  # fmt: skip
                 del arena
@@ -682,7 +809,7 @@ class TwoSided:
                         "kind": "two-sided",
                         "points": points,
                         "checkers": checkers,
-                        "n_positions": _index.n_positions(points, checkers),
+                        "n_positions": n,
                         "values": ["cubeless", "owned", "centred", "opponent_owns"][: spec.nv],
                         "dtype": dtype,
                         "encoding": "gnubg fixed point: equity = u / 32767.5 - 1"
@@ -694,8 +821,8 @@ class TwoSided:
                     ["equity"],
                 )
             block_store.remove_all()
-        shutil.rmtree(work, ignore_errors=True)
-        return cls.open(target)
+            shutil.rmtree(work, ignore_errors=True)
+            return cls.open(target)
 
     @classmethod
     def largest(cls, *, cubeful: bool = True, directory: PathLike | None = None) -> TwoSided | None:
@@ -730,8 +857,11 @@ class TwoSided:
             return None
 
     @classmethod
-    def open(cls, path: PathLike, *, verify: bool = False) -> TwoSided:
-        """Open a native database directory or a gnubg two-sided ``.bd`` file."""
+    def open(cls, path: PathLike, *, verify: bool = True) -> TwoSided:
+        """Open a native database directory or a gnubg two-sided ``.bd`` file.
+
+        Checks as in :meth:`OneSided.open`.
+        """
         p = Path(path)
         if _is_gnubg_file(p):
             from mathbg.bearoff import gnubg_bd
@@ -757,7 +887,10 @@ class TwoSided:
             header=header,
         )
 
-    def to_gnubg(self, path: PathLike, *, exact: bool = True) -> None:
+    def _identity(self) -> tuple[Any, ...]:
+        return (self.points, self.checkers, self.dtype, self.cubeful)
+
+    def to_gnubg(self, path: PathLike, *, exact: bool = True, force: bool = False) -> None:
         """Write a gnubg two-sided ``.bd`` file (4 x uint16 per pair, or 1 cubeless).
 
         A 16-bit database (built with gnubg's arithmetic) is written as stored: the file
@@ -786,19 +919,23 @@ class TwoSided:
                 fixed = TwoSided.build(self.points, self.checkers, cubeful=nv == 4, dtype="u16",
                                        path=Path(tmp) / "db", progress=False)  # fmt: skip
                 gnubg_bd.write_twosided(path, fixed._equity, points=self.points,
-                                        checkers=self.checkers)  # fmt: skip
+                                        checkers=self.checkers, force=force)  # fmt: skip
                 del fixed
             return
         else:
             values = gnubg_bd.u16_from_equity(self._equity)
-        gnubg_bd.write_twosided(path, values, points=self.points, checkers=self.checkers)
+        gnubg_bd.write_twosided(
+            path, values, points=self.points, checkers=self.checkers, force=force
+        )
 
     @property
     def n_positions(self) -> int:
         """One-side positions n = C(P + C, P) (the table has n^2 pairs)."""
         return self._equity.shape[0]
 
-    def _pair(self, roller: ArrayLike, opponent: ArrayLike | None) -> tuple[Any, Any]:
+    def _pair(
+        self, roller: ArrayLike, opponent: ArrayLike | None, *, in_play: bool = False
+    ) -> tuple[Any, Any]:
         if opponent is None:
             if not _is_position(roller):
                 raise InvalidParameterError(
@@ -807,6 +944,9 @@ class TwoSided:
             roller, opponent = _position_side(roller, "player"), _position_side(roller, "opponent")
         r = _index.validate_counts(roller, self.points, self.checkers, what="roller")
         o = _index.validate_counts(opponent, self.points, self.checkers, what="opponent")
+        if in_play:  # a single question about a game: both sides still have checkers
+            _index.check_in_play(r, "roller")
+            _index.check_in_play(o, "opponent")
         return _index.rank(r, self.points), _index.rank(o, self.points)
 
     @property
@@ -814,9 +954,14 @@ class TwoSided:
         """Whether the cubeful equities are stored (else the cubeless one only)."""
         return self._equity.shape[2] == 4
 
-    def values(self, roller: ArrayLike, opponent: ArrayLike | None = None) -> NDArray[np.float64]:
-        """The stored 4-vector(s) [cubeless, owned, centred, opponent owns] as equities."""
-        i, j = self._pair(roller, opponent)
+    def values(
+        self, roller: ArrayLike, opponent: ArrayLike | None = None, *, in_play: bool = False
+    ) -> NDArray[np.float64]:
+        """The stored 4-vector(s) [cubeless, owned, centred, opponent owns] as equities.
+
+        ``in_play`` refuses a pair where a side has no checker left (the game is over).
+        """
+        i, j = self._pair(roller, opponent, in_play=in_play)
         raw = np.array(self._equity[i, j], dtype=np.float64)
         if self.dtype == "u16":
             return raw / 32767.5 - 1.0
@@ -830,7 +975,7 @@ class TwoSided:
 
     def equities(self, roller: ArrayLike, opponent: ArrayLike | None = None) -> Equities:
         """The four stored equities of one pair, as named fields."""
-        v = self.values(roller, opponent)
+        v = self.values(roller, opponent, in_play=True)
         if v.ndim != 1:
             raise InvalidParameterError("equities() takes one pair; use values() for arrays")
         self._require_cubeful()
@@ -859,7 +1004,7 @@ class TwoSided:
         """
         from mathbg.bearoff.twosided import cube_decision
 
-        v = self.values(roller, opponent)
+        v = self.values(roller, opponent, in_play=True)
         if v.ndim != 1:
             raise InvalidParameterError("cube_decision() takes one pair")
         self._require_cubeful()

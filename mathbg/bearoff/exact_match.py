@@ -55,8 +55,6 @@ conventions as in :mod:`mathbg.met` and :mod:`mathbg.cube.match`.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,7 +92,7 @@ KINDS: tuple[str, ...] = ("normal", "crawford", "post")
 MAX_CHECKERS = 14
 
 #: Bump when the solver's numbers or the cache layout change.
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2
 
 #: Opponent positions per parallel task in a shell's row part.
 _ROW_BLOCK = 32
@@ -350,11 +348,17 @@ def _run_kernel(
     desc: str = "",
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Solve every pair; return ``QT`` (see the kernel module) and ``N`` of ``report``."""
+    from mathbg._resources import check_memory
     from mathbg.bearoff import _match_kernels as k
 
-    table = space.table()
     n = space.n
     S = states.n
+    needed = 8 * n * n * (S + (len(report) if store else 0))
+    check_memory(
+        needed,
+        f"solving {space.points}x{space.checkers} at this score ({n:,}^2 pairs x {S} cube states)",
+    )
+    table = space.table()
     qt = np.empty((n, n, S), dtype=np.float64)
     if store:
         nout = np.full((n, n, len(report)), np.nan)
@@ -724,39 +728,77 @@ def _cache_path(points: int, checkers: int, a: int, b: int, kind: str, key: str)
     return cache_dir("bearoff") / "match" / name
 
 
+def _arrays_digest(arrays: dict[str, NDArray]) -> str:
+    digest = hashlib.sha256()
+    for name in sorted(arrays):
+        arr = np.ascontiguousarray(arrays[name])
+        digest.update(f"{name}:{arr.dtype.str}:{arr.shape}".encode())
+        digest.update(arr.data)
+    return digest.hexdigest()
+
+
 def _save(sol: GameSolution, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp.npz", dir=path.parent)
-    os.close(fd)
-    try:
-        np.savez(
-            tmp,
-            no_double=sol.no_double,
-            win=sol.win,
-            access=sol.access,
-            levels=np.int64(sol.levels),
-        )
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    """Write a solution to the disk cache (atomic; checksummed over every array)."""
+    from mathbg.bearoff import storage
+
+    arrays: dict[str, Any] = {
+        "no_double": np.asarray(sol.no_double),
+        "win": np.asarray(sol.win),
+        "access": np.asarray(sol.access),
+        "levels": np.asarray(np.int64(sol.levels)),
+    }
+    checksum = np.frombuffer(_arrays_digest(arrays).encode(), dtype=np.uint8)
+    needed = sum(a.nbytes for a in arrays.values()) + 4096
+    with storage.atomic_file(
+        path,
+        what="match cache file",
+        is_same_kind=lambda p: p.suffix == ".npz",
+        force=True,  # the cache directory is mathbg's own
+        needed_bytes=needed,
+    ) as tmp, open(tmp, "wb") as fh:  # fmt: skip
+        np.savez(fh, checksum=checksum, **arrays)
 
 
 def _load(
     path: Path, points: int, checkers: int, a: int, b: int, kind: str, name: str
 ) -> GameSolution | None:
+    """A cached solution, or None (with a one-line warning) when the file fails a check."""
     try:
-        with np.load(path) as data:
-            levels = int(data["levels"])
-            nd = data["no_double"]
-            win = data["win"]
-            access = data["access"]
-    except (OSError, ValueError, KeyError):
+        sol = _read_cache(path, points, checkers, a, b, kind, name)
+    except Exception as exc:  # any damage means: solve again
+        import warnings
+
+        from mathbg.errors import MathbgWarning
+
+        why = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        warnings.warn(
+            f"{path}: damaged match cache ({why}); solving again", MathbgWarning, stacklevel=3
+        )
         return None
+    return sol
+
+
+def _read_cache(
+    path: Path, points: int, checkers: int, a: int, b: int, kind: str, name: str
+) -> GameSolution:
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in ("no_double", "win", "access", "levels")}
+        stored = bytes(data["checksum"]).decode("ascii")
+    if stored != _arrays_digest(arrays):
+        raise DatabaseError("checksum mismatch")
+    levels = int(arrays["levels"])
+    if not 1 <= levels <= 13:
+        raise DatabaseError(f"cube levels {levels} out of range")
+    nd, win, access = arrays["no_double"], arrays["win"], arrays["access"]
     states = tuple(_report_states(levels))
     n = n_positions(points, checkers)
     if nd.shape != (n, n, len(states)) or win.shape != (len(states),):
-        return None
+        raise DatabaseError("arrays of the wrong shape")
+    if access.shape != (len(states),) or access.dtype != np.bool_:
+        raise DatabaseError("cube-access array malformed")
+    inside = np.isnan(nd) | ((nd >= -1e-12) & (nd <= 1 + 1e-12))  # NaN: a state not solved
+    if not np.all(inside):
+        raise DatabaseError("match winning chances outside [0, 1]")
     nd.setflags(write=False)
     return GameSolution(points, checkers, (a, b), kind, name, levels, states, nd, win, access)
 
@@ -896,11 +938,17 @@ def match_equity(
     >>> eq.p_win, eq.optimal                                                   # doctest: +SKIP
     (0.8125, 0.8125)
     """
+    from mathbg._validate import cube_state
     from mathbg.cube.inputs import check_cube
 
     c = int(check_cube(cube))  # the question is checked before any solving
+    cube_state(c, owner_index(owner) == _CENTRE, bool(crawford))
     if owner_index(owner) == _CENTRE and c != 1:
         raise InvalidScoreError(f"a centred cube is on 1, got cube {c} centred")
+    from mathbg.bearoff.index import check_in_play
+
+    for what, counts in (("roller", roller), ("opponent", opponent)):  # before any solving
+        check_in_play(validate_counts(counts, points, MAX_CHECKERS, what=what), what)
     if checkers is None:
         checkers = _fits(roller, opponent, points)
     sol = solve_score(

@@ -23,24 +23,45 @@ Layout (gnubg ``bearoff.c``: ``BearoffInit``, ``GetDistCompressed``,
 
 Fixed-point helpers convert to and from floats: probabilities ``u / 65535``, equities
 ``u / 32767.5 - 1``.
+
+Reading checks plausibility (:func:`check_onesided`, :func:`check_twosided`): the file
+size, the compressed index (windows within 32 bins, offsets contiguous and exactly
+covering the data area), every distribution summing to 0xFFFF within its 16-bit
+rounding (:data:`SUM_TOLERANCE`), each distribution within the rolls its pip count
+allows, the game-over rows; for two-sided cubeful files the order the cube's value
+imposes (owning the cube is worth at least a centred cube, which is worth at least the
+opponent owning it; the roller owning it at least the cubeless equity, which is at least
+the equity with the opponent owning it) and, for two-sided files, every value against the
+equation that defines it (:func:`check_recurrence`, within 3 units of 1/32767.5; all rows
+up to 1000 positions a side, a sample beyond). gnubg's published files
+(:data:`PUBLISHED_MD5`) are recognised by their MD5 instead. A file that fails is refused
+with :class:`mathbg.errors.DatabaseCorruptError` naming it. Writing
+goes through :mod:`mathbg.bearoff.storage` (atomic, umask permissions, refuses to
+replace a file that is not a ``.bd`` of the same kind unless ``force``).
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 
-from mathbg.errors import DatabaseError
+from mathbg.errors import DatabaseCorruptError, DatabaseError
 
 __all__ = [
+    "PUBLISHED_MD5",
+    "SUM_TOLERANCE",
     "BdHeader",
     "OneSidedBd",
     "TwoSidedBd",
+    "check_onesided",
+    "check_recurrence",
+    "check_target",
+    "check_twosided",
     "equity_from_u16",
     "probability_from_u16",
     "read",
@@ -54,6 +75,11 @@ __all__ = [
 ]
 
 HEADER_SIZE = 40
+#: How far (in units of 1/65535) a stored distribution's sum may be from 0xFFFF: half a
+#: unit of rounding in each of the 32 bins.
+SUM_TOLERANCE = 16
+#: Slack (in units of 1/32767.5) allowed in the two-sided cube-value order.
+ORDER_TOLERANCE = 2
 _INDEX_DTYPE = {
     True: np.dtype(
         [("offset", "<u4"), ("nz", "u1"), ("ioff", "u1"), ("nzg", "u1"), ("ioffg", "u1")]
@@ -152,14 +178,44 @@ def read_header(path: str | os.PathLike[str]) -> BdHeader:
         return BdHeader.parse(fh.read(HEADER_SIZE), str(path))
 
 
-def _load(path: str | os.PathLike[str]) -> tuple[BdHeader, NDArray[np.uint8]]:
+#: MD5 of the files gnubg distributes (gnubg's manual, "Obtaining bearoff databases"),
+#: by their 40-byte header: a file with one of these headers must be that file.
+PUBLISHED_MD5 = {
+    b"gnubg-OS-06-15-1-1-0".ljust(HEADER_SIZE - 1, b"x") + b"\n": (
+        "3dc7b833c4670849cee00479a9e21b49"
+    ),
+    b"gnubg-TS-06-06-1".ljust(HEADER_SIZE - 1, b"x") + b"\n": "44b6040b49b46cb9dd2ce8caa947044d",
+}
+
+
+def _load(path: str | os.PathLike[str]) -> tuple[BdHeader, NDArray[np.uint8], bool]:
+    """Header, raw bytes, and whether the file is one of gnubg's published files.
+
+    A one-sided file with a published header must be that file (its MD5); a two-sided one
+    that is not is verified in full by :func:`check_twosided` instead (a table written
+    with rounded float equities has the same header).
+    """
     data = np.fromfile(path, dtype=np.uint8)
-    return BdHeader.parse(data[:HEADER_SIZE].tobytes(), str(path)), data
+    header = BdHeader.parse(data[:HEADER_SIZE].tobytes(), str(path))
+    published = PUBLISHED_MD5.get(data[:HEADER_SIZE].tobytes())
+    if published is None:
+        return header, data, False
+    import hashlib
+
+    if hashlib.md5(data.data, usedforsecurity=False).hexdigest() == published:
+        return header, data, True
+    if header.kind == "OS":
+        raise _implausible(
+            path,
+            f"differs from gnubg's published {header.kind} file (md5 {published}); a file "
+            "with this header must be gnubg's own (gnubg's move policy)",
+        )
+    return header, data, False
 
 
 def _expect_size(path: object, actual: int, expected: int) -> None:
     if actual != expected:
-        raise DatabaseError(
+        raise DatabaseCorruptError(
             f"{path}: expected {expected} bytes for this bearoff database, found {actual} "
             "(truncated or corrupt)"
         )
@@ -167,26 +223,32 @@ def _expect_size(path: object, actual: int, expected: int) -> None:
 
 def read_onesided(path: str | os.PathLike[str]) -> OneSidedBd:
     """Read a one-sided ``.bd`` file (compressed or not, with or without gammons)."""
-    header, data = _load(path)
+    header, data, _published = _load(path)
     if header.kind != "OS":
         raise DatabaseError(f"{path}: a two-sided database, not one-sided")
     n = header.n_positions
     body = data[HEADER_SIZE:]
     if header.normal:
         _expect_size(path, len(body), 16 * n)
-        return OneSidedBd(header, None, None, body.view("<f4").reshape(n, 4).copy())
+        result = OneSidedBd(header, None, None, body.view("<f4").reshape(n, 4).copy())
+        check_onesided(result, path)
+        return result
     nd = 2 if header.gammon else 1
     if not header.compressed:
         _expect_size(path, len(body), 64 * nd * n)
         tab = body.view("<u2").reshape(n, 32 * nd).astype(np.uint16)
-        return OneSidedBd(header, tab[:, :32].copy(), tab[:, 32:].copy() if header.gammon else None)
+        result = OneSidedBd(
+            header, tab[:, :32].copy(), tab[:, 32:].copy() if header.gammon else None
+        )
+        check_onesided(result, path)
+        return result
     idx_dtype = _INDEX_DTYPE[header.gammon]
     if len(body) < idx_dtype.itemsize * n:
-        raise DatabaseError(f"{path}: truncated bearoff index")
+        raise DatabaseCorruptError(f"{path}: truncated bearoff index")
     index = body[: idx_dtype.itemsize * n].view(idx_dtype)
     words = body[idx_dtype.itemsize * n :]
     if len(words) % 2:
-        raise DatabaseError(f"{path}: odd-sized data area (corrupt)")
+        raise DatabaseCorruptError(f"{path}: odd-sized data area (corrupt)")
     words = words.view("<u2")
     offset = index["offset"].astype(np.int64)
     nz = index["nz"].astype(np.int64)
@@ -194,9 +256,17 @@ def read_onesided(path: str | os.PathLike[str]) -> OneSidedBd:
     nzg = index["nzg"].astype(np.int64) if header.gammon else np.zeros(n, np.int64)
     ioffg = index["ioffg"].astype(np.int64) if header.gammon else np.zeros(n, np.int64)
     if np.any(ioff + nz > 32) or np.any(ioffg + nzg > 32):
-        raise DatabaseError(f"{path}: distribution window beyond 32 bins (corrupt)")
+        raise DatabaseCorruptError(f"{path}: distribution window beyond 32 bins (corrupt)")
     if np.any(offset + nz + nzg > len(words)):
-        raise DatabaseError(f"{path}: index points beyond the data area (truncated)")
+        raise DatabaseCorruptError(f"{path}: index points beyond the data area (truncated)")
+    length = nz + nzg
+    if n and (offset[0] != 0 or np.any(offset[1:] != offset[:-1] + length[:-1])):
+        raise DatabaseCorruptError(f"{path}: bearoff index offsets not contiguous (corrupt)")
+    if int(length.sum()) != len(words):
+        raise DatabaseCorruptError(
+            f"{path}: the index covers {int(length.sum())} values, the data area holds "
+            f"{len(words)} (corrupt)"
+        )
 
     def scatter(
         start: NDArray[np.int64], length: NDArray[np.int64], first: NDArray[np.int64]
@@ -209,19 +279,188 @@ def read_onesided(path: str | os.PathLike[str]) -> OneSidedBd:
 
     dist = scatter(offset, nz, ioff)
     gammon = scatter(offset + nz, nzg, ioffg) if header.gammon else None
-    return OneSidedBd(header, dist, gammon)
+    result = OneSidedBd(header, dist, gammon)
+    check_onesided(result, path)
+    return result
 
 
 def read_twosided(path: str | os.PathLike[str]) -> TwoSidedBd:
     """Read a two-sided ``.bd`` file into ``uint16[n, n, k]`` (k = 4 cubeful, else 1)."""
-    header, data = _load(path)
+    header, data, published = _load(path)
     if header.kind != "TS":
         raise DatabaseError(f"{path}: a one-sided database, not two-sided")
     n = header.n_positions
     k = 4 if header.cubeful else 1
     body = data[HEADER_SIZE:]
     _expect_size(path, len(body), 2 * k * n * n)
-    return TwoSidedBd(header, body.view("<u2").reshape(n, n, k).astype(np.uint16))
+    result = TwoSidedBd(header, body.view("<u2").reshape(n, n, k).astype(np.uint16))
+    check_twosided(result, path, recurrence=not published)
+    return result
+
+
+def _implausible(path: object, why: str) -> DatabaseCorruptError:
+    return DatabaseCorruptError(f"{path}: {why} (corrupt or not a gnubg bearoff database)")
+
+
+def _check_sums(tab: NDArray[np.uint16], path: object, what: str) -> None:
+    sums = tab.astype(np.int64).sum(axis=1)
+    bad = np.flatnonzero(np.abs(sums - 0xFFFF) > SUM_TOLERANCE)
+    if len(bad):
+        i = int(bad[0])
+        raise _implausible(path, f"the {what} of position {i} sums to {sums[i] / 65535:.6f}, not 1")
+
+
+def check_onesided(bd: OneSidedBd, path: object = "file") -> None:
+    """Refuse an implausible one-sided table (see the module docstring).
+
+    Raises
+    ------
+    mathbg.errors.DatabaseCorruptError
+        Naming ``path`` and the first position that fails.
+    """
+    if bd.normal is not None:
+        values = bd.normal
+        if not np.all(np.isfinite(values)) or np.any(values < 0) or np.any(values > 1000):
+            raise _implausible(path, "a mean or standard deviation out of range")
+        if len(values) and np.any(values[0] != 0):
+            raise _implausible(path, "the empty position does not need 0 rolls")
+        return
+    assert bd.dist is not None
+    _check_sums(bd.dist, path, "distribution")
+    if len(bd.dist) and (bd.dist[0, 0] < 0xFFFF - SUM_TOLERANCE or np.any(bd.dist[1:, 0])):
+        raise _implausible(path, "only the empty position can be borne off in 0 rolls")
+    _check_support(bd, path)
+    if bd.gammon is not None:
+        _check_sums(bd.gammon, path, "gammon distribution")
+
+
+def _check_support(bd: OneSidedBd, path: object) -> None:
+    """Each distribution lies where the rolls can fall: a roll removes 2..24 pips.
+
+    So a position with ``p`` pips takes at least ``ceil(p / 24)`` rolls and at most
+    ``ceil(p / 2)`` (every die moves a checker or bears one off, one pip at least).
+    """
+    from mathbg.bearoff.index import all_positions
+
+    assert bd.dist is not None
+    h = bd.header
+    pip = all_positions(h.points, h.checkers).astype(np.int64) @ np.arange(1, h.points + 1)
+    nonzero = bd.dist != 0
+    first = np.argmax(nonzero, axis=1)
+    last = bd.dist.shape[1] - 1 - np.argmax(nonzero[:, ::-1], axis=1)
+    low, high = -(-pip // 24), -(-pip // 2)
+    bad = np.flatnonzero((first < low) | ((last > high) & (high < bd.dist.shape[1] - 1)))
+    if len(bad):
+        i = int(bad[0])
+        raise _implausible(
+            path, f"position {i} ({int(pip[i])} pips) has rolls outside {low[i]}..{high[i]}"
+        )
+
+
+def check_twosided(
+    bd: TwoSidedBd, path: object = "file", *, rows: int = 256, recurrence: bool = True
+) -> None:
+    """Refuse an implausible two-sided table (see the module docstring).
+
+    ``rows`` roller positions are checked at a time (bounded extra memory). With
+    ``recurrence``, the table is also checked against the equations that define it
+    (:func:`check_recurrence`).
+
+    Raises
+    ------
+    mathbg.errors.DatabaseCorruptError
+    """
+    v = bd.values
+    n = v.shape[0]
+    if n == 0:
+        return
+    if np.any(v[0] != 0xFFFF):
+        raise _implausible(path, "a roller with no checkers left has not won")
+    if np.any(v[1:, 0] != 0):
+        raise _implausible(path, "an opponent with no checkers left has not won")
+    if v.shape[2] != 4:
+        return
+    t = ORDER_TOLERANCE
+    for lo in range(0, n, rows):
+        block = v[lo : lo + rows].astype(np.int32)
+        cubeless, owned, centred, opp = (block[..., k] for k in range(4))
+        for hi_v, lo_v, what in (
+            (owned, centred, "owning the cube is worth less than a centred cube"),
+            (centred, opp, "a centred cube is worth less than the opponent owning it"),
+            (owned, cubeless, "owning the cube is worth less than no cube"),
+            (cubeless, opp, "the opponent owning the cube is worth more than no cube"),
+        ):
+            bad = np.argwhere(lo_v - hi_v > t)
+            if len(bad):
+                i, j = int(bad[0][0]) + lo, int(bad[0][1])
+                raise _implausible(path, f"at pair ({i}, {j}) {what}")
+    if recurrence:
+        check_recurrence(bd, path)
+
+
+#: Largest two-sided space (positions a side) whose every row :func:`check_recurrence`
+#: checks; larger tables have :data:`RECURRENCE_SAMPLE` rows checked.
+RECURRENCE_FULL = 1000
+RECURRENCE_SAMPLE = 128
+#: Slack of the recurrence check, in units of 1/32767.5 (gnubg's and mathbg's residues are
+#: below 1.5: each stored value is rounded or truncated once).
+RECURRENCE_TOLERANCE = 3.0
+
+
+def check_recurrence(bd: TwoSidedBd, path: object = "file") -> None:
+    """Check each stored value against the equation that defines it (money, per unit cube).
+
+    With ``V[i, j, k]`` the stored equity of the roller at ``i`` against ``j`` and
+    ``A`` the value after the roller's own cube decision (``A_owned = max(V_owned,
+    min(2 V_opp, 1))``, likewise centred; ``A = V`` otherwise),
+
+    ``V_k(i, j) = sum_r w_r / 36 * max_{s in succ(i, r)} -A_k'(j, s)``
+
+    where ``k'`` is the opponent's view of the cube after no double (owned <-> opponent
+    owns, centred and cubeless unchanged). Every row is checked up to
+    :data:`RECURRENCE_FULL` positions, otherwise a spread sample of rows.
+
+    Raises
+    ------
+    mathbg.errors.DatabaseCorruptError
+        Naming the first pair whose value breaks its equation.
+    """
+    from mathbg.bearoff.moves import ROLL_WEIGHTS, successors
+
+    h = bd.header
+    v = bd.values.astype(np.float64) / 32767.5 - 1.0
+    n, _, k = v.shape
+    if n < 2:
+        return
+    table = successors(h.points, h.checkers)
+    if k == 4:
+        dt = np.minimum(2.0 * v[..., 3], 1.0)
+        # the opponent's value (his view) the roller maximises against, per roller state
+        src = np.stack(
+            [v[..., 0], v[..., 3], np.maximum(v[..., 2], dt), np.maximum(v[..., 1], dt)],
+            axis=-1,
+        )
+    else:
+        src = v
+    tol = RECURRENCE_TOLERANCE / 32767.5
+    row_list: list[int] = (
+        list(range(1, n))
+        if n <= RECURRENCE_FULL
+        else sorted({int(x) for x in np.linspace(1, n - 1, RECURRENCE_SAMPLE)})
+    )
+    for i in row_list:
+        acc = np.zeros((n, k))
+        for r in range(21):
+            s = table.succ[table.ptr[i * 21 + r] : table.ptr[i * 21 + r + 1]]
+            acc += ROLL_WEIGHTS[r] * (-src[:, s, :]).max(axis=1)
+        acc /= 36.0
+        bad = np.argwhere(np.abs(acc[1:] - v[i, 1:]) > tol)
+        if len(bad):
+            j, kk = int(bad[0][0]) + 1, int(bad[0][1])
+            name = ("cubeless", "owned", "centred", "opponent-owns")[kk]
+            raise _implausible(
+                path, f"the {name} value of pair ({int(i)}, {j}) breaks the bearoff equation"
+            )
 
 
 def read(path: str | os.PathLike[str]) -> OneSidedBd | TwoSidedBd:
@@ -230,17 +469,45 @@ def read(path: str | os.PathLike[str]) -> OneSidedBd | TwoSidedBd:
     return read_onesided(path) if header.kind == "OS" else read_twosided(path)
 
 
-def _atomic_write(path: str | os.PathLike[str], chunks: list[bytes | NDArray]) -> None:
+def _is_bd(kind: str) -> Callable[[Path], bool]:
+    def check(path: Path) -> bool:
+        if not path.is_file():
+            return False
+        if path.stat().st_size == 0:
+            return True
+        with open(path, "rb") as fh:
+            return fh.read(9) == f"gnubg-{kind}-".encode()
+
+    return check
+
+
+def check_target(path: str | os.PathLike[str], kind: str, *, force: bool = False) -> None:
+    """Refuse (before any work) to write a ``kind`` ("OS"/"TS") file over a foreign one."""
+    from mathbg.bearoff import storage
+
+    what = "gnubg " + ("one-sided" if kind == "OS" else "two-sided") + " bearoff file"
     target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
+    if target.is_dir():
+        from mathbg.errors import TargetExistsError
+
+        raise TargetExistsError(f"{target}: is a directory; a {what} is a single file")
+    storage.check_target(target, is_same_kind=_is_bd(kind), what=what, force=force)
+
+
+def _atomic_write(
+    path: str | os.PathLike[str], chunks: list[bytes | NDArray], kind: str, force: bool
+) -> None:
+    """Write ``chunks`` to ``path`` through :func:`mathbg.bearoff.storage.atomic_file`."""
+    from mathbg.bearoff import storage
+
+    what = "gnubg " + ("one-sided" if kind == "OS" else "two-sided") + " bearoff file"
+    needed = sum(len(c) if isinstance(c, bytes) else np.asarray(c).nbytes for c in chunks)
+    with storage.atomic_file(
+        path, what=what, is_same_kind=_is_bd(kind), force=force, needed_bytes=needed
+    ) as tmp:
+        with open(tmp, "wb") as fh:
             for chunk in chunks:
                 fh.write(chunk if isinstance(chunk, bytes) else np.ascontiguousarray(chunk).data)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _window(tab: NDArray[np.uint16]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
@@ -261,6 +528,7 @@ def write_onesided(
     points: int,
     checkers: int = 15,
     compressed: bool = True,
+    force: bool = False,
 ) -> None:
     """Write a one-sided ``.bd`` file as gnubg's ``makebearoff -o`` does (atomically).
 
@@ -274,7 +542,7 @@ def write_onesided(
     header = BdHeader("OS", points, checkers, gammon=gammon is not None, compressed=compressed)
     tabs = [dist] if gammon is None else [dist, np.asarray(gammon, dtype=np.uint16)]
     if not compressed:
-        _atomic_write(path, [header.to_bytes(), np.hstack(tabs).astype("<u2")])
+        _atomic_write(path, [header.to_bytes(), np.hstack(tabs).astype("<u2")], "OS", force)
         return
     windows = [_window(t) for t in tabs]
     lengths = sum(w[1] for w in windows)
@@ -296,7 +564,7 @@ def write_onesided(
         which = np.concatenate([np.zeros(len(pieces[0][0])), np.ones(len(pieces[1][0]))])
         order = np.lexsort((which, rows))  # stable: dist window before gammon window
         data = np.concatenate([pieces[0][1], pieces[1][1]])[order]
-    _atomic_write(path, [header.to_bytes(), index, data.astype("<u2")])
+    _atomic_write(path, [header.to_bytes(), index, data.astype("<u2")], "OS", force)
 
 
 def write_twosided(
@@ -305,6 +573,7 @@ def write_twosided(
     *,
     points: int,
     checkers: int,
+    force: bool = False,
 ) -> None:
     """Write a two-sided ``.bd`` file (``values`` uint16[n, n, 4] or [n, n, 1]) atomically."""
     n = _n_positions(points, checkers)
@@ -314,7 +583,7 @@ def write_twosided(
             f"two-sided {points}x{checkers} values must have shape ({n}, {n}, 4 or 1)"
         )
     header = BdHeader("TS", points, checkers, cubeful=values.shape[2] == 4)
-    _atomic_write(path, [header.to_bytes(), values.astype("<u2")])
+    _atomic_write(path, [header.to_bytes(), values.astype("<u2")], "TS", force)
 
 
 def probability_from_u16(u: NDArray[np.integer]) -> NDArray[np.float64]:

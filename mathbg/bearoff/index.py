@@ -52,6 +52,7 @@ __all__ = [
     "all_positions",
     "binomial_table",
     "block_start",
+    "check_in_play",
     "n_positions",
     "pips",
     "rank",
@@ -154,6 +155,20 @@ def validate_counts(
             f"{checkers} per side"
         )
     return arr
+
+
+def check_in_play(counts: Any, what: str = "position") -> None:
+    """Refuse a side with no checker left: it has borne off, the game is over.
+
+    Used for every two-sided question (equities, cube decisions) by the API and the CLI.
+    """
+    from mathbg.errors import InvalidPositionError
+
+    arr = np.asarray(counts)
+    if arr.ndim == 1 and not arr.any():
+        raise InvalidPositionError(
+            f"the {what} has no checker left: the game is over (nothing to decide)"
+        )
 
 
 def rank(counts: Sequence[int] | NDArray[np.integer], points: int | None = None) -> Any:

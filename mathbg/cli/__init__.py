@@ -6,9 +6,10 @@ Each subcommand lives in its own module of this package and exposes
 Registration must stay cheap: import heavy modules inside the handler, not at the top.
 
 ``main(argv)`` runs any subcommand in-process, prints to stdout and returns the exit
-status. Input errors (any :class:`ValueError`, which includes every
-:class:`mathbg.errors.MathbgError`), file errors (:class:`OSError`) and usage errors are
-printed as one line on stderr with exit status 2, never as a traceback.
+status. Input errors (every :class:`mathbg.errors.MathbgError`), file errors
+(:class:`OSError`), memory exhaustion and usage errors are printed as one line on stderr
+with exit status 2; any other exception is a bug and prints one ``internal error, please
+report`` line with exit status 1. Never a traceback (see :func:`run_handler`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from mathbg import __version__
 
@@ -89,17 +90,85 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        return run_handler(handler, args, str(args.command))
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    """Warnings on one line of stderr: ``mathbg: warning: ...``."""
+    print(f"mathbg: warning: {_one_line(Exception(str(message)))}", file=sys.stderr)
+
+
+#: What the CLI prints after a MemoryError (exit status 2).
+MEMORY_HINT = (
+    "out of memory: this needs more memory than the machine (or its ulimit -v / cgroup "
+    "limit) allows; try a smaller size"
+)
+
+
+def run_handler(handler: Any, args: argparse.Namespace, command: str) -> int:
+    """Run a subcommand's handler under the CLI's error contract; return the exit status.
+
+    - a :class:`mathbg.errors.MathbgError` (bad input, a refused file, a short resource)
+      or an :class:`OSError` (a file that cannot be read or written): one line on
+      stderr, exit status 2;
+    - :class:`MemoryError`: one line with a hint, exit status 2;
+    - anything else is a bug: one ``internal error, please report`` line, exit status 1.
+    """
+    from mathbg.errors import MathbgError
+
     try:
         return int(handler(args) or 0)
-    except (ValueError, KeyError) as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        print(f"mathbg {args.command}: error: {message}", file=sys.stderr)
+    except MathbgError as exc:
+        print(f"mathbg {command}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. piped into head
+        _silence_stdout()
         return 0
     except OSError as exc:  # a file that cannot be read or written
-        print(f"mathbg {args.command}: error: {exc}", file=sys.stderr)
+        print(f"mathbg {command}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except MemoryError:
+        print(f"mathbg {command}: error: {MEMORY_HINT}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"mathbg {command}: interrupted", file=sys.stderr)
+        return 130
+    except RecursionError as exc:
+        print(f"mathbg {command}: internal error, please report: {_one_line(exc)}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # the contract: never a traceback
+        text = f"{type(exc).__name__}: {_one_line(exc)}"
+        print(f"mathbg {command}: internal error, please report: {text}", file=sys.stderr)
+        return 1
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception's message on one line (a KeyError's message unquoted)."""
+    text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    text = " ".join(text.split())
+    return text if len(text) <= 2000 else text[:1997] + "..."
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so the exit flush cannot fail."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -91,6 +91,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _add_policy(build, "one-sided move policy (default gnubg)")
     build.add_argument("--out", metavar="PATH", help="output directory, or a gnubg .bd file")
     build.add_argument("--rebuild", action="store_true", help="rebuild even if a valid one exists")
+    build.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing --out that is not a database of this kind",
+    )
     build.add_argument("--quiet", action="store_true", help="no progress bar")
     build.set_defaults(handler=run_build)
 
@@ -202,6 +207,7 @@ def run_build(args: argparse.Namespace) -> int:
                 path=out,
                 progress=not args.quiet,
                 rebuild=args.rebuild,
+                force=args.force,
             )
         path = Path(db.path)
         checksum = db.header["checksum"]
@@ -225,6 +231,7 @@ def _build_two_sided(args: argparse.Namespace, checkers: int, out: Path | None) 
         "path": out,
         "progress": not args.quiet,
         "rebuild": args.rebuild,
+        "force": args.force,
     }
     if args.scheduler:
         try:
@@ -251,7 +258,7 @@ def _build_gnubg_two_sided(args: argparse.Namespace, checkers: int, out: Path) -
     args.dtype = "u16"
     with tempfile.TemporaryDirectory(prefix=".mathbg-ts-", dir=out.parent or ".") as tmp:
         db = _build_two_sided(args, checkers, Path(tmp) / "db")
-        db.to_gnubg(out)
+        db.to_gnubg(out, force=args.force)
         del db
     return out
 
@@ -267,6 +274,7 @@ def _build_gnubg_file(args: argparse.Namespace, checkers: int, out: Path) -> Pat
 
     if args.policy != "gnubg":
         raise InvalidParameterError(".bd files are written with gnubg's policy only")
+    gnubg_bd.check_target(out, "TS" if args.two_sided else "OS", force=args.force)
     n = n_positions(args.points, checkers)
     bar = progress_bar(n * n if args.two_sided else n, f"{out.name}", not args.quiet)
     hook = bar.update if bar is not None else None
@@ -274,11 +282,18 @@ def _build_gnubg_file(args: argparse.Namespace, checkers: int, out: Path) -> Pat
         if args.two_sided:
             table = twosided.build_arrays(args.points, checkers, gnubg=True, progress=hook)
             values = (table.astype(np.int32) + 0x8000).astype(np.uint16)
-            gnubg_bd.write_twosided(out, values, points=args.points, checkers=checkers)
+            gnubg_bd.write_twosided(
+                out, values, points=args.points, checkers=checkers, force=args.force
+            )
         else:
             tab = onesided.build_gnubg_arrays(args.points, checkers, progress=hook)
             gnubg_bd.write_onesided(
-                out, tab[:, :32], tab[:, 32:], points=args.points, checkers=checkers
+                out,
+                tab[:, :32],
+                tab[:, 32:],
+                points=args.points,
+                checkers=checkers,
+                force=args.force,
             )
     finally:
         if bar is not None:
@@ -355,13 +370,14 @@ def _show_one_sided(args: argparse.Namespace, counts: list[int]) -> int:
 
 def _show_two_sided(args: argparse.Namespace, roller: list[int], opponent: list[int]) -> int:
     from mathbg.bearoff import TwoSided
-    from mathbg.bearoff.index import validate_counts
+    from mathbg.bearoff.index import check_in_play, validate_counts
 
     if args.db:
         ts = TwoSided.open(args.db)
     else:
         for side, counts in (("roller", roller), ("opponent", opponent)):
             validate_counts(counts, len(counts), what=side)
+            check_in_play(counts, side)  # before building anything
         points, checkers = _fits([roller, opponent])
         points, checkers = args.points or points, args.checkers or max(6, checkers)
         for side, counts in (("roller", roller), ("opponent", opponent)):

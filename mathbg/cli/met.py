@@ -77,6 +77,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _parse_params(args: argparse.Namespace) -> dict[str, float]:
+    from mathbg._validate import finite_float
     from mathbg.errors import InvalidParameterError
 
     params: dict[str, float] = {}
@@ -100,10 +101,12 @@ def _parse_params(args: argparse.Namespace) -> dict[str, float]:
         name, sep, value = item.partition("=")
         if not sep:
             raise InvalidParameterError(f"--param wants NAME=VALUE, got {item!r}")
-        try:
-            params[name.strip().replace("-", "_")] = float(value)
-        except ValueError:
-            raise InvalidParameterError(f"--param {name}: {value!r} is not a number") from None
+        key = name.strip().replace("-", "_")
+        if key in ("length", "name", "model"):
+            raise InvalidParameterError(
+                f"--param {key}: give it as --{key.replace('name', 'model')}"
+            )
+        params[key] = finite_float(value, f"--param {name}")
     return params
 
 
@@ -117,6 +120,7 @@ def _is_path(model: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of ``mathbg met``."""
+    from mathbg._validate import integer, score
     from mathbg.errors import InvalidParameterError
     from mathbg.met import MODELS, available, build, read
     from mathbg.met.formats import render, write
@@ -126,6 +130,10 @@ def run(args: argparse.Namespace) -> int:
         print("models: " + ", ".join(MODELS))
         return 0
     params = _parse_params(args)
+    if args.length is not None:
+        score(args.length, "--length", lo=1)
+    if args.decimals is not None:
+        integer(args.decimals, "--decimals", 0, 17)  # float64 holds 17 significant digits
     if _is_path(args.model):
         if params:
             raise InvalidParameterError("model parameters do not apply to a MET file")

@@ -212,6 +212,10 @@ def render_points(sp: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: Largest --length of a printed --matrix (a 128 x 128 table takes about 15 s).
+MAX_MATRIX = 128
+
+
 def run(args: argparse.Namespace) -> int:
     """Handler of ``mathbg takepoint``."""
     from mathbg.cube.inputs import check_rates
@@ -225,6 +229,11 @@ def run(args: argparse.Namespace) -> int:
     if args.matrix:
         if args.length is None:
             raise InvalidScoreError("--matrix needs --length N (scores up to N-away)")
+        if args.length > MAX_MATRIX:
+            raise InvalidScoreError(
+                f"--matrix prints at most {MAX_MATRIX} x {MAX_MATRIX} scores (got --length "
+                f"{args.length}); use mathbg.cube.matrix.score_matrix for larger tables"
+            )
         return _matrix(args, met, gammons, backgammons)
     from mathbg.cube.match import points
 

@@ -37,6 +37,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mathbg._deprecation import warn_deprecated
+from mathbg._validate import cube_state
 from mathbg.cube._solver import MetView, solve, view_mwc
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
 from mathbg.cube.inputs import (
@@ -376,6 +377,7 @@ def cube_decision(
     life = float(x)
     can_gammon = bool(p[1] > 0.0)
     if met is None:
+        check_cube(cube)  # money equities are per unit cube, but the cube must be real
         nd = float(_money_equity(p, owner=owner, x=x, jacoby=jacoby))
         if owner == "opponent":
             return CubeDecision(CubeAction.NOT_AVAILABLE, nd, None, None, nd, "equity", None, life)
@@ -386,6 +388,7 @@ def cube_decision(
         return CubeDecision(action, nd, dt, dp, optimal, "equity", None, life)
     away, opp_away = _need_score(away, opp_away)
     m, a, b, c, state = _score(met, away, opp_away, cube, crawford)
+    cube_state(c, owner == "centre", state == "crawford")
     nd = float(cubeful_mwc(p, m, a, b, cube=c, owner=owner, x=x, crawford=crawford))
     nd_emg = float(emg(nd, m, a, b, c, crawford=crawford))
     if not may_double(a, b, c, owner, crawford=crawford):

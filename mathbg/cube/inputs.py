@@ -15,8 +15,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mathbg._validate import MAX_CUBE as _MAX_CUBE
+from mathbg._validate import MAX_SCORE
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 from mathbg.rules.cube import CubeOwner
+
+#: Largest score (points away) the cube solvers accept; largest cube value (2**12).
+MAX_AWAY, MAX_CUBE = MAX_SCORE, _MAX_CUBE
 
 #: Cube values the score matrix covers by default (gnubg's ``MAXCUBELEVEL`` = 7 levels).
 CUBE_LEVELS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
@@ -43,17 +48,30 @@ def is_power_of_two(value: ArrayLike) -> NDArray[np.bool_]:
     return ok & (v > 0) & ((v & (v - 1)) == 0)
 
 
+def _numeric(
+    value: ArrayLike, what: str, error: type[InvalidScoreError], most: int
+) -> NDArray[Any]:
+    """``np.asarray(value)``, refusing what is not numbers of a machine size (e.g. a
+    22-digit integer, which numpy keeps as a Python object)."""
+    try:
+        arr = np.asarray(value)
+    except (ValueError, TypeError, OverflowError):
+        raise error(f"{what} must be numbers; got {str(value)[:60]}") from None
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_):
+        raise error(f"{what} must be a number of at most {most} (got {str(value)[:60]})")
+    return arr
+
+
 def check_cube(cube: ArrayLike) -> NDArray[np.int64]:
-    """Check that every cube value is a power of two (1, 2, 4, ...); return int64 array."""
-    arr = np.asarray(cube)
+    """Check that every cube value is a power of two 1, 2, 4, ..., :data:`MAX_CUBE`;
+    return an int64 array."""
+    arr = _numeric(cube, "cube value", InvalidScoreError, MAX_CUBE)
+    if arr.dtype != bool and np.any(np.abs(arr.astype(np.float64)) > MAX_CUBE):
+        raise InvalidScoreError(f"cube value must be at most {MAX_CUBE}; got {cube!r}")
     if arr.dtype == bool or not np.all(is_power_of_two(arr)):
         bad = arr if arr.ndim == 0 else arr[~is_power_of_two(arr)].ravel()[0]
         raise InvalidScoreError(f"cube value must be a power of two (1, 2, 4, ...); got {bad}")
     return np.rint(arr).astype(np.int64)
-
-
-#: Largest score (points away) the cube solvers accept.
-MAX_AWAY = 1024
 
 
 def check_away(away: ArrayLike, what: str = "away") -> NDArray[np.int64]:
@@ -62,7 +80,7 @@ def check_away(away: ArrayLike, what: str = "away") -> NDArray[np.int64]:
     Scores beyond a table's length are read from its extension (Montgomery's model for the
     pre-Crawford table, Zadeh's recurrence post-Crawford, as gnubg does).
     """
-    arr = np.asarray(away)
+    arr = _numeric(away, what, InvalidScoreError, MAX_AWAY)
     if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
         if not np.all(np.isfinite(arr)) or not np.all(np.rint(arr) == arr):
             raise InvalidScoreError(f"{what} must be a whole number of points; got {away!s}")

@@ -95,6 +95,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from mathbg._output import FrameMixin
+from mathbg._validate import cube_state
 from mathbg.cube._solver import (
     Arr,
     MetView,
@@ -658,6 +659,7 @@ def points(
     c = int(check_cube(cube))
     owner = check_owner(owner)
     state = score_state(a, b, crawford=crawford)
+    cube_state(c, owner == "centre", state == "crawford")
     xv = 1.0 if x is None else float(check_x(x))
     g = pair(gammons, "gammons")
     bg = pair(backgammons, "backgammons")

@@ -108,6 +108,8 @@ def as_side(counts: ArrayLike, name: str = "counts") -> NDArray[np.int64]:
         For another shape, negative counts or more than 15 checkers on a side.
     """
     a = np.asarray(counts)
+    if a.dtype == object:  # e.g. a 20-digit count numpy cannot hold
+        raise InvalidPositionError(f"{name}: checker counts must be small whole numbers")
     if a.ndim == 0 or a.shape[-1] not in (24, 25):
         raise InvalidPositionError(
             f"{name}: expected point counts of shape (..., 25) (points 1..24, bar), "

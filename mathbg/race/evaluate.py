@@ -367,8 +367,10 @@ def roll_distribution(
         idx = int(db.index(a[: db.points]))
         return RollDistribution(t.dist[idx].copy(), t.gammon[idx].copy(), _unit(),
                                 "one-sided database")  # fmt: skip
-    if samples < 1:
-        raise InvalidParameterError(f"samples must be >= 1, got {samples}")
+    from mathbg._validate import integer
+
+    samples = integer(samples, "samples", 1, 1 << 20)
+    seed = integer(seed, "seed", 0, (1 << 62) - 8000)  # the kernel takes an int64 (+7919)
     from mathbg.bearoff.index import binomial_table
     from mathbg.race._kernels import one_sided_rollout
 

@@ -91,7 +91,20 @@ class XGID:
 _XG_CHARS = "-ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
+#: Longest ID text parsed (an XGID is about 60 characters).
+MAX_ID_LENGTH = 256
+
+
+def _bounded(text: str, what: str) -> str:
+    """Refuse an over-long ID before parsing it (one rule: :mod:`mathbg._validate`)."""
+    from mathbg._validate import bounded_text
+
+    return bounded_text(text, what, MAX_ID_LENGTH, error=InvalidIdError)
+
+
 def _xg_int(text: str, name: str, xgid: str) -> int:
+    if len(text) > 6:
+        raise InvalidIdError(f"invalid XGID: {name} field has {len(text)} characters (at most 6)")
     if not re.fullmatch(r"-?\d+", text):
         raise InvalidIdError(f"invalid XGID {xgid!r}: {name} {text!r} is not an integer")
     return int(text)
@@ -107,7 +120,7 @@ def decode_xgid(xgid: str) -> XGID:
     InvalidPositionError
         If the board is not a legal position (see :meth:`Position.status`).
     """
-    text = xgid.strip()
+    text = _bounded(xgid, "an XGID").strip()
     if text.upper().startswith("XGID="):
         text = text[5:]
     parts = text.split(":")
@@ -286,7 +299,7 @@ def parse_id(text: str) -> tuple[Position, MatchState | None]:
     """
     if not isinstance(text, str):
         raise InvalidIdError(f"an ID is a string, got {type(text).__name__}")
-    s = text.strip()
+    s = _bounded(text, "an ID").strip()
     if s.upper().startswith("XGID=") or s.count(":") == 9:
         x = decode_xgid(s)
         return x.position, x.match

@@ -140,6 +140,11 @@ class MatchState:
             )
         if self.length and self.score[0] >= self.length and self.score[1] >= self.length:
             raise InvalidScoreError("both players cannot have won the match")
+        if self.length and max(self.score) >= self.length and self.status == GameStatus.PLAYING:
+            raise InvalidScoreError(
+                f"the match is over (score {self.score[0]}-{self.score[1]} in a "
+                f"{self.length}-point match): no game is being played"
+            )
         if not _is_power_of_two(self.cube) or self.cube > (1 << MAX_CUBE_LOG2):
             raise InvalidScoreError(
                 f"cube value {self.cube} is not a power of two up to {1 << MAX_CUBE_LOG2}"

@@ -350,9 +350,13 @@ class Position:
         ------
         InvalidRollError
             If ``roll`` is not two dice 1..6.
+        InvalidPositionError
+            If the position is impossible (:meth:`check`: more than 15 checkers a side,
+            a point held by both sides, ...): it has no legal plays to list.
         """
         from mathbg.rules.plays import legal_plays
 
+        self.check("position")
         return legal_plays(self, roll)
 
     # ------------------------------------------------------------------ display

@@ -97,15 +97,31 @@ class _Builder(ET.TreeBuilder):
     def __init__(self) -> None:
         super().__init__()
         self.comments: list[str] = []
+        self.depth = 0
 
     def comment(self, text: str) -> None:  # type: ignore[override]  # kept, not inserted
         self.comments.append(text)
+
+    def start(self, tag: str, attrs: dict[str, str]) -> ET.Element:
+        from mathbg._validate import MAX_DEPTH
+
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise METFormatError(f"XML nested deeper than {MAX_DEPTH} elements")
+        return super().start(tag, attrs)
+
+    def end(self, tag: str) -> ET.Element:
+        self.depth -= 1
+        return super().end(tag)
 
 
 def _parse_xml(data: bytes, where: str) -> tuple[ET.Element, list[str]]:
     from defusedxml import DefusedXmlException
     from defusedxml.ElementTree import DefusedXMLParser
 
+    from mathbg._validate import xml_encoding
+
+    xml_encoding(data, where.rstrip(": ") or "XML")  # an unknown encoding is refused
     builder = _Builder()
     parser = DefusedXMLParser(
         target=builder, forbid_dtd=False, forbid_entities=True, forbid_external=True
@@ -121,6 +137,10 @@ def _parse_xml(data: bytes, where: str) -> tuple[ET.Element, list[str]]:
         )
         near = f" near {snippet!r}" if snippet else ""
         raise METFormatError(f"{where}malformed XML ({exc}){near}") from None
+    except METFormatError as exc:
+        raise METFormatError(f"{where}{exc}") from None
+    except LookupError as exc:  # an encoding expat or Python does not know
+        raise METFormatError(f"{where}unknown XML encoding ({exc})") from None
     except DefusedXmlException as exc:
         name = getattr(exc, "name", None)
         what = f"<!ENTITY {name}>" if name else type(exc).__name__

@@ -88,9 +88,12 @@ def format_json(met: MET, *, indent: int | None = None, decimals: int | None = N
 def parse_json(data: bytes | str, *, length: int | None = None, path: Path | None = None) -> MET:
     """Parse the JSON written by :func:`format_json`."""
     where = where_prefix(path)
+    from mathbg._validate import check_depth
+
+    check_depth(data, f"{where}JSON" if where else "JSON")
     try:
         obj = json.loads(data)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise METFormatError(f"{where}malformed JSON: {exc}") from None
     if not isinstance(obj, dict) or "pre" not in obj or "post" not in obj:
         raise METFormatError(f"{where}JSON MET needs an object with 'pre' and 'post'")

@@ -90,10 +90,13 @@ def parse_xg(data: bytes | str, *, length: int | None = None, path: Path | None 
         parse_probability(tok, f"{where}[PostCrawford] Data value {k}")
         for k, tok in enumerate(data_text.split(), start=1)
     ]
-    if len(post_vals) != m_post:
+    if len(post_vals) > m_post or not post_vals:
         raise METFormatError(
             f"{where}[PostCrawford] Data has {len(post_vals)} values, Size={m_post}"
         )
+    # XG ships a table declaring Size=25 with 24 values: read what is there (the rest is
+    # continued below, as for a short Size) and say so in the notes
+    short = len(post_vals) < m_post
     if sorted(rows) != list(range(1, n + 1)):
         raise METFormatError(
             f"{where}[PreCrawford] rows are {sorted(rows)[:5]}..., expected 1..{n} (Size={n})"
@@ -120,11 +123,20 @@ def parse_xg(data: bytes | str, *, length: int | None = None, path: Path | None 
         description=cur.get("description", ""),
         notice=cur.get("copyright", ""),
         native_length=n,
-        notes=(
-            f"[PostCrawford] has {m_post} values for length {n}: continued by Zadeh's recurrence"
-        )
-        if extended
-        else "",
+        notes=" ".join(
+            note
+            for note in (
+                f"[PostCrawford] declares Size={m_post} but holds {len(post_vals)} values: "
+                "the values present are used."
+                if short
+                else "",
+                f"[PostCrawford] has {len(post_vals)} values for length {n}: continued by "
+                "Zadeh's recurrence."
+                if extended
+                else "",
+            )
+            if note
+        ),
     )
     if length is not None and length != n:
         met = met.extend(length)
