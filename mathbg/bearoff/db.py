@@ -40,6 +40,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -668,20 +670,39 @@ class TwoSided:
         header: dict[str, Any] | None = None,
     ) -> None:
         n = _index.n_positions(points, checkers)
-        if equity.shape[:2] != (n, n) or equity.shape[2] not in (1, 4):
+        if equity.ndim != 3 or equity.shape[:2] != (n, n) or equity.shape[2] not in (1, 4):
             raise DatabaseError(f"two-sided {points}x{checkers} needs shape ({n}, {n}, 4)")
-        self._equity = equity
+        if equity.dtype not in (np.uint16, np.float32, np.float64):
+            raise DatabaseError(
+                f"two-sided tables are uint16, float32 or float64, not {equity.dtype}"
+            )
+        self._equity: NDArray[Any] = equity
+        #: storage: "u16" (gnubg's fixed point, equity = u / 32767.5 - 1), "f32" or "f64"
+        self.dtype = {np.dtype(np.uint16): "u16", np.dtype(np.float32): "f32"}.get(
+            equity.dtype, "f64"
+        )
         self.points = int(points)
         self.checkers = int(checkers)
         self.path = path
         self.header = header or {}
 
     @staticmethod
-    def default_path(points: int = 6, checkers: int = 6) -> Path:
-        """Where :meth:`build` keeps the database: ``cache_dir("bearoff")/twosided-PPxCC``."""
+    def default_path(
+        points: int = 6, checkers: int = 6, *, dtype: str = "f64", cubeful: bool = True
+    ) -> Path:
+        """Where :meth:`build` keeps the database: ``cache_dir("bearoff")/twosided-PPxCC``,
+        with ``-f32``/``-u16`` for those encodings and ``-cubeless`` without cubeful values."""
         from mathbg._paths import cache_dir
 
-        return cache_dir("bearoff") / f"twosided-{points:02d}x{checkers:02d}"
+        suffix = ("" if dtype == "f64" else f"-{dtype}") + ("" if cubeful else "-cubeless")
+        return cache_dir("bearoff") / f"twosided-{points:02d}x{checkers:02d}{suffix}"
+
+    @staticmethod
+    def default_dtype(points: int, checkers: int, cubeful: bool = True) -> str:
+        """The encoding :meth:`build` uses when none is given: float64 while the table is at
+        most 4 GiB (up to 6x10 cubeful), else gnubg's 16-bit fixed point."""
+        n = _index.n_positions(points, checkers)
+        return "f64" if n * n * (4 if cubeful else 1) * 8 <= 4 * 2**30 else "u16"
 
     @classmethod
     def build(
@@ -689,6 +710,11 @@ class TwoSided:
         points: int = 6,
         checkers: int = 6,
         *,
+        cubeful: bool = True,
+        dtype: str | None = None,
+        memory: str | int | None = None,
+        client: Any = None,
+        store: str | os.PathLike[str] | None = None,
         path: PathLike | None = None,
         progress: bool = True,
         rebuild: bool = False,
@@ -696,48 +722,88 @@ class TwoSided:
     ) -> TwoSided:
         """Return the two-sided database for ``points`` x ``checkers``, generating it if needed.
 
-        The table (float64, n^2 x 4 values, n = C(P+C, P)) is written straight into a
-        memory-mapped file; 6x10 (64 million pairs) needs 2 GiB on disk and about 4 GiB
-        of memory while building. Its blocks are reserved before the build
-        (``posix_fallocate``), so a full disk is an error up front, never a ``SIGBUS``.
-        ``path``, ``rebuild``, ``force`` and concurrency as in :meth:`OneSided.build`.
+        The table is built block by block in pip-count layers
+        (:mod:`mathbg.bearoff.blockbuild`): only the live window of layers is kept in
+        memory, finished blocks go to a checksummed block store, and an interrupted build
+        (even killed) resumes where it stopped when called again. A database already
+        built at the target (matching header, verified checksum) is opened instead.
+
+        Parameters
+        ----------
+        points, checkers : int
+            The space: at most ``checkers`` checkers a side on points 1..``points``
+            (6 x 15 is the full bearoff: 2.9e9 pairs).
+        cubeful : bool
+            Store the three cubeful money equities besides the cubeless one (4 values a
+            pair); False stores the cubeless equity only.
+        dtype : {"u16", "f32", "f64"}, optional
+            ``"u16"``: gnubg's 16-bit fixed point computed with gnubg's integer arithmetic
+            (byte-identical to ``makebearoff -t``; 2 bytes a value); ``"f32"``/``"f64"``:
+            float equities (the float64 recursion, stored as float32 or float64). Default
+            :meth:`default_dtype`.
+        memory : str or int, optional
+            Memory budget (``"12GiB"``, bytes). The build refuses to start when the budget
+            cannot hold the live window. Default: the whole table when it fits in 80 % of
+            the available memory, else that much.
+        client : dask.distributed.Client, optional
+            Build on a Dask cluster (one task per block, same kernel, same bytes); the
+            block store must then be reachable by every worker (``store``).
+        store : str or os.PathLike, optional
+            Block store directory or fsspec URL (default: beside the target).
+        path : str or os.PathLike, optional
+            Target directory (default :meth:`default_path`).
+        progress : bool
+            A tqdm bar with pairs done, pairs/s and a work-weighted ETA.
+        rebuild : bool
+            Build even when a valid database exists.
+        force : bool
+            Replace whatever is at ``path`` (see :meth:`OneSided.build`; concurrency as
+            there: a second build of the same target waits for the first).
         """
-        from mathbg.bearoff import twosided as _ts
+        from mathbg.bearoff import blockbuild as _bb
 
         _index.check_size(points, checkers)
+        dtype = cls.default_dtype(points, checkers, cubeful) if dtype is None else dtype
+        spec = _bb.BuildSpec(int(points), int(checkers), bool(cubeful), dtype)
+        budget = _bb.parse_memory(memory)
+        if budget is None:
+            available = _resources.available_memory()
+            budget = None if available is None else int(0.8 * available)
         default = path is None
-        target = Path(path) if path is not None else cls.default_path(points, checkers)
-        wanted = (points, checkers)
+        target = (
+            Path(path) if path is not None
+            else cls.default_path(points, checkers, dtype=dtype, cubeful=cubeful)
+        )  # fmt: skip
+        wanted = (points, checkers, dtype, bool(cubeful))
         what = "two-sided bearoff database"
         if not rebuild and (db := _reuse(cls, target, wanted, default, warn=False)) is not None:
             return db
         n = _index.n_positions(points, checkers)
-        _check_memory(n * n * _BYTES_PER_TWOSIDED_PAIR, f"two-sided {points}x{checkers}")
+        table_bytes = n * n * spec.nv * spec.numpy_dtype.itemsize
         same_kind = _is_native("two-sided")
         storage.check_target(target, is_same_kind=same_kind, what=what, force=force or default)
         with storage.build_lock(target):
             if not rebuild and (db := _reuse(cls, target, wanted, default)) is not None:
                 return db  # built meanwhile by a concurrent build
-            _ts.compile_kernels(points, checkers)  # before the bar: its ETA measures the build
-            bar = progress_bar(n * n, f"two-sided {points}x{checkers}", progress)
+            # the block store (resumable after a kill) lives beside the target
+            work = target.parent / f".{target.name}.build"
             start = time.perf_counter()
+            block_store = _bb.BlockStore(store if store is not None else work / "store")
+            if client is not None:
+                from mathbg.bearoff import blockdask
+
+                blockdask.build_blocks(spec, block_store, client, progress=progress)
+                arena = plan = None
+            else:
+                arena, plan, _ = _bb.build_blocks(spec, block_store, memory=budget,
+                                                  progress=progress)  # fmt: skip
             with storage.atomic_directory(
                 target, what=what, is_same_kind=same_kind, force=force or default,
-                needed_bytes=32 * n * n + 4096, locked=True,
+                needed_bytes=table_bytes + 4096, locked=True,
             ) as tmp:  # fmt: skip
-                out = np.lib.format.open_memmap(
-                    tmp / "equity.npy", mode="w+", dtype=np.float64, shape=(n, n, 4)
-                )
-                storage.preallocate(tmp / "equity.npy")  # no SIGBUS on a full disk
-                try:
-                    _ts.build_arrays(
-                        points, checkers, out=out, progress=bar.update if bar is not None else None
-                    )
-                finally:
-                    if bar is not None:
-                        bar.close()
-                out.flush()
-                del out
+                _bb.assemble(spec, block_store, tmp / "equity.npy", arena=arena, plan=plan,
+                             progress=progress)  # fmt: skip
+                del arena
                 _write_header(
                     tmp,
                     {
@@ -745,13 +811,51 @@ class TwoSided:
                         "points": points,
                         "checkers": checkers,
                         "n_positions": n,
-                        "values": ["cubeless", "owned", "centred", "opponent_owns"],
+                        "values": ["cubeless", "owned", "centred", "opponent_owns"][: spec.nv],
+                        "dtype": dtype,
+                        "encoding": "gnubg fixed point: equity = u / 32767.5 - 1"
+                        if dtype == "u16" else "equity",
                         "build_seconds": round(time.perf_counter() - start, 3),
+                        "backend": "dask" if client is not None else "local",
                         "generator": _generator(),
                     },
                     ["equity"],
                 )
+            block_store.remove_all()
+            shutil.rmtree(work, ignore_errors=True)
             return cls.open(target)
+
+    @classmethod
+    def largest(cls, *, cubeful: bool = True, directory: PathLike | None = None) -> TwoSided | None:
+        """The largest two-sided database already built in the cache (or ``directory``).
+
+        "Largest" is the most checkers, then the most points, then the finest encoding
+        (f64, f32, u16). Only databases with cubeful values count when ``cubeful``. Nothing
+        is built; None when there is none.
+        """
+        from mathbg._paths import cache_dir
+
+        root = Path(directory) if directory is not None else cache_dir("bearoff")
+        best: tuple[tuple[int, int, int], Path] | None = None
+        rank = {"f64": 2, "f32": 1, "u16": 0}
+        for d in root.glob("twosided-*"):
+            try:
+                header = _read_header(d, "two-sided")
+            except DatabaseError:
+                continue
+            nvals = len(header.get("values", []))
+            if cubeful and nvals != 4:
+                continue
+            encoding = rank.get(header.get("dtype", "f64"), 0)
+            key = (int(header["checkers"]), int(header["points"]), encoding)
+            if best is None or key > best[0]:
+                best = (key, d)
+        if best is None:
+            return None
+        try:
+            return cls.open(best[1])
+        except DatabaseError:
+            return None
 
     @classmethod
     def open(cls, path: PathLike, *, verify: bool = True) -> TwoSided:
@@ -785,23 +889,40 @@ class TwoSided:
         )
 
     def _identity(self) -> tuple[Any, ...]:
-        return (self.points, self.checkers)
+        return (self.points, self.checkers, self.dtype, self.cubeful)
 
     def to_gnubg(self, path: PathLike, *, exact: bool = True, force: bool = False) -> None:
-        """Write a gnubg two-sided ``.bd`` file (cubeful, 4 x uint16 per pair).
+        """Write a gnubg two-sided ``.bd`` file (4 x uint16 per pair, or 1 cubeless).
 
-        ``exact`` regenerates the table with gnubg's integer arithmetic, giving the file
-        ``makebearoff -t PxC`` writes, byte for byte (this costs a build); otherwise the
-        float equities are rounded to the nearest fixed-point value.
+        A 16-bit database (built with gnubg's arithmetic) is written as stored: the file
+        ``makebearoff -t PxC`` writes, byte for byte. For a float database ``exact``
+        regenerates the table with gnubg's integer arithmetic (a 16-bit build), otherwise
+        the float equities are rounded to the nearest fixed-point value.
+
+        Raises
+        ------
+        DatabaseError
+            When the file would exceed gnubg's 2 GB limit (larger than 6 x 11 cubeful).
         """
         from mathbg.bearoff import gnubg_bd
-        from mathbg.bearoff import twosided as _ts
 
-        if self._equity.shape[2] != 4:
-            raise DatabaseError("a cubeless-only table cannot be written as a cubeful file")
-        if exact:
-            values = (_ts.build_arrays(self.points, self.checkers, gnubg=True).astype(np.int32)
-                      + 0x8000).astype(np.uint16)  # fmt: skip
+        n, nv = self.n_positions, self._equity.shape[2]
+        if 40 + n * n * nv * 2 > 2**31 - 1:
+            raise DatabaseError(
+                f"a two-sided {self.points}x{self.checkers} .bd file would be "
+                f"{(40 + n * n * nv * 2) / 1e9:.1f} GB: gnubg's format holds at most 2 GB"
+            )
+        values: NDArray[Any]
+        if self.dtype == "u16":
+            values = self._equity
+        elif exact:
+            with tempfile.TemporaryDirectory(prefix="mathbg-ts-") as tmp:
+                fixed = TwoSided.build(self.points, self.checkers, cubeful=nv == 4, dtype="u16",
+                                       path=Path(tmp) / "db", progress=False)  # fmt: skip
+                gnubg_bd.write_twosided(path, fixed._equity, points=self.points,
+                                        checkers=self.checkers, force=force)  # fmt: skip
+                del fixed
+            return
         else:
             values = gnubg_bd.u16_from_equity(self._equity)
         gnubg_bd.write_twosided(
@@ -829,15 +950,23 @@ class TwoSided:
             _index.check_in_play(o, "opponent")
         return _index.rank(r, self.points), _index.rank(o, self.points)
 
+    @property
+    def cubeful(self) -> bool:
+        """Whether the cubeful equities are stored (else the cubeless one only)."""
+        return self._equity.shape[2] == 4
+
     def values(
         self, roller: ArrayLike, opponent: ArrayLike | None = None, *, in_play: bool = False
     ) -> NDArray[np.float64]:
-        """The stored 4-vector(s) [cubeless, owned, centred, opponent owns].
+        """The stored 4-vector(s) [cubeless, owned, centred, opponent owns] as equities.
 
         ``in_play`` refuses a pair where a side has no checker left (the game is over).
         """
         i, j = self._pair(roller, opponent, in_play=in_play)
-        return np.array(self._equity[i, j], dtype=np.float64)
+        raw = np.array(self._equity[i, j], dtype=np.float64)
+        if self.dtype == "u16":
+            return raw / 32767.5 - 1.0
+        return raw
 
     def win_probability(self, roller: ArrayLike, opponent: ArrayLike | None = None) -> Any:
         """Exact probability that the roller bears off first (optimal checker play)."""
@@ -884,8 +1013,8 @@ class TwoSided:
 
     def __repr__(self) -> str:
         return (
-            f"TwoSided(points={self.points}, checkers={self.checkers}, "
-            f"path={str(self.path) if self.path else None!r})"
+            f"TwoSided(points={self.points}, checkers={self.checkers}, dtype={self.dtype!r}, "
+            f"cubeful={self.cubeful}, path={str(self.path) if self.path else None!r})"
         )
 
 

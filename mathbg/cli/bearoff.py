@@ -36,6 +36,8 @@ EPILOG = """\
 examples:
   mathbg bearoff build --points 6 --checkers 15
   mathbg bearoff build --points 6 --checkers 6 --two-sided --out gnubg_ts0.bd
+  mathbg bearoff build --two-sided --points 6 --checkers 15 --dtype u16 --memory 16GiB
+  mathbg bearoff build --two-sided --checkers 12 --scheduler tcp://host:8786 --store /shared/ts
   mathbg bearoff show 0,0,0,0,0,15
   mathbg bearoff show 0,0,0,3,5,7 --json
   mathbg bearoff show --two-sided 0,0,0,0,0,1 0,0,0,0,0,1 --json
@@ -65,6 +67,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--checkers", type=int, help="checkers per side (default 15 one-sided, 6 two-sided)"
     )
     build.add_argument("--two-sided", action="store_true", help="two-sided cubeful database")
+    build.add_argument(
+        "--cubeless-only", action="store_true", help="two-sided: the cubeless equity only"
+    )
+    build.add_argument(
+        "--dtype",
+        choices=("u16", "f32", "f64"),
+        help="two-sided storage: u16 = gnubg's 16-bit fixed point and arithmetic (as "
+        "makebearoff), f32/f64 float equities (default f64 up to 4 GiB, else u16)",
+    )
+    build.add_argument(
+        "--memory", metavar="SIZE", help="two-sided memory budget, e.g. 12GiB (default 80%% "
+        "of the available memory); refused up front if the live window does not fit"
+    )
+    build.add_argument(
+        "--scheduler", metavar="ADDRESS", help="two-sided: build on this Dask scheduler "
+        "(tcp://host:8786; needs mathbg[dask])"
+    )
+    build.add_argument(
+        "--store", metavar="URL", help="two-sided block store (a directory or fsspec URL "
+        "every Dask worker can reach; default beside the database)"
+    )
     _add_policy(build, "one-sided move policy (default gnubg)")
     build.add_argument("--out", metavar="PATH", help="output directory, or a gnubg .bd file")
     build.add_argument("--rebuild", action="store_true", help="rebuild even if a valid one exists")
@@ -156,24 +179,26 @@ def run_build(args: argparse.Namespace) -> int:
     """``mathbg bearoff build``."""
     import time
 
-    from mathbg.bearoff import OneSided, TwoSided
+    from mathbg.bearoff import OneSided
 
     checkers = args.checkers if args.checkers is not None else (6 if args.two_sided else 15)
     out = Path(args.out) if args.out else None
     start = time.perf_counter()
-    if out is not None and out.suffix == ".bd":
+    if not args.two_sided:
+        from mathbg.errors import InvalidParameterError
+
+        for flag in ("cubeless_only", "dtype", "memory", "scheduler", "store"):
+            if getattr(args, flag):
+                raise InvalidParameterError(f"--{flag.replace('_', '-')} needs --two-sided")
+    if out is not None and out.suffix == ".bd" and args.two_sided:
+        path = _build_gnubg_two_sided(args, checkers, out)
+        checksum = f"md5:{_file_digest(path, 'md5')}"
+    elif out is not None and out.suffix == ".bd":
         path = _build_gnubg_file(args, checkers, out)
         checksum = f"md5:{_file_digest(path, 'md5')}"
     else:
         if args.two_sided:
-            db: Any = TwoSided.build(
-                args.points,
-                checkers,
-                path=out,
-                progress=not args.quiet,
-                rebuild=args.rebuild,
-                force=args.force,
-            )
+            db: Any = _build_two_sided(args, checkers, out)
         else:
             db = OneSided.build(
                 args.points,
@@ -194,42 +219,76 @@ def run_build(args: argparse.Namespace) -> int:
     return 0
 
 
-def _build_gnubg_file(args: argparse.Namespace, checkers: int, out: Path) -> Path:
-    """Write a gnubg .bd file with gnubg's own arithmetic (byte-identical to makebearoff)."""
-    import numpy as np
+def _build_two_sided(args: argparse.Namespace, checkers: int, out: Path | None) -> Any:
+    """``TwoSided.build`` with the two-sided flags (a Dask client for ``--scheduler``)."""
+    from mathbg.bearoff import TwoSided
 
-    from mathbg.bearoff import gnubg_bd, onesided, twosided
+    kwargs: dict[str, Any] = {
+        "cubeful": not args.cubeless_only,
+        "dtype": args.dtype,
+        "memory": args.memory,
+        "store": args.store,
+        "path": out,
+        "progress": not args.quiet,
+        "rebuild": args.rebuild,
+        "force": args.force,
+    }
+    if args.scheduler:
+        try:
+            from distributed import Client
+        except ImportError:
+            from mathbg.errors import InvalidParameterError
+
+            raise InvalidParameterError(
+                "--scheduler needs dask.distributed: pip install 'mathbg[dask]'"
+            ) from None
+        with Client(args.scheduler) as client:
+            return TwoSided.build(args.points, checkers, client=client, **kwargs)
+    return TwoSided.build(args.points, checkers, **kwargs)
+
+
+def _build_gnubg_two_sided(args: argparse.Namespace, checkers: int, out: Path) -> Path:
+    """A two-sided .bd file from a 16-bit block build (byte-identical to makebearoff)."""
+    import tempfile
+
+    from mathbg.errors import InvalidParameterError
+
+    if args.dtype not in (None, "u16"):
+        raise InvalidParameterError(".bd files hold gnubg's 16-bit values: use --dtype u16")
+    args.dtype = "u16"
+    with tempfile.TemporaryDirectory(prefix=".mathbg-ts-", dir=out.parent or ".") as tmp:
+        db = _build_two_sided(args, checkers, Path(tmp) / "db")
+        db.to_gnubg(out, force=args.force)
+        del db
+    return out
+
+
+def _build_gnubg_file(args: argparse.Namespace, checkers: int, out: Path) -> Path:
+    """Write a one-sided gnubg .bd file with gnubg's own arithmetic (byte-identical to
+    makebearoff); two-sided files come from the 16-bit block build
+    (:func:`_build_gnubg_two_sided`)."""
+    from mathbg.bearoff import gnubg_bd, onesided
     from mathbg.bearoff.db import progress_bar
     from mathbg.bearoff.index import n_positions
     from mathbg.errors import InvalidParameterError
 
     if args.policy != "gnubg":
         raise InvalidParameterError(".bd files are written with gnubg's policy only")
-    gnubg_bd.check_target(out, "TS" if args.two_sided else "OS", force=args.force)
+    gnubg_bd.check_target(out, "OS", force=args.force)
     n = n_positions(args.points, checkers)
-    if args.two_sided:  # compile first: the bar's ETA then measures the build
-        twosided.compile_kernels(args.points, checkers, gnubg=True)
-    else:
-        onesided.compile_kernels(args.points, checkers)
-    bar = progress_bar(n * n if args.two_sided else n, f"{out.name}", not args.quiet)
+    onesided.compile_kernels(args.points, checkers)  # compile first: the bar's ETA is honest
+    bar = progress_bar(n, f"{out.name}", not args.quiet)
     hook = bar.update if bar is not None else None
     try:
-        if args.two_sided:
-            table = twosided.build_arrays(args.points, checkers, gnubg=True, progress=hook)
-            values = (table.astype(np.int32) + 0x8000).astype(np.uint16)
-            gnubg_bd.write_twosided(
-                out, values, points=args.points, checkers=checkers, force=args.force
-            )
-        else:
-            tab = onesided.build_gnubg_arrays(args.points, checkers, progress=hook)
-            gnubg_bd.write_onesided(
-                out,
-                tab[:, :32],
-                tab[:, 32:],
-                points=args.points,
-                checkers=checkers,
-                force=args.force,
-            )
+        tab = onesided.build_gnubg_arrays(args.points, checkers, progress=hook)
+        gnubg_bd.write_onesided(
+            out,
+            tab[:, :32],
+            tab[:, 32:],
+            points=args.points,
+            checkers=checkers,
+            force=args.force,
+        )
     finally:
         if bar is not None:
             bar.close()
@@ -317,7 +376,12 @@ def _show_two_sided(args: argparse.Namespace, roller: list[int], opponent: list[
         points, checkers = args.points or points, args.checkers or max(6, checkers)
         for side, counts in (("roller", roller), ("opponent", opponent)):
             validate_counts(counts, points, checkers, what=side)
-        ts = TwoSided.build(points, checkers)
+        # the largest database already built serves any pair it holds (e.g. 6x15)
+        largest = TwoSided.largest() if not (args.points or args.checkers) else None
+        if largest is not None and largest.points >= points and largest.checkers >= checkers:
+            ts = largest
+        else:
+            ts = TwoSided.build(points, checkers)
     eq = ts.equities(roller, opponent)
     owner = args.owner
     if args.old_cube is not None:

@@ -210,9 +210,13 @@ _DEFAULT_TWOSIDED = _Space(6, 6)
 
 @lru_cache(maxsize=1)
 def _default_twosided() -> Any:
+    """The largest cubeful two-sided database already built (e.g. 6x15), else 6x6 (built
+    on first use)."""
     from mathbg.bearoff import TwoSided
 
-    return TwoSided.build(_DEFAULT_TWOSIDED.points, _DEFAULT_TWOSIDED.checkers)
+    return TwoSided.largest(cubeful=True) or TwoSided.build(
+        _DEFAULT_TWOSIDED.points, _DEFAULT_TWOSIDED.checkers
+    )
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,189 @@
+"""Benchmark: the block-wise two-sided build (local and Dask) against gnubg's makebearoff.
+
+Cases (each mathbg build runs in its own process; wall time of the whole process and of
+the build inside it, peak RSS, load average before and after: the machine is shared):
+
+- ``ts8``: 6x8 cubeful, 16-bit (byte-identical to ``makebearoff -t 6x8``), mathbg vs
+  makebearoff in one run; goal mathbg / makebearoff <= 0.01. makebearoff takes 5-13
+  minutes here: ``--peer-seconds S`` reuses a measured time instead of running it.
+- ``dask12``: 6x12 (``--cubeless`` for the cubeless table) local build vs a Dask
+  ``LocalCluster(n_workers=2, threads_per_worker=1)`` with owner placement: wall-time
+  ratio (goal <= 1.5) and worker-to-worker transfer / database size (goal < 0.7); both
+  results are compared byte for byte.
+- ``fresh``: the first build in a fresh environment (an empty ``NUMBA_CACHE_DIR``: every
+  kernel compiles), 6x6 cubeful 16-bit, reported separately (goal: under 60 s).
+- ``ts15``: the full 6x15 database, ``--cubeless`` (goal: under 12 min, peak 14 GiB) or
+  cubeful (goal: under 45 min within ``--memory 16GiB``). Not run by default.
+
+Usage::
+
+    python benchmarks/bench_twosided_big.py                      # ts8 (with makebearoff), fresh
+    python benchmarks/bench_twosided_big.py ts8 --peer-seconds 745
+    python benchmarks/bench_twosided_big.py dask12 --cubeless
+    python benchmarks/bench_twosided_big.py ts15 --cubeless --memory 14GiB
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def worker(points: int, checkers: int, cubeful: bool, dtype: str, memory: str | None,
+           dask: bool, out: str) -> None:  # fmt: skip
+    """One build in this process; print a JSON line with its timings."""
+    t0 = time.perf_counter()
+    from mathbg.bearoff import TwoSided
+
+    client = cluster = None
+    if dask:
+        from distributed import Client, LocalCluster
+
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               dashboard_address=None, memory_limit="8GiB")  # fmt: skip
+        client = Client(cluster)
+    t1 = time.perf_counter()
+    db = TwoSided.build(points, checkers, cubeful=cubeful, dtype=dtype, memory=memory,
+                        client=client, path=out, progress=False, rebuild=True)  # fmt: skip
+    t2 = time.perf_counter()
+    transfer = None
+    if client is not None:
+        got = client.run(lambda dask_worker: dask_worker.transfer_outgoing_bytes_total)
+        transfer = int(sum(got.values()))
+        client.close()
+        cluster.close()
+    size = int(db._equity.nbytes)
+    print(json.dumps({"build": t2 - t1, "startup": t1 - t0, "transfer": transfer, "size": size,
+                      "sha256": _sha(Path(out) / "equity.npy")}))  # fmt: skip
+
+
+def _sha(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 24):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def run_worker(points: int, checkers: int, *, cubeful: bool = True, dtype: str = "u16",
+               memory: str | None = None, dask: bool = False,
+               env: dict[str, str] | None = None) -> dict:  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="bench-ts-", dir=os.environ.get("TMPDIR")) as tmp:
+        cmd = [sys.executable, __file__, "--worker", str(points), str(checkers),
+               "1" if cubeful else "0", dtype, memory or "-", "1" if dask else "0",
+               str(Path(tmp) / "db")]  # fmt: skip
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                              cwd=ROOT)  # fmt: skip
+        wall = time.perf_counter() - t0
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if proc.returncode != 0:
+        raise SystemExit(f"worker failed:\n{proc.stderr[-3000:]}")
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result["process"] = wall
+    result["peak_rss_gib"] = max(peak, before) / 2**20
+    return result
+
+
+def makebearoff(points: int, checkers: int, cubeful: bool) -> float:
+    exe = shutil.which("makebearoff") or "/usr/games/makebearoff"
+    with tempfile.TemporaryDirectory(prefix="bench-mb-") as home:
+        args = [exe, "-t", f"{points}x{checkers}", "-f", str(Path(home) / "x.bd")]
+        if not cubeful:
+            args.insert(3, "-C")
+        t0 = time.perf_counter()
+        subprocess.run(args, check=True, capture_output=True,
+                       env={"HOME": home, "PATH": "/usr/bin:/bin"})  # fmt: skip
+        return time.perf_counter() - t0
+
+
+def case_ts8(args: argparse.Namespace) -> None:
+    print(f"== ts8: two-sided 6x8 cubeful u16 vs makebearoff -t 6x8   (load {_load()})")
+    run_worker(6, 4)  # warm numba's cache
+    ours = min((run_worker(6, 8) for _ in range(args.repeat)), key=lambda r: r["process"])
+    if args.peer_seconds:
+        peer, source = args.peer_seconds, "given with --peer-seconds"
+    else:
+        peer, source = makebearoff(6, 8, True), "measured now"
+    print(f"mathbg: process {ours['process']:.2f} s (build {ours['build']:.2f} s), "
+          f"peak RSS {ours['peak_rss_gib']:.2f} GiB")  # fmt: skip
+    print(f"makebearoff: {peer:.1f} s ({source})")
+    print(f"ratio mathbg / makebearoff: {ours['process'] / peer:.4f} (whole process), "
+          f"{ours['build'] / peer:.4f} (build only); goal <= 0.01   (load {_load()})")  # fmt: skip
+
+
+def case_dask12(args: argparse.Namespace) -> None:
+    cubeful = not args.cubeless
+    kind = "cubeful" if cubeful else "cubeless"
+    c = args.checkers
+    print(f"== dask{c}: two-sided 6x{c} {kind} u16, local vs Dask LocalCluster(2 workers)"
+          f"   (load {_load()})")  # fmt: skip
+    run_worker(6, 4)
+    local = run_worker(6, c, cubeful=cubeful)
+    print(f"local: build {local['build']:.1f} s, peak RSS {local['peak_rss_gib']:.2f} GiB")
+    dask = run_worker(6, c, cubeful=cubeful, dask=True)
+    print(f"dask:  build {dask['build']:.1f} s (cluster start {dask['startup']:.1f} s), "
+          f"transfer {dask['transfer'] / 2**30:.2f} GiB")  # fmt: skip
+    print(f"wall ratio dask / local: {dask['build'] / local['build']:.2f} (goal <= 1.5); "
+          f"transfer / DB size: {dask['transfer'] / dask['size']:.2f} (goal < 0.7); "
+          f"same bytes: {dask['sha256'] == local['sha256']}   (load {_load()})")  # fmt: skip
+
+
+def case_fresh(args: argparse.Namespace) -> None:
+    print(f"== fresh: first 6x6 cubeful u16 build with an empty NUMBA_CACHE_DIR   (load {_load()})")
+    with tempfile.TemporaryDirectory(prefix="numba-cache-") as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        first = run_worker(6, 6, env=env)
+        warm = run_worker(6, 6, env=env)
+    print(f"first ever: process {first['process']:.1f} s (build {first['build']:.1f} s); "
+          f"warm: process {warm['process']:.1f} s (build {warm['build']:.2f} s); "
+          f"goal first < 60 s")  # fmt: skip
+
+
+def case_ts15(args: argparse.Namespace) -> None:
+    cubeful = not args.cubeless
+    memory = args.memory or ("14GiB" if not cubeful else "16GiB")
+    print(f"== ts15: two-sided 6x15 {'cubeful' if cubeful else 'cubeless'} u16, "
+          f"--memory {memory}   (load {_load()})")  # fmt: skip
+    r = run_worker(6, 15, cubeful=cubeful, memory=memory)
+    goal = "45 min within 16 GiB" if cubeful else "12 min, peak 14 GiB"
+    print(f"build {r['build'] / 60:.1f} min, process {r['process'] / 60:.1f} min, "
+          f"peak RSS {r['peak_rss_gib']:.2f} GiB (goal {goal})   (load {_load()})")  # fmt: skip
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--worker":
+        p, c, cf, dtype, mem, dask, out = sys.argv[2:9]
+        worker(int(p), int(c), cf == "1", dtype, None if mem == "-" else mem, dask == "1", out)
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("cases", nargs="*", default=["ts8", "fresh"],
+                        choices=["ts8", "dask12", "fresh", "ts15"])  # fmt: skip
+    parser.add_argument("--peer-seconds", type=float, help="makebearoff -t 6x8 time to reuse")
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--cubeless", action="store_true", help="dask12/ts15: cubeless only")
+    parser.add_argument("--checkers", type=int, default=12, help="dask12: checkers (12)")
+    parser.add_argument("--memory", help="ts15: memory budget")
+    args = parser.parse_args()
+    for case in args.cases:
+        globals()[f"case_{case}"](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,239 @@
+"""Durable store of finished two-sided blocks: one ``.npy`` per block and a JSON manifest.
+
+A block ``(a, b)`` is written as ``blocks/a{a:03d}-b{b:03d}.{sha256}.npy``: the file is
+written under a temporary name and renamed into place, so a block file exists only when
+complete, and its name carries the SHA-256 of its bytes, so it is trusted only after its
+content hashes to its name (a corrupted or truncated block is ignored and recomputed).
+Any number of writers (threads, Dask workers) may write blocks concurrently: each block
+is written whole by one rename, and two writers of the same block write the same bytes.
+
+``manifest.json`` records what the blocks are (points, checkers, values per pair,
+encoding, pip-class offsets); a store whose manifest disagrees with the build asked for is
+refused. The final manifest lists every block with its checksum.
+
+The store is a local directory, or any fsspec URL (``s3://bucket/prefix``,
+``file:///shared/dir``, ...) when fsspec is installed, so every Dask worker can reach it.
+
+(The atomic-write helpers are local to this module; they are meant to move to
+``mathbg.bearoff.storage`` when that module lands.)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import re
+import uuid
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mathbg.errors import DatabaseError
+
+__all__ = ["BlockStore"]
+
+_NAME = re.compile(r"^a(\d{3})-b(\d{3})\.([0-9a-f]{64})\.npy$")
+
+
+def _is_url(location: str) -> bool:
+    return "://" in location
+
+
+def _encode(block: NDArray) -> bytes:
+    buf = io.BytesIO()
+    np.lib.format.write_array(buf, np.ascontiguousarray(block), allow_pickle=False)
+    return buf.getvalue()
+
+
+class BlockStore:
+    """A directory (local path or fsspec URL) of finished blocks.
+
+    Parameters
+    ----------
+    location : str or os.PathLike
+        Local directory or fsspec URL; created on demand.
+    """
+
+    def __init__(self, location: str | os.PathLike[str]) -> None:
+        self.location = str(location)
+        self._fs: Any = None
+        if _is_url(self.location):
+            try:
+                import fsspec
+            except ImportError:  # pragma: no cover - depends on the environment
+                raise DatabaseError(
+                    f"{self.location}: a URL block store needs fsspec (pip install fsspec)"
+                ) from None
+            self._fs, self._root = fsspec.core.url_to_fs(self.location)
+        else:
+            self._root = str(Path(self.location))
+        self._makedirs(self._join("blocks"))
+
+    # ------------------------------------------------------------------ file system
+    def _join(self, *parts: str) -> str:
+        return "/".join([self._root.rstrip("/"), *parts])
+
+    def _makedirs(self, path: str) -> None:
+        if self._fs is None:
+            os.makedirs(path, exist_ok=True)
+        else:
+            self._fs.makedirs(path, exist_ok=True)
+
+    def _write_atomic(self, path: str, data: bytes) -> None:
+        tmp = f"{path}.tmp-{uuid.uuid4().hex}"
+        if self._fs is None:
+            # no fsync: a rename is atomic against a killed process, and a block torn by a
+            # power loss fails its checksum and is recomputed
+            with open(tmp, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, path)
+        else:
+            with self._fs.open(tmp, "wb") as fh:
+                fh.write(data)
+            self._fs.mv(tmp, path)
+
+    def _read(self, path: str) -> bytes:
+        if self._fs is None:
+            with open(path, "rb") as fh:
+                return fh.read()
+        with self._fs.open(path, "rb") as fh:
+            return bytes(fh.read())
+
+    def _list(self, path: str) -> list[str]:
+        if self._fs is None:
+            try:
+                return os.listdir(path)
+            except FileNotFoundError:
+                return []
+        try:
+            return [p.rsplit("/", 1)[-1] for p in self._fs.ls(path, detail=False)]
+        except FileNotFoundError:
+            return []
+
+    def _remove(self, path: str) -> None:
+        try:
+            if self._fs is None:
+                os.remove(path)
+            else:
+                self._fs.rm(path)
+        except FileNotFoundError:
+            pass
+
+    # ------------------------------------------------------------------ manifest
+    def read_manifest(self) -> dict[str, Any] | None:
+        """The manifest, or None when the store has none yet."""
+        path = self._join("manifest.json")
+        try:
+            return json.loads(self._read(path))
+        except FileNotFoundError:
+            return None
+        except ValueError as exc:
+            raise DatabaseError(f"{self.location}: unreadable manifest.json ({exc})") from None
+
+    def write_manifest(self, manifest: dict[str, Any]) -> None:
+        """Write the manifest atomically."""
+        text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
+        self._write_atomic(self._join("manifest.json"), text.encode())
+
+    def claim(self, identity: dict[str, Any]) -> None:
+        """Start or resume a build: write the manifest, or check that it describes ``identity``.
+
+        Raises
+        ------
+        DatabaseError
+            When the store holds blocks of another build.
+        """
+        current = self.read_manifest()
+        if current is None:
+            self.write_manifest({**identity, "blocks": {}})
+            return
+        mine = {k: current.get(k) for k in identity}
+        if mine != identity:
+            diff = sorted(k for k in identity if mine[k] != identity[k])
+            raise DatabaseError(
+                f"{self.location}: holds blocks of another build (differs in {', '.join(diff)})"
+            )
+
+    # ------------------------------------------------------------------ blocks
+    def listing(self) -> dict[tuple[int, int], list[str]]:
+        """Block files present (not yet verified): ``{(a, b): [sha256, ...]}``."""
+        out: dict[tuple[int, int], list[str]] = {}
+        for name in self._list(self._join("blocks")):
+            m = _NAME.match(name)
+            if m:
+                out.setdefault((int(m[1]), int(m[2])), []).append(m[3])
+        return out
+
+    def _path(self, a: int, b: int, sha: str) -> str:
+        return self._join("blocks", f"a{a:03d}-b{b:03d}.{sha}.npy")
+
+    def put(self, a: int, b: int, block: NDArray) -> str:
+        """Write block (a, b); return its SHA-256 (hex)."""
+        data = _encode(block)
+        sha = hashlib.sha256(data).hexdigest()
+        self._write_atomic(self._path(a, b, sha), data)
+        return sha
+
+    def get(self, a: int, b: int, shas: list[str] | None = None) -> tuple[NDArray, str] | None:
+        """Load a verified copy of block (a, b) and its checksum, or None.
+
+        Files whose bytes do not hash to their name are deleted (they are corrupt).
+        """
+        if shas is None:
+            shas = self.listing().get((a, b), [])
+        for sha in shas:
+            path = self._path(a, b, sha)
+            try:
+                data = self._read(path)
+            except FileNotFoundError:
+                continue
+            if hashlib.sha256(data).hexdigest() != sha:
+                self._remove(path)
+                continue
+            try:
+                block = np.lib.format.read_array(io.BytesIO(data), allow_pickle=False)
+            except ValueError:
+                self._remove(path)
+                continue
+            return block, sha
+        return None
+
+    def verified(self) -> dict[tuple[int, int], str]:
+        """Every block with a copy whose bytes match its checksum (corrupt copies deleted)."""
+        out = {}
+        for ab, shas in self.listing().items():
+            for sha in shas:
+                path = self._path(*ab, sha)
+                try:
+                    data = self._read(path)
+                except FileNotFoundError:
+                    continue
+                if hashlib.sha256(data).hexdigest() == sha:
+                    out[ab] = sha
+                    break
+                self._remove(path)
+        return out
+
+    def remove_all(self) -> None:
+        """Delete the blocks and the manifest (after the query file has been assembled).
+
+        Only this store's own files go (block files, their temporaries, the manifest);
+        the directories are removed when nothing else is left in them.
+        """
+        blocks = self._join("blocks")
+        for name in self._list(blocks):
+            if _NAME.match(name) or ".npy.tmp-" in name:
+                self._remove(self._join("blocks", name))
+        self._remove(self._join("manifest.json"))
+        for path in (blocks, self._root):
+            try:
+                if self._fs is None:
+                    os.rmdir(path)
+                else:
+                    self._fs.rmdir(path)
+            except OSError:
+                pass
