@@ -7,6 +7,8 @@ here only, never by ``import mathbg``.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import matplotlib.pyplot as plt
@@ -32,9 +34,50 @@ __all__ = [
     "post_crawford",
     "race_chances_by_lead",
     "race_rolls",
+    "save_figure",
     "take_point_vs_cube_life",
     "take_point_vs_gammon_rate",
 ]
+
+
+def save_figure(
+    figure: Any,
+    path: str | os.PathLike[str],
+    *,
+    force: bool = False,
+    dpi: float = 100,
+    tight_layout: bool = True,
+    close: bool = True,
+    **savefig: Any,
+) -> Path:
+    """Save ``figure`` to ``path`` safely and (by default) close it.
+
+    The format comes from the suffix (``savefig``'s rule). The file is written atomically
+    and marked as mathbg's (PNG ``Software``, SVG/PDF ``Creator`` metadata), so saving to
+    the same path again replaces it; an existing file mathbg did not write is refused
+    unless ``force`` (see :mod:`mathbg._files`).
+
+    Raises
+    ------
+    mathbg.errors.TargetExistsError
+        ``path`` is a directory, or a file mathbg did not write (and ``force`` is false).
+    """
+    from mathbg._files import output_file, savefig_metadata
+
+    final = Path(path)
+    fmt = savefig.pop("format", None) or final.suffix.lstrip(".").lower() or "png"
+    metadata = savefig_metadata(fmt)
+    if metadata is not None:
+        savefig.setdefault("metadata", metadata)
+    try:
+        if tight_layout:
+            figure.tight_layout()
+        with output_file(final, what=f"{fmt.upper()} plot", force=force) as tmp:
+            figure.savefig(tmp, dpi=dpi, format=fmt, **savefig)
+    finally:
+        if close:
+            plt.close(figure)
+    return final
 
 
 def __dir__() -> list[str]:
