@@ -21,7 +21,8 @@ How a file says "mathbg wrote it" (:func:`marker` is ``"mathbg <version>"``):
 - SVG: the Dublin Core creator (``<dc:creator><cc:Agent><dc:title>mathbg ...``);
 - PDF: the document information ``/Creator (mathbg ...)``;
 - gnubg MET XML: the header comment mathbg writes (``... written by mathbg.``);
-- XG ``.met``: a first comment line ``; written by mathbg <version>``.
+- XG ``.met``: a comment line ``; written by mathbg <version>`` (second line, after
+  ``[Current]``).
 
 CSV, JSON and text tables carry no safe marker, so an existing one is always refused
 without ``force``.
@@ -77,7 +78,8 @@ def marker() -> str:
 
 
 def xg_marker_line() -> str:
-    """The first line of an XG ``.met`` file mathbg writes (``;`` starts a comment)."""
+    """The comment line mathbg puts in an XG ``.met`` file after ``[Current]`` (``;`` starts
+    a comment in XG's INI-style files)."""
     return f"; written by {marker()}"
 
 
@@ -85,6 +87,7 @@ _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _HEAD = 1 << 16
 _SVG_CREATOR = re.compile(rb"<dc:creator>\s*<cc:Agent>\s*<dc:title>mathbg[ <]")
 _PDF_CREATOR = re.compile(rb"/Creator\s*\(mathbg[ )]")
+_XG_COMMENT = re.compile(rb"^[ \t]*; written by mathbg ", re.M)
 _XML_COMMENT = re.compile(rb"<!--(?:(?!-->).)*?written by mathbg\.", re.S)
 
 
@@ -163,9 +166,8 @@ def written_by_mathbg(path: PathLike) -> bool:
     if head.startswith(b"%PDF"):
         return bool(_PDF_CREATOR.search(head) or _PDF_CREATOR.search(tail))
     text_head = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if text_head.startswith(b";"):
-        first = text_head.split(b"\n", 1)[0].strip()
-        return first.startswith(b"; written by mathbg ")
+    if text_head.startswith(b"["):  # an INI-style XG .met
+        return bool(_XG_COMMENT.search(head))
     if text_head.startswith(b"<"):
         if b"<svg" in head:
             return bool(_SVG_CREATOR.search(head))

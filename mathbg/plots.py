@@ -3,6 +3,10 @@
 A flat module of functions: each takes the object to draw and an optional matplotlib
 ``ax`` (a new figure is made when it is None) and returns the Axes. matplotlib is imported
 here only, never by ``import mathbg``.
+
+:func:`save_figure` writes a figure to a file safely (atomic, marked as mathbg's, never
+over a file mathbg did not write unless ``force``); it is not a plot, so it is not in
+``__all__``.
 """
 
 from __future__ import annotations
@@ -34,7 +38,6 @@ __all__ = [
     "post_crawford",
     "race_chances_by_lead",
     "race_rolls",
-    "save_figure",
     "take_point_vs_cube_life",
     "take_point_vs_gammon_rate",
 ]

@@ -173,13 +173,13 @@ def _run_batch(args: argparse.Namespace) -> int:
 
     if args.csv is None and not args.json:
         raise InvalidParameterError("batch mode writes --csv OUT (or --json)")
-    check_output(args.csv, args.force, marked=False)
     ids = _read_ids(args.file)
     for k, text in enumerate(ids, 1):  # every line checked before any work
         try:
             as_position(text)
         except MathbgError as exc:
             raise type(exc)(f"{args.file} line {k}: {exc}") from None
+    check_output(args.csv, args.force, marked=False)  # before the work
     options = _options(args)
     with tqdm(total=len(ids), desc="analyze", unit="pos", disable=None) as bar:
         last = [0]

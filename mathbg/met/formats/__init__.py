@@ -133,7 +133,7 @@ def write(
 
     The write is atomic and never replaces a file mathbg did not write unless ``force``
     (:mod:`mathbg._files`): a gnubg XML file is recognised by mathbg's header comment, an
-    XG ``.met`` by its first line ``; written by mathbg ...``; CSV, JSON and text files
+    XG ``.met`` by its comment line ``; written by mathbg ...``; CSV, JSON and text files
     carry no marker, so an existing one is refused without ``force``. A CSV matrix also
     writes ``NAME.post-crawford.csv``; both targets are checked before either is written.
 
@@ -168,7 +168,8 @@ def write(
             tmp.write_text(text, encoding="utf-8")
         return p
     if kind == "xg":
-        text = xg_marker_line() + "\n" + text
+        first, _, rest = text.partition("\n")  # "[Current]", then the marker comment
+        text = f"{first}\n{xg_marker_line()}\n{rest}"
         data = text.replace("\n", "\r\n").encode("cp1252", errors="replace")
         write_output(p, data, what="MET file", force=force)
     else:
