@@ -1,7 +1,8 @@
 """The complete rules model of backgammon.
 
 - :mod:`~mathbg.rules.position`: :class:`Position` (immutable, side on roll's view),
-  :class:`PositionStatus`.
+  :class:`PositionStatus`; its checkers-only base
+  :class:`~mathbg.rules.board.BasePosition` in :mod:`~mathbg.rules.board`.
 - :mod:`~mathbg.rules.dice`: the 21 rolls and their weights, the opening roll.
 - :mod:`~mathbg.rules.movegen`: legal plays (numba kernel, batch successors, reference
   generator); :mod:`~mathbg.rules.plays`: :class:`Play`, :class:`Plays`.
@@ -12,7 +13,8 @@
 - :mod:`~mathbg.rules.match`: :class:`MatchState` (gnubg's match snapshot) and scoring.
 - :mod:`~mathbg.rules.game`: the game flow state machine and a random game player.
 - :mod:`~mathbg.rules.clock`: the delay + reserve + bonus clock.
-- :mod:`~mathbg.rules.ruleset`: rule sets (variants plug in here).
+- :mod:`~mathbg.rules.ruleset`: rule sets (variants plug in here, through
+  :mod:`~mathbg.rules.registry`).
 - :mod:`~mathbg.rules.variants`: Portes, Plakoto, Fevga, Tavla, Long Nardi; the Tavli match.
 
 Names are imported lazily: ``import mathbg.rules`` does not load numba.

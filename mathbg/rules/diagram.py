@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mathbg.rules.position import Position
+    from mathbg.rules.board import BasePosition
 
 __all__ = ["render"]
 
@@ -28,7 +28,7 @@ def stack_cell(count: int, row: int, mark: str) -> str:
     return mark
 
 
-def render(position: Position, *, match: Any = None, roll: Any = None) -> str:
+def render(position: BasePosition, *, match: Any = None, roll: Any = None) -> str:
     """The board as text (13 lines of board plus a header), side on roll at the bottom.
 
     Stacks of 10 or more checkers show a letter in the fifth row (A = 10, ..., F = 15).
@@ -57,7 +57,7 @@ def render(position: Position, *, match: Any = None, roll: Any = None) -> str:
 
 
 def board_lines(
-    position: Position, stack: Callable[[int, int], str], *, middle: str = "", roll: Any = None
+    position: BasePosition, stack: Callable[[int, int], str], *, middle: str = "", roll: Any = None
 ) -> list[str]:
     """The board's lines, border to border, side on roll at the bottom.
 

@@ -40,7 +40,7 @@ from mathbg.rules.cube import CubeRules, CubeState, OfferKind
 from mathbg.rules.dice import Roll, parse_roll
 from mathbg.rules.match import GameStatus, MatchState, ResultKind, game_points
 from mathbg.rules.position import Position
-from mathbg.rules.ruleset import BACKGAMMON, RuleSet, get_ruleset
+from mathbg.rules.ruleset import BACKGAMMON, RuleSet, classify_result, get_ruleset
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.plays import Play, Plays
@@ -67,31 +67,6 @@ class Phase(enum.Enum):
     MOVE = "move"
     RESIGNATION = "resignation"
     OVER = "over"
-
-
-def classify_result(position: Position, ruleset: RuleSet = BACKGAMMON) -> ResultKind | None:
-    """How the game is won in ``position``, or None if nobody has finished.
-
-    ``position`` is seen from the player who just finished (``position.player`` has no
-    checker left on the board), e.g. a :attr:`Play.result`. The loser
-    (``position.opponent``) has borne off a checker: single; none: gammon; none and a
-    checker on the bar or in the winner's home board (the loser's points 19-24): backgammon.
-    A rule set without gammons or backgammons caps the result.
-    """
-    c = position.cells
-    if any(c[25:]):
-        return None
-    if position.opponent_off > 0:
-        kind = ResultKind.SINGLE
-    elif any(c[18:25]):  # loser's points 19..24 (winner's home board) and its bar
-        kind = ResultKind.BACKGAMMON
-    else:
-        kind = ResultKind.GAMMON
-    if kind == ResultKind.BACKGAMMON and not ruleset.backgammons:
-        kind = ResultKind.GAMMON
-    if kind == ResultKind.GAMMON and not ruleset.gammons:
-        kind = ResultKind.SINGLE
-    return kind
 
 
 @dataclass(frozen=True)

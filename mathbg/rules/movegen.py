@@ -48,7 +48,7 @@ import numba as nb
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mathbg.rules.position import Position
+    from mathbg.rules.board import BasePosition
 
 __all__ = ["generate", "reference_results", "successors"]
 
@@ -533,7 +533,7 @@ def _ref_step(me: list[int], opp: list[int], src: int, die: int) -> tuple[int, b
     return -1, False
 
 
-def reference_results(position: Position, roll: tuple[int, int]) -> dict[bytes, list[tuple]]:
+def reference_results(position: BasePosition, roll: tuple[int, int]) -> dict[bytes, list[tuple]]:
     """Legal plays by brute force: ``{resulting cells: [moves of one way to play it]}``.
 
     Tries every checker for every die in every order (both orders of a non-double, all

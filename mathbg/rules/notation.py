@@ -23,33 +23,69 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from mathbg.errors import AmbiguousPlayError, IllegalPlayError, InvalidNotationError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mathbg.rules.plays import Play, Plays
-    from mathbg.rules.position import Position
+    from mathbg.rules.board import BasePosition
 
 __all__ = ["ParsedPlay", "format_moves", "hits_of", "parse_notation", "resolve"]
 
 _BAR, _OFF = 25, 0
 
 
+class PlayLike(Protocol):
+    """What reading notation needs of a play (a :class:`~mathbg.rules.plays.Play`)."""
+
+    @property
+    def result(self) -> BasePosition: ...
+
+    @property
+    def moves(self) -> tuple[tuple[int, int], ...]: ...
+
+    @property
+    def dice(self) -> tuple[int, ...]: ...
+
+    @property
+    def hits(self) -> tuple[int, ...]: ...
+
+    @property
+    def notation(self) -> str: ...
+
+
+_PlayT = TypeVar("_PlayT", bound=PlayLike, covariant=True)
+
+
+class PlaysLike(Protocol[_PlayT]):
+    """What reading notation needs of the legal plays of a roll (a
+    :class:`~mathbg.rules.plays.Plays`): this module sits below them, they call it."""
+
+    @property
+    def position(self) -> BasePosition: ...
+
+    @property
+    def roll(self) -> tuple[int, int]: ...
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[_PlayT]: ...
+
+
 def _point_name(p: int) -> str:
     return "bar" if p == _BAR else "off" if p == _OFF else str(p)
 
 
-def _blots(position: Position) -> set[int]:
+def _blots(position: BasePosition) -> set[int]:
     """Points (mover's numbering 1..24) holding exactly one opposing checker."""
     opp = position.cells[:25]
     # the mover's point p is the opponent's point 25 - p, i.e. its 0-based cell 24 - p
     return {p for p in range(1, 25) if opp[24 - p] == 1}
 
 
-def hits_of(position: Position, moves: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+def hits_of(position: BasePosition, moves: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
     """Points (mover's numbering) where a play of ``moves`` hits, highest first.
 
     A blot is hit when any checker lands on its point (opposing checkers do not move
@@ -60,13 +96,13 @@ def hits_of(position: Position, moves: Sequence[tuple[int, ...]]) -> tuple[int, 
 
 
 def format_moves(
-    position: Position, moves: Sequence[tuple[int, ...]], marks: Collection[int] | None = None
+    position: BasePosition, moves: Sequence[tuple[int, ...]], marks: Collection[int] | None = None
 ) -> str:
     """Standard notation of a play.
 
     Parameters
     ----------
-    position : Position
+    position : BasePosition
         The position before the play (the mover on roll).
     moves : sequence of (from, to[, die])
         The single-die moves, in an order they can be played, with public point numbers
@@ -222,7 +258,7 @@ def parse_notation(text: str) -> ParsedPlay:
 # resolving notation against the legal plays
 
 
-def play_net(start: Position, result: Position) -> tuple[int, ...]:
+def play_net(start: BasePosition, result: BasePosition) -> tuple[int, ...]:
     s, r = start.cells, result.cells
     delta = [0] * 26
     for k in range(25):
@@ -244,7 +280,7 @@ def segment_ok(a: int, b: int, roll: tuple[int, int]) -> bool:
     return dist in sums
 
 
-def _diagnose(plays: Plays, parsed: ParsedPlay) -> str:
+def _diagnose(plays: PlaysLike[PlayLike], parsed: ParsedPlay) -> str:
     """Why a parsed play matches no legal play (best effort, most specific first)."""
     pos = plays.position
     roll = plays.roll
@@ -293,7 +329,7 @@ def _diagnose(plays: Plays, parsed: ParsedPlay) -> str:
     return f"not a legal play of {rtxt} in this position"
 
 
-def resolve(plays: Plays, text: str | ParsedPlay) -> Play:
+def resolve(plays: PlaysLike[_PlayT], text: str | ParsedPlay) -> _PlayT:
     """The legal play written as ``text``.
 
     Raises

@@ -16,16 +16,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 
 from mathbg.rules import movegen
+from mathbg.rules.board import BasePosition, new_position
 from mathbg.rules.dice import Roll, parse_roll
 from mathbg.rules.notation import format_moves, hits_of, resolve
-from mathbg.rules.position import Position, make_position
 
 __all__ = ["Play", "Plays", "legal_plays"]
+
+#: The class of the positions a play starts from and leads to (results are built with the
+#: class of the starting position: a Position's plays lead to Positions).
+P = TypeVar("P", bound=BasePosition)
 
 NORMAL_ROLL: dict[tuple[int, int], Roll] = {
     (a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)
@@ -33,7 +37,7 @@ NORMAL_ROLL: dict[tuple[int, int], Roll] = {
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Play:
+class Play(Generic[P]):
     """One legal play: the checker moves of a roll and the position they lead to.
 
     Attributes
@@ -57,9 +61,9 @@ class Play:
     result (hits included): that is how plays are counted, as in gnubg.
     """
 
-    position: Position
+    position: P
     roll: Roll
-    result: Position
+    result: P
     moves: tuple[tuple[int, int], ...]
     dice: tuple[int, ...]
 
@@ -69,7 +73,7 @@ class Play:
         return format_moves(self.position, self.moves)
 
     @property
-    def next_position(self) -> Position:
+    def next_position(self) -> P:
         """The position after the play from the opponent's point of view (its turn)."""
         return self.result.swap()
 
@@ -93,7 +97,7 @@ class Play:
         return f"<Play {self.roll[0]}{self.roll[1]}: {self.notation or '(no move)'}>"
 
 
-class Plays(Sequence[Play]):
+class Plays(Sequence[Play[P]]):
     """The legal plays of one roll in one position (a lazy, read-only sequence).
 
     Supports ``len``, indexing, iteration and ``in`` (a :class:`Play`, a resulting
@@ -110,23 +114,23 @@ class Plays(Sequence[Play]):
     __slots__ = ("_boards", "_cache", "_moves", "position", "roll")
 
     #: The class of the plays built (a variant's Plays uses its own).
-    _play_class: type[Play] = Play
+    _play_class: type[Play[Any]] = Play
 
-    def __init__(self, position: Position, roll: Roll, boards: np.ndarray, moves: np.ndarray):
+    def __init__(self, position: P, roll: Roll, boards: np.ndarray, moves: np.ndarray):
         self.position = position
         self.roll = roll
         self._boards = boards
         self._moves = moves
-        self._cache: dict[int, Play] = {}
+        self._cache: dict[int, Play[P]] = {}
 
     def __len__(self) -> int:
         return self._boards.shape[0]
 
-    def _result(self, i: int) -> Position:
+    def _result(self, i: int) -> P:
         """The resulting position of play ``i`` (a variant's Plays builds its own kind)."""
-        return make_position(self._boards[i].tobytes())
+        return new_position(type(self.position), self._boards[i].tobytes())
 
-    def _play(self, i: int) -> Play:
+    def _play(self, i: int) -> Play[P]:
         play = self._cache.get(i)
         if play is None:
             mv = self._moves[i]
@@ -145,12 +149,12 @@ class Plays(Sequence[Play]):
         return play
 
     @overload
-    def __getitem__(self, i: int) -> Play: ...
+    def __getitem__(self, i: int) -> Play[P]: ...
 
     @overload
-    def __getitem__(self, i: slice) -> list[Play]: ...
+    def __getitem__(self, i: slice) -> list[Play[P]]: ...
 
-    def __getitem__(self, i: int | slice) -> Play | list[Play]:
+    def __getitem__(self, i: int | slice) -> Play[P] | list[Play[P]]:
         n = len(self)
         if isinstance(i, slice):
             return [self._play(j) for j in range(*i.indices(n))]
@@ -161,14 +165,14 @@ class Plays(Sequence[Play]):
             raise IndexError(f"play index {i} out of range ({n} plays)")
         return self._play(j)
 
-    def __iter__(self) -> Iterator[Play]:
+    def __iter__(self) -> Iterator[Play[P]]:
         for j in range(len(self)):
             yield self._play(j)
 
     def __contains__(self, item: object) -> bool:
         if isinstance(item, Play):
             return item.position == self.position and item.result in self._result_set()
-        if isinstance(item, Position):
+        if isinstance(item, BasePosition):
             return item in self._result_set()
         if isinstance(item, str):
             try:
@@ -178,13 +182,14 @@ class Plays(Sequence[Play]):
             return True
         return False
 
-    def _result_set(self) -> set[Position]:
+    def _result_set(self) -> set[P]:
         return set(self.results)
 
     @property
-    def results(self) -> tuple[Position, ...]:
+    def results(self) -> tuple[P, ...]:
         """The resulting positions (mover's point of view), one per play."""
-        return tuple(make_position(row.tobytes()) for row in self._boards)
+        cls = type(self.position)
+        return tuple(new_position(cls, row.tobytes()) for row in self._boards)
 
     @property
     def boards(self) -> np.ndarray:
@@ -197,7 +202,7 @@ class Plays(Sequence[Play]):
         """The notation of every play."""
         return [p.notation for p in self]
 
-    def parse(self, text: str) -> Play:
+    def parse(self, text: str) -> Play[P]:
         """The legal play written as ``text`` (see :func:`mathbg.rules.notation.resolve`).
 
         Raises
@@ -206,7 +211,7 @@ class Plays(Sequence[Play]):
         """
         return resolve(self, text)
 
-    def find(self, result: Position) -> Play | None:
+    def find(self, result: BasePosition) -> Play[P] | None:
         """The play leading to ``result`` (mover's point of view), or None."""
         target = result.cells
         for j in range(len(self)):
@@ -218,7 +223,7 @@ class Plays(Sequence[Play]):
         return f"<Plays {self.roll[0]}{self.roll[1]} from {self.position!r}: {len(self)} plays>"
 
 
-def legal_plays(position: Position, roll: Any) -> Plays:
+def legal_plays(position: P, roll: Any) -> Plays[P]:
     """The legal plays of ``roll`` in ``position`` (see :meth:`Position.legal_plays`)."""
     r = NORMAL_ROLL.get(roll) if type(roll) is tuple else None
     if r is None:

@@ -8,9 +8,12 @@ the 24-point board: the starting position, the legal-play generator, which resul
 Standard backgammon is defined here. Its generator is the dedicated numba kernel behind
 :meth:`Position.legal_plays`; the regional variants (Portes, Plakoto, Fevga, Tavla, Long
 Nardi) are :class:`~mathbg.rules.variants.rules.VariantRuleSet` instances with their own
-generator, registered in :data:`RULESETS` when :mod:`mathbg.rules.variants` is first
-imported (which :func:`get_ruleset` does on demand), so the standard game never pays for a
-variant's rules.
+generator, registered in :data:`RULESETS` (the registry of :mod:`mathbg.rules.registry`) when
+:mod:`mathbg.rules.variants` is first imported (which :func:`get_ruleset` does on demand),
+so the standard game never pays for a variant's rules.
+
+How a game ends under a rule set (:func:`classify_result`) is decided here too, from the
+checkers alone.
 """
 
 from __future__ import annotations
@@ -20,13 +23,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mathbg.errors import UnknownVariantError
+from mathbg.rules.match import ResultKind
+from mathbg.rules.registry import RULESETS, lookup, register
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mathbg.rules.match import ResultKind
     from mathbg.rules.plays import Plays
     from mathbg.rules.position import Position
 
-__all__ = ["BACKGAMMON", "RULESETS", "RuleSet", "get_ruleset"]
+__all__ = ["BACKGAMMON", "RULESETS", "RuleSet", "classify_result", "get_ruleset"]
 
 
 def _standard_initial() -> Position:
@@ -84,10 +88,8 @@ class RuleSet:
 
         Returns ``(kind, reason)`` with the mover as winner (reason ``"played"``; a
         variant may add others, and a ``kind`` of None for a draw), or None while the
-        game goes on. Here: :func:`mathbg.rules.game.classify_result`.
+        game goes on. Here: :func:`classify_result`.
         """
-        from mathbg.rules.game import classify_result
-
         kind = classify_result(position, self)
         return None if kind is None else (kind, "played")
 
@@ -95,8 +97,32 @@ class RuleSet:
 #: Standard backgammon (international rules; gnubg's ``VARIATION_STANDARD``).
 BACKGAMMON = RuleSet(name="backgammon", initial=_standard_initial, plays=_standard_plays)
 
-#: Known rule sets by name.
-RULESETS: dict[str, RuleSet] = {"backgammon": BACKGAMMON}
+register({"backgammon": BACKGAMMON})
+
+
+def classify_result(position: Position, ruleset: RuleSet = BACKGAMMON) -> ResultKind | None:
+    """How the game is won in ``position``, or None if nobody has finished.
+
+    ``position`` is seen from the player who just finished (``position.player`` has no
+    checker left on the board), e.g. a :attr:`Play.result`. The loser
+    (``position.opponent``) has borne off a checker: single; none: gammon; none and a
+    checker on the bar or in the winner's home board (the loser's points 19-24): backgammon.
+    A rule set without gammons or backgammons caps the result.
+    """
+    c = position.cells
+    if any(c[25:]):
+        return None
+    if position.opponent_off > 0:
+        kind = ResultKind.SINGLE
+    elif any(c[18:25]):  # loser's points 19..24 (winner's home board) and its bar
+        kind = ResultKind.BACKGAMMON
+    else:
+        kind = ResultKind.GAMMON
+    if kind == ResultKind.BACKGAMMON and not ruleset.backgammons:
+        kind = ResultKind.GAMMON
+    if kind == ResultKind.GAMMON and not ruleset.gammons:
+        kind = ResultKind.SINGLE
+    return kind
 
 
 def get_ruleset(name: str | RuleSet = "backgammon") -> RuleSet:
@@ -112,14 +138,5 @@ def get_ruleset(name: str | RuleSet = "backgammon") -> RuleSet:
         return name
     if not isinstance(name, str):
         raise UnknownVariantError(f"a variant name is a string, got {type(name).__name__}")
-    key = name.strip().lower()
-    rs = RULESETS.get(key)
-    if rs is None:
-        # importing the variants package registers their rule sets
-        from mathbg.rules.variants import normalise_name
-
-        rs = RULESETS.get(normalise_name(key))
-    if rs is None:
-        known = ", ".join(sorted(RULESETS))
-        raise UnknownVariantError(f"unknown variant {name!r}: known variants are {known}")
+    rs: RuleSet = lookup(name)
     return rs

@@ -28,7 +28,7 @@ and loads no numba code (the kernel compiles on first use).
 from __future__ import annotations
 
 from mathbg._lazy import lazy_exports
-from mathbg.rules.ruleset import RULESETS
+from mathbg.rules.registry import register
 from mathbg.rules.variants.geometry import Contact, Movement, Variant, normalise_name
 from mathbg.rules.variants.position import VariantPosition, parse_position
 from mathbg.rules.variants.rules import (
@@ -42,7 +42,7 @@ from mathbg.rules.variants.rules import (
     VariantRuleSet,
 )
 
-RULESETS.update(VARIANT_RULESETS)
+register(VARIANT_RULESETS)
 
 _LAZY = {
     "VariantPlays": "mathbg.rules.variants.plays",

@@ -28,6 +28,9 @@ from __future__ import annotations
 
 import enum
 
+from mathbg.rules.registry import ALIASES as ALIASES
+from mathbg.rules.registry import normalise_name as normalise_name
+
 __all__ = ["Contact", "Movement", "Variant", "opponent_point", "variant_from_name"]
 
 
@@ -88,23 +91,6 @@ class VariantGeometry:
     def contact(self) -> Contact:
         """Hit, pin or block."""
         return GEOMETRY[self.variant][1]
-
-
-#: Other spellings accepted for variant names (after lower-casing, ``_``/space -> ``-``).
-ALIASES: dict[str, str] = {
-    "nardi": "long-nardi",
-    "long-nardy": "long-nardi",
-    "nardy": "long-nardi",
-    "narde": "long-nardi",
-    "longnardi": "long-nardi",
-    "uzun-tavla": "tavla",
-}
-
-
-def normalise_name(name: str) -> str:
-    """Canonical spelling of a variant name (lower case, ``-`` separators, aliases)."""
-    key = "-".join(name.strip().lower().replace("_", " ").split())
-    return ALIASES.get(key, key)
 
 
 def variant_from_name(name: str | Variant) -> Variant:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -20,22 +20,45 @@ from mathbg.errors import (
     IllegalPlayError,
     InvalidPositionError,
 )
+from mathbg.rules.board import BasePosition
 from mathbg.rules.dice import parse_roll
 from mathbg.rules.notation import ParsedPlay, format_moves, parse_notation, play_net, segment_ok
 from mathbg.rules.plays import NORMAL_ROLL, Play, Plays
 from mathbg.rules.position import Position
-from mathbg.rules.variants.geometry import Contact
+from mathbg.rules.variants.geometry import Contact, Variant
 from mathbg.rules.variants.position import VariantPosition, make_variant_position, mirror_mask
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.dice import Roll
-    from mathbg.rules.variants.rules import VariantRuleSet
 
 __all__ = ["VariantPlays", "variant_legal_plays"]
 
 _MASK24 = (1 << 24) - 1
 #: Bit-reversed bytes, to re-number 24-bit point masks k -> 23 - k in bulk.
 _REV8 = np.array([int(f"{b:08b}"[::-1], 2) for b in range(256)], dtype=np.int64)
+
+
+class KernelRules(Protocol):
+    """What the generator needs of a rule set: a
+    :class:`~mathbg.rules.variants.rules.VariantRuleSet`, which calls it (and so sits above
+    this module)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def variant(self) -> Variant: ...
+
+    @property
+    def contact(self) -> Contact: ...
+
+    @property
+    def first_roll_doubles(self) -> tuple[int, ...]: ...
+
+    @property
+    def kernel_arguments(self) -> tuple[int, int, int]: ...
+
+    def uses_standard_kernel(self) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -126,7 +149,7 @@ class VariantPlays(Plays):
             return self._index_of(item) is not None
         return super().__contains__(item)
 
-    def find(self, result: Position) -> Play | None:
+    def find(self, result: BasePosition) -> Play | None:
         """The play leading to ``result`` (mover's point of view), or None."""
         i = self._index_of(result)
         return None if i is None else self._play(i)
@@ -149,7 +172,7 @@ def _pins_in(position: VariantPosition) -> tuple[int, int]:
     return p & _MASK24, mirror_mask(p >> 24)
 
 
-def variant_legal_plays(rules: VariantRuleSet, position: Position, roll: Any) -> VariantPlays:
+def variant_legal_plays(rules: KernelRules, position: Position, roll: Any) -> VariantPlays:
     """The legal plays of ``roll`` in ``position`` under ``rules``.
 
     Raises

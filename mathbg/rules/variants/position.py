@@ -48,7 +48,7 @@ from mathbg.rules.variants.geometry import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mathbg.rules.variants.plays import VariantPlays
+    from mathbg.rules.plays import Plays
 
 __all__ = ["VariantPosition", "mirror_mask", "parse_position"]
 
@@ -399,15 +399,17 @@ class VariantPosition(Position, VariantGeometry):
         return Position(self.cells)
 
     # ------------------------------------------------------------------ plays
-    def legal_plays(self, roll: Any) -> VariantPlays:
-        """Every legal play of ``roll`` under the variant's default rules.
+    def legal_plays(self, roll: Any) -> Plays[Any]:
+        """Every legal play of ``roll`` under the variant's default rules: a
+        :class:`~mathbg.rules.variants.plays.VariantPlays` (built by the rule set, above
+        this module).
 
         Use ``get_ruleset(...).with_options(...).legal_plays(position, roll)`` for a rule
         set with non-default options.
         """
         from mathbg.rules.ruleset import get_ruleset
 
-        return get_ruleset(self.variant.value).legal_plays(self, roll)  # type: ignore[return-value]
+        return get_ruleset(self.variant.value).legal_plays(self, roll)
 
     # ------------------------------------------------------------------ display
     def diagram(self, *, match: Any = None, roll: Any = None) -> str:

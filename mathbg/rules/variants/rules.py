@@ -251,7 +251,7 @@ class VariantRuleSet(RuleSet, VariantGeometry):
         """
         c = position.cells
         if not any(c[25:]):
-            from mathbg.rules.game import classify_result
+            from mathbg.rules.ruleset import classify_result
 
             kind = classify_result(position, self)
             return None if kind is None else (kind, "played")
