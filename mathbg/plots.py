@@ -3,10 +3,16 @@
 A flat module of functions: each takes the object to draw and an optional matplotlib
 ``ax`` (a new figure is made when it is None) and returns the Axes. matplotlib is imported
 here only, never by ``import mathbg``.
+
+:func:`save_figure` writes a figure to a file safely (atomic, marked as mathbg's, never
+over a file mathbg did not write unless ``force``); it is not a plot, so it is not in
+``__all__``.
 """
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import matplotlib.pyplot as plt
@@ -35,6 +41,46 @@ __all__ = [
     "take_point_vs_cube_life",
     "take_point_vs_gammon_rate",
 ]
+
+
+def save_figure(
+    figure: Any,
+    path: str | os.PathLike[str],
+    *,
+    force: bool = False,
+    dpi: float = 100,
+    tight_layout: bool = True,
+    close: bool = True,
+    **savefig: Any,
+) -> Path:
+    """Save ``figure`` to ``path`` safely and (by default) close it.
+
+    The format comes from the suffix (``savefig``'s rule). The file is written atomically
+    and marked as mathbg's (PNG ``Software``, SVG/PDF ``Creator`` metadata), so saving to
+    the same path again replaces it; an existing file mathbg did not write is refused
+    unless ``force`` (see :mod:`mathbg._files`).
+
+    Raises
+    ------
+    mathbg.errors.TargetExistsError
+        ``path`` is a directory, or a file mathbg did not write (and ``force`` is false).
+    """
+    from mathbg._files import output_file, savefig_metadata
+
+    final = Path(path)
+    fmt = savefig.pop("format", None) or final.suffix.lstrip(".").lower() or "png"
+    metadata = savefig_metadata(fmt)
+    if metadata is not None:
+        savefig.setdefault("metadata", metadata)
+    try:
+        if tight_layout:
+            figure.tight_layout()
+        with output_file(final, what=f"{fmt.upper()} plot", force=force) as tmp:
+            figure.savefig(tmp, dpi=dpi, format=fmt, **savefig)
+    finally:
+        if close:
+            plt.close(figure)
+    return final
 
 
 def __dir__() -> list[str]:

@@ -35,13 +35,13 @@ import ctypes
 import errno
 import hashlib
 import os
-import secrets
 import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from mathbg._files import TMP_PREFIX, fsync_dir, tmp_name
 from mathbg._resources import check_space, format_bytes
 from mathbg.errors import InsufficientSpaceError, TargetExistsError
 
@@ -62,8 +62,8 @@ __all__ = [
 
 PathLike = str | os.PathLike[str]
 
-#: Prefix of every temporary file or directory mathbg writes beside a target.
-TMP_PREFIX = ".mathbg-tmp-"
+# TMP_PREFIX (the prefix of every temporary mathbg writes beside a target) comes from
+# mathbg._files, shared with the writers of plots and MET files.
 #: Prefix of the lock files beside a target (kept: removing a lock file is racy).
 LOCK_PREFIX = ".mathbg-lock-"
 #: A temporary older than this is stale even if its pid is alive (pid reuse).
@@ -140,8 +140,7 @@ def check_target(
 # ------------------------------------------------------------------------------ temporaries
 
 
-def _tmp_name(target: Path) -> Path:
-    return target.parent / f"{TMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}-{target.name}"
+_tmp_name = tmp_name
 
 
 def _pid_of(name: str) -> int | None:
@@ -220,17 +219,7 @@ def fsync_tree(path: PathLike) -> None:
         _fsync_dir(p)
 
 
-def _fsync_dir(d: Path) -> None:
-    try:
-        fd = os.open(d, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+_fsync_dir = fsync_dir
 
 
 def space_error(exc: OSError, path: PathLike, what: str) -> InsufficientSpaceError:

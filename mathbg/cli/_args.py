@@ -78,14 +78,41 @@ def pyplot() -> Any:
 
 
 def save_figure(
-    figure: Any, path: str, *, dpi: int = 100, tight_layout: bool = True, **savefig: Any
+    figure: Any,
+    path: str,
+    *,
+    dpi: int = 100,
+    tight_layout: bool = True,
+    force: bool = False,
+    **savefig: Any,
 ) -> None:
-    """Write ``figure`` to ``path`` (``--plot``) and close it."""
-    plt = pyplot()
-    if tight_layout:
-        figure.tight_layout()
-    figure.savefig(path, dpi=dpi, **savefig)
-    plt.close(figure)
+    """Write ``figure`` to ``path`` (``--plot``; refused over a foreign file unless
+    ``--force``: :func:`mathbg.plots.save_figure`) and close it."""
+    pyplot()
+    from mathbg.plots import save_figure as save
+
+    save(figure, path, force=force, dpi=dpi, tight_layout=tight_layout, **savefig)
+
+
+def check_output(path: str | None, force: bool, *, marked: bool = True) -> None:
+    """Refuse an output target early (before the work), as the writer would: a directory,
+    or an existing file mathbg did not write (without ``--force``); ``marked=False`` for
+    formats with no marker (CSV), where any existing file needs ``--force``."""
+    if path is None:
+        return
+    from mathbg._files import check_output as check
+    from mathbg._files import never_ours, written_by_mathbg
+
+    check(path, force=force, is_ours=written_by_mathbg if marked else never_ours)
+
+
+def add_force(parser: argparse.ArgumentParser) -> None:
+    """The ``--force`` option of commands that write files."""
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace output files that mathbg did not write (never a directory)",
+    )
 
 
 def parse_counts(text: str) -> list[int]:

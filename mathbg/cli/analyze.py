@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mathbg.cli._args import add_command, add_decimals, load_met, print_json, save_figure
+from mathbg.cli._args import (
+    add_command,
+    add_decimals,
+    add_force,
+    check_output,
+    load_met,
+    print_json,
+    save_figure,
+)
 
 DESCRIPTION = """\
 The cube action of the side on roll at every score of a match (roller A-away, opponent
@@ -78,6 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_decimals(p)
     p.add_argument("--file", metavar="IDS.txt", help="batch: one position per line")
     p.add_argument("--csv", metavar="OUT", help="batch: write every row to this CSV file")
+    add_force(p)
     p.set_defaults(handler=run)
 
 
@@ -136,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidParameterError("give a POSITION (or --file IDS.txt)")
     if args.csv is not None:
         raise InvalidParameterError("--csv goes with --file")
+    check_output(args.plot, args.force)
     from mathbg.analysis.matrix import analyze
 
     result = analyze(args.position, exact_progress=True, disk_cache=True, **_options(args))
@@ -146,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         from mathbg.plots import cube_action_grid
 
         ax = cube_action_grid(result)
-        save_figure(ax.figure, args.plot)
+        save_figure(ax.figure, args.plot, force=args.force)
     if args.json:
         print_json(result.as_dict(), decimals=args.decimals)
         return 0
@@ -169,6 +179,7 @@ def _run_batch(args: argparse.Namespace) -> int:
             as_position(text)
         except MathbgError as exc:
             raise type(exc)(f"{args.file} line {k}: {exc}") from None
+    check_output(args.csv, args.force, marked=False)  # before the work
     options = _options(args)
     with tqdm(total=len(ids), desc="analyze", unit="pos", disable=None) as bar:
         last = [0]
@@ -182,10 +193,12 @@ def _run_batch(args: argparse.Namespace) -> int:
         import pandas as pd
 
         frame = pd.concat([r.to_frame() for r in results], ignore_index=True)
+        from mathbg._files import never_ours, output_file
         from mathbg._output import format_number
 
-        frame.to_csv(args.csv, index=False,
-                     float_format=lambda v: format_number(v, args.decimals))  # fmt: skip
+        with output_file(args.csv, what="CSV file", force=args.force, is_ours=never_ours) as tmp:
+            frame.to_csv(tmp, index=False,
+                         float_format=lambda v: format_number(v, args.decimals))  # fmt: skip
     if args.json:
         print_json([r.as_dict() for r in results], decimals=args.decimals)
     return 0

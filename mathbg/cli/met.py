@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mathbg.cli._args import add_command, pyplot, save_figure
+from mathbg.cli._args import add_command, add_force, check_output, pyplot, save_figure
 
 DESCRIPTION = """\
 Print or write a match equity table: a shipped published table (default kazaross-xg2)
@@ -73,6 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", metavar="PATH", help="write to PATH instead of stdout")
     parser.add_argument("--plot", metavar="PNG", help="also save a heatmap + post-Crawford plot")
     parser.add_argument("--list", action="store_true", help="list the shipped tables and models")
+    add_force(parser)
     parser.set_defaults(handler=run)
 
 
@@ -140,11 +141,12 @@ def run(args: argparse.Namespace) -> int:
         met = read(args.model, length=args.length)
     else:
         met = build(args.model, length=args.length, **params)
+    check_output(args.plot, args.force)
     options = {}
     if args.decimals is not None:
         options["decimals"] = args.decimals
     if args.out:
-        path = write(met, args.out, format=args.format, **options)
+        path = write(met, args.out, format=args.format, force=args.force, **options)
         if args.format == "csv" or (args.format is None and path.suffix.lower() == ".csv"):
             from mathbg.met.formats import post_crawford_csv_path
 
@@ -161,5 +163,5 @@ def run(args: argparse.Namespace) -> int:
         )
         met_heatmap(met, ax=ax1)
         post_crawford(met, ax=ax2)
-        save_figure(fig, args.plot)
+        save_figure(fig, args.plot, force=args.force)
     return 0

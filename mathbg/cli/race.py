@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mathbg.cli._args import add_command, add_decimals, print_json, pyplot, save_figure
+from mathbg.cli._args import (
+    add_command,
+    add_decimals,
+    add_force,
+    check_output,
+    print_json,
+    pyplot,
+    save_figure,
+)
 
 DESCRIPTION = """\
 Evaluate a race (a position without contact): both sides' pip, Keith, Thorp, Isight and
@@ -72,6 +80,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--plot", metavar="PNG", help="save the two sides' distributions of rolls to finish"
     )
+    add_force(parser)
     parser.set_defaults(handler=run)
 
 
@@ -115,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
     if args.counts is not None:
         player = parse_counts(args.counts[0], "player")
         position = (player, parse_counts(args.counts[1], "opponent"))
+    check_output(args.plot, args.force)
     e = evaluate_race(
         position,
         keith_rounding=args.keith_rounding,
@@ -131,7 +141,14 @@ def run(args: argparse.Namespace) -> int:
 
         assert e.distributions is not None  # every race evaluation carries them
         ax = race_rolls(*e.distributions)
-        save_figure(ax.figure, args.plot, dpi=120, tight_layout=False, bbox_inches="tight")
+        save_figure(
+            ax.figure,
+            args.plot,
+            dpi=120,
+            tight_layout=False,
+            bbox_inches="tight",
+            force=args.force,
+        )
     if args.json:
         print_json(e.as_dict(), decimals=args.decimals)
         return 0

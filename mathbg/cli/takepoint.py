@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 from mathbg.cli._args import (
     add_command,
     add_decimals,
+    add_force,
     add_owner_argument,
+    check_output,
     load_met,
     parse_pair,
     print_json,
@@ -107,6 +109,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--matrix", action="store_true", help="every score up to --length-away")
     parser.add_argument("--plot", metavar="PNG", help="save a plot (window bars, or heatmaps)")
+    add_force(parser)
     parser.add_argument("--json", action="store_true", help="print JSON (fractions)")
     add_decimals(parser)
     parser.set_defaults(handler=run)
@@ -226,6 +229,7 @@ def run(args: argparse.Namespace) -> int:
     check_rates(gammons[0], backgammons[0], "player")
     check_rates(gammons[1], backgammons[1], "opponent")
     met = load_met(args.met)
+    check_output(args.plot, args.force)
     if args.matrix:
         if args.length is None:
             raise InvalidScoreError("--matrix needs --length N (scores up to N-away)")
@@ -259,7 +263,7 @@ def run(args: argparse.Namespace) -> int:
         pyplot()
         from mathbg.plots import market_window_bars
 
-        save_figure(market_window_bars(sp).figure, args.plot)
+        save_figure(market_window_bars(sp).figure, args.plot, force=args.force)
     return 0
 
 
@@ -315,5 +319,5 @@ def _matrix(args: argparse.Namespace, met: MET | str, gammons: Any, backgammons:
         fig, axes = plt.subplots(1, 2, figsize=(2 * (3.5 + 0.45 * n), 3.0 + 0.45 * n))
         cube_point_heatmap(df, "take_dead", cube=cube, ax=axes[0])
         cube_point_heatmap(df, live_col, cube=cube, ax=axes[1])
-        save_figure(fig, args.plot)
+        save_figure(fig, args.plot, force=args.force)
     return 0

@@ -497,7 +497,9 @@ class MET:
             out["post_player1"] = [float(x) for x in self.post[1]]
         return out
 
-    def write(self, path: str | Path, format: str | None = None, **options: Any) -> Path:
+    def write(
+        self, path: str | Path, format: str | None = None, *, force: bool = False, **options: Any
+    ) -> Path:
         """Deprecated: use :func:`mathbg.met.write` ``(met, path, ...)``.
 
         The file formats sit above the value object (:mod:`mathbg.met.formats`), so this
@@ -509,7 +511,9 @@ class MET:
 
         warn_deprecated("MET.write(path)", "mathbg.met.write(met, path)")
         formats = importlib.import_module("mathbg.met.formats")
-        return formats.write(self, path, format=format, **options)  # type: ignore[no-any-return]
+        return formats.write(  # type: ignore[no-any-return]
+            self, path, format=format, force=force, **options
+        )
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v:g}" for k, v in self.parameters.items())

@@ -124,10 +124,33 @@ def render(met: MET, format: str = "table", **options: Any) -> str:
     raise METFormatError(f"unknown MET format {format!r}; formats: {', '.join(FORMATS)}")
 
 
-def write(met: MET, path: str | Path, format: str | None = None, **options: Any) -> Path:
+def write(
+    met: MET, path: str | Path, format: str | None = None, *, force: bool = False, **options: Any
+) -> Path:
     """Write ``met`` to ``path`` in ``format`` (default from the suffix: .xml gnubg-xml,
     .met xg, .csv, .json, .txt table). ``options`` go to the formatter (``decimals``,
-    ``parametric``, ``post_length``, ...). Returns the path."""
+    ``parametric``, ``post_length``, ...). Returns the path.
+
+    The write is atomic and never replaces a file mathbg did not write unless ``force``
+    (:mod:`mathbg._files`): a gnubg XML file is recognised by mathbg's header comment, an
+    XG ``.met`` by its comment line ``; written by mathbg ...``; CSV, JSON and text files
+    carry no marker, so an existing one is refused without ``force``. A CSV matrix also
+    writes ``NAME.post-crawford.csv``; both targets are checked before either is written.
+
+    Raises
+    ------
+    mathbg.errors.TargetExistsError
+        A target exists and mathbg did not write it (and ``force`` is false), or is a
+        directory.
+    """
+    from mathbg._files import (
+        never_ours,
+        output_file,
+        write_output,
+        written_by_mathbg,
+        xg_marker_line,
+    )
+
     p = Path(path)
     kind = format or _SUFFIX_FORMAT.get(p.suffix.lower())
     if kind is None:
@@ -136,12 +159,20 @@ def write(met: MET, path: str | Path, format: str | None = None, **options: Any)
             f"{', '.join(FORMATS)}"
         )
     text = render(met, kind, **options)
+    marked = kind in ("gnubg-xml", "xg")
     if kind == "csv":  # a clean matrix; the post-Crawford vectors in their own file
-        post_crawford_csv_path(p).write_text(
-            format_post_crawford_csv(met, **options), encoding="utf-8"
-        )
+        post = post_crawford_csv_path(p)
+        post_text = format_post_crawford_csv(met, **options)
+        with output_file(p, what="MET file", force=force, is_ours=never_ours) as tmp:
+            write_output(post, post_text, what="MET file", force=force, is_ours=never_ours)
+            tmp.write_text(text, encoding="utf-8")
+        return p
     if kind == "xg":
-        p.write_bytes(text.replace("\n", "\r\n").encode("cp1252", errors="replace"))
+        first, _, rest = text.partition("\n")  # "[Current]", then the marker comment
+        text = f"{first}\n{xg_marker_line()}\n{rest}"
+        data = text.replace("\n", "\r\n").encode("cp1252", errors="replace")
+        write_output(p, data, what="MET file", force=force)
     else:
-        p.write_text(text, encoding="utf-8")
+        is_ours = written_by_mathbg if marked else never_ours
+        write_output(p, text, what="MET file", force=force, is_ours=is_ours)
     return p
