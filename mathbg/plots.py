@@ -848,7 +848,7 @@ def cube_action_grid(
     sel = frame[(frame["state"] != "money") & (frame["cube"] == cube) & (frame["owner"] == owner)
                 & ~frame["crawford"].astype(bool)]  # fmt: skip
     if sel.empty:
-        raise ValueError(f"no rows with cube {cube} owned by {owner}")
+        raise InvalidParameterError(f"no rows with cube {cube} owned by {owner}")
     n = int(max(sel["away"].max(), sel["opp_away"].max()))
     names = list(ACTION_COLOURS)
     codes = np.full((n, n), np.nan)

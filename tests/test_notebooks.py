@@ -77,6 +77,8 @@ PROSE_INPUTS: dict[str, set[str]] = {
     "03_take_points_at_a_score": {"50"},
     # the rollout's accuracy against gnubg (README, benchmarks), the zone's bounds
     "05_bearoff_and_race": {"0.005", "20", "90"},
+    # the version of the reference peer (gnubg 1.07)
+    "07_at_which_scores_is_this_a_take": {"1.07"},
 }
 
 _QUOTED = re.compile(r"(\d+(?:[.,]\d+)*)\s?%|(?<![\w.])(\d+\.\d+)(?![\w.])")

@@ -130,7 +130,21 @@ def _cases() -> dict[str, list[Case]]:
                 [(3, 3), (5, 4)], checkers=3), ax=ax),
              "pip count", "implied cube life x", None),
         ],
+        "cube_action_grid": [
+            (lambda ax, f: plots.cube_action_grid(_analysis(), ax=ax),
+             "opponent (taker) away", "roller away", None),
+            (lambda ax, f: plots.cube_action_grid(_analysis(), ax=ax, cube=2),
+             "opponent (taker) away", "roller away", None),
+        ],
     }  # fmt: skip
+
+
+def _analysis() -> Any:
+    """A 5-point score matrix of the opening position from given chances, cubes 1 and 2."""
+    from mathbg.analysis import analyze
+
+    return analyze("4HPwATDgc/ABMA", length=5, probabilities=(0.7, 0.2, 0.01, 0.1, 0.005),
+                   max_cube=2)  # fmt: skip
 
 
 def _match_analysis() -> Any:
