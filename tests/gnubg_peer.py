@@ -12,12 +12,12 @@ so CI can never silently skip a differential test.
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from mathbg.analysis.gnubg_program import run_gnubg_script
 
 GAMES_DIR = Path("/usr/games")
 SHARE_DIR = Path("/usr/share/gnubg")
@@ -61,16 +61,7 @@ class GnubgPeer:
         with tempfile.TemporaryDirectory(prefix="gnubg-home-") as home:
             script = Path(home) / f"script{suffix}"
             script.write_text(text)
-            env = dict(os.environ, HOME=home, LANG="C", LC_ALL="C")
-            proc = subprocess.run(
-                [str(self.gnubg), "-t", "-q", "-r", flag, str(script)],
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-                env=env,
-                cwd=home,
-                stdin=subprocess.DEVNULL,
-            )
+            proc = run_gnubg_script(self.gnubg, flag, script, home, timeout)
         if proc.returncode != 0:
             raise RuntimeError(f"gnubg failed ({proc.returncode}): {proc.stderr[-2000:]}")
         return proc.stdout

@@ -32,12 +32,14 @@ __all__ = [
     "ONE_SIDED_CUBE_LIFE",
     "TWO_SIDED_CHECKERS",
     "TWO_SIDED_POINTS",
+    "BatchEvaluator",
     "EngineNotAvailableError",
     "Evaluation",
     "Evaluator",
     "as_position",
     "check_probabilities",
     "cube_life",
+    "match_list",
     "position_class",
     "top_point",
 ]
@@ -258,3 +260,27 @@ class Evaluator(Protocol):
     ) -> list[Evaluation]:
         """Evaluate many positions (batched where the engine can)."""
         ...
+
+
+def match_list(
+    positions: Sequence[Position], matches: Sequence[MatchState | None] | None
+) -> list[MatchState | None]:
+    """The match state of each of ``positions``: ``matches`` as a list, or money (``None``)
+    for every position when ``matches`` is ``None``."""
+    return list(matches) if matches is not None else [None] * len(positions)
+
+
+class BatchEvaluator:
+    """Base of the engines that evaluate a whole batch at once: :meth:`evaluate` is a batch
+    of one; subclasses implement :meth:`evaluate_many`."""
+
+    name = ""
+    plies: int | None = None
+
+    def evaluate(self, position: Position, match: MatchState | None = None) -> Evaluation:
+        return self.evaluate_many([position], [match])[0]
+
+    def evaluate_many(
+        self, positions: Sequence[Position], matches: Sequence[MatchState | None] | None = None
+    ) -> list[Evaluation]:
+        raise NotImplementedError  # pragma: no cover

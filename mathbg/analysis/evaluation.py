@@ -50,12 +50,14 @@ from mathbg.analysis.base import (
     ONE_SIDED_CUBE_LIFE,
     TWO_SIDED_CHECKERS,
     TWO_SIDED_POINTS,
+    BatchEvaluator,
     EngineNotAvailableError,
     Evaluation,
     Evaluator,
     as_position,
     check_probabilities,
     cube_life,
+    match_list,
     position_class,
     top_point,
 )
@@ -102,7 +104,7 @@ class _Base:
     def evaluate_many(
         self, positions: Sequence[Position], matches: Sequence[MatchState | None] | None = None
     ) -> list[Evaluation]:
-        ms = list(matches) if matches is not None else [None] * len(positions)
+        ms = match_list(positions, matches)
         return [self.evaluate(p, m) for p, m in zip(positions, ms, strict=True)]
 
 
@@ -289,7 +291,7 @@ def get_evaluator(
     return AutoEvaluator(plies=plies)
 
 
-class AutoEvaluator(_Base):
+class AutoEvaluator(BatchEvaluator):
     """``exact``, else ``race``, else ``gnubg-nn``, else ``gnubg`` (per position)."""
 
     name = "auto"
@@ -320,13 +322,10 @@ class AutoEvaluator(_Base):
                 )
         return self._contact
 
-    def evaluate(self, position: Position, match: MatchState | None = None) -> Evaluation:
-        return self.evaluate_many([position], [match])[0]
-
     def evaluate_many(
         self, positions: Sequence[Position], matches: Sequence[MatchState | None] | None = None
     ) -> list[Evaluation]:
-        ms = list(matches) if matches is not None else [None] * len(positions)
+        ms = match_list(positions, matches)
         out: list[Evaluation | None] = [None] * len(positions)
         contact = []
         for i, (p, m) in enumerate(zip(positions, ms, strict=True)):

@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from mathbg.analysis.base import (
+    BatchEvaluator,
     EngineNotAvailableError,
     Evaluation,
     check_probabilities,
@@ -85,7 +86,7 @@ def nn_probabilities(boards: Sequence[Any], plies: int = 0) -> list[tuple[float,
     return [tuple(float(v) for v in nn.probabilities(board, int(plies))) for board in boards]
 
 
-class GnubgNNEvaluator:
+class GnubgNNEvaluator(BatchEvaluator):
     """gnubg's networks through the ``gnubg-nn`` package at ``plies`` (0..4)."""
 
     name = "gnubg-nn"
@@ -95,9 +96,6 @@ class GnubgNNEvaluator:
             raise InvalidParameterError(f"gnubg-nn offers plies 0..{MAX_PLIES}, got {plies}")
         self.plies: int | None = int(plies)
         _module()
-
-    def evaluate(self, position: Position, match: MatchState | None = None) -> Evaluation:
-        return self.evaluate_many([position], [match])[0]
 
     def evaluate_many(
         self, positions: Sequence[Position], matches: Sequence[MatchState | None] | None = None

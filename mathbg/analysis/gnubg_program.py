@@ -32,10 +32,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mathbg.analysis.base import (
+    BatchEvaluator,
     EngineNotAvailableError,
     Evaluation,
     check_probabilities,
     cube_life,
+    match_list,
     position_class,
 )
 from mathbg.errors import InvalidParameterError
@@ -50,6 +52,7 @@ __all__ = [
     "Situation",
     "find_gnubg",
     "run_gnubg",
+    "run_gnubg_script",
     "situation_of",
 ]
 
@@ -140,6 +143,27 @@ def situation_of(match: MatchState | None) -> Situation:
                      match.cube, owner, bool(match.jacoby), True)  # fmt: skip
 
 
+def run_gnubg_script(
+    exe: str | Path, flag: str, script: Path, home: str | Path, timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """Run gnubg ``exe`` non-interactively on ``script`` (``flag`` ``"-p"``: its embedded
+    Python, ``"-c"``: a command file), with ``home`` as ``$HOME`` and working directory and
+    the C locale; gnubg needs a writable ``$HOME``. Returns the finished process (its exit
+    code, stdout and stderr as text), whatever its exit code. Shared by :func:`run_gnubg`
+    and the tests' reference peer.
+    """
+    env = dict(os.environ, HOME=str(home), LANG="C", LC_ALL="C")
+    return subprocess.run(
+        [str(exe), "-t", "-q", "-r", flag, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        cwd=home,
+        stdin=subprocess.DEVNULL,
+    )
+
+
 def run_gnubg(
     boards: Sequence[Any],
     situations: Sequence[Sequence[Situation]] | None = None,
@@ -187,23 +211,14 @@ def run_gnubg(
         job.write_text(json.dumps({"plies": int(plies), "items": items}))
         script = Path(home) / "run.py"
         script.write_text(_SCRIPT % {"job": str(job), "out": str(out)})
-        env = dict(os.environ, HOME=home, LANG="C", LC_ALL="C")
-        proc = subprocess.run(
-            [str(exe), "-t", "-q", "-r", "-p", str(script)],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            env=env,
-            cwd=home,
-            stdin=subprocess.DEVNULL,
-        )
+        proc = run_gnubg_script(exe, "-p", script, home, timeout)
         if proc.returncode != 0 or not out.exists():
             tail = (proc.stderr or proc.stdout)[-500:].strip()
             raise EngineNotAvailableError(f"gnubg failed (exit {proc.returncode}): {tail}")
         return list(json.loads(out.read_text()))
 
 
-class GnubgEvaluator:
+class GnubgEvaluator(BatchEvaluator):
     """The GNU Backgammon program: its cubeless evaluation at ``plies`` and its own cubeful
     decision at each position's match state (money when none), in one subprocess."""
 
@@ -218,13 +233,10 @@ class GnubgEvaluator:
                 "the GNU Backgammon program is not installed: apt-get install gnubg"
             )
 
-    def evaluate(self, position: Position, match: MatchState | None = None) -> Evaluation:
-        return self.evaluate_many([position], [match])[0]
-
     def evaluate_many(
         self, positions: Sequence[Position], matches: Sequence[MatchState | None] | None = None
     ) -> list[Evaluation]:
-        ms = list(matches) if matches is not None else [None] * len(positions)
+        ms = match_list(positions, matches)
         sits = [situation_of(m) for m in ms]
         raw = run_gnubg([p.board for p in positions], [[s] for s in sits],
                         plies=self.plies or 0, evaluate_at=sits)  # fmt: skip
