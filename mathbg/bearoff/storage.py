@@ -285,6 +285,46 @@ def _install(tmp: Path, target: Path) -> None:
 # ------------------------------------------------------------------------------ writers
 
 
+def _prepare(
+    final: Path,
+    what: str,
+    is_same_kind: Callable[[Path], bool],
+    force: bool,
+    needed_bytes: int,
+    locked: bool,
+) -> Path:
+    """The checks before writing ``final`` (its parent created, :func:`check_target`,
+    :func:`clean_stale`, the free space); returns the temporary name beside it."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    check_target(final, is_same_kind=is_same_kind, what=what, force=force)
+    clean_stale(final.parent, locked=final.name if locked else None)
+    if needed_bytes:
+        check_space(final.parent, needed_bytes, f"the {what}")
+    return _tmp_name(final)
+
+
+@contextmanager
+def _install_on_success(
+    tmp: Path, final: Path, what: str, recheck: Callable[[], None] | None = None
+) -> Iterator[Path]:
+    """Yield ``tmp``; when the body returns flush it, run ``recheck`` and install it as
+    ``final`` (:func:`_install`); on any exception remove it (``ENOSPC`` re-raised as
+    :class:`~mathbg.errors.InsufficientSpaceError`)."""
+    try:
+        yield tmp
+        fsync_tree(tmp)
+        if recheck is not None:
+            recheck()
+        _install(tmp, final)
+        _fsync_dir(final.parent)
+    except BaseException as exc:
+        _remove(tmp)
+        if _is_space(exc):
+            assert isinstance(exc, OSError)
+            raise space_error(exc, final, f"writing the {what} {final}") from None
+        raise
+
+
 @contextmanager
 def atomic_directory(
     target: PathLike,
@@ -304,25 +344,14 @@ def atomic_directory(
     ``ENOSPC`` is re-raised as :class:`~mathbg.errors.InsufficientSpaceError`).
     """
     final = Path(target)
-    final.parent.mkdir(parents=True, exist_ok=True)
-    check_target(final, is_same_kind=is_same_kind, what=what, force=force)
-    clean_stale(final.parent, locked=final.name if locked else None)
-    if needed_bytes:
-        check_space(final.parent, needed_bytes, f"the {what}")
-    tmp = _tmp_name(final)
+    tmp = _prepare(final, what, is_same_kind, force, needed_bytes, locked)
     os.mkdir(tmp, 0o777)  # the umask applies
-    try:
-        yield tmp
-        fsync_tree(tmp)
+
+    def recheck() -> None:
         check_target(final, is_same_kind=is_same_kind, what=what, force=force)
-        _install(tmp, final)
-        _fsync_dir(final.parent)
-    except BaseException as exc:
-        _remove(tmp)
-        if _is_space(exc):
-            assert isinstance(exc, OSError)
-            raise space_error(exc, final, f"writing the {what} {final}") from None
-        raise
+
+    with _install_on_success(tmp, final, what, recheck) as path:
+        yield path
 
 
 @contextmanager
@@ -339,26 +368,12 @@ def atomic_file(
     Same contract as :func:`atomic_directory`, for a single file.
     """
     final = Path(target)
-    final.parent.mkdir(parents=True, exist_ok=True)
     if final.is_dir() and not force:
         raise TargetExistsError(f"{final}: is a directory; a {what} is a single file")
-    check_target(final, is_same_kind=is_same_kind, what=what, force=force)
-    clean_stale(final.parent)
-    if needed_bytes:
-        check_space(final.parent, needed_bytes, f"the {what}")
-    tmp = _tmp_name(final)
+    tmp = _prepare(final, what, is_same_kind, force, needed_bytes, locked=False)
     os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-    try:
-        yield tmp
-        fsync_tree(tmp)
-        _install(tmp, final)
-        _fsync_dir(final.parent)
-    except BaseException as exc:
-        _remove(tmp)
-        if _is_space(exc):
-            assert isinstance(exc, OSError)
-            raise space_error(exc, final, f"writing the {what} {final}") from None
-        raise
+    with _install_on_success(tmp, final, what) as path:
+        yield path
 
 
 def preallocate(path: PathLike, size: int | None = None) -> None:
