@@ -145,20 +145,16 @@ def decode_xgid(xgid: str) -> XGID:
             owner, n = "top", ord(ch) - ord("a") + 1
         else:
             raise InvalidIdError(f"invalid XGID {xgid!r}: board character {ch!r} at {i}")
-        if i == 0:
-            if owner != "top":
+        if i in (0, 25):  # the bars: character 0 the top player's, 25 the bottom's
+            side, case, counts = (
+                ("top", "lowercase", top) if i == 0 else ("bottom", "uppercase", bottom)
+            )
+            if owner != side:
                 raise InvalidIdError(
-                    f"invalid XGID {xgid!r}: character 0 is the top "
-                    "player's bar and must be lowercase or '-'"
+                    f"invalid XGID {xgid!r}: character {i} is the {side} "
+                    f"player's bar and must be {case} or '-'"
                 )
-            top[24] = n
-        elif i == 25:
-            if owner != "bottom":
-                raise InvalidIdError(
-                    f"invalid XGID {xgid!r}: character 25 is the bottom "
-                    "player's bar and must be uppercase or '-'"
-                )
-            bottom[24] = n
+            counts[24] = n
         elif owner == "bottom":
             bottom[i - 1] = n
         else:
