@@ -38,18 +38,16 @@ __all__ = ["BAR", "CHECKERS", "OFF", "Position", "PositionStatus"]
 class Position(BasePosition):
     """A backgammon position from the point of view of the side on roll.
 
+    The checker layout of :class:`~mathbg.rules.board.BasePosition` (its layout, views,
+    validity, equality and Position ID are documented there) plus its legal plays, its
+    diagram and the starting positions of the variants.
+
     Parameters
     ----------
     cells : bytes or str
-        The 50 checker counts in gnubg ``TanBoard`` order: the side not on roll's points
-        1..24 and bar (its own numbering), then the side on roll's; or a gnubg Position ID
-        (decoded strictly, as :meth:`from_id`). Most users build positions with
+        The 50 checker counts or a gnubg Position ID, as for
+        :class:`~mathbg.rules.board.BasePosition`. Most users build positions with
         :meth:`from_id`, :meth:`from_counts` or :meth:`initial`.
-
-    Notes
-    -----
-    Immutable and hashable; equality is equality of the checker layout, so two positions
-    that differ only by a hit checker (on the bar) are different, as in gnubg.
     """
 
     __slots__ = ()
