@@ -18,10 +18,31 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mathbg.analysis.gnubg_program import run_gnubg_script
+from mathbg.cube.decisions import CubeAction
 
 GAMES_DIR = Path("/usr/games")
 SHARE_DIR = Path("/usr/share/gnubg")
 VAR_DIR = Path("/var/lib/gnubg")
+
+#: gnubg's cube recommendation texts (``cfevaluate``, beavers off) by mathbg's action.
+GNUBG_CUBE_ACTIONS = {
+    "No double, take": CubeAction.NO_DOUBLE_TAKE,
+    "No redouble, take": CubeAction.NO_DOUBLE_TAKE,
+    "Double, take": CubeAction.DOUBLE_TAKE,
+    "Redouble, take": CubeAction.DOUBLE_TAKE,
+    "Optional double, take": CubeAction.DOUBLE_TAKE,
+    "Optional redouble, take": CubeAction.DOUBLE_TAKE,
+    "Double, pass": CubeAction.DOUBLE_PASS,
+    "Redouble, pass": CubeAction.DOUBLE_PASS,
+    "Optional double, pass": CubeAction.DOUBLE_PASS,
+    "Optional redouble, pass": CubeAction.DOUBLE_PASS,
+    "Too good to double, pass": CubeAction.TOO_GOOD_PASS,
+    "Too good to redouble, pass": CubeAction.TOO_GOOD_PASS,
+    "Too good to double, take": CubeAction.TOO_GOOD_TAKE,
+    "Too good to redouble, take": CubeAction.TOO_GOOD_TAKE,
+    "Never double, take (dead cube)": CubeAction.NOT_AVAILABLE,
+    "Never redouble, take (dead cube)": CubeAction.NOT_AVAILABLE,
+}
 
 
 def _which(name: str) -> Path | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gnubg_peer import GNUBG_CUBE_ACTIONS
 
 from mathbg.analysis import analyze_many
 from mathbg.analysis.evaluation import GivenEvaluator, gnubg_nn_installed
@@ -29,28 +30,12 @@ pytestmark = [pytest.mark.gnubg, pytest.mark.slow]
 LENGTHS = (5, 7, 11)
 TOL = 2e-5  # gnubg's floats are single precision
 
-_GNUBG = {
-    "No double, take": CubeAction.NO_DOUBLE_TAKE,
-    "No redouble, take": CubeAction.NO_DOUBLE_TAKE,
+_GNUBG = GNUBG_CUBE_ACTIONS | {
     "No double, beaver": CubeAction.NO_DOUBLE_BEAVER,
     "No redouble, beaver": CubeAction.NO_DOUBLE_BEAVER,
-    "Double, take": CubeAction.DOUBLE_TAKE,
-    "Redouble, take": CubeAction.DOUBLE_TAKE,
-    "Optional double, take": CubeAction.DOUBLE_TAKE,
-    "Optional redouble, take": CubeAction.DOUBLE_TAKE,
     "Double, beaver": CubeAction.DOUBLE_BEAVER,
     "Redouble, beaver": CubeAction.DOUBLE_BEAVER,
     "Optional double, beaver": CubeAction.DOUBLE_BEAVER,
-    "Double, pass": CubeAction.DOUBLE_PASS,
-    "Redouble, pass": CubeAction.DOUBLE_PASS,
-    "Optional double, pass": CubeAction.DOUBLE_PASS,
-    "Optional redouble, pass": CubeAction.DOUBLE_PASS,
-    "Too good to double, pass": CubeAction.TOO_GOOD_PASS,
-    "Too good to redouble, pass": CubeAction.TOO_GOOD_PASS,
-    "Too good to double, take": CubeAction.TOO_GOOD_TAKE,
-    "Too good to redouble, take": CubeAction.TOO_GOOD_TAKE,
-    "Never double, take (dead cube)": CubeAction.NOT_AVAILABLE,
-    "Never redouble, take (dead cube)": CubeAction.NOT_AVAILABLE,
 }
 #: gnubg's cubeinfo leaves beavers off: compare beavers as the plain take.
 _NO_BEAVER = {CubeAction.NO_DOUBLE_BEAVER: CubeAction.NO_DOUBLE_TAKE,

@@ -26,6 +26,7 @@ import math
 import re
 
 import pytest
+from gnubg_peer import GNUBG_CUBE_ACTIONS
 
 import mathbg.met as metmod
 from mathbg.cube import cubeful, match, money
@@ -291,23 +292,7 @@ print("JSON>>>" + json.dumps(out))
 ) % (BOARDS, SITUATIONS)
 
 _OWNER = {-1: "centre", 0: "player", 1: "opponent"}
-_GNUBG_ACTIONS = {
-    "No double, take": CubeAction.NO_DOUBLE_TAKE,
-    "No redouble, take": CubeAction.NO_DOUBLE_TAKE,
-    "Double, take": CubeAction.DOUBLE_TAKE,
-    "Redouble, take": CubeAction.DOUBLE_TAKE,
-    "Optional double, take": CubeAction.DOUBLE_TAKE,
-    "Optional redouble, take": CubeAction.DOUBLE_TAKE,
-    "Double, pass": CubeAction.DOUBLE_PASS,
-    "Redouble, pass": CubeAction.DOUBLE_PASS,
-    "Optional double, pass": CubeAction.DOUBLE_PASS,
-    "Optional redouble, pass": CubeAction.DOUBLE_PASS,
-    "Too good to double, pass": CubeAction.TOO_GOOD_PASS,
-    "Too good to redouble, pass": CubeAction.TOO_GOOD_PASS,
-    "Too good to double, take": CubeAction.TOO_GOOD_TAKE,
-    "Too good to redouble, take": CubeAction.TOO_GOOD_TAKE,
-    "Never double, take (dead cube)": CubeAction.NOT_AVAILABLE,
-    "Never redouble, take (dead cube)": CubeAction.NOT_AVAILABLE,
+_GNUBG_ACTIONS = GNUBG_CUBE_ACTIONS | {
     "Unknown cube decision": CubeAction.NOT_AVAILABLE,  # the opponent holds the cube
 }
 
