@@ -21,6 +21,11 @@ cubeless only; 4: cubeless, owned, centred, opponent owns). The kernel reads the
 blocks ``(b, c)`` through a flat buffer ``src`` and the offsets ``base[c]`` of each block
 in it, so the same code serves a ring-buffer arena (local build) and a buffer of
 concatenated input blocks (one Dask task).
+
+The integer (gnubg) and float branches of the inner loop over the 21 rolls are written
+out twice on purpose: each keeps its four values in scalars of its own type (int64 or
+float64) that numba holds in registers; one shared loop would need a helper call or a
+type switch in the hottest loop of the build.
 """
 
 from __future__ import annotations

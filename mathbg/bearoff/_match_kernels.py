@@ -74,6 +74,9 @@ def _decide(nvec: Any, avec: Any, win: Any, can_double: Any, dbl: Any) -> None:
         avec[q] = a
 
 
+# row_block, column_block and shells_serial take the same tables one by one (njit kernels
+# take arrays, not objects); their loops differ (a row of opponents, a column of rollers,
+# whole shells), so the repeated parameter lists stay.
 @njit(cache=True, nogil=True)
 def row_block(
     m: Any,

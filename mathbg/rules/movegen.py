@@ -332,6 +332,9 @@ def _generate(
     return n, boards, moves
 
 
+# The batch entry points (_successors, _count_plays, ...) each take the workspace arrays
+# one by one and loop over (board, roll) themselves: sharing that loop would put a
+# callback or a mode switch into kernels that now compile straight (kept separate).
 @nb.njit(cache=True)
 def _successors(
     boards: Any,
