@@ -305,6 +305,7 @@ def nan_crawford(sol: Solution, arr: Arr) -> Arr:
     return np.where(sol.crawford_game, np.nan, arr)
 
 
+# run's parameters are prepare's: it is prepare then solve, the one call most users need.
 def run(
     met: MET | str,
     away: ArrayLike,

@@ -348,6 +348,8 @@ def cubeful_equity(
     return emg(value, met, away, opp_away, cube, crawford=crawford)
 
 
+# cube_decision repeats cubeful_equity's parameters on purpose: the public functions of
+# mathbg.cube take one vocabulary (met, away, opp_away, cube, owner, x, crawford, jacoby).
 def cube_decision(
     probs: ArrayLike,
     met: MET | str | None = None,

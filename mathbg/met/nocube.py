@@ -45,6 +45,8 @@ from mathbg.met.table import MET
 __all__ = ["ScoreSheet", "cubeless", "match_mwc", "rotation_met"]
 
 
+# Its docstring describes length and gammon_rate in the words of mathbg.met.models's
+# generators on purpose (one vocabulary for the MET generators), not shared code.
 def cubeless(
     length: int = 25,
     gammon_rate: float = 0.2762,

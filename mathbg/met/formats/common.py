@@ -20,6 +20,8 @@ __all__ = [
 ]
 
 
+# Not mathbg._validate.finite_float: a file's numbers are reported by their place in the
+# file ("where: 'x' is not a number"), a parameter's by its name and range.
 def parse_number(text: str | None, where: str) -> float:
     """``text`` as a finite float, or :class:`METFormatError` naming ``where``."""
     raw = (text or "").strip()
