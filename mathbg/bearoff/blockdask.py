@@ -92,6 +92,7 @@ def owners(lay: PipLayout, work: dict[tuple[int, int], float], workers: list[str
     return owner
 
 
+# (a typed signature with keyword options: its shape recurs, its logic does not)
 def build_blocks(
     spec: BuildSpec,
     store: BlockStore,

@@ -592,6 +592,7 @@ class ScorePoints:
         for name, away, p in zip(("player", "opponent"), self.away, self.players, strict=True):
             d = p.as_dict()
             rows.append({"player": name, "away": away, **{k: d[k] for k in POINT_FIELDS}})
+        # the result's fields passed by name (same shape as other keyword calls, no shared logic)
         return frame(
             rows,
             name=f"cube points at {self.away[0]}-away/{self.away[1]}-away, cube {self.cube}",

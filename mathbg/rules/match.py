@@ -190,6 +190,7 @@ class MatchState:
     @property
     def id(self) -> str:
         """The gnubg Match ID (12 characters); the higher die is written first, as gnubg."""
+        # every field passed by name (same shape as other keyword calls, no shared logic)
         return match_id_from_fields(
             length=self.length,
             score=self.score,
