@@ -14,6 +14,7 @@ unless ``decimals`` is given, so write-then-read returns the same float64 values
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,22 @@ __all__ = [
 
 #: Output formats understood by :func:`write` (and the CLI); ``table`` is text for humans.
 FORMATS = ("table", "csv", "csv-post-crawford", "json", "gnubg-xml", "xg")
+
+#: The writer of each of :data:`FORMATS` (one table serves :func:`render`).
+_RENDERERS: dict[str, Callable[..., str]] = {
+    "table": format_text,
+    "csv": format_csv,
+    "csv-post-crawford": format_post_crawford_csv,
+    "json": format_json,
+    "gnubg-xml": format_gnubg_xml,
+    "xg": format_xg,
+}
+#: The reader of each file format :func:`read` knows.
+_PARSERS: dict[str, Callable[..., MET]] = {
+    "gnubg-xml": parse_gnubg_xml,
+    "xg": parse_xg,
+    "json": parse_json,
+}
 
 _SUFFIX_FORMAT = {
     ".xml": "gnubg-xml",
@@ -98,29 +115,17 @@ def read(path: str | Path, *, length: int | None = None, format: str | None = No
         isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MAX_LENGTH
     ):
         raise InvalidScoreError(f"length must be an integer in 1..{MAX_LENGTH}, got {length!r}")
-    if kind == "gnubg-xml":
-        return parse_gnubg_xml(data, length=length, path=p)
-    if kind == "xg":
-        return parse_xg(data, length=length, path=p)
-    if kind == "json":
-        return parse_json(data, length=length, path=p)
+    parser = _PARSERS.get(kind) if isinstance(kind, str) else None
+    if parser is not None:
+        return parser(data, length=length, path=p)
     raise METFormatError(f"unknown MET file format {kind!r}: use gnubg-xml, xg or json")
 
 
 def render(met: MET, format: str = "table", **options: Any) -> str:
     """The table as text in ``format`` (one of :data:`FORMATS`)."""
-    if format == "table":
-        return format_text(met, **options)
-    if format == "csv":
-        return format_csv(met, **options)
-    if format == "csv-post-crawford":
-        return format_post_crawford_csv(met, **options)
-    if format == "json":
-        return format_json(met, **options)
-    if format == "gnubg-xml":
-        return format_gnubg_xml(met, **options)
-    if format == "xg":
-        return format_xg(met, **options)
+    renderer = _RENDERERS.get(format) if isinstance(format, str) else None
+    if renderer is not None:
+        return renderer(met, **options)
     raise METFormatError(f"unknown MET format {format!r}; formats: {', '.join(FORMATS)}")
 
 
