@@ -16,7 +16,7 @@ DOC = ROOT / "docs" / "architecture.md"
 
 #: Bottom to top; a module may import its own package and the packages of lower layers.
 LAYERS: list[set[str]] = [
-    {"errors", "_lazy", "_paths", "_deprecation", "_output", "_resources", "_validate",
+    {"errors", "_lazy", "_paths", "_deprecation", "_output", "_resources", "_validate", "_files",
      "__init__"},
     {"rules", "met"},
     {"cube"},

@@ -361,3 +361,21 @@ def test_xg_table_with_size_25_and_24_post_crawford_values_loads(tmp_path, capsy
     assert 0.0 < back.post[0][24] < back.post[0][23]
     assert main(["met", "--model", str(f), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["length"] == 25
+
+
+def test_show_never_starts_a_fifteen_checker_build(tmp_path, monkeypatch, capsys):
+    """`bearoff show --two-sided` on a pair outside every built database, beyond what a show
+    builds on demand (6x10), names the build command instead of silently starting a
+    15-minute, 22 GiB build (a fuzz case, 'bearoff show 0,1,1,1,1,1 15 --two-sided
+    --points 0', once did)."""
+    from mathbg.cli import main
+
+    monkeypatch.setenv("MATHBG_DATA", str(tmp_path))
+    argv = ["bearoff", "show", "--two-sided", "0,0,0,0,0,15", "0,0,0,0,0,15"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "mathbg bearoff build --two-sided --points 6 --checkers 15" in err
+    assert main(["bearoff", "show", "0,1,1,1,1,1", "15", "--two-sided", "--points", "0"]) == 2
+    assert "--points must be at least 1" in capsys.readouterr().err
+    assert not list(tmp_path.glob("bearoff/twosided-*"))  # nothing was built

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mathbg.bearoff import storage
 from mathbg.bearoff.blockstore import BlockStore
 from mathbg.bearoff.pipblocks import ArenaPlan, PipLayout, layout
 from mathbg.errors import DatabaseError, InsufficientMemoryError, InvalidParameterError
@@ -492,6 +493,8 @@ def assemble(
     with open(tmp, "wb") as fh:
         fh.write(header)
         fh.truncate(len(header) + n * row_bytes)
+        fh.flush()
+        storage.preallocate(tmp)  # disk reserved up front: a full disk fails here, at once
         for a in range(lay.n_classes):
             na = int(lay.sizes[a])
             band = np.empty((na, n, nv), dt)

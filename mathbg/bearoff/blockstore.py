@@ -20,6 +20,7 @@ The store is a local directory, or any fsspec URL (``s3://bucket/prefix``,
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import io
 import json
@@ -32,6 +33,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mathbg.bearoff.storage import space_error
 from mathbg.errors import DatabaseError
 
 __all__ = ["BlockStore"]
@@ -88,9 +90,15 @@ class BlockStore:
         if self._fs is None:
             # no fsync: a rename is atomic against a killed process, and a block torn by a
             # power loss fails its checksum and is recomputed
-            with open(tmp, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, path)
+            try:
+                with open(tmp, "wb") as fh:
+                    fh.write(data)
+                os.replace(tmp, path)
+            except OSError as exc:
+                Path(tmp).unlink(missing_ok=True)
+                if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                    raise space_error(exc, path, f"writing a block to {path}") from None
+                raise
         else:
             with self._fs.open(tmp, "wb") as fh:
                 fh.write(data)

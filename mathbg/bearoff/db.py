@@ -60,6 +60,7 @@ from mathbg.cube.decisions import CubeDecision
 from mathbg.errors import (
     DatabaseCorruptError,
     DatabaseError,
+    InsufficientSpaceError,
     InvalidParameterError,
     MathbgWarning,
 )
@@ -789,14 +790,20 @@ class TwoSided:
             work = target.parent / f".{target.name}.build"
             start = time.perf_counter()
             block_store = _bb.BlockStore(store if store is not None else work / "store")
-            if client is not None:
-                from mathbg.bearoff import blockdask
+            try:
+                if client is not None:
+                    from mathbg.bearoff import blockdask
 
-                blockdask.build_blocks(spec, block_store, client, progress=progress)
-                arena = plan = None
-            else:
-                arena, plan, _ = _bb.build_blocks(spec, block_store, memory=budget,
-                                                  progress=progress)  # fmt: skip
+                    blockdask.build_blocks(spec, block_store, client, progress=progress)
+                    arena = plan = None
+                else:
+                    arena, plan, _ = _bb.build_blocks(spec, block_store, memory=budget,
+                                                      progress=progress)  # fmt: skip
+            except InsufficientSpaceError:
+                # a full disk: leave no debris (a kill or Ctrl+C keeps the store to resume)
+                if store is None:
+                    shutil.rmtree(work, ignore_errors=True)
+                raise
             with storage.atomic_directory(
                 target, what=what, is_same_kind=same_kind, force=force or default,
                 needed_bytes=table_bytes + 4096, locked=True,

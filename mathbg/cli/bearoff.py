@@ -362,9 +362,16 @@ def _show_one_sided(args: argparse.Namespace, counts: list[int]) -> int:
     return 0
 
 
+#: The largest two-sided space ``bearoff show`` builds on demand (6x10: 8,008 positions a
+#: side, well under a minute); bigger databases (up to 6x15: 15 minutes, 22 GiB) are built
+#: only by ``mathbg bearoff build --two-sided``.
+ON_DEMAND_POSITIONS = 8008
+
+
 def _show_two_sided(args: argparse.Namespace, roller: list[int], opponent: list[int]) -> int:
     from mathbg.bearoff import TwoSided
-    from mathbg.bearoff.index import check_in_play, validate_counts
+    from mathbg.bearoff.index import check_in_play, n_positions, validate_counts
+    from mathbg.errors import DatabaseError, InvalidParameterError
 
     if args.db:
         ts = TwoSided.open(args.db)
@@ -372,14 +379,26 @@ def _show_two_sided(args: argparse.Namespace, roller: list[int], opponent: list[
         for side, counts in (("roller", roller), ("opponent", opponent)):
             validate_counts(counts, len(counts), what=side)
             check_in_play(counts, side)  # before building anything
+        for flag in ("points", "checkers"):
+            value = getattr(args, flag)
+            if value is not None and value < 1:
+                raise InvalidParameterError(f"--{flag} must be at least 1, got {value}")
+        given = args.points is not None or args.checkers is not None
         points, checkers = _fits([roller, opponent])
-        points, checkers = args.points or points, args.checkers or max(6, checkers)
+        points = args.points if args.points is not None else points
+        checkers = args.checkers if args.checkers is not None else max(6, checkers)
         for side, counts in (("roller", roller), ("opponent", opponent)):
             validate_counts(counts, points, checkers, what=side)
         # the largest database already built serves any pair it holds (e.g. 6x15)
-        largest = TwoSided.largest() if not (args.points or args.checkers) else None
+        largest = None if given else TwoSided.largest()
         if largest is not None and largest.points >= points and largest.checkers >= checkers:
             ts = largest
+        elif n_positions(points, checkers) > ON_DEMAND_POSITIONS:
+            raise DatabaseError(
+                f"no two-sided {points}x{checkers} database is built, and a show does not start "
+                f"a build that long: run 'mathbg bearoff build --two-sided --points {points} "
+                f"--checkers {checkers}' first (then every show uses it)"
+            )
         else:
             ts = TwoSided.build(points, checkers)
     eq = ts.equities(roller, opponent)
