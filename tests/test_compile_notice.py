@@ -70,10 +70,12 @@ class Count(event.Listener):
         pass
 
 with event.install_listener("numba:compile", Count()):
-    onesided.compile_kernels(4, 5)
+    onesided.compile_kernels(4, 5)  # gnubg's policy: the numpy path, nothing to compile
+    onesided.compile_kernels(4, 5, policy="min-rolls")
     twosided.compile_kernels(3, 4)
     before = Count.n
     onesided.build_arrays(4, 5)
+    onesided.build_arrays(4, 5, policy="min-rolls")
     twosided.build_arrays(3, 4)
 print(before, Count.n - before)
 """

@@ -399,7 +399,8 @@ class OneSided:
         with storage.build_lock(target):
             if not rebuild and (db := _reuse(cls, target, wanted, default)) is not None:
                 return db  # built meanwhile by a concurrent build
-            _os.compile_kernels(points, checkers)  # before the bar: its ETA measures the build
+            # before the bar, so its ETA measures the build (gnubg's policy: nothing to compile)
+            _os.compile_kernels(points, checkers, policy=policy)
             bar = progress_bar(n, f"one-sided {points}x{checkers}", progress)
             start = time.perf_counter()
             try:

@@ -165,6 +165,18 @@ def move_table(points: int, checkers: int) -> tuple[NDArray[np.int32], NDArray[n
 
 @lru_cache(maxsize=8)
 def _successors_cached(points: int, checkers: int) -> SuccessorTable:
+    from mathbg.bearoff import _plays_vector
+
+    if _plays_vector.fits(points, checkers):  # small: numpy, nothing to compile
+        ptr, succ = _plays_vector.successor_table(points, checkers)
+        ptr.setflags(write=False)
+        succ.setflags(write=False)
+        return SuccessorTable(points, checkers, ptr, succ)
+    return _successors_compiled(points, checkers)
+
+
+def _successors_compiled(points: int, checkers: int) -> SuccessorTable:
+    """The successor table from the numba kernels (spaces too big for numpy's way)."""
     from mathbg.bearoff._kernels import csr_counts, csr_fill
 
     boards = all_positions(points, checkers)
@@ -186,7 +198,10 @@ def successors(points: int, checkers: int) -> SuccessorTable:
     """The successor table of the ``points`` x ``checkers`` space, built once per process.
 
     Building takes well under a second for 6x15 (1.1 M position-rolls) on two cores; the
-    result is kept in memory (read-only arrays) for later calls.
+    result is kept in memory (read-only arrays) for later calls. Spaces up to
+    :data:`mathbg.bearoff._plays_vector.MAX_POSITIONS` positions are enumerated with
+    numpy (no kernel to compile on first use), bigger ones with numba kernels; both give
+    the same table.
     """
     check_size(points, checkers)
     return _successors_cached(int(points), int(checkers))

@@ -28,7 +28,9 @@ is exact for that; see :mod:`mathbg.bearoff.twosided`).
 
 Recursion (float64, exact up to rounding), over positions in increasing pip count (every
 play lowers the pip count, so successors are done; positions of one pip layer are
-independent and computed in parallel):
+independent). Builds with gnubg's policy up to about 6x15 run on numpy alone
+(:mod:`mathbg.bearoff._os_vector`: no compilation, no numba start-up); the ``"min-rolls"``
+policy and bigger spaces run the numba kernel, in parallel for big spaces:
 
 .. math::
 
@@ -190,17 +192,28 @@ def _parallel_build(points: int, checkers: int) -> bool:
     return n_positions(points, checkers) >= _PARALLEL_MIN_POSITIONS and threads() > 1
 
 
-def compile_kernels(points: int, checkers: int) -> None:
+def _vectorised(points: int, checkers: int, flags: int) -> bool:
+    """Whether a build runs on the numpy path (:mod:`mathbg.bearoff._os_vector`): gnubg's
+    policy on a space of at most about 6x15 (nothing to compile, no numba to load)."""
+    from mathbg.bearoff import _os_vector
+
+    return bool(flags & 4) and _os_vector.fits(points, checkers)
+
+
+def compile_kernels(points: int, checkers: int, *, policy: str = "gnubg") -> None:
     """Compile (or load from numba's cache) the kernels a ``points`` x ``checkers`` build uses.
 
     Runs the build of a tiny space with the same argument types, under
     :func:`mathbg._compile.compile_notice`, so a caller can start its progress bar after
-    the compiler has finished (an honest ETA). Milliseconds once numba's cache is warm.
+    the compiler has finished (an honest ETA). Milliseconds once numba's cache is warm;
+    nothing at all for the builds of the numpy path (gnubg's policy, up to about 6x15).
     """
     from mathbg._compile import compile_notice
 
+    if _vectorised(points, checkers, 4 if policy == "gnubg" else 0):
+        return
     with compile_notice("the bearoff kernels"):
-        _generate(3, 3, 7, TIE_TOLERANCE, None)
+        _generate(3, 3, 7, TIE_TOLERANCE, None, vectorised=False)
         if _parallel_build(points, checkers):
             _generate(3, 3, 7, TIE_TOLERANCE, None, force_parallel=True)
 
@@ -213,12 +226,19 @@ def _generate(
     progress: ProgressHook | None,
     *,
     force_parallel: bool = False,
+    vectorised: bool | None = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], int, NDArray[np.uint16]]:
+    check_size(points, checkers)
+    if vectorised is None:
+        vectorised = not force_parallel and _vectorised(points, checkers, flags)
+    if vectorised:
+        from mathbg.bearoff import _os_vector
+
+        return _os_vector.build(points, checkers, progress, want_float=bool(flags & 1))
     from mathbg.bearoff._kernels import os_layer_parallel, os_layers_serial
     from mathbg.bearoff._schedule import dynamic_chunks, plan, threads
     from mathbg.bearoff.moves import move_table
 
-    check_size(points, checkers)
     n = n_positions(points, checkers)
     boards = all_positions(points, checkers)
     order, starts = pip_layers(points, checkers)
