@@ -217,7 +217,7 @@ def _accumulate(
     (A sum over a non-contiguous axis adds in index order: the kernel's order.)"""
     first = int(lo[best].min())
     last = int(hi[best].max()) + 1
-    acc = (rows[best, first:last] * _WF[None, :, None]).sum(axis=1)
+    acc = np.einsum("mrw,r->mw", rows[best, first:last], _WF)
     rows[ids, first + 1 : last + 1] = acc / 36.0
 
 
@@ -238,8 +238,8 @@ def _accumulate_fixed(
     first = int(lo[best].min())
     last = min(int(hi[best].max()) + 1, 31)
     acc = np.zeros((len(best), 32), np.int64)
-    part = tab[best, half + first : half + last] * _W[None, :, None]  # int64
-    acc[:, first + 1 : last + 1] = part.sum(axis=1)
+    part = tab[best, half + first : half + last]
+    acc[:, first + 1 : last + 1] = np.einsum("mrw,r->mw", part, _W)
     return acc
 
 
