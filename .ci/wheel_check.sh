@@ -2,8 +2,8 @@
 # Install mathbg as a user does and run it from outside the checkout:
 #   1. build the sdist and, from it, the wheel (python -m build);
 #   2. install the wheel into a fresh virtual environment (dependencies from the package index);
-#   3. from an empty directory run the README's main job (takepoint, met), a bearoff build
-#      that must land in $XDG_CACHE_HOME/mathbg (database and numba cache; nothing written into
+#   3. from an empty directory run the README's main job (takepoint, met), bearoff builds
+#      that must land in $XDG_CACHE_HOME/mathbg (databases and numba cache; nothing written into
 #      site-packages), and tests/wheel/check_installed.py (every
 #      shipped table is package data equal to data/met, loads, is listed; cache locations);
 #   4. check that nothing was written into the checkout.
@@ -42,6 +42,8 @@ unset MATHBG_DATA PYTHONPATH NUMBA_CACHE_DIR
 "$WORK/venv/bin/mathbg" met --model kazaross-xg2 --length 7
 "$WORK/venv/bin/mathbg" met --list
 "$WORK/venv/bin/mathbg" bearoff build --points 3 --checkers 3 --quiet
+# gnubg's policy builds on numpy; the min-rolls policy runs (and caches) a numba kernel
+"$WORK/venv/bin/mathbg" bearoff build --points 3 --checkers 3 --policy min-rolls --quiet
 ls -d "$XDG_CACHE_HOME"/mathbg/bearoff/onesided-03x03*
 # numba's cache of mathbg's kernels: in the user cache directory, nothing in site-packages
 [ -n "$(find "$XDG_CACHE_HOME/mathbg/numba" -name "*.nbi")" ]

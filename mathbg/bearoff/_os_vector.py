@@ -38,7 +38,7 @@ floating-point operations in the same order as the kernel, hence the same bits.
 Speed: the ``F`` tables live in a ring of the last 7 pip layers (a move lowers the pip
 count by at most 6), small enough for the cache; numpy releases the GIL in its loops, so
 the two halves of a big layer run on two threads. 6x15 takes about 0.4 s on two cores
-(the warm numba kernel 0.2-0.3 s, after numba's 0.6 s start-up).
+(the warm numba kernel about 0.35 s, after numba's 0.6 s start-up).
 
 References
 ----------
