@@ -51,7 +51,7 @@ def test_numpy_build_equals_the_kernel_bit_for_bit(points, checkers):
     _assert_identical(*_both(points, checkers))
 
 
-@pytest.mark.parametrize(("points", "checkers"), [(7, 4), (8, 5), (9, 3)])
+@pytest.mark.parametrize(("points", "checkers"), [(7, 4), (8, 5), (9, 3), (12, 4), (24, 2)])
 def test_numpy_build_equals_the_kernel_with_checkers_outside_home(points, checkers):
     # points 7+ hold checkers that must come home before any bear-off
     _assert_identical(*_both(points, checkers))
