@@ -2,7 +2,8 @@
 
 Every bearoff computation needs, for each position and each of the 21 rolls, the set
 of positions the side can reach with a legal play. :func:`successors` builds that table
-once per (points, checkers) with a numba kernel and keeps it in CSR form:
+once per (points, checkers), with numpy for small spaces and a numba kernel for big ones,
+and keeps it in CSR form:
 
 ``table.succ[table.ptr[i*21 + r] : table.ptr[i*21 + r + 1]]``
 
