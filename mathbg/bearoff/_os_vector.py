@@ -134,11 +134,11 @@ class _Paths:
         m = len(moves)
         rows = moves * self.stride
         out = np.empty((m, 21), np.int64)
-        cand = self.flat[rows[:, :, ::-1] + self._doubles]  # [m, 6, P]
+        cand = np.take(self.flat, rows[:, :, ::-1] + self._doubles)  # [m, 6, P]
         first = np.argmin(cand >> _SH, axis=2)
         out[:, _DOUBLES] = np.take_along_axis(cand, first[..., None], 2)[..., 0]
         # [m, first die, second die, source from the top]: F_1 of each second die
-        after = self.top1[moves[:, :, ::-1]].transpose(0, 1, 3, 2)
+        after = np.take(self.top1, moves[:, :, ::-1], axis=0).transpose(0, 1, 3, 2)
         big, small = _D0[_MIXED] - 1, _D1[_MIXED] - 1
         cand = np.concatenate([after[:, big, small], after[:, small, big]], axis=2)
         first = np.argmin(cand >> _SH, axis=2)
@@ -162,8 +162,8 @@ class _Paths:
         cand = np.empty((m, 3, 6, npoints + 1), np.int64)
         unused = (np.arange(1, 4) * _M)[None, :, None]
         cand[..., 0] = ((unused + value[:, None, None]) << _SH) | ids[:, None, None]
-        cand[:, 0, :, 1:] = self.zero[moves]
-        cand[:, 1:, :, 1:] = self.flat[(moves * self.stride)[:, None] + self._fill]
+        cand[:, 0, :, 1:] = np.take(self.zero, moves)
+        cand[:, 1:, :, 1:] = np.take(self.flat, (moves * self.stride)[:, None] + self._fill)
         key = ((cand >> _SH) << _PRIORITY_SHIFT) | (cand & _MASK)
         key[..., 1:] |= self._priority
         np.minimum.accumulate(key, axis=3, out=key)
@@ -209,34 +209,36 @@ def _round_to_ffff(acc: NDArray[np.int64]) -> NDArray[np.int64]:
 
 
 def _accumulate(
-    rows: NDArray[np.float64], lo: NDArray[np.int64], hi: NDArray[np.int64],
+    rows: NDArray[np.float64], window: tuple[NDArray[np.int64], NDArray[np.int64]],
     best: NDArray[np.int64], ids: NDArray[np.int64],
 ) -> None:  # fmt: skip
-    """``rows[ids, n + 1] = sum_r w_r rows[best[:, r], n] / 36`` in roll order, over the
-    union of the windows ``[lo, hi]`` of the chosen rows.
-    (A sum over a non-contiguous axis adds in index order: the kernel's order.)"""
-    first = int(lo[best].min())
-    last = int(hi[best].max()) + 1
+    """``rows[ids, n + 1] = sum_r w_r rows[best[:, r], n] / 36``, over the union of the
+    chosen rows' windows (``window`` = their first and last non-zero bins). ``einsum``
+    adds over r in index order here (r is not the innermost axis): the kernel's order,
+    hence its bits (checked in the tests)."""
+    first = int(window[0].min())
+    last = int(window[1].max()) + 1
     acc = np.einsum("mrw,r->mw", rows[best, first:last], _WF)
     rows[ids, first + 1 : last + 1] = acc / 36.0
 
 
 def _windows(
-    lo: NDArray[np.int64], hi: NDArray[np.int64], best: NDArray[np.int64], ids: NDArray[np.int64]
-) -> None:
-    """The bins ``[lo, hi]`` outside which the distributions of ``ids`` are zero."""
-    lo[ids] = lo[best].min(1) + 1
-    hi[ids] = hi[best].max(1) + 1
+    lo: NDArray[np.int64], hi: NDArray[np.int64],
+    window: tuple[NDArray[np.int64], NDArray[np.int64]], ids: NDArray[np.int64],
+) -> None:  # fmt: skip
+    """Set the bins ``[lo, hi]`` outside which the distributions of ``ids`` are zero."""
+    lo[ids] = window[0].min(1) + 1
+    hi[ids] = window[1].max(1) + 1
 
 
 def _accumulate_fixed(
-    tab: NDArray[np.uint16], lo: NDArray[np.int64], hi: NDArray[np.int64],
+    tab: NDArray[np.uint16], window: tuple[NDArray[np.int64], NDArray[np.int64]],
     best: NDArray[np.int64], half: int,
 ) -> NDArray[np.int64]:  # fmt: skip
     """gnubg's sum ``acc[n + 1] = sum_r w_r tab[best_r, n]`` (n < 31) of one half of the
-    table, over the chosen rows' windows (``[lo, hi]`` bounds their non-zero bins)."""
-    first = int(lo[best].min())
-    last = min(int(hi[best].max()) + 1, 31)
+    table, over the chosen rows' windows (which bound their non-zero bins)."""
+    first = int(window[0].min())
+    last = min(int(window[1].max()) + 1, 31)
     acc = np.zeros((len(best), 32), np.int64)
     part = tab[best, half + first : half + last]
     acc[:, first + 1 : last + 1] = np.einsum("mrw,r->mw", part, _W)
@@ -312,21 +314,23 @@ def build(
         mv = moves[lo:hi]
         ids = order[lo:hi]
         best = rolls.best(mv)
-        half = _round_to_ffff(_accumulate_fixed(tab, dlo, dhi, best, 0))
+        window = (np.take(dlo, best), np.take(dhi, best))
+        half = _round_to_ffff(_accumulate_fixed(tab, window, best, 0))
         tab[ids, :32] = half
         if want_float:
-            _accumulate(dist, dlo, dhi, best, ids)
-        _windows(dlo, dhi, best, ids)
+            _accumulate(dist, window, best, ids)
+        _windows(dlo, dhi, window, ids)
         rolls.fill(lo, hi, mv, half @ bins, ids)
         if gammon is None:
             return
         if hi > mid:
             gbest = gammon.best(mv[mid - lo :])
-            half = _round_to_ffff(_accumulate_fixed(tab, glo, ghi, gbest, 32))
+            window = (np.take(glo, gbest), np.take(ghi, gbest))
+            half = _round_to_ffff(_accumulate_fixed(tab, window, gbest, 32))
             tab[ids[mid - lo :], 32:] = half
             if want_float:
-                _accumulate(gdist, glo, ghi, gbest, ids[mid - lo :])
-            _windows(glo, ghi, gbest, ids[mid - lo :])
+                _accumulate(gdist, window, gbest, ids[mid - lo :])
+            _windows(glo, ghi, window, ids[mid - lo :])
             gammon.fill(mid, hi, mv[mid - lo :], half @ bins, ids[mid - lo :])
         rest = np.nonzero(passing[lo:mid])[0]
         if len(rest):
