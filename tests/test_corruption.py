@@ -177,6 +177,35 @@ def test_flipped_bit_in_dist_is_refused_not_served(tmp_path, capsys):
     assert "checksum mismatch" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("kind", ["one-sided", "two-sided"])
+def test_a_database_just_built_is_hashed_once_and_a_changed_one_again(tmp_path, monkeypatch, kind):
+    """The build hashes the files it wrote (as they are on disk); opening them in the same
+    process does not read them a second time (22 GiB for 6x15), but a file changed since
+    is verified again and refused."""
+    calls = []
+    real = db_mod.storage.sha256_files
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(db_mod.storage, "sha256_files", counting)
+    path = tmp_path / "db"
+    if kind == "one-sided":
+        OneSided.build(4, 4, path=path, progress=False)
+        opener, name = OneSided.open, "dist.npy"
+    else:
+        TwoSided.build(3, 3, path=path, progress=False)
+        opener, name = TwoSided.open, "equity.npy"
+    assert len(calls) == 1
+    opener(path)
+    assert len(calls) == 1
+    _flip(path / name, (path / name).stat().st_size - 1, 3)
+    with pytest.raises(DatabaseCorruptError, match="checksum mismatch"):
+        opener(path)
+    assert len(calls) == 2
+
+
 # ------------------------------------------------------------------ gnubg .bd files
 
 
