@@ -58,11 +58,15 @@ from numpy.typing import NDArray
 from mathbg.bearoff._plays_vector import single_moves
 from mathbg.bearoff.index import all_positions, block_start, n_positions, pips
 
-_SH = 20  # bits of the endpoint index in a packed key
+# A packed entry: key << _KS | priority << _SH | endpoint. The key (dice unused, then
+# value) decides; the priority (6 bits) is free for whoever compares entries to set, so
+# that the smallest packed value is the first best candidate; the endpoint is the index.
+_SH = 20  # bits of the endpoint index
 _MASK = (1 << _SH) - 1
+_KS = _SH + 6  # the key's shift
+_CLEAR = ~(((1 << 6) - 1) << _SH)  # the entry without its priority bits
 _M = 1 << 22  # one unused die in a key (values, sums of n * tab, are below 2**22)
 _NONE = 1 << 30  # key of "no legal move"
-_PRIORITY_SHIFT = _SH + 5  # a source's priority (5 bits) between key and endpoint
 #: Layers with fewer positions run on one thread.
 _SPLIT_MIN = 400
 #: Largest space (positions) built on the numpy path; bigger ones use the numba kernel.
@@ -110,13 +114,13 @@ class _Paths:
         self.cap = cap
         self.stride = 18 * npoints  # [j - 1, d - 1, smax]
         self.table = np.empty((cap + 1, 3, 6, npoints), np.int64)
-        self.table[cap] = _NONE << _SH
+        self.table[cap] = _NONE << _KS
         self.flat = self.table.reshape(-1)
         self.zero = np.empty(cap + 1, np.int64)  # F_0: the position itself
-        self.zero[cap] = _NONE << _SH
+        self.zero[cap] = _NONE << _KS
         # F_1 of every die at smax = top, contiguous: what the non-doubles read
         self.top1 = np.empty((cap + 1, 6), np.int64)
-        self.top1[cap] = _NONE << _SH
+        self.top1[cap] = _NONE << _KS
         dice = np.arange(6)
         sources = np.arange(npoints)
         top = npoints - 1
@@ -127,22 +131,28 @@ class _Paths:
                       + sources[None, None, :])[None]  # fmt: skip
         # the priority of source s among equal keys: the higher source comes first
         self._priority = (top - sources).astype(np.int64) << _SH
+        # the priority of a candidate of best(): its place in gnubg's order
+        self._order = np.arange(2 * npoints, dtype=np.int64) << _SH
 
     def best(self, moves: NDArray[np.int64]) -> NDArray[np.int64]:
         """Best successor (index) of each position for the 21 rolls; ``moves`` =
-        ``S[ids]``. ``argmin`` returns the first minimum: candidates go in gnubg's order."""
+        ``S[ids]``. The candidates go in gnubg's order, their place as the priority: the
+        minimum is the first best one."""
         m = len(moves)
+        npoints = self.npoints
         rows = moves * self.stride
         out = np.empty((m, 21), np.int64)
         cand = np.take(self.flat, rows[:, :, ::-1] + self._doubles)  # [m, 6, P]
-        first = np.argmin(cand >> _SH, axis=2)
-        out[:, _DOUBLES] = np.take_along_axis(cand, first[..., None], 2)[..., 0]
+        cand &= _CLEAR
+        cand |= self._order[:npoints]
+        out[:, _DOUBLES] = cand.min(axis=2)
         # [m, first die, second die, source from the top]: F_1 of each second die
         after = np.take(self.top1, moves[:, :, ::-1], axis=0).transpose(0, 1, 3, 2)
         big, small = _D0[_MIXED] - 1, _D1[_MIXED] - 1
         cand = np.concatenate([after[:, big, small], after[:, small, big]], axis=2)
-        first = np.argmin(cand >> _SH, axis=2)
-        out[:, _MIXED] = np.take_along_axis(cand, first[..., None], 2)[..., 0]
+        cand &= _CLEAR
+        cand |= self._order
+        out[:, _MIXED] = cand.min(axis=2)
         return out & _MASK
 
     def fill(
@@ -158,17 +168,16 @@ class _Paths:
         """
         m = hi - lo
         npoints = self.npoints
-        _put(self.zero, lo, hi, (value << _SH) | ids)
+        _put(self.zero, lo, hi, (value << _KS) | ids)
         cand = np.empty((m, 3, 6, npoints + 1), np.int64)
         unused = (np.arange(1, 4) * _M)[None, :, None]
-        cand[..., 0] = ((unused + value[:, None, None]) << _SH) | ids[:, None, None]
+        cand[..., 0] = ((unused + value[:, None, None]) << _KS) | ids[:, None, None]
         cand[:, 0, :, 1:] = np.take(self.zero, moves)
         cand[:, 1:, :, 1:] = np.take(self.flat, (moves * self.stride)[:, None] + self._fill)
-        key = ((cand >> _SH) << _PRIORITY_SHIFT) | (cand & _MASK)
-        key[..., 1:] |= self._priority
-        np.minimum.accumulate(key, axis=3, out=key)
-        best = key[..., 1:]
-        self.store(lo, hi, ((best >> _PRIORITY_SHIFT) << _SH) | (best & _MASK))
+        cand[..., 1:] &= _CLEAR
+        cand[..., 1:] |= self._priority
+        np.minimum.accumulate(cand, axis=3, out=cand)
+        self.store(lo, hi, cand[..., 1:])
 
     def store(self, lo: int, hi: int, rows: NDArray[np.int64]) -> None:
         """Rows ``lo..hi-1`` of ``F_1..F_3`` (``[m, 3, 6, P]``)."""
@@ -179,7 +188,7 @@ class _Paths:
         """Rows ``lo..hi-1`` for a value that is 0 at every endpoint (the gammon value of
         a position with a checker off): the unused dice of ``other``'s best, its endpoint."""
         x = _get(other.table, lo, hi)
-        self.store(lo, hi, (((x >> _SH) // _M * _M) << _SH) | (x & _MASK))
+        self.store(lo, hi, (((x >> _KS) // _M * _M) << _KS) | (x & _MASK))
         _put(self.zero, lo, hi, ids)
 
 
@@ -300,7 +309,7 @@ def build(
     moves = slot[single_moves(boards[order], order)]
     rolls = _Paths(cap, points)
     rolls.zero[0] = 0
-    empty = np.broadcast_to(((np.arange(1, 4) * _M) << _SH)[:, None, None], (3, 6, points))
+    empty = np.broadcast_to(((np.arange(1, 4) * _M) << _KS)[:, None, None], (3, 6, points))
     rolls.store(0, 1, empty[None])  # the empty board: no move, j dice unused
     gammon = _Paths(cap, points) if gstart < n else None
     # positions a play from a 15-checker position passes through (a double bears off at
