@@ -37,7 +37,7 @@ floating-point operations in the same order as the kernel, hence the same bits.
 
 Speed: the ``F`` tables live in a ring of the last 7 pip layers (a move lowers the pip
 count by at most 6), small enough for the cache; numpy releases the GIL in its loops, so
-the two halves of a big layer run on two threads. 6x15 takes about 0.4 s on two cores
+the two halves of a big layer run on two threads. 6x15 takes about 0.33 s on two cores
 (the warm numba kernel about 0.35 s, after numba's 0.6 s start-up).
 
 References
@@ -96,7 +96,7 @@ def _threads() -> int:
 def fits(points: int, checkers: int) -> bool:
     """Whether the numpy path builds this space: up to :data:`_MAX_POSITIONS` positions
     (6x15 has 54,264). Below that it beats the kernel's start-up (numba's import and
-    cache loading, about 0.6 s, against 0.4 s for the whole 6x15 build); above it the
+    cache loading, about 0.6 s, against 0.33 s for the whole 6x15 build); above it the
     parallel kernel is faster."""
     return n_positions(points, checkers) <= _MAX_POSITIONS
 
