@@ -278,9 +278,8 @@ def build(
     pip = pips(boards).astype(np.int64)
     is_full = np.arange(n) >= gstart
     order = np.lexsort((is_full, pip))  # new index -> gnubg index
-    new = np.empty(n + 1, np.int64)
+    new = np.empty(n, np.int64)  # gnubg index -> position in pip order
     new[order] = np.arange(n)
-    new[n] = n
     pip = pip[order]
     is_full = is_full[order]
     starts = np.searchsorted(pip, np.arange(int(pip.max()) + 2))
@@ -305,7 +304,7 @@ def build(
     # ring size: the positions of any 7 consecutive pip layers fit
     window = int((starts[7:] - starts[:-7]).max()) if len(starts) > 7 else n
     cap = 1 << max(window - 1, 1).bit_length()
-    slot = np.append(new[:n] % cap, cap)  # gnubg index -> ring row (cap: no move)
+    slot = np.append(new % cap, cap)  # gnubg index -> ring row (cap: no move)
     moves = slot[single_moves(boards[order], order)]
     rolls = _Paths(cap, points)
     rolls.zero[0] = 0

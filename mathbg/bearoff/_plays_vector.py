@@ -117,14 +117,12 @@ def _mixed(moves: NDArray[np.int64], a: int, b: int, n: int) -> NDArray[np.int64
         single = np.where((two < n).any(2), n, one)
         orders.append((two.reshape(len(one), -1), single))
     both = np.concatenate([orders[0][0], orders[1][0]], axis=1)
-    width = both.shape[1]
     out = both.copy()
     no_two = ~(both < n).any(1)
     for single in (orders[1][1], orders[0][1]):  # the larger die's singles win
         rows = no_two & (single < n).any(1)
         out[rows] = n
         out[rows, : single.shape[1]] = single[rows]
-    del width
     return out
 
 
