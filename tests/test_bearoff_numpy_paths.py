@@ -76,6 +76,17 @@ def test_one_and_two_threads_agree():
         assert np.array_equal(np.asarray(a), np.asarray(b))
 
 
+def test_an_error_in_the_float_thread_is_raised(monkeypatch):
+    """The float sums run on a second thread: its failure must not be lost."""
+
+    def broken(*args, **kwargs):
+        raise MemoryError("the float thread failed")
+
+    monkeypatch.setattr(_os_vector, "_accumulate", broken)
+    with pytest.raises(MemoryError, match="float thread"):
+        _os_vector.build(5, 6, threads=2)
+
+
 def test_without_floats_the_table_is_the_same():
     full = _os_vector.build(5, 8)
     table_only = _os_vector.build(5, 8, want_float=False)

@@ -36,9 +36,14 @@ The distributions are accumulated roll by roll in gnubg's roll order, the same
 floating-point operations in the same order as the kernel, hence the same bits.
 
 Speed: the ``F`` tables live in a ring of the last 7 pip layers (a move lowers the pip
-count by at most 6), small enough for the cache; numpy releases the GIL in its loops, so
-the two halves of a big layer run on two threads. 6x15 takes about 0.33 s on two cores
-(the warm numba kernel about 0.35 s, after numba's 0.6 s start-up).
+count by at most 6), with the positions on the innermost axis, so every operation runs
+over contiguous positions (running minima and reductions over the sources are a few
+element-wise operations on whole planes). gnubg's table is kept in int32 while it is
+built, so the chosen rows are gathered whole and summed without conversions. The plays
+never depend on the float distributions, and numpy releases the GIL in its loops: with
+two threads, the float sums of a layer run on the second thread while the first chooses
+the plays of the next layers. 6x15 takes about 0.18 s on two cores (the warm numba
+kernel about 0.35 s, after numba's 0.6 s start-up).
 
 References
 ----------
@@ -50,12 +55,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from mathbg.bearoff._plays_vector import single_moves
+from mathbg.bearoff._plays_vector import moves_by_source
 from mathbg.bearoff.index import all_positions, block_start, n_positions, pips
 
 # A packed entry: key << _KS | priority << _SH | endpoint. The key (dice unused, then
@@ -67,8 +73,6 @@ _KS = _SH + 6  # the key's shift
 _CLEAR = ~(((1 << 6) - 1) << _SH)  # the entry without its priority bits
 _M = 1 << 22  # one unused die in a key (values, sums of n * tab, are below 2**22)
 _NONE = 1 << 30  # key of "no legal move"
-#: Layers with fewer positions run on one thread.
-_SPLIT_MIN = 400
 #: Largest space (positions) built on the numpy path; bigger ones use the numba kernel.
 _MAX_POSITIONS = 1 << 17
 
@@ -78,6 +82,9 @@ _W = np.where(_D0 == _D1, 1, 2)
 _WF = _W.astype(np.float64)
 _DOUBLES = np.nonzero(_D0 == _D1)[0]
 _MIXED = np.nonzero(_D0 != _D1)[0]
+#: The rolls as best() returns them (the doubles first); _ROLL_ORDER puts them back.
+_GROUPED = np.concatenate([_DOUBLES, _MIXED])
+_ROLL_ORDER = np.argsort(_GROUPED)
 
 
 def _threads() -> int:
@@ -96,120 +103,136 @@ def _threads() -> int:
 def fits(points: int, checkers: int) -> bool:
     """Whether the numpy path builds this space: up to :data:`_MAX_POSITIONS` positions
     (6x15 has 54,264). Below that it beats the kernel's start-up (numba's import and
-    cache loading, about 0.6 s, against 0.33 s for the whole 6x15 build); above it the
+    cache loading, about 0.6 s, against 0.18 s for the whole 6x15 build); above it the
     parallel kernel is faster."""
     return n_positions(points, checkers) <= _MAX_POSITIONS
 
 
 class _Paths:
-    """The tables ``F_1..F_3`` of one value channel (packed keys).
+    """The tables ``F_0..F_3`` of one value channel (packed keys).
 
     A play moves a checker at most 6 pips, so ``F`` is read only for the last 7 pip
-    layers: the tables are a ring of ``cap`` rows (position ``i`` in row ``i % cap``),
-    small enough to stay in cache, and row ``cap`` is the "no move" sentinel.
+    layers: the tables are a ring of ``cap`` rows (position ``i`` in row ``i % cap``) and
+    row ``cap`` is the "no move" sentinel. The ring row is the innermost axis, so every
+    array operation below runs over contiguous positions: running minima and reductions
+    over the sources are a few element-wise operations on whole planes.
+
+    One buffer holds every plane: ``F_0`` (the position itself), then ``F_1..F_3`` as
+    ``table[j - 1, smax, d - 1, row]``; one gather reads the candidates of
+    :meth:`fill` or :meth:`best` from it. Stored entries carry no priority bits.
     """
 
     def __init__(self, cap: int, npoints: int) -> None:
         self.npoints = npoints
         self.cap = cap
-        self.stride = 18 * npoints  # [j - 1, d - 1, smax]
-        self.table = np.empty((cap + 1, 3, 6, npoints), np.int64)
-        self.table[cap] = _NONE << _KS
-        self.flat = self.table.reshape(-1)
-        self.zero = np.empty(cap + 1, np.int64)  # F_0: the position itself
+        width = cap + 1
+        self.flat = np.empty((1 + 3 * npoints * 6) * width, np.int64)
+        self.zero = self.flat[:width]  # F_0
+        self.table = self.flat[width:].reshape(3, npoints, 6, width)
         self.zero[cap] = _NONE << _KS
-        # F_1 of every die at smax = top, contiguous: what the non-doubles read
-        self.top1 = np.empty((cap + 1, 6), np.int64)
-        self.top1[cap] = _NONE << _KS
+        self.table[..., cap] = _NONE << _KS
         dice = np.arange(6)
-        sources = np.arange(npoints)
+        sources = np.arange(npoints)[:, None]
         top = npoints - 1
-        # doubles: F_3 of die d at smax = s, sources from the top down
-        self._doubles = ((12 + dice)[:, None] * npoints + sources[::-1][None, :])[None]
-        # F_1 / F_2 of die d at smax = s (the tables F_2 and F_3 are built from)
-        self._fill = ((np.arange(2)[:, None, None] * 6 + dice[None, :, None]) * npoints
-                      + sources[None, None, :])[None]  # fmt: skip
-        # the priority of source s among equal keys: the higher source comes first
-        self._priority = (top - sources).astype(np.int64) << _SH
-        # the priority of a candidate of best(): its place in gnubg's order
-        self._order = np.arange(2 * npoints, dtype=np.int64) << _SH
 
-    def best(self, moves: NDArray[np.int64]) -> NDArray[np.int64]:
-        """Best successor (index) of each position for the 21 rolls; ``moves`` =
-        ``S[ids]``. The candidates go in gnubg's order, their place as the priority: the
-        minimum is the first best one."""
-        m = len(moves)
-        npoints = self.npoints
-        rows = moves * self.stride
-        out = np.empty((m, 21), np.int64)
-        cand = np.take(self.flat, rows[:, :, ::-1] + self._doubles)  # [m, 6, P]
-        cand &= _CLEAR
-        cand |= self._order[:npoints]
-        out[:, _DOUBLES] = cand.min(axis=2)
-        # [m, first die, second die, source from the top]: F_1 of each second die
-        after = np.take(self.top1, moves[:, :, ::-1], axis=0).transpose(0, 1, 3, 2)
-        big, small = _D0[_MIXED] - 1, _D1[_MIXED] - 1
-        cand = np.concatenate([after[:, big, small], after[:, small, big]], axis=2)
-        cand &= _CLEAR
-        cand |= self._order
-        out[:, _MIXED] = cand.min(axis=2)
-        return out & _MASK
+        def plane(j: int, s: NDArray[np.int64] | int) -> NDArray[np.int64]:
+            """Offset of the plane ``F_j`` (j >= 1) of source ``s``, die ``dice``."""
+            return ((1 + ((j - 1) * npoints + s) * 6 + dice) * width).astype(np.int64)
+
+        # fill(): the candidates F_0, F_1, F_2 of die d after a move from s, [s, j, d, 1]
+        self._fill = np.stack(
+            [np.zeros((npoints, 6), np.int64), plane(1, sources), plane(2, sources)], axis=1
+        )[..., None]
+        # the priority of source s among equal keys: the higher source comes first
+        self._priority = ((top - sources).astype(np.int64) << _SH)[:, :, None, None]
+        # best(), doubles: F_3 of die d at smax = s, [s, d, 1]
+        self._doubles = plane(3, sources)[..., None]
+        self._doubles_order = ((top - sources).astype(np.int64) << _SH)[..., None]
+        # best(), non-doubles: F_1 of the second die b at smax = top after a move of die
+        # a from s, [b, s, a, 1]; gnubg's order: die a = the larger first (source from the
+        # top), then the smaller first
+        b_, s_, a_ = np.ix_(dice, np.arange(npoints), dice)
+        self._mixed_order = ((top - s_ + np.where(b_ > a_, npoints, 0)).astype(np.int64)
+                             << _SH)[..., None]  # fmt: skip
+        self._big, self._small = _D0[_MIXED] - 1, _D1[_MIXED] - 1
+
+    def best(self, moves: NDArray[np.signedinteger[Any]]) -> NDArray[np.int64]:
+        """Best successor (index) of each position for the 21 rolls (``[21, m]``: the
+        doubles, then the non-doubles, :data:`_GROUPED`); ``moves[s, d - 1]`` the ring
+        rows after one move (``[P, 6, m]``). The candidates carry their place in gnubg's
+        order as the priority: the minimum is the first best one."""
+        out = np.empty((21, moves.shape[2]), np.int64)
+        cand = np.take(self.flat, moves + self._doubles, mode="wrap")  # [s, d, m]
+        cand |= self._doubles_order
+        np.minimum.reduce(cand, axis=0, out=out[:6])
+        after = np.take(self.table[0, self.npoints - 1], moves, axis=1, mode="wrap")
+        after |= self._mixed_order  # [b, s, a, m]
+        low = np.minimum.reduce(after, axis=1)  # [b, a, m]
+        np.minimum(low[self._small, self._big], low[self._big, self._small], out=out[6:])
+        out &= _MASK
+        return out
 
     def fill(
-        self, lo: int, hi: int, moves: NDArray[np.int64], value: NDArray[np.int64],
+        self, lo: int, hi: int, moves: NDArray[np.signedinteger[Any]], value: NDArray[np.int64],
         ids: NDArray[np.int64],
     ) -> None:  # fmt: skip
         """Set ``F_0..F_3`` of the positions ``lo..hi-1`` (their values known; ``ids``
-        their gnubg indices, the endpoints the tables return).
+        their gnubg indices, the endpoints the tables return; ``moves`` as in
+        :meth:`best`).
 
         ``F_j(c, smax)`` is a running minimum over the sources ``0..smax`` (ties to the
         higher source, which comes first in gnubg's order), started from "no move" (``j``
-        dice unused): one ``minimum.accumulate`` over keys that carry the priority.
+        dice unused): ``P`` element-wise minima over keys that carry the priority.
         """
         m = hi - lo
         npoints = self.npoints
         _put(self.zero, lo, hi, (value << _KS) | ids)
-        cand = np.empty((m, 3, 6, npoints + 1), np.int64)
-        unused = (np.arange(1, 4) * _M)[None, :, None]
-        cand[..., 0] = ((unused + value[:, None, None]) << _KS) | ids[:, None, None]
-        cand[:, 0, :, 1:] = np.take(self.zero, moves)
-        cand[:, 1:, :, 1:] = np.take(self.flat, (moves * self.stride)[:, None] + self._fill)
-        cand[..., 1:] &= _CLEAR
-        cand[..., 1:] |= self._priority
-        np.minimum.accumulate(cand, axis=3, out=cand)
-        self.store(lo, hi, cand[..., 1:])
+        cand = np.empty((npoints + 1, 3, 6, m), np.int64)
+        unused = (np.arange(1, 4) * _M)[:, None, None]
+        cand[0] = ((unused + value) << _KS) | ids
+        np.take(self.flat, moves[:, None] + self._fill, out=cand[1:], mode="wrap")
+        body = cand[1:]
+        body |= self._priority
+        for s in range(1, npoints + 1):
+            np.minimum(cand[s - 1], cand[s], out=cand[s])
+        body &= _CLEAR
+        self.store(lo, hi, body.transpose(1, 0, 2, 3))
 
     def store(self, lo: int, hi: int, rows: NDArray[np.int64]) -> None:
-        """Rows ``lo..hi-1`` of ``F_1..F_3`` (``[m, 3, 6, P]``)."""
+        """Rows ``lo..hi-1`` of ``F_1..F_3`` (``[3, P, 6, m]``, no priority bits)."""
         _put(self.table, lo, hi, rows)
-        _put(self.top1, lo, hi, rows[:, 0, :, self.npoints - 1])
 
     def copy_dice_of(self, other: _Paths, lo: int, hi: int, ids: NDArray[np.int64]) -> None:
         """Rows ``lo..hi-1`` for a value that is 0 at every endpoint (the gammon value of
         a position with a checker off): the unused dice of ``other``'s best, its endpoint."""
         x = _get(other.table, lo, hi)
-        self.store(lo, hi, (((x >> _KS) // _M * _M) << _KS) | (x & _MASK))
+        end = x & _MASK
+        x >>= _KS + 22  # the unused dice (_M = 2**22)
+        x <<= _KS + 22
+        x |= end
+        self.store(lo, hi, x)
         _put(self.zero, lo, hi, ids)
 
 
 def _put(ring: NDArray[np.int64], lo: int, hi: int, values: NDArray[np.int64]) -> None:
-    """``ring[i % cap] = values[i - lo]`` for ``i`` in ``lo..hi-1`` (``cap = len - 1``)."""
-    cap = len(ring) - 1
+    """``ring[..., i % cap] = values[..., i - lo]`` for ``i`` in ``lo..hi-1`` (``cap`` is
+    the last axis' length minus one)."""
+    cap = ring.shape[-1] - 1
     a = lo % cap
     k = min(hi - lo, cap - a)
-    ring[a : a + k] = values[:k]
-    ring[: hi - lo - k] = values[k:]
+    ring[..., a : a + k] = values[..., :k]
+    ring[..., : hi - lo - k] = values[..., k:]
 
 
 def _get(ring: NDArray[np.int64], lo: int, hi: int) -> NDArray[np.int64]:
-    """``ring[i % cap]`` for ``i`` in ``lo..hi-1``."""
-    cap = len(ring) - 1
+    """``ring[..., i % cap]`` for ``i`` in ``lo..hi-1``."""
+    cap = ring.shape[-1] - 1
     a = lo % cap
     k = min(hi - lo, cap - a)
-    return np.concatenate([ring[a : a + k], ring[: hi - lo - k]])
+    return np.concatenate([ring[..., a : a + k], ring[..., : hi - lo - k]], axis=-1)
 
 
-def _round_to_ffff(acc: NDArray[np.int64]) -> NDArray[np.int64]:
+def _round_to_ffff(acc: NDArray[np.int32]) -> NDArray[np.int32]:
     """gnubg's fixed point: ``(acc + 18) // 36`` per bin, the residue onto the first mode."""
     v = (acc + 18) // 36
     mode = np.argmax(v, axis=1)
@@ -221,13 +244,13 @@ def _accumulate(
     rows: NDArray[np.float64], window: tuple[NDArray[np.int64], NDArray[np.int64]],
     best: NDArray[np.int64], ids: NDArray[np.int64],
 ) -> None:  # fmt: skip
-    """``rows[ids, n + 1] = sum_r w_r rows[best[:, r], n] / 36``, over the union of the
+    """``rows[ids, n + 1] = sum_r w_r rows[best_r, n] / 36``, over the union of the
     chosen rows' windows (``window`` = their first and last non-zero bins). ``einsum``
-    adds over r in index order here (r is not the innermost axis): the kernel's order,
+    adds over r in index order here (r is the outermost axis): the kernel's order,
     hence its bits (checked in the tests)."""
     first = int(window[0].min())
     last = int(window[1].max()) + 1
-    acc = np.einsum("mrw,r->mw", rows[best, first:last], _WF)
+    acc = np.einsum("rmw,r->mw", rows[best[_ROLL_ORDER], first:last], _WF)
     rows[ids, first + 1 : last + 1] = acc / 36.0
 
 
@@ -236,21 +259,23 @@ def _windows(
     window: tuple[NDArray[np.int64], NDArray[np.int64]], ids: NDArray[np.int64],
 ) -> None:  # fmt: skip
     """Set the bins ``[lo, hi]`` outside which the distributions of ``ids`` are zero."""
-    lo[ids] = window[0].min(1) + 1
-    hi[ids] = window[1].max(1) + 1
+    lo[ids] = window[0].min(0) + 1
+    hi[ids] = window[1].max(0) + 1
 
 
-def _accumulate_fixed(
-    tab: NDArray[np.uint16], window: tuple[NDArray[np.int64], NDArray[np.int64]],
-    best: NDArray[np.int64], half: int,
-) -> NDArray[np.int64]:  # fmt: skip
-    """gnubg's sum ``acc[n + 1] = sum_r w_r tab[best_r, n]`` (n < 31) of one half of the
-    table, over the chosen rows' windows (which bound their non-zero bins)."""
-    first = int(window[0].min())
-    last = min(int(window[1].max()) + 1, 31)
-    acc = np.zeros((len(best), 32), np.int64)
-    part = tab[best, half + first : half + last]
-    acc[:, first + 1 : last + 1] = np.einsum("mrw,r->mw", part, _W)
+def _accumulate_fixed(fixed: NDArray[np.int32], best: NDArray[np.int64]) -> NDArray[np.int32]:
+    """gnubg's sum ``acc[n + 1] = sum_r w_r fixed[best_r, n]`` (n < 31) of one half of the
+    table (``fixed[N, 32]``, ``best`` grouped as :meth:`_Paths.best` returns it). The
+    chosen rows are gathered whole (128-byte items, one copy each); the sums are exact
+    integers, so their order does not matter."""
+    rows = np.take(fixed.view(np.dtype((np.void, 128))).reshape(-1), best, mode="wrap")
+    part = rows.view(np.int32).reshape(21, best.shape[1], 32)
+    twice = part[6:].sum(axis=0, dtype=np.int32)
+    twice <<= 1
+    twice += part[:6].sum(axis=0, dtype=np.int32)
+    acc = np.empty_like(twice)
+    acc[:, 0] = 0
+    acc[:, 1:] = twice[:, :31]
     return acc
 
 
@@ -267,6 +292,11 @@ def build(
     ``dist[N, nb]`` and ``gammon[N - gammon_start, nbg]`` are the float64 distributions
     (untrimmed, the shapes of :func:`mathbg.bearoff.onesided._generate`), ``table`` gnubg's
     ``uint16[N, 64]`` fixed-point table.
+
+    ``progress`` is called with each pip layer's count of positions once its plays are
+    chosen; ``want_float=False`` skips the float distributions (returned as zeros);
+    ``threads`` (default: the CPUs this process may use) above 1 runs the float sums on a
+    second thread.
 
     Inside, positions are renumbered by pip count (then 15-checker positions last), so a
     pip layer, and its 15-checker part, are contiguous rows of the ``F`` rings; the results
@@ -297,19 +327,23 @@ def build(
     gdist[:gstart, 0] = 1.0
     glo = np.zeros(n, np.int64)
     ghi = np.zeros(n, np.int64)
-    tab = np.zeros((n, 64), np.uint16)
-    tab[:gstart, 32] = 0xFFFF
-    tab[0, 0] = 0xFFFF
+    # gnubg's table while it is built: [half, index, bin] in int32 (each half's rows
+    # contiguous, 128 bytes), converted to uint16[N, 64] at the end
+    fixed = np.zeros((2, n, 32), np.int32)
+    fixed[1, :gstart, 0] = 0xFFFF
+    fixed[0, 0, 0] = 0xFFFF
     bins = np.arange(32)
     # ring size: the positions of any 7 consecutive pip layers fit
     window = int((starts[7:] - starts[:-7]).max()) if len(starts) > 7 else n
     cap = 1 << max(window - 1, 1).bit_length()
-    slot = np.append(new % cap, cap)  # gnubg index -> ring row (cap: no move)
-    moves = slot[single_moves(boards[order], order)]
+    slot = np.append(new % cap, cap).astype(np.int32)  # gnubg index -> ring row (cap: none)
+    # the ring rows after one move, [s, d - 1, position in pip order]
+    moves = moves_by_source(boards[order], order, slot)
     rolls = _Paths(cap, points)
     rolls.zero[0] = 0
-    empty = np.broadcast_to(((np.arange(1, 4) * _M) << _KS)[:, None, None], (3, 6, points))
-    rolls.store(0, 1, empty[None])  # the empty board: no move, j dice unused
+    empty = np.broadcast_to(((np.arange(1, 4) * _M) << _KS)[:, None, None, None],
+                            (3, points, 6, 1))  # fmt: skip
+    rolls.store(0, 1, empty)  # the empty board: no move, j dice unused
     gammon = _Paths(cap, points) if gstart < n else None
     # positions a play from a 15-checker position passes through (a double bears off at
     # most four checkers) have gammon tables derived from the rolls tables
@@ -317,51 +351,62 @@ def build(
     if gammon is not None:
         gammon.copy_dice_of(rolls, 0, 1, np.zeros(1, np.int64))
 
-    def rows(lo: int, mid: int, hi: int) -> None:
-        """Positions lo..hi-1 of one pip layer (those from mid on have 15 checkers)."""
-        mv = moves[lo:hi]
+    Sums = tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64],
+                 NDArray[np.int64], NDArray[np.int64]]  # fmt: skip
+
+    def choices(lo: int, mid: int, hi: int) -> list[Sums]:
+        """The plays and gnubg's table of positions lo..hi-1 of one pip layer (those from
+        mid on have 15 checkers); returns the float sums still to do."""
+        mv = moves[:, :, lo:hi]
         ids = order[lo:hi]
         best = rolls.best(mv)
-        window = (np.take(dlo, best), np.take(dhi, best))
-        half = _round_to_ffff(_accumulate_fixed(tab, window, best, 0))
-        tab[ids, :32] = half
-        if want_float:
-            _accumulate(dist, window, best, ids)
-        _windows(dlo, dhi, window, ids)
+        half = _round_to_ffff(_accumulate_fixed(fixed[0], best))
+        fixed[0, ids] = half
         rolls.fill(lo, hi, mv, half @ bins, ids)
+        todo = [(dist, dlo, dhi, best, ids)]
         if gammon is None:
-            return
+            return todo
         if hi > mid:
-            gbest = gammon.best(mv[mid - lo :])
-            window = (np.take(glo, gbest), np.take(ghi, gbest))
-            half = _round_to_ffff(_accumulate_fixed(tab, window, gbest, 32))
-            tab[ids[mid - lo :], 32:] = half
-            if want_float:
-                _accumulate(gdist, window, gbest, ids[mid - lo :])
-            _windows(glo, ghi, window, ids[mid - lo :])
-            gammon.fill(mid, hi, mv[mid - lo :], half @ bins, ids[mid - lo :])
+            gbest = gammon.best(mv[:, :, mid - lo :])
+            half = _round_to_ffff(_accumulate_fixed(fixed[1], gbest))
+            fixed[1, ids[mid - lo :]] = half
+            gammon.fill(mid, hi, mv[:, :, mid - lo :], half @ bins, ids[mid - lo :])
+            todo.append((gdist, glo, ghi, gbest, ids[mid - lo :]))
         rest = np.nonzero(passing[lo:mid])[0]
         if len(rest):
             a = lo + int(rest[0])
             gammon.copy_dice_of(rolls, a, mid, order[a:mid])
+        return todo
 
-    # numpy releases the GIL inside its loops: big layers run as two halves on two threads
-    pool = ThreadPoolExecutor(2) if (threads or _threads()) > 1 else None
+    def sums(todo: list[Sums]) -> None:
+        """The float distributions of one layer's positions, from their chosen plays."""
+        for rows, lo, hi, best, ids in todo:
+            window = (np.take(lo, best, mode="wrap"), np.take(hi, best, mode="wrap"))
+            _accumulate(rows, window, best, ids)
+            _windows(lo, hi, window, ids)
+
+    # The plays never depend on the float sums: with two threads the sums of a layer run
+    # on the second one while this one chooses the plays of the next layers.
+    pool = ThreadPoolExecutor(1) if want_float and (threads or _threads()) > 1 else None
+    done: list[Future[None]] = []
     try:
         for layer in range(1, len(starts) - 1):
             lo, mid, hi = int(starts[layer]), int(full_starts[layer]), int(starts[layer + 1])
             if hi == lo:
                 continue
-            if pool is None or hi - lo < _SPLIT_MIN:
-                rows(lo, mid, hi)
-            else:
-                half = (lo + hi) // 2
-                job = pool.submit(rows, half, max(mid, half), hi)
-                rows(lo, min(mid, half), half)
-                job.result()
+            todo = choices(lo, mid, hi)
+            if pool is not None:
+                done.append(pool.submit(sums, todo))
+            elif want_float:
+                sums(todo)
             if progress is not None:
                 progress(hi - lo)
+        for job in done:
+            job.result()  # the worker's exception, if any, is raised here
     finally:
         if pool is not None:
-            pool.shutdown()
+            pool.shutdown(cancel_futures=True)
+    tab = np.empty((n, 64), np.uint16)
+    tab[:, :32] = fixed[0]
+    tab[:, 32:] = fixed[1]
     return dist, gdist[gstart:], gstart, tab

@@ -19,12 +19,14 @@ gnubg's order (``GenerateMoves``; see :func:`mathbg.bearoff._kernels.roll_succes
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import NDArray
 
 from mathbg.bearoff.index import all_positions, binomial_table, n_positions
 
-__all__ = ["fits", "single_moves", "successor_table"]
+__all__ = ["fits", "moves_by_source", "single_moves", "successor_table"]
 
 #: Largest space (positions) whose successor table is built on numpy; bigger spaces
 #: amortise the kernels' compilation, and their candidate arrays would be large.
@@ -38,10 +40,20 @@ def fits(points: int, checkers: int) -> bool:
     return points <= MAX_POINTS and n_positions(points, checkers) <= MAX_POSITIONS
 
 
-def single_moves(boards: NDArray[np.uint8], index: NDArray[np.int64]) -> NDArray[np.int64]:
+def single_moves(
+    boards: NDArray[np.uint8], index: NDArray[np.int64]
+) -> NDArray[np.signedinteger[Any]]:
     """``S[i, d-1, s]``: index after moving a checker of ``boards[i]`` (whose index is
     ``index[i]``) from point index ``s`` by ``d`` pips, or ``N`` (one past the last
-    index of the space) when the move is illegal.
+    index of the space) when the move is illegal. A view of :func:`moves_by_source`."""
+    return moves_by_source(boards, index).transpose(2, 1, 0)
+
+
+def moves_by_source(
+    boards: NDArray[np.uint8], index: NDArray[np.int64], lookup: NDArray[np.int32] | None = None
+) -> NDArray[np.signedinteger[Any]]:
+    """The table of :func:`single_moves` as ``[s, d - 1, i]`` (contiguous in ``i``), or
+    with ``lookup`` (``N + 1`` entries) its image ``lookup[S]``, in ``lookup``'s dtype.
 
     The rules of :func:`mathbg.bearoff._kernels.single_moves`: a checker may bear off
     when no checker is outside points 1..6, exactly or from the highest occupied point.
@@ -50,27 +62,42 @@ def single_moves(boards: NDArray[np.uint8], index: NDArray[np.int64]) -> NDArray
     ``C(P-2-k+T_k, P-1-k)`` for each such ``k`` (Pascal's rule).
     """
     npoints = boards.shape[1]
-    counts = boards.astype(np.int64)
-    tails = np.cumsum(counts[:, ::-1], axis=1)[:, ::-1]
-    binom = binomial_table()
+    counts = boards.T  # [s, i]
     occupied = counts > 0
-    back = np.where(occupied.any(1), npoints - 1 - np.argmax(occupied[:, ::-1], axis=1), -1)
+    binom = binomial_table()
+    n = int(binom[npoints + int(counts.sum(0).max()), npoints])  # positions in the space
+    # term[k, t]: the index drop of lowering T_k = t by one (0 for t = 0)
+    t = np.arange(16)
+    k = np.arange(npoints)[:, None]
+    term = np.where(t > 0, binom[np.maximum(npoints - 2 - k + t, 0), npoints - 1 - k], 0)
+    # drops[k] = the index drop of lowering T_0..T_{k-1} by one; T_k = sum_{k' >= k} counts
+    drops = np.zeros((npoints + 1, len(index)), np.int64)
+    tails = np.zeros(len(index), np.int64)
+    back = np.full(len(index), -1, np.int64)  # the highest occupied point index
+    for j in range(npoints - 1, -1, -1):
+        tails += counts[j]
+        drops[j + 1] = np.take(term[j], tails, mode="wrap")
+        np.copyto(back, j, where=(back < 0) & occupied[j])
+    np.cumsum(drops, axis=0, out=drops)
+    dtype = np.int64 if lookup is None else lookup.dtype
+    illegal = n if lookup is None else lookup[n]
+    table = np.empty((npoints, 6, len(index)), dtype)
+    moved = np.empty(len(index), np.int64)
     home = back <= 5
-    # drops[k] = the index drop of lowering T_0..T_{k-1} by one
-    drops = [np.zeros(len(boards), np.int64)]
-    for k in range(npoints):
-        term = binom[np.maximum(npoints - 2 - k + tails[:, k], 0), npoints - 1 - k]
-        drops.append(drops[-1] + np.where(tails[:, k] > 0, term, 0))
-    n = int(binom[npoints + int(counts.sum(1).max()), npoints])  # positions in the space
-    table = np.empty((len(boards), 6, npoints), np.int64)
-    for d in range(1, 7):
-        for s in range(npoints):
+    for s in range(npoints):
+        for d in range(1, 7):
             dest = s - d
-            legal = occupied[:, s]
-            if dest < 0:
+            legal = occupied[s]
+            if dest < 0:  # bearing off: all home, exactly or from the highest occupied point
                 legal = legal & home & ((back == s) | (dest == -1))
-            moved = index - (drops[s + 1] - drops[max(dest, -1) + 1])
-            table[:, d - 1, s] = np.where(legal, moved, n)
+            row = table[s, d - 1]
+            np.subtract(drops[s + 1], drops[max(dest, -1) + 1], out=moved)
+            np.subtract(index, moved, out=moved)
+            if lookup is None:
+                row[:] = moved
+            else:
+                np.take(lookup, moved, out=row, mode="wrap")
+            np.copyto(row, illegal, where=~legal)
     return table
 
 
