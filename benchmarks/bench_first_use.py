@@ -1,9 +1,12 @@
 """First-ever and warm wall time of every mathbg command, next to gnubg's for the same work.
 
-Each command runs as a whole process (``python -m mathbg ...`` of this checkout), first with an
-empty numba cache (``NUMBA_CACHE_DIR``) and an empty data directory (``MATHBG_DATA``), so the
-first-ever run includes compiling its kernels and building any database it needs, then warm
-(best of ``--repeat`` runs with both caches filled). gnubg 1.07 runs the comparable work as a
+Each command runs as a whole process, first with an empty numba cache (``NUMBA_CACHE_DIR``)
+and an empty data directory (``MATHBG_DATA``), so the first-ever run includes compiling its
+kernels and building any database it needs, then warm (best and median of ``--repeat`` runs
+with both caches filled). By default the process is ``python -m mathbg ...`` of this
+checkout; ``--installed`` measures as a user runs it: the wheel is built, installed into a
+fresh virtual environment (its dependencies from the package index) and its ``mathbg``
+command run from an empty directory. gnubg 1.07 runs the comparable work as a
 whole process where one exists (``makebearoff -o 6`` for the one-sided build, ``gnubg -t``
 command scripts for tables, market windows and race counts); ``--two-sided-peer`` also runs
 ``makebearoff -t 6x6`` (about 25 s), the work behind the first two-sided ``bearoff show``.
@@ -12,6 +15,7 @@ Goals (issue 14, 2 cores): the first-ever one-sided 6x15 build under 10 s; every
 command's first run under 5 s; the warm 6x15 build at most 0.25x ``makebearoff -o 6``.
 
     python benchmarks/bench_first_use.py [--only NAME ...] [--repeat 3] [--two-sided-peer]
+                                         [--installed]
 """
 
 from __future__ import annotations
@@ -79,12 +83,14 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_mathbg(argv: tuple[str, ...], env: dict[str, str], cwd: Path) -> tuple[float, float]:
-    """Wall and CPU time of one ``python -m mathbg ARGV`` process (raises when it fails)."""
+def run_mathbg(
+    argv: tuple[str, ...], env: dict[str, str], cwd: Path, command: list[str]
+) -> tuple[float, float]:
+    """Wall and CPU time of one ``COMMAND ARGV`` process (raises when it fails)."""
     cpu = _children_cpu()
     start = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "mathbg", *argv],
+        [*command, *argv],
         env=env,
         cwd=cwd,
         capture_output=True,
@@ -95,6 +101,25 @@ def run_mathbg(argv: tuple[str, ...], env: dict[str, str], cwd: Path) -> tuple[f
     if proc.returncode != 0:
         raise RuntimeError(f"mathbg {' '.join(argv)} failed: {proc.stderr[-1500:]}")
     return seconds, _children_cpu() - cpu
+
+
+def install_wheel(tmp: Path) -> Path:
+    """Build the wheel of this checkout, install it into a fresh virtual environment under
+    ``tmp`` and return that environment's ``mathbg`` command."""
+    dist = tmp / "dist"
+    subprocess.run(
+        [sys.executable, "-m", "build", "-q", "-w", "-o", str(dist), str(REPO)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    venv = tmp / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    wheel = next(dist.glob("mathbg-*.whl"))
+    subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
+         "--disable-pip-version-check", str(wheel)],
+        check=True,
+    )  # fmt: skip
+    return venv / "bin" / "mathbg"
 
 
 def _gnubg_commands(commands: list[str]) -> Callable[[], float]:
@@ -167,6 +192,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2, help="warm runs, best taken")
     parser.add_argument("--two-sided-peer", action="store_true", help="also makebearoff -t 6x6")
     parser.add_argument("--no-peer", action="store_true", help="skip gnubg")
+    parser.add_argument(
+        "--installed", action="store_true",
+        help="run the built wheel, installed in a fresh virtual environment",
+    )  # fmt: skip
     args = parser.parse_args()
 
     have_gnubg = not args.no_peer and gnubg_peer() is not None
@@ -174,22 +203,34 @@ def main() -> None:
         c for c in COMMANDS if not args.only or any(s in c.name for s in args.only)
     ]
     header = (
-        f"{'command':26} {'first-ever':>10} {'(cpu)':>7} {'warm':>7} {'(cpu)':>7} {'goal':>5}"
-        "  gnubg (whole process)"
+        f"{'command':26} {'first-ever':>10} {'(cpu)':>7} {'warm':>7} {'(cpu)':>7} "
+        f"{'median':>7} {'goal':>5}  gnubg (whole process)"
     )
     print(header)
     print("-" * len(header))
     with tempfile.TemporaryDirectory(prefix="mathbg-first-use-") as tmp:
         cwd = Path(tmp) / "cwd"
         cwd.mkdir()
+        if args.installed:
+            mathbg = [str(install_wheel(Path(tmp)))]
+            print(f"(the wheel, installed in a fresh virtual environment: {mathbg[0]})")
+        else:
+            mathbg = [sys.executable, "-m", "mathbg"]
         for i, cmd in enumerate(chosen):
             env = dict(os.environ)
-            env["PYTHONPATH"] = str(REPO)
+            if args.installed:
+                env.pop("PYTHONPATH", None)
+            else:
+                env["PYTHONPATH"] = str(REPO)
             env["NUMBA_CACHE_DIR"] = str(Path(tmp) / f"numba-{i}")
             env["MATHBG_DATA"] = str(Path(tmp) / f"data-{i}")
             env.setdefault("MPLBACKEND", "Agg")
-            cold, cold_cpu = run_mathbg(cmd.argv, env, cwd)
-            warm, warm_cpu = min(run_mathbg(cmd.argv, env, cwd) for _ in range(args.repeat))
+            cold, cold_cpu = run_mathbg(cmd.argv, env, cwd, mathbg)
+            warm_runs = sorted(
+                run_mathbg(cmd.argv, env, cwd, mathbg) for _ in range(max(1, args.repeat))
+            )
+            warm, warm_cpu = warm_runs[0]
+            median = warm_runs[len(warm_runs) // 2][0]
             flag = "" if cold <= cmd.goal else "  (over goal)"
             peer_text = ""
             if have_gnubg and cmd.peer and (cmd.peer != "makebearoff-t6x6" or args.two_sided_peer):
@@ -197,18 +238,21 @@ def main() -> None:
                 run = make()
                 cpu0 = _children_cpu()
                 runs = max(1, args.repeat)
-                seconds = min(run() for _ in range(runs))
+                peer_runs = sorted(run() for _ in range(runs))
+                seconds = peer_runs[0]
                 peer_cpu = (_children_cpu() - cpu0) / runs
                 peer_text = (
                     f"{seconds:.2f} s, {peer_cpu:.2f} s cpu ({label}); warm ratio "
-                    f"{warm / seconds:.2f} (cpu {warm_cpu / peer_cpu:.2f})"
+                    f"{warm / seconds:.2f} (cpu {warm_cpu / peer_cpu:.2f}, medians "
+                    f"{median / peer_runs[len(peer_runs) // 2]:.2f})"
                 )
             print(
                 f"{cmd.name:26} {cold:9.2f}s {cold_cpu:6.2f}s {warm:6.2f}s {warm_cpu:6.2f}s "
-                f"{cmd.goal:4.0f}s  {peer_text}{flag}",
+                f"{median:6.2f}s {cmd.goal:4.0f}s  {peer_text}{flag}",
                 flush=True,
             )
-    print("\nwarm: best of", args.repeat, "runs with the numba cache and databases in place;")
+    print("\nwarm: best (and median) of", args.repeat, "runs with the numba cache and databases")
+    print("in place;")
     print("first-ever: empty NUMBA_CACHE_DIR and MATHBG_DATA (compiles and builds included).")
     print("(cpu): user + system CPU seconds of the process (wall time inflates on a busy machine;")
     print("a parallel build uses more CPU than wall time). Load average:", os.getloadavg())

@@ -28,6 +28,8 @@ PC_FREE_DROP_4 = 0.004
 
 _SQRT2 = math.sqrt(2.0)
 _ERFC6 = math.erfc(6.0 / _SQRT2)  # 2 * (1 - Phi(6))
+#: The complementary error function, element-wise (the standard library's: no scipy import).
+_ERFC = np.frompyfunc(math.erfc, 1, 1)
 
 
 def montgomery_sd(away: int) -> float:
@@ -56,8 +58,6 @@ def montgomery_mwc(away: int, opp_away: int) -> float:
 
 def montgomery_array(away: np.ndarray, opp_away: np.ndarray) -> np.ndarray:
     """Vectorised :func:`montgomery_mwc` (``away``, ``opp_away`` >= 1, broadcast together)."""
-    from scipy.special import erfc
-
     a, b = np.broadcast_arrays(np.asarray(away, dtype=np.int64), np.asarray(opp_away, np.int64))
     sd = np.asarray((0.0, *MONTGOMERY_SD), dtype=np.float64)
     hi, lo = np.maximum(a, b), np.minimum(a, b)
@@ -65,7 +65,8 @@ def montgomery_array(away: np.ndarray, opp_away: np.ndarray) -> np.ndarray:
     s_lo = np.where(lo <= 10, sd[np.minimum(lo, 10)], MONTGOMERY_SD_LONG)
     sigma = np.sqrt(s_hi**2 + s_lo**2) * np.sqrt((hi + lo) / 2.0)
     diff = (hi - lo).astype(np.float64)
-    trailer = np.where(6.0 * sigma > diff, 0.5 * (erfc(diff / sigma / _SQRT2) - _ERFC6), 0.0)
+    tail = np.asarray(_ERFC(diff / sigma / _SQRT2), np.float64)
+    trailer = np.where(6.0 * sigma > diff, 0.5 * (tail - _ERFC6), 0.0)
     return np.where(a >= b, trailer, 1.0 - trailer)
 
 

@@ -32,6 +32,7 @@ B. Robertie's 8-9-12 rule (*Advanced Backgammon*; M. Zehr, r.g.b. 1995); W. Tric
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
@@ -41,6 +42,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from mathbg._output import FrameMixin
 from mathbg.errors import InvalidParameterError, InvalidPositionError
+
+#: The complementary error function, element-wise (NaN stays NaN).
+_ERFC = np.frompyfunc(math.erfc, 1, 1)
 
 __all__ = [
     "AVERAGE_ROLL_PIPS",
@@ -418,14 +422,13 @@ def kleinman_win_probability(pips_player: ArrayLike, pips_opponent: ArrayLike) -
     D. Kleinman; Ø. Johansen, "Kleinman Count", r.g.b. 22 Feb 2001; gnubg ``eval.c:
     KleinmanCount`` (``0.5 (1 + erf((D + 4) / (2 sqrt(S - 4))))``).
     """
-    from scipy.special import ndtr
-
     p = np.asarray(pips_player, dtype=np.float64)
     o = np.asarray(pips_opponent, dtype=np.float64)
     d, s = o - p, o + p
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(s > 4, (d + 4.0) / np.sqrt(2.0 * np.where(s > 4, s - 4.0, 1.0)), np.nan)
-    return _scalar(ndtr(z))
+    # Phi(z) = erfc(-z / sqrt 2) / 2 (the standard library's erfc: no scipy to import)
+    return _scalar(0.5 * np.asarray(_ERFC(-z / math.sqrt(2.0)), np.float64))
 
 
 def kleinman_advice(pips_player: ArrayLike, pips_opponent: ArrayLike) -> CountAdvice:

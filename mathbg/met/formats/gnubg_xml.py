@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
@@ -439,6 +438,8 @@ def format_gnubg_xml(
     comment : str, optional
         Header comment (default: the table's notice, source and notes).
     """
+    from xml.sax.saxutils import escape, quoteattr  # urllib with it: import on use
+
     n = met.length
     if comment is None:
         parts = [f"Match equity table {met.name!r} written by mathbg."]
@@ -490,6 +491,8 @@ def format_gnubg_xml(
 
 
 def _param_xml(tag: str, kind: str, params: dict[str, float], player: str | None) -> list[str]:
+    from xml.sax.saxutils import quoteattr  # urllib with it: import on use
+
     attr = f" player={quoteattr(player)}" if player is not None else ""
     lines = [f'  <{tag} type="{kind}"{attr}>', "    <parameters>"]
     for name, value in params.items():
