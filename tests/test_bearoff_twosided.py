@@ -50,7 +50,7 @@ def test_one_checker_each_on_the_six_point(ts):
     assert (dec.no_double, dec.double_take, dec.double_pass) == pytest.approx((0.5, 1.0, 1.0))
     assert dec.should_double and dec.optimal == 1.0
     assert str(dec.action) == "double, pass"
-    owned = ts.cube_decision(SIX, SIX, cube="owned")
+    owned = ts.cube_decision(SIX, SIX, owner="player")
     assert owned.no_double == pytest.approx(0.625) and owned.should_double
 
 
@@ -127,11 +127,11 @@ def test_gnubg_integer_mode_is_close_to_float(ts):
 
 def test_cube_decision_helper():
     # ND 0.3, DT 2 x 0.2 = 0.4, DP 1: double, take
-    dec = cube_decision([0.0, 0.5, 0.3, 0.2], "centred")
+    dec = cube_decision([0.0, 0.5, 0.3, 0.2], "centre")
     assert str(dec.action) == "double, take" and dec.optimal == pytest.approx(0.4)
-    dec = cube_decision([0.0, 0.5, 0.3, 0.1], "centred")
+    dec = cube_decision([0.0, 0.5, 0.3, 0.1], "centre")
     assert str(dec.action) == "no double, take" and dec.optimal == 0.3
-    dec = cube_decision([0.0, 0.5, 0.3, 0.1], "opponent_owns")
+    dec = cube_decision([0.0, 0.5, 0.3, 0.1], "opponent")
     assert not dec.should_double and dec.optimal == 0.1
     with pytest.raises(InvalidParameterError):
         cube_decision([0, 0, 0, 0], "mine")
