@@ -448,3 +448,43 @@ def test_removing_a_store_leaves_other_files_alone(tmp_path):
     build_blocks(BuildSpec(3, 2, True, "u16"), store, progress=False)
     store.remove_all()
     assert [p.name for p in shared.iterdir()] == ["notes.txt"]
+
+
+# ----------------------------------------------------------------- small builds
+def test_a_small_database_build_keeps_its_blocks_in_memory(tmp_path, monkeypatch):
+    """6x6 and smaller: no block files (writing them took longer than the build) and
+    one thread; the bytes are the shell builder's all the same."""
+    from mathbg.bearoff import blockbuild
+    from mathbg.bearoff.twosided import build_arrays
+
+    puts: list[tuple[int, int]] = []
+    real_put = BlockStore.put
+
+    def spy(self, a, b, block):
+        puts.append((a, b))
+        return real_put(self, a, b, block)
+
+    monkeypatch.setattr(BlockStore, "put", spy)
+    ts = TwoSided.build(5, 6, path=tmp_path / "ts", dtype="f64", progress=False)
+    assert puts == []
+    assert ts.dtype == "f64"
+    assert np.array_equal(np.load(tmp_path / "ts" / "equity.npy"), build_arrays(5, 6))
+    lay = layout(5, 6)
+    spec = BuildSpec(5, 6, True, "f64")
+    csr = blockbuild.pip_csr(lay)
+    work = blockbuild.block_work(lay, csr)
+    plan = blockbuild.plan_arena(spec, lay, csr, None)
+    assert sum(work.values()) < blockbuild._SERIAL_BUILD
+    assert not any(parallel for _, parallel in blockbuild._steps(lay, plan, 4, work))
+
+
+def test_a_bigger_build_writes_its_blocks_and_runs_parallel_steps():
+    from mathbg.bearoff import blockbuild
+
+    lay = layout(6, 8)
+    spec = BuildSpec(6, 8, True, "u16")
+    csr = blockbuild.pip_csr(lay)
+    work = blockbuild.block_work(lay, csr)
+    plan = blockbuild.plan_arena(spec, lay, csr, None)
+    assert sum(work.values()) >= blockbuild._PERSIST_WORK
+    assert any(parallel for _, parallel in blockbuild._steps(lay, plan, 4, work))

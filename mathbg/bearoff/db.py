@@ -743,8 +743,10 @@ class TwoSided:
         The table is built block by block in pip-count layers
         (:mod:`mathbg.bearoff.blockbuild`): only the live window of layers is kept in
         memory, finished blocks go to a checksummed block store, and an interrupted build
-        (even killed) resumes where it stopped when called again. A database already
-        built at the target (matching header, verified checksum) is opened instead.
+        (even killed) resumes where it stopped when called again (a build of under a
+        second, 6x6 and smaller, keeps its blocks in memory and starts over). A database
+        already built at the target (matching header, verified checksum) is opened
+        instead.
 
         Parameters
         ----------
@@ -815,7 +817,7 @@ class TwoSided:
                     arena = plan = None
                 else:
                     arena, plan, _ = _bb.build_blocks(spec, block_store, memory=budget,
-                                                      progress=progress)  # fmt: skip
+                                                      progress=progress, persist=None)  # fmt: skip
             except InsufficientSpaceError:
                 # a full disk: leave no debris (a kill or Ctrl+C keeps the store to resume)
                 if store is None:
