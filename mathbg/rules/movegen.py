@@ -230,12 +230,14 @@ def _search(board: Any, d1: Any, d2: Any, ws: Any) -> Any:
     doubles = d1 == d2
     nd = 4 if doubles else 2
     norders = 1 if doubles else 2
-    best = -1
-    n = 0
+    # int64 from the start: a literal first value would make numba compile ``leaf`` for
+    # the literal types too, then again for int64 (twice the compile time for nothing)
+    best = np.int64(-1)
+    n = np.int64(0)
     stamp = stamp_box[0]
     for order in range(norders):
         dice_order(dseq, d1, d2, order)
-        lvl = 0
+        lvl = np.int64(0)
         src[0] = 24
         moved[0] = False
         while lvl >= 0:

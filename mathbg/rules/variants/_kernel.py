@@ -196,16 +196,20 @@ def _vsearch(
     prune = doubles and not fevga_active
     nd = 4 if doubles else 2
     norders = 1 if doubles else 2
-    best = -1
-    n = 0
+    # int64 from the start, as in :func:`mathbg.rules.movegen._search`: literal values
+    # would make numba compile ``leaf`` for their literal types as well
+    best = np.int64(-1)
+    n = np.int64(0)
     stamp = stamp_box[0]
     if need_all:
         bonus = _end_score(me, 0, flags, rotated, min_opp, started_trapped)
         if bonus >= 0:
-            best, n, stamp = leaf(w1[0], w2[0], k3[0], bonus * _BONUS, 0, mv, best, n, stamp, ws)
+            best, n, stamp = leaf(
+                w1[0], w2[0], k3[0], bonus * _BONUS, np.int64(0), mv, best, n, stamp, ws
+            )
     for order in range(norders):
         dice_order(dseq, d1, d2, order)
-        lvl = 0
+        lvl = np.int64(0)
         src[0] = 24
         moved[0] = False
         while lvl >= 0:
