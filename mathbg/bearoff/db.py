@@ -823,30 +823,37 @@ class TwoSided:
                 if store is None:
                     shutil.rmtree(work, ignore_errors=True)
                 raise
-            with storage.atomic_directory(
-                target, what=what, is_same_kind=same_kind, force=force or default,
-                needed_bytes=table_bytes + 4096, locked=True,
-            ) as tmp:  # fmt: skip
-                _bb.assemble(spec, block_store, tmp / "equity.npy", arena=arena, plan=plan,
-                             progress=progress)  # fmt: skip
-                del arena
-                header = _write_header(
-                    tmp,
-                    {
-                        "kind": "two-sided",
-                        "points": points,
-                        "checkers": checkers,
-                        "n_positions": n,
-                        "values": ["cubeless", "owned", "centred", "opponent_owns"][: spec.nv],
-                        "dtype": dtype,
-                        "encoding": "gnubg fixed point: equity = u / 32767.5 - 1"
-                        if dtype == "u16" else "equity",
-                        "build_seconds": round(time.perf_counter() - start, 3),
-                        "backend": "dask" if client is not None else "local",
-                        "generator": _generator(),
-                    },
-                    ["equity"],
-                )
+            try:
+                with storage.atomic_directory(
+                    target, what=what, is_same_kind=same_kind, force=force or default,
+                    needed_bytes=table_bytes + 4096, locked=True,
+                ) as tmp:  # fmt: skip
+                    _bb.assemble(spec, block_store, tmp / "equity.npy", arena=arena, plan=plan,
+                                 progress=progress)  # fmt: skip
+                    del arena
+                    header = _write_header(
+                        tmp,
+                        {
+                            "kind": "two-sided",
+                            "points": points,
+                            "checkers": checkers,
+                            "n_positions": n,
+                            "values": ["cubeless", "owned", "centred", "opponent_owns"][: spec.nv],
+                            "dtype": dtype,
+                            "encoding": "gnubg fixed point: equity = u / 32767.5 - 1"
+                            if dtype == "u16" else "equity",
+                            "build_seconds": round(time.perf_counter() - start, 3),
+                            "backend": "dask" if client is not None else "local",
+                            "generator": _generator(),
+                        },
+                        ["equity"],
+                    )
+            except InsufficientSpaceError:
+                # no room for the table: a store holding no blocks (a small build keeps
+                # them in memory) has nothing to resume, so it goes
+                if store is None and not block_store.listing():
+                    shutil.rmtree(work, ignore_errors=True)
+                raise
             _remember_written(target, header)
             block_store.remove_all()
             shutil.rmtree(work, ignore_errors=True)

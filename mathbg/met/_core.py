@@ -28,6 +28,8 @@ PC_FREE_DROP_4 = 0.004
 
 _SQRT2 = math.sqrt(2.0)
 _ERFC6 = math.erfc(6.0 / _SQRT2)  # 2 * (1 - Phi(6))
+#: Rounding allowed in the monotonicity of a model's table (check_equities).
+_MONOTONE_TOL = 1e-9
 #: The complementary error function, element-wise (the standard library's: no scipy import).
 _ERFC = np.frompyfunc(math.erfc, 1, 1)
 
@@ -127,12 +129,26 @@ def check_rate(
     return x
 
 
-def check_finite(arrays: tuple[np.ndarray, ...], model: str, params: dict[str, float]) -> None:
-    """Raise :class:`InvalidParameterError` if a model produced values outside [0, 1]."""
+def check_equities(arrays: tuple[np.ndarray, ...], model: str, params: dict[str, float]) -> None:
+    """Raise :class:`InvalidParameterError` when a model's output is not a match equity
+    table: values outside [0, 1], or (``arrays[0]``, the pre-Crawford table ``M[i, j]``,
+    i and j the away scores) not falling as the own away score grows and rising with the
+    opponent's. Zadeh's live-cube drop points, for example, break down for large
+    ``delta``: with ``delta = 0.14`` and no gammons, 19-away/3-away comes out 1.3e-5
+    above 18-away/3-away at length 19, and the 64-point table leaves [0, 1] from
+    ``delta = 0.1``. (gnubg 1.07 loads such parameters as they come: its 64-point table
+    for ``delta = 0.1``, ``delta-bar = 0`` has negative entries and 16 rising ones.)"""
+    shown = ", ".join(f"{k}={v:g}" for k, v in params.items())
     for arr in arrays:
         if not np.all(np.isfinite(arr)) or arr.min() < 0.0 or arr.max() > 1.0:
-            shown = ", ".join(f"{k}={v:g}" for k, v in params.items())
             raise InvalidParameterError(
                 f"{model} parameters ({shown}) give match equities outside [0, 1]: "
                 "the model breaks down for these values"
             )
+    pre = arrays[0]
+    rises = np.any(np.diff(pre, axis=0) > _MONOTONE_TOL)
+    if rises or np.any(np.diff(pre, axis=1) < -_MONOTONE_TOL):
+        raise InvalidParameterError(
+            f"{model} parameters ({shown}) give match equities that do not fall as the "
+            "away score grows: the model breaks down for these values"
+        )

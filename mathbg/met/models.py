@@ -23,7 +23,7 @@ from mathbg.met._core import (
     PC_FREE_DROP_2,
     PC_FREE_DROP_4,
     PC_GAMMON_RATE,
-    check_finite,
+    check_equities,
     check_length,
     check_rate,
     continue_post_crawford,
@@ -147,7 +147,7 @@ def zadeh(
             pre = _kernels.zadeh_table(n, post, g1, g2, d, db, _levels(n))
     except ZeroDivisionError:
         pre = np.full((n, n), np.nan)
-    check_finite((pre, post), "zadeh", params)
+    check_equities((pre, post), "zadeh", params)
     return MET(
         pre=pre,
         post=post,
@@ -235,7 +235,7 @@ def mec(
     except ZeroDivisionError:
         pre = np.full((n, n), np.nan)
         post0 = post1 = np.full(n, np.nan)
-    check_finite((pre, post0, post1), "mec", params)
+    check_equities((pre, post0, post1), "mec", params)
     if w == 0.5:  # equal players: the two vectors agree mathematically; drop rounding noise
         post1 = post0
     return MET(

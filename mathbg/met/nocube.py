@@ -38,7 +38,7 @@ from typing import Protocol
 import numpy as np
 
 from mathbg.errors import InvalidParameterError, InvalidScoreError
-from mathbg.met._core import check_finite, check_length, check_rate, continue_post_crawford
+from mathbg.met._core import check_equities, check_length, check_rate, continue_post_crawford
 from mathbg.met.published import load
 from mathbg.met.table import MET
 
@@ -112,7 +112,7 @@ def cubeless(
     from mathbg.met import _kernels
 
     pre = _kernels.cubeless_table(n, g, b, first)
-    check_finite((pre,), "cubeless", params)
+    check_equities((pre,), "cubeless", params)
     post = np.vstack([pre[:, 0], 1.0 - pre[0, :]])
     return MET(
         pre=pre,
