@@ -28,6 +28,7 @@ from mathbg.met._core import (
     check_rate,
     continue_post_crawford,
     montgomery_array,
+    recurrence,
 )
 from mathbg.met.table import MET
 
@@ -140,11 +141,9 @@ def zadeh(
         "free_drop_2": float(free_drop_2),
         "free_drop_4": float(free_drop_4),
     }
-    from mathbg.met import _kernels
-
     try:
         with np.errstate(all="ignore"):
-            pre = _kernels.zadeh_table(n, post, g1, g2, d, db, _levels(n))
+            pre = recurrence("zadeh_table")(n, post, g1, g2, d, db, _levels(n))
     except ZeroDivisionError:
         pre = np.full((n, n), np.nan)
     check_equities((pre, post), "zadeh", params)
@@ -227,11 +226,9 @@ def mec(
     params = {"gammon_rate": g, "win_rate": w, "free_drop_2": f2, "free_drop_4": f4}
     if post_crawford_gammon_rate is not None:
         params["post_crawford_gammon_rate"] = pg
-    from mathbg.met import _kernels
-
     try:
         with np.errstate(all="ignore"):
-            pre, post0, post1 = _kernels.mec_table(n, g, pg, w, f2, f4)
+            pre, post0, post1 = recurrence("mec_table")(n, g, pg, w, f2, f4)
     except ZeroDivisionError:
         pre = np.full((n, n), np.nan)
         post0 = post1 = np.full(n, np.nan)

@@ -38,7 +38,13 @@ from typing import Protocol
 import numpy as np
 
 from mathbg.errors import InvalidParameterError, InvalidScoreError
-from mathbg.met._core import check_equities, check_length, check_rate, continue_post_crawford
+from mathbg.met._core import (
+    check_equities,
+    check_length,
+    check_rate,
+    continue_post_crawford,
+    recurrence,
+)
 from mathbg.met.published import load
 from mathbg.met.table import MET
 
@@ -109,9 +115,7 @@ def cubeless(
                 "the cubeless recipe needs an equal-players table"
             )
         source += f"; 1-away entries from {table.name}'s odd post-Crawford values"
-    from mathbg.met import _kernels
-
-    pre = _kernels.cubeless_table(n, g, b, first)
+    pre = recurrence("cubeless_table")(n, g, b, first)
     check_equities((pre,), "cubeless", params)
     post = np.vstack([pre[:, 0], 1.0 - pre[0, :]])
     return MET(
