@@ -78,8 +78,7 @@ _MAX_POSITIONS = 1 << 17
 
 _D0 = np.array([a for a in range(1, 7) for b in range(1, a + 1)])
 _D1 = np.array([b for a in range(1, 7) for b in range(1, a + 1)])
-_W = np.where(_D0 == _D1, 1, 2)
-_WF = _W.astype(np.float64)
+_WF = np.where(_D0 == _D1, 1.0, 2.0)  # a roll's weight out of 36
 _DOUBLES = np.nonzero(_D0 == _D1)[0]
 _MIXED = np.nonzero(_D0 != _D1)[0]
 #: The rolls as best() returns them (the doubles first); _ROLL_ORDER puts them back.
@@ -124,7 +123,6 @@ class _Paths:
 
     def __init__(self, cap: int, npoints: int) -> None:
         self.npoints = npoints
-        self.cap = cap
         width = cap + 1
         self.flat = np.empty((1 + 3 * npoints * 6) * width, np.int64)
         self.zero = self.flat[:width]  # F_0
