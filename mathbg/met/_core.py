@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from mathbg._special import erfc
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 
 #: Largest table length mathbg builds (gnubg stops at 64).
@@ -32,8 +33,6 @@ _SQRT2 = math.sqrt(2.0)
 _ERFC6 = math.erfc(6.0 / _SQRT2)  # 2 * (1 - Phi(6))
 #: Rounding allowed in the monotonicity of a model's table (check_equities).
 _MONOTONE_TOL = 1e-9
-#: The complementary error function, element-wise (the standard library's: no scipy import).
-_ERFC = np.frompyfunc(math.erfc, 1, 1)
 
 
 def montgomery_sd(away: int) -> float:
@@ -69,7 +68,7 @@ def montgomery_array(away: np.ndarray, opp_away: np.ndarray) -> np.ndarray:
     s_lo = np.where(lo <= 10, sd[np.minimum(lo, 10)], MONTGOMERY_SD_LONG)
     sigma = np.sqrt(s_hi**2 + s_lo**2) * np.sqrt((hi + lo) / 2.0)
     diff = (hi - lo).astype(np.float64)
-    tail = np.asarray(_ERFC(diff / sigma / _SQRT2), np.float64)
+    tail = erfc(diff / sigma / _SQRT2)
     trailer = np.where(6.0 * sigma > diff, 0.5 * (tail - _ERFC6), 0.0)
     return np.where(a >= b, trailer, 1.0 - trailer)
 

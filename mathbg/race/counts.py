@@ -41,10 +41,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mathbg._output import FrameMixin
+from mathbg._special import erfc
 from mathbg.errors import InvalidParameterError, InvalidPositionError
-
-#: The complementary error function, element-wise (NaN stays NaN).
-_ERFC = np.frompyfunc(math.erfc, 1, 1)
 
 __all__ = [
     "AVERAGE_ROLL_PIPS",
@@ -428,7 +426,7 @@ def kleinman_win_probability(pips_player: ArrayLike, pips_opponent: ArrayLike) -
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(s > 4, (d + 4.0) / np.sqrt(2.0 * np.where(s > 4, s - 4.0, 1.0)), np.nan)
     # Phi(z) = erfc(-z / sqrt 2) / 2 (the standard library's erfc: no scipy to import)
-    return _scalar(0.5 * np.asarray(_ERFC(-z / math.sqrt(2.0)), np.float64))
+    return _scalar(0.5 * erfc(-z / math.sqrt(2.0)))
 
 
 def kleinman_advice(pips_player: ArrayLike, pips_opponent: ArrayLike) -> CountAdvice:
