@@ -63,6 +63,17 @@ class UnknownTableError(MathbgError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+class UnknownEngineError(InvalidParameterError, KeyError):
+    """An evaluation engine name that is not registered (the message lists the choices)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class EngineNotAvailableError(MathbgError):
+    """An evaluation engine that is not installed or cannot evaluate the position."""
+
+
 class DatabaseError(MathbgError):
     """A bearoff database that is missing, corrupt or does not cover a position."""
 

@@ -3,7 +3,9 @@
 - :mod:`mathbg.analysis.base`: the :class:`Evaluator` interface and :class:`Evaluation`;
   :mod:`mathbg.analysis.evaluation`: the engines behind the interface (a position and
   optionally its match state -> cubeless probabilities with the engine's name and plies)
-  and the ``exact``, ``race``, ``given`` and ``auto`` engines; :func:`get_evaluator`.
+  and the ``exact``, ``race``, ``given`` and ``auto`` engines;
+  :mod:`mathbg.analysis.registry`: the engine registry (name -> factory, availability, the
+  extra to install): :func:`get_evaluator`, :func:`engines`, :func:`register_engine`.
 - :mod:`mathbg.analysis.gnubg_nn`: gnubg's networks from the ``gnubg-nn`` package
   (``pip install 'mathbg[engine]'``).
 - :mod:`mathbg.analysis.gnubg_program`: the GNU Backgammon program in one subprocess
@@ -22,11 +24,16 @@ from typing import TYPE_CHECKING
 from mathbg._lazy import lazy_exports
 
 _LAZY = {
-    "ENGINES": "mathbg.analysis.evaluation",
-    "EngineNotAvailableError": "mathbg.analysis.evaluation",
+    "ENGINES": "mathbg.analysis.registry",
+    "EngineNotAvailableError": "mathbg.analysis.registry",
+    "EngineSpec": "mathbg.analysis.registry",
+    "UnknownEngineError": "mathbg.analysis.registry",
+    "engine_help": "mathbg.analysis.registry",
+    "engines": "mathbg.analysis.registry",
+    "register_engine": "mathbg.analysis.registry",
     "Evaluation": "mathbg.analysis.evaluation",
     "Evaluator": "mathbg.analysis.evaluation",
-    "get_evaluator": "mathbg.analysis.evaluation",
+    "get_evaluator": "mathbg.analysis.registry",
     "position_class": "mathbg.analysis.evaluation",
     "cube_life": "mathbg.analysis.evaluation",
     "PositionAnalysis": "mathbg.analysis.matrix",
@@ -34,31 +41,38 @@ _LAZY = {
     "analyze_many": "mathbg.analysis.matrix",
     "position_matrix": "mathbg.analysis.matrix",
 }
-_SUBMODULES = {"base", "evaluation", "gnubg_nn", "gnubg_program", "matrix", "sample"}
+_SUBMODULES = {"base", "evaluation", "gnubg_nn", "gnubg_program", "matrix", "registry", "sample"}
 __all__ = [
     "ENGINES",
     "EngineNotAvailableError",
+    "EngineSpec",
     "Evaluation",
     "Evaluator",
     "PositionAnalysis",
+    "UnknownEngineError",
     "analyze",
     "analyze_many",
     "cube_life",
+    "engine_help",
+    "engines",
     "get_evaluator",
     "position_class",
     "position_matrix",
+    "register_engine",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mathbg.analysis.evaluation import (
+    from mathbg.analysis.evaluation import Evaluation, Evaluator, cube_life, position_class
+    from mathbg.analysis.matrix import PositionAnalysis, analyze, analyze_many, position_matrix
+    from mathbg.analysis.registry import (
         ENGINES,
         EngineNotAvailableError,
-        Evaluation,
-        Evaluator,
-        cube_life,
+        EngineSpec,
+        UnknownEngineError,
+        engine_help,
+        engines,
         get_evaluator,
-        position_class,
+        register_engine,
     )
-    from mathbg.analysis.matrix import PositionAnalysis, analyze, analyze_many, position_matrix
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals(), _SUBMODULES)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import numpy as np
 
 from mathbg._output import FrameMixin
-from mathbg.errors import InvalidParameterError, InvalidPositionError, MathbgError
+from mathbg.errors import EngineNotAvailableError, InvalidParameterError, InvalidPositionError
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.match import MatchState
@@ -53,10 +53,6 @@ CLASSES: tuple[str, ...] = ("contact", "race", "one-sided bearoff", "two-sided b
 #: The two-sided database the exact engine and gnubg's BEAROFF2 class cover.
 TWO_SIDED_POINTS = 6
 TWO_SIDED_CHECKERS = 6
-
-
-class EngineNotAvailableError(MathbgError):
-    """An evaluation engine that is not installed or cannot evaluate the position."""
 
 
 # ----------------------------------------------------------------------------- positions

@@ -61,7 +61,6 @@ from mathbg.analysis.base import (
     position_class,
     top_point,
 )
-from mathbg.errors import InvalidParameterError
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.cube import CubeOwner
@@ -70,7 +69,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "CONTACT_CUBE_LIFE",
-    "ENGINES",
     "ONE_SIDED_CUBE_LIFE",
     "AutoEvaluator",
     "EngineNotAvailableError",
@@ -82,15 +80,10 @@ __all__ = [
     "as_position",
     "check_probabilities",
     "cube_life",
-    "get_evaluator",
     "gnubg_nn_installed",
     "gnubg_program_installed",
     "position_class",
 ]
-
-#: Engine names accepted by :func:`get_evaluator` (and ``mathbg analyze --engine``).
-ENGINES: tuple[str, ...] = ("auto", "exact", "race", "gnubg-nn", "gnubg", "given")
-
 
 class _Base:
     """Default batch: one position at a time."""
@@ -231,64 +224,13 @@ def gnubg_program_installed() -> bool:
     return find_gnubg() is not None
 
 
-_INSTALL = {
+#: What to install when a program-backed engine is missing.
+INSTALL: dict[str, str] = {
     "gnubg-nn": "the gnubg-nn package is not installed: pip install 'mathbg[engine]' "
     "(or pip install gnubg-nn)",
     "gnubg": "the GNU Backgammon program is not installed: apt-get install gnubg "
     "(or put gnubg on PATH)",
 }
-
-
-def get_evaluator(
-    engine: str = "auto", *, plies: int | None = None, probabilities: Any = None
-) -> Evaluator:
-    """The evaluator named ``engine`` (one of :data:`ENGINES`).
-
-    ``plies`` applies to ``gnubg-nn`` and ``gnubg`` (default 0); ``probabilities`` is
-    required by ``given``. ``auto`` returns an evaluator that picks per position.
-
-    Raises
-    ------
-    EngineNotAvailableError
-        For ``gnubg-nn`` or ``gnubg`` when not installed (the message names what to
-        install).
-    InvalidParameterError
-        For an unknown engine name, or ``given`` without probabilities.
-    """
-    name = str(engine).strip().lower()
-    if name not in ENGINES:
-        choices = ", ".join(ENGINES)
-        raise InvalidParameterError(f"unknown engine {engine!r}; choose one of {choices}")
-    if plies is not None and (int(plies) != plies or plies < 0):
-        raise InvalidParameterError(f"plies must be a non-negative integer, got {plies}")
-    if plies is not None and name in ("exact", "race", "given"):
-        raise InvalidParameterError(
-            f"plies apply to the gnubg-nn and gnubg engines (and auto's contact engine), "
-            f"not to {name}"
-        )
-    if name == "given" or (probabilities is not None and name == "auto"):
-        if probabilities is None:
-            raise InvalidParameterError("the given engine needs --probs W,WG,WB,LG,LB")
-        return GivenEvaluator(probabilities)
-    if probabilities is not None:
-        raise InvalidParameterError(f"--probs goes with --engine given, not {name}")
-    if name == "exact":
-        return ExactEvaluator()
-    if name == "race":
-        return RaceEvaluator()
-    if name == "gnubg-nn":
-        if not gnubg_nn_installed():
-            raise EngineNotAvailableError(_INSTALL["gnubg-nn"])
-        from mathbg.analysis.gnubg_nn import GnubgNNEvaluator
-
-        return GnubgNNEvaluator(plies=plies or 0)
-    if name == "gnubg":
-        if not gnubg_program_installed():
-            raise EngineNotAvailableError(_INSTALL["gnubg"])
-        from mathbg.analysis.gnubg_program import GnubgEvaluator
-
-        return GnubgEvaluator(plies=plies or 0)
-    return AutoEvaluator(plies=plies)
 
 
 class AutoEvaluator(BatchEvaluator):
@@ -316,9 +258,9 @@ class AutoEvaluator(BatchEvaluator):
             else:
                 raise EngineNotAvailableError(
                     "a contact position needs a neural-network engine: "
-                    + _INSTALL["gnubg-nn"]
+                    + INSTALL["gnubg-nn"]
                     + "; or "
-                    + _INSTALL["gnubg"].split(": ", 1)[1]
+                    + INSTALL["gnubg"].split(": ", 1)[1]
                 )
         return self._contact
 

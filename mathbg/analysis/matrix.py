@@ -57,8 +57,8 @@ from mathbg.analysis.evaluation import (
     Evaluator,
     ExactEvaluator,
     as_position,
-    get_evaluator,
 )
+from mathbg.analysis.registry import get_evaluator
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 from mathbg.rules.cube import CubeOwner
 
@@ -590,7 +590,7 @@ def analyze_many(
     length : int, optional
         Match length; default the Match ID's / XGID's. ``money=True``: money play only.
     engine : str or Evaluator
-        :data:`mathbg.analysis.ENGINES` or any :class:`~.evaluation.Evaluator`.
+        :func:`mathbg.analysis.engines` or any :class:`~.evaluation.Evaluator`.
     probabilities : 5 floats, optional
         For the ``given`` engine (W, WG, WB, LG, LB, cumulative gammons).
     plies : int, optional

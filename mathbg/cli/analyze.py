@@ -23,9 +23,8 @@ play (Jacoby, beavers) as its own row.
 
 Each row: no double / double-take / double-pass / optimal MWC (money: equity per unit
 cube), the action as `mathbg cube decide` names it, the taker's take point and the margin
-of the taker's chances over it. The cubeless chances come from an engine (--engine): exact
-(two-sided bearoff database), race (no contact), gnubg-nn (pip install 'mathbg[engine]'),
-gnubg (the GNU Backgammon program), given (--probs), or auto (the first that applies).
+of the taker's chances over it. The cubeless chances come from an engine (--engine, the
+choices below).
 The cubeless -> cubeful step is gnubg 1.07's 0-ply transformation with gnubg's cube life
 for the position class (contact 0.68, race 0.55 + 0.00125 pips in [0.6, 0.7], bearoff
 0.6) unless --cube-life. In a bearoff of <= 6 checkers a side the exact match-play solver's
@@ -57,9 +56,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     where = p.add_mutually_exclusive_group()
     where.add_argument("--length", type=int, metavar="N", help="match length")
     where.add_argument("--money", action="store_true", help="money play only")
-    p.add_argument("--engine", default="auto",
-                   choices=("auto", "exact", "race", "gnubg-nn", "gnubg", "given"),
-                   help="where the cubeless chances come from (default auto)")  # fmt: skip
+    from mathbg.analysis.registry import engine_help, engines
+
+    p.add_argument("--engine", default="auto", choices=engines(), metavar="NAME",
+                   help="where the cubeless chances come from (default auto): "
+                   + engine_help())  # fmt: skip
     p.add_argument("--probs", metavar="W,WG,WB,LG,LB",
                    help="given chances of the side on roll, cumulative gammons (as gnubg "
                    "prints them); implies --engine given")  # fmt: skip

@@ -1,0 +1,84 @@
+"""The engine registry: names, lookup errors, availability, registration, the CLI's choices."""
+
+from __future__ import annotations
+
+import pytest
+
+from mathbg.analysis import (
+    ENGINES,
+    EngineNotAvailableError,
+    UnknownEngineError,
+    engine_help,
+    engines,
+    get_evaluator,
+    register_engine,
+)
+from mathbg.analysis import evaluation as evmod
+from mathbg.analysis.evaluation import GivenEvaluator
+from mathbg.analysis.registry import engine_spec, unregister_engine
+from mathbg.cli import main
+from mathbg.errors import InvalidParameterError
+
+SHIPPED = ("auto", "exact", "race", "gnubg-nn", "gnubg", "given")
+
+
+def test_shipped_engines_listed():
+    assert engines()[: len(SHIPPED)] == SHIPPED
+    assert tuple(ENGINES) == engines() and "race" in ENGINES and "nope" not in ENGINES
+    assert engine_spec(" GNUBG-NN ").extra == "engine"
+
+
+def test_unknown_engine_names_the_choices():
+    with pytest.raises(UnknownEngineError, match="choose one of auto, exact, race") as info:
+        get_evaluator("nope")
+    assert isinstance(info.value, InvalidParameterError)
+    assert str(info.value).startswith("unknown engine 'nope'")
+
+
+def test_missing_engine_names_the_extra(monkeypatch):
+    monkeypatch.setattr(evmod, "gnubg_nn_installed", lambda: False)
+    with pytest.raises(EngineNotAvailableError, match=r"pip install 'mathbg\[engine\]'"):
+        get_evaluator("gnubg-nn", plies=1)
+
+
+def test_register_engine_round_trip(monkeypatch):
+    calls = []
+
+    def factory(plies: int = 0) -> GivenEvaluator:
+        calls.append(plies)
+        return GivenEvaluator([0.5, 0.1, 0.0, 0.1, 0.0])
+
+    register_engine("test-coin", factory, extra="coin", help="a coin")
+    try:
+        assert "test-coin" in engines() and "test-coin" in ENGINES
+        assert "test-coin (a coin; pip install 'mathbg[coin]')" in engine_help()
+        get_evaluator("test-coin")
+        get_evaluator("Test-Coin", plies=2)
+        assert calls == [0, 2]
+        with pytest.raises(InvalidParameterError, match="already registered"):
+            register_engine("test-coin", factory)
+        register_engine("test-coin", factory, available=lambda: False, extra="coin",
+                        replace=True)  # fmt: skip
+        with pytest.raises(EngineNotAvailableError, match=r"mathbg\[coin\]"):
+            get_evaluator("test-coin")
+    finally:
+        unregister_engine("test-coin")
+    assert "test-coin" not in engines()
+    with pytest.raises(InvalidParameterError, match="options"):
+        register_engine("bad", factory, options=("depth",))
+
+
+def test_options_checked_per_engine():
+    with pytest.raises(InvalidParameterError, match="plies"):
+        get_evaluator("race", plies=1)
+    with pytest.raises(InvalidParameterError, match="--probs goes with"):
+        get_evaluator("race", probabilities=[0.5, 0, 0, 0, 0])
+    assert get_evaluator("auto", probabilities=[0.5, 0, 0, 0, 0]).name == "given"
+
+
+def test_cli_choices_come_from_the_registry(capsys):
+    assert main(["analyze", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "gnubg-nn (gnubg's networks; pip install 'mathbg[engine]')" in " ".join(out.split())
+    assert main(["analyze", "4HPwATDgc/ABMA", "--engine", "nope"]) == 2
+    assert "choose from 'auto', 'exact'" in capsys.readouterr().err
