@@ -479,12 +479,13 @@ def take_point_vs_cube_life(
     *,
     gammons: Any = (0.0, 0.0),
     backgammons: Any = (0.0, 0.0),
-    x: Any = None,
+    cube_life: Any = None,
     title: str | None = None,
 ) -> Axes:
     """Take point against the cube life x (0 dead .. 1 live): money (``met=None``,
-    Janowski) or at a match score. Rates are disjoint fractions of wins."""
-    xs = np.linspace(0.0, 1.0, 51) if x is None else np.asarray(x, dtype=float)
+    Janowski) or at a match score. Rates are disjoint fractions of wins; ``cube_life``
+    the values to plot (default 0 .. 1)."""
+    xs = np.linspace(0.0, 1.0, 51) if cube_life is None else np.asarray(cube_life, dtype=float)
     if ax is None:
         _, ax = plt.subplots(figsize=(6.0, 4.0))
     if met is None:
@@ -499,7 +500,7 @@ def take_point_vs_cube_life(
 
         if away is None or opp_away is None:
             raise InvalidScoreError("match play needs away and opp_away")
-        tp = take_point(met, away, opp_away, cube, gammons, backgammons, x=xs)
+        tp = take_point(met, away, opp_away, cube, gammons, backgammons, cube_life=xs)
         default = f"{getattr(met, 'name', met)}: taker {away}-away vs {opp_away}-away, cube {cube}"
     ax.plot(xs, 100.0 * np.asarray(tp))
     ax.set_xlabel("cube life x (0 dead, 1 fully live)")

@@ -35,8 +35,8 @@ CRAWFORD = "8AmgAEAAEAAA"
 
 
 def _row(an, away, opp_away, cube=1, crawford=False):
-    (row,) = [r for r in an.rows if r["away"] == away and r["opp_away"] == opp_away
-              and r["cube"] == cube and r["crawford"] == crawford]  # fmt: skip
+    (row,) = [r for r in an.rows if r.away == away and r.opp_away == opp_away
+              and r.cube == cube and r.crawford == crawford]  # fmt: skip
     return row
 
 
@@ -73,18 +73,19 @@ def test_rows_equal_the_cube_decision_at_each_state():
     an = analyze(START, length=5, probabilities=PROBS, max_cube=2)
     assert an.evaluation.engine == "given" and an.evaluation.cube_life == 0.68
     for row in an.rows:
-        if row["state"] == "money":
-            dec = cube_decision(PROBS, x=0.68, jacoby=True, beavers=True)
+        if row.state == "money":
+            dec = cube_decision(PROBS, cube_life=0.68, jacoby=True, beavers=True)
         else:
-            dec = cube_decision(PROBS, KXG2, row["away"], row["opp_away"], cube=row["cube"],
-                                owner=row["owner"], x=0.68, crawford=row["crawford"])  # fmt: skip
-        assert row["action"] == dec.action
-        assert row["no_double"] == pytest.approx(dec.no_double, abs=1e-12)
+            dec = cube_decision(PROBS, KXG2, row.away, row.opp_away, cube=row.cube,
+                                owner=row.owner, cube_life=0.68,
+                                crawford=row.crawford)  # fmt: skip
+        assert row.action == dec.action
+        assert row.no_double == pytest.approx(dec.no_double, abs=1e-12)
         if dec.double_take is None:
-            assert np.isnan(row["double_take"]) and np.isnan(row["take_point"])
+            assert np.isnan(row.double_take) and np.isnan(row.take_point)
         else:
-            assert row["double_take"] == pytest.approx(dec.double_take, abs=1e-12)
-            assert row["optimal"] == pytest.approx(dec.optimal, abs=1e-12)
+            assert row.double_take == pytest.approx(dec.double_take, abs=1e-12)
+            assert row.optimal == pytest.approx(dec.optimal, abs=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -104,21 +105,21 @@ def test_dead_gammonless_take_points_kxg2(doubler, taker, tp):
     # dead cube of gnubg's 0-ply blend (x = 0) does not make: not compared)
     an = analyze(START, length=7, probabilities=GAMMONLESS, cube_life=0.0)
     row = _row(an, doubler, taker)
-    assert row["take_point"] == pytest.approx(tp, abs=6e-4)
-    assert row["take_margin"] == pytest.approx(0.3 - row["take_point"], abs=1e-12)
+    assert row.take_point == pytest.approx(tp, abs=6e-4)
+    assert row.take_margin == pytest.approx(0.3 - row.take_point, abs=1e-12)
 
 
 def test_live_take_point_3away_3away():
     an = analyze(START, length=3, probabilities=GAMMONLESS, cube_life=1.0)
-    assert _row(an, 3, 3)["take_point"] == pytest.approx(0.2265, abs=1e-4)
+    assert _row(an, 3, 3).take_point == pytest.approx(0.2265, abs=1e-4)
 
 
 @pytest.mark.parametrize(("x", "tp"), [(0.0, 0.25), (2 / 3, 0.2142857), (1.0, 0.2)])
 def test_money_take_point_janowski(x, tp):
     an = analyze(START, money=True, probabilities=GAMMONLESS, cube_life=x)
     (row,) = an.rows
-    assert row["state"] == "money" and row["unit"] == "equity"
-    assert row["take_point"] == pytest.approx(tp, abs=1e-6)
+    assert row.state == "money" and row.unit == "equity"
+    assert row.take_point == pytest.approx(tp, abs=1e-6)
 
 
 @settings(max_examples=15, deadline=None)
@@ -132,11 +133,11 @@ def test_take_margin_sign_is_the_take_decision(w, g0, g1, x):
     probs = (w, w * g0, w * g0 * 0.1, (1 - w) * g1, (1 - w) * g1 * 0.1)
     an = analyze(START, length=4, probabilities=probs, cube_life=x, max_cube=2)
     for row in an.rows:
-        if np.isnan(row["take_point"]):
+        if np.isnan(row.take_point):
             continue
-        gap = row["double_pass"] - row["double_take"]  # > 0: taking is better for the taker
-        if abs(gap) > 1e-9 and abs(row["take_margin"]) > 1e-9:
-            assert (row["take_margin"] > 0) == (gap > 0), row
+        gap = row.double_pass - row.double_take  # > 0: taking is better for the taker
+        if abs(gap) > 1e-9 and abs(row.take_margin) > 1e-9:
+            assert (row.take_margin > 0) == (gap > 0), row
 
 
 # ----------------------------------------------------------------------------- engines
@@ -211,11 +212,11 @@ def test_json_contract_and_current_score():
 def test_current_score_from_the_match_id():
     an = analyze(START + ":" + SCORED, probabilities=PROBS)
     assert an.length == 7 and an.current == ((5, 4), False)
-    assert [(r["away"], r["opp_away"]) for r in an.rows if r["current"]] == [(5, 4)]
+    assert [(r.away, r.opp_away) for r in an.rows if r.current] == [(5, 4)]
     an = analyze(START + ":" + CRAWFORD, probabilities=PROBS)
     assert an.current == ((3, 1), True)
-    (cur,) = [r for r in an.rows if r["current"]]
-    assert cur["crawford"] and cur["action"] == "cube not available"
+    (cur,) = [r for r in an.rows if r.current]
+    assert cur.crawford and cur.action == "cube not available"
     longer = analyze(START + ":" + SCORED, length=9, probabilities=PROBS)
     assert longer.current == ((7, 6), False)
     # a cube the matrix does not list: the opponent's 2-cube gets its own (current) row
@@ -223,9 +224,9 @@ def test_current_score_from_the_match_id():
 
     owned = MatchState(length=7, score=(3, 2), on_roll=1, cube=2, cube_owner=0).id
     an = analyze(START + ":" + owned, probabilities=PROBS)
-    (cur,) = [r for r in an.rows if r["current"]]
-    assert (cur["away"], cur["opp_away"], cur["cube"], cur["owner"]) == (5, 4, 2, "opponent")
-    assert cur["action"] == "cube not available"
+    (cur,) = [r for r in an.rows if r.current]
+    assert (cur.away, cur.opp_away, cur.cube, cur.owner) == (5, 4, 2, "opponent")
+    assert cur.action == "cube not available"
 
 
 def test_met_sensitivity_lists_every_changed_row():
@@ -233,9 +234,9 @@ def test_met_sensitivity_lists_every_changed_row():
                  compare_met="woolsey", max_cube=2)  # fmt: skip
     other = analyze(START, length=7, probabilities=(0.72, 0.22, 0.01, 0.06, 0.002),
                     met="woolsey", max_cube=2)  # fmt: skip
-    changed = {(r["away"], r["opp_away"], r["crawford"], r["cube"])
+    changed = {(r.away, r.opp_away, r.crawford, r.cube)
                for r, o in zip(an.rows, other.rows, strict=True)
-               if r["state"] != "money" and r["action"] != o["action"]}  # fmt: skip
+               if r.state != "money" and r.action != o.action}  # fmt: skip
     ch = an.met_changes()
     assert {(r.away, r.opp_away, r.crawford, r.cube) for r in ch.itertuples()} == changed
     assert len(changed) > 0
@@ -260,8 +261,8 @@ def test_batch_vectorised_equals_one_by_one():
     for i, p, m in zip(pos, probs, many, strict=True):
         one = analyze(i, length=5, probabilities=p, max_cube=2)
         for a, b in zip(one.rows, m.rows, strict=True):
-            assert a["action"] == b["action"]
-            assert a["optimal"] == pytest.approx(b["optimal"], abs=1e-12)
+            assert a.action == b.action
+            assert a.optimal == pytest.approx(b.optimal, abs=1e-12)
 
 
 def test_plot_grid():

@@ -40,31 +40,31 @@ def test_exact_rows_equal_match_equity(analyses):
     for me, opp, an in analyses:
         assert an.evaluation.engine == "exact" and an.evaluation.exact
         for row in an.rows:
-            if row["state"] == "money":
+            if row.state == "money":
                 continue
-            away = (row["away"], row["opp_away"])
-            eq = match_equity(list(me), list(opp), away=away, cube=row["cube"],
-                              owner=row["owner"], crawford=row["crawford"])  # fmt: skip
-            where = (me, opp, row["away"], row["opp_away"], row["crawford"], row["cube"])
-            assert row["exact_action"] == eq.action, where
-            assert row["exact_no_double"] == pytest.approx(eq.no_double, abs=1e-12), where
-            assert row["exact_optimal"] == pytest.approx(eq.optimal, abs=1e-12), where
+            away = (row.away, row.opp_away)
+            eq = match_equity(list(me), list(opp), away=away, cube=row.cube,
+                              owner=row.owner, crawford=row.crawford)  # fmt: skip
+            where = (me, opp, row.away, row.opp_away, row.crawford, row.cube)
+            assert row.exact_action == eq.action, where
+            assert row.exact_no_double == pytest.approx(eq.no_double, abs=1e-12), where
+            assert row.exact_optimal == pytest.approx(eq.optimal, abs=1e-12), where
             if eq.double_take is not None:
-                assert row["exact_double_take"] == pytest.approx(eq.double_take, abs=1e-12)
-                assert row["exact_double_pass"] == pytest.approx(eq.double_pass, abs=1e-12)
-            assert row["exact_differs"] == (str(eq.action) != row["action"])
-            differs += row["exact_differs"]
+                assert row.exact_double_take == pytest.approx(eq.double_take, abs=1e-12)
+                assert row.exact_double_pass == pytest.approx(eq.double_pass, abs=1e-12)
+            assert row.exact_differs == (str(eq.action) != row.action)
+            differs += row.exact_differs
     assert len(analyses[0][2].rows) == 1 + 9 + 4 + 2
 
 
 def test_exact_money_row_equals_two_sided_database(analyses):
     ts = TwoSided.build(6, 6)
     for me, opp, an in analyses:
-        (row,) = [r for r in an.rows if r["state"] == "money"]
+        (row,) = [r for r in an.rows if r.state == "money"]
         dec = ts.cube_decision(list(me), list(opp), "centre")
-        assert row["exact_no_double"] == pytest.approx(dec.no_double, abs=1e-12)
-        assert row["exact_double_take"] == pytest.approx(dec.double_take, abs=1e-12)
-        assert row["exact_double_pass"] == pytest.approx(dec.double_pass, abs=1e-12)
-        assert row["exact_action"] == dec.action
+        assert row.exact_no_double == pytest.approx(dec.no_double, abs=1e-12)
+        assert row.exact_double_take == pytest.approx(dec.double_take, abs=1e-12)
+        assert row.exact_double_pass == pytest.approx(dec.double_pass, abs=1e-12)
+        assert row.exact_action == dec.action
         p = ts.win_probability(list(me), list(opp))
         assert an.evaluation.probabilities == pytest.approx((p, 0.0, 0.0, 0.0, 0.0))

@@ -77,20 +77,20 @@ def _check(analyses, sits, raw, length):
             if s.length in (0, length):
                 by_state[(s.length, s.score, s.crawford, s.cube, s.owner)] = d
         for row in an.rows:
-            if row["state"] == "money":
+            if row.state == "money":
                 key = (0, (0, 0), False, 1, "centre")
             else:
-                score = (length - row["away"], length - row["opp_away"])
-                key = (length, score, bool(row["crawford"]), row["cube"], row["owner"])
+                score = (length - row.away, length - row.opp_away)
+                key = (length, score, bool(row.crawford), row.cube, row.owner)
             d = by_state[key]
-            where = (an.position, key, d["text"], row["action"])
-            assert row["emg_no_double"] == pytest.approx(d["no_double"], abs=TOL), where
+            where = (an.position, key, d["text"], row.action)
+            assert row.emg_no_double == pytest.approx(d["no_double"], abs=TOL), where
             expected = _GNUBG[d["text"]]
-            action = CubeAction(row["action"])
+            action = CubeAction(row.action)
             assert _NO_BEAVER.get(action, action) == expected, where
             if expected != CubeAction.NOT_AVAILABLE:
-                assert row["emg_double_take"] == pytest.approx(d["double_take"], abs=TOL), where
-                assert row["emg_double_pass"] == pytest.approx(d["double_pass"], abs=TOL), where
+                assert row.emg_double_take == pytest.approx(d["double_take"], abs=TOL), where
+                assert row.emg_double_pass == pytest.approx(d["double_pass"], abs=TOL), where
             seen.add(expected)
             n_rows += 1
     return n_rows, seen
@@ -106,15 +106,15 @@ def test_gnubg_engine_matrix_equals_gnubg_cfevaluate(positions, reference, lengt
     for a, r in zip(analyses, raw, strict=True):  # same numbers as the reference run
         assert a.evaluation.probabilities == pytest.approx(r["probs"], abs=1e-7)
     for a in analyses:  # the engine's own cubeful decision (money: no match state given)
-        money = next(r for r in a.rows if r["state"] == "money")
+        money = next(r for r in a.rows if r.state == "money")
         action = CubeAction(money["action"])
         assert _GNUBG[a.evaluation.gnubg["text"]] == _NO_BEAVER.get(action, action)
     n_rows, seen = _check(analyses, sits, raw, length)
     assert n_rows == len(positions) * (len(matrix_states(length, MAX_CUBE[length])) + 1)
     assert {CubeAction.NO_DOUBLE_TAKE, CubeAction.DOUBLE_TAKE, CubeAction.NOT_AVAILABLE} <= seen
-    crawford_rows = [r for a in analyses for r in a.rows if r["crawford"]]
-    post_rows = [r for a in analyses for r in a.rows if r["state"] == "post-crawford"]
-    two_cube = [r for a in analyses for r in a.rows if r["cube"] == 2]
+    crawford_rows = [r for a in analyses for r in a.rows if r.crawford]
+    post_rows = [r for a in analyses for r in a.rows if r.state == "post-crawford"]
+    two_cube = [r for a in analyses for r in a.rows if r.cube == 2]
     assert crawford_rows and post_rows and (two_cube or MAX_CUBE[length] == 1)
 
 
@@ -202,10 +202,10 @@ def test_gnubg_engine_decides_at_the_match_ids_score(positions):
                   MatchState(length=5, score=(4, 2), on_roll=1, crawford=True)):  # fmt: skip
         ids = [f"{p.id}:{match.id}" for p in positions[:3]]
         for an in analyze_many(ids, engine="gnubg", exact=False):
-            (cur,) = [r for r in an.rows if r["current"]]
-            action = CubeAction(cur["action"])
+            (cur,) = [r for r in an.rows if r.current]
+            action = CubeAction(cur.action)
             assert _GNUBG[an.evaluation.gnubg["text"]] == _NO_BEAVER.get(action, action)
-            assert cur["emg_no_double"] == pytest.approx(an.evaluation.gnubg["no_double"],
+            assert cur.emg_no_double == pytest.approx(an.evaluation.gnubg["no_double"],
                                                          abs=TOL)  # fmt: skip
 
 

@@ -112,7 +112,8 @@ def test_implied_cube_life_round_trip():
     # and gnubg's blend at one pair's x gives that pair's exact value
     row = df[ok & df["x"].between(0.2, 0.9)].iloc[100]
     probs = [row["p"], 0, 0, 0, 0]
-    assert cubeful_mwc(probs, KXG2, 4, 5, x=row["x"]) == pytest.approx(row["exact"], abs=1e-9)
+    value = cubeful_mwc(probs, KXG2, 4, 5, cube_life=row["x"])
+    assert value == pytest.approx(row["exact"], abs=1e-9)
 
 
 def test_implied_cube_life_undefined_where_gnubg_is_cubeless():

@@ -136,7 +136,7 @@ def case_takepoint(rng, tmp, k):
     _opt(argv, rng, 0.2, "--backgammons", _pair(rng, FLOATS))
     _opt(argv, rng, 0.2, "--crawford")
     _opt(argv, rng, 0.1, "--post-crawford")
-    _opt(argv, rng, 0.2, "--x", rng.choice(FLOATS))
+    _opt(argv, rng, 0.2, "--cube-life", rng.choice(FLOATS))
     _opt(argv, rng, 0.2, "--met", rng.choice(["kazaross-xg2", "zadeh", "bogus", ""]))
     if rng.random() < 0.1:
         argv += ["--matrix", "--length", rng.choice(["1", "3", "5", "129", "1024", "-2"])]
@@ -149,7 +149,7 @@ def case_cube(rng, tmp, k):
         argv = ["cube", "money"]
         _opt(argv, rng, 0.6, "--gammons", _pair(rng, FLOATS))
         _opt(argv, rng, 0.3, "--backgammons", _pair(rng, FLOATS))
-        _opt(argv, rng, 0.3, "--x", rng.choice(FLOATS))
+        _opt(argv, rng, 0.3, "--cube-life", rng.choice(FLOATS))
         _opt(argv, rng, 0.2, "--jacoby")
         _opt(argv, rng, 0.2, "--beavers")
     else:
@@ -159,7 +159,7 @@ def case_cube(rng, tmp, k):
         _opt(argv, rng, 0.5, "--away", _pair(rng, INTS))
         _opt(argv, rng, 0.4, "--cube", rng.choice(INTS))
         _opt(argv, rng, 0.3, "--owner", rng.choice(["centre", "player", "opponent"]))
-        _opt(argv, rng, 0.2, "--x", rng.choice(FLOATS))
+        _opt(argv, rng, 0.2, "--cube-life", rng.choice(FLOATS))
         _opt(argv, rng, 0.2, "--crawford")
         _opt(argv, rng, 0.1, "--jacoby")
         _opt(argv, rng, 0.1, "--beavers")
@@ -209,7 +209,7 @@ def case_race(rng, tmp, k):
         sides = ["6:2,5:3", "1:15", "25:1", "6:16", "x", "", "0:1", "1:1", ",".join(["0"] * 24),
                  "6:99999999999999999999"]  # fmt: skip
         argv = ["race", "--counts", rng.choice(sides), rng.choice(sides)]
-    _opt(argv, rng, 0.2, "--x", rng.choice(FLOATS))
+    _opt(argv, rng, 0.2, "--cube-life", rng.choice(FLOATS))
     _opt(argv, rng, 0.2, "--money")
     _opt(argv, rng, 0.2, "--samples", rng.choice(["1", "8", "0", "-1", "x", "100"]))
     _opt(argv, rng, 0.2, "--seed", rng.choice(INTS))

@@ -51,7 +51,7 @@ BAD_INPUT: dict[tuple[str, ...], list[str]] = {
 USAGE_ERRORS = [
     ["no-such-command"],
     ["takepoint", "--cube", "x"],
-    ["cube", "money", "--x"],
+    ["cube", "money", "--cube-life"],
     ["position"],  # missing ID
 ]
 

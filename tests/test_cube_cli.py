@@ -123,11 +123,11 @@ def test_cube_money(capsys):
         assert set(out[key]) == {"dead", "live", "x"}
     assert round(100 * out["take"]["dead"], 3) == 29.167
     assert round(100 * out["too_good"]["live"], 3) == 75.862
-    out = run_json(capsys, "cube", "money", "--x", "0.68", "--json")
+    out = run_json(capsys, "cube", "money", "--cube-life", "0.68", "--json")
     assert out["take"]["x"] == pytest.approx(0.5 / 2.34)
     assert main(["cube", "money", "--gammons", "0.3,0.1", "--jacoby", "--beavers"]) == 0
     assert "initial double" in capsys.readouterr().out
-    assert main(["cube", "money", "--x", "2"]) == 2
+    assert main(["cube", "money", "--cube-life", "2"]) == 2
     assert "cube life" in capsys.readouterr().err
 
 
@@ -144,7 +144,7 @@ def test_cube_decide(capsys):
 
 @pytest.mark.slow
 def test_plots_return_axes():
-    df = score_matrix(KXG2, 6, cubes=(1, 2), x=0.5)
+    df = score_matrix(KXG2, 6, cubes=(1, 2), cube_life=0.5)
     _, axes = plt.subplots(2, 3)
     assert plots.cube_point_heatmap(df, "take_dead", ax=axes[0, 0]) is axes[0, 0]
     assert plots.cube_point_heatmap(df, "double", cube=2, ax=axes[0, 1]) is axes[0, 1]

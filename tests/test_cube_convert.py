@@ -41,7 +41,7 @@ def test_cubeless_mwc_is_outcome_weighted():
         + lb * KXG2.mwc(5, 1, crawford=True)
     )
     assert cubeful.cubeless_mwc(pr, KXG2, a, b) == pytest.approx(expected)
-    assert cubeful.cubeful_mwc(pr, KXG2, a, b, x=0.0) == pytest.approx(expected)
+    assert cubeful.cubeful_mwc(pr, KXG2, a, b, cube_life=0.0) == pytest.approx(expected)
 
 
 def test_live_nodes_centred_owned_unavailable():
@@ -53,18 +53,20 @@ def test_live_nodes_centred_owned_unavailable():
     win, lose = mwc(a - c, b), mwc(a, b - c)
     f = cubeful.cubeful_mwc
     # centred: (oppTG, MWC lose 1) and (CP, MWC win 1) are nodes of the live line
-    assert f(probs_for(cp, **g), KXG2, a, b, x=1.0) == pytest.approx(win)
-    assert f(probs_for(opp_tg, **g), KXG2, a, b, x=1.0) == pytest.approx(lose)
+    assert f(probs_for(cp, **g), KXG2, a, b, cube_life=1.0) == pytest.approx(win)
+    assert f(probs_for(opp_tg, **g), KXG2, a, b, cube_life=1.0) == pytest.approx(lose)
     # owned: the player's cash point is a node; unavailable: the opponent's
-    assert f(probs_for(cp, **g), KXG2, a, b, owner="player", x=1.0) == pytest.approx(win)
-    assert f(probs_for(opp_tg, **g), KXG2, a, b, owner="opponent", x=1.0) == pytest.approx(lose)
+    assert f(probs_for(cp, **g), KXG2, a, b, owner="player", cube_life=1.0) == pytest.approx(win)
+    assert f(probs_for(opp_tg, **g), KXG2, a, b, owner="opponent", cube_life=1.0) == pytest.approx(
+        lose
+    )
     # end points: certain win / loss give the gammon-weighted outcome MWCs
     win_g = 0.79 * win + 0.2 * mwc(a - 2, b) + 0.01 * mwc(a - 3, b)
-    assert f(probs_for(1.0, **g), KXG2, a, b, x=1.0) == pytest.approx(win_g)
+    assert f(probs_for(1.0, **g), KXG2, a, b, cube_life=1.0) == pytest.approx(win_g)
     # linear in x
     pr = probs_for(0.62, **g)
-    v0, v1 = f(pr, KXG2, a, b, x=0.0), f(pr, KXG2, a, b, x=1.0)
-    assert f(pr, KXG2, a, b, x=0.3) == pytest.approx(0.7 * v0 + 0.3 * v1)
+    v0, v1 = f(pr, KXG2, a, b, cube_life=0.0), f(pr, KXG2, a, b, cube_life=1.0)
+    assert f(pr, KXG2, a, b, cube_life=0.3) == pytest.approx(0.7 * v0 + 0.3 * v1)
     # vectorised over positions
     many = np.stack([probs_for(p, **g) for p in (0.3, 0.5, 0.7)])
     assert f(many, KXG2, a, b).shape == (3,)
@@ -75,7 +77,7 @@ def test_cubeless_where_gnubg_is_cubeless():
     for a, b, kw in ((2, 2, {}), (1, 4, {"crawford": True}), (2, 3, {"cube": 4})):
         cube = kw.get("cube", 1)
         cubeless = cubeful.cubeless_mwc(pr, KXG2, a, b, cube, crawford=kw.get("crawford", False))
-        assert cubeful.cubeful_mwc(pr, KXG2, a, b, x=1.0, **kw) == pytest.approx(cubeless)
+        assert cubeful.cubeful_mwc(pr, KXG2, a, b, cube_life=1.0, **kw) == pytest.approx(cubeless)
 
 
 def test_emg():
@@ -94,12 +96,12 @@ def test_money_conversion():
     pr = probs_for(0.6, g0=0.2, b0=0.0, g1=0.1, b1=0.0)
     w, l_ = 1.2, 1.1
     for owner in ("centre", "player", "opponent"):
-        assert cubeful.cubeful_equity(pr, owner=owner, x=0.68) == pytest.approx(
+        assert cubeful.cubeful_equity(pr, owner=owner, cube_life=0.68) == pytest.approx(
             money.cubeful_equity(0.6, w, l_, 0.68, owner)
         )
     # a sure win is the cubeless equity
     assert cubeful.cubeful_equity(probs_for(1.0, g0=0.3, b0=0.0)) == pytest.approx(1.3)
-    assert cubeful.cubeful_equity(pr, x=0.0) == pytest.approx(0.6 * 2.3 - 1.1)
+    assert cubeful.cubeful_equity(pr, cube_life=0.0) == pytest.approx(0.6 * 2.3 - 1.1)
 
 
 def test_cube_decisions():

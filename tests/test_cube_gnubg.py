@@ -309,7 +309,9 @@ def test_cubeful_conversion_matches_gnubg_0ply(gnubg):
         if r["matchto"] == 0:
             assert r["jacoby"] == r["craw"]
             jacoby = bool(r["jacoby"])
-            dec = cubeful.cube_decision(probs, cube=cube, owner=owner, x=0.68, jacoby=jacoby)
+            dec = cubeful.cube_decision(
+                probs, cube=cube, owner=owner, cube_life=0.68, jacoby=jacoby
+            )
             nd, dt = dec.no_double, dec.double_take
         else:
             length = r["matchto"]
@@ -322,11 +324,11 @@ def test_cubeful_conversion_matches_gnubg_0ply(gnubg):
                                           crawford=True)  # fmt: skip
                 continue
             dec = cubeful.cube_decision(
-                probs, KXG2, a, b, cube=cube, owner=owner, x=0.68, crawford=bool(r["craw"])
+                probs, KXG2, a, b, cube=cube, owner=owner, cube_life=0.68, crawford=bool(r["craw"])
             )
             nd, dt = dec.emg[0], dec.emg[1]
             assert cubeful.cubeful_equity(
-                probs, KXG2, a, b, cube=cube, owner=owner, x=0.68, crawford=bool(r["craw"])
+                probs, KXG2, a, b, cube=cube, owner=owner, cube_life=0.68, crawford=bool(r["craw"])
             ) == pytest.approx(nd)
         # gnubg returns normalised (EMG / money) equities: ND, DT, DP
         assert nd == pytest.approx(r["cf"][1], abs=2e-5), where

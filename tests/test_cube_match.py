@@ -206,12 +206,12 @@ def test_double_point_closed_form(kxg2):
 def test_cube_life_blend(kxg2):
     # TP(0) = dead, TP(1) = live and monotone in between for a gammonless taker
     xs = np.linspace(0, 1, 11)
-    tps = match.take_point(kxg2, 5, 7, 1, (0.0, 0.2), x=xs)
+    tps = match.take_point(kxg2, 5, 7, 1, (0.0, 0.2), cube_life=xs)
     assert tps[0] == pytest.approx(match.take_point_dead(kxg2, 5, 7, 1, (0.0, 0.2)))
     assert tps[-1] == pytest.approx(match.take_point_live(kxg2, 5, 7, 1, (0.0, 0.2)))
     assert np.all(np.diff(tps) <= 1e-12)
-    assert match.cash_point(kxg2, 7, 5, 1, (0.2, 0.0), x=0.4) == pytest.approx(
-        1 - match.take_point(kxg2, 5, 7, 1, (0.0, 0.2), x=0.4)
+    assert match.cash_point(kxg2, 7, 5, 1, (0.2, 0.0), cube_life=0.4) == pytest.approx(
+        1 - match.take_point(kxg2, 5, 7, 1, (0.0, 0.2), cube_life=0.4)
     )
 
 
@@ -260,7 +260,7 @@ def test_linear_utility_reduces_to_janowski(linear_met, g, bg):
     # the live recursion converges to Janowski's fully live point (the table's edge, 8
     # cube levels up, fades by about 1/4 per level), and the x blend to his TP(x)
     for x in (1.0, 0.68, 0.3):
-        assert match.take_point(linear_met, a, b, 1, g, bg, x=x) == pytest.approx(
+        assert match.take_point(linear_met, a, b, 1, g, bg, cube_life=x) == pytest.approx(
             money.money_take_point(w0, w1, x), abs=2e-4
         )
 
@@ -280,7 +280,7 @@ def test_bad_input(kxg2):
     with pytest.raises(InvalidParameterError, match="above the gammon rate"):
         match.take_point_dead(kxg2, 3, 3, 1, (0.1, 0.1), (0.2, 0.0))
     with pytest.raises(InvalidParameterError, match="x"):
-        match.take_point(kxg2, 3, 3, x=-0.1)
+        match.take_point(kxg2, 3, 3, cube_life=-0.1)
     with pytest.raises(InvalidParameterError):
         match.points(kxg2, 3, 3, owner="both")
     with pytest.raises(MathbgError):
@@ -337,7 +337,7 @@ def test_live_cube_helps_a_gammonless_taker(a, b, c, r1, x):
     # gammons -- can put the live TP above the dead one.)
     g, bg = (0.0, r1[0]), (0.0, r1[1])
     tp_d = match.take_point_dead(KXG2, a, b, c, g, bg)
-    tp_x = match.take_point(KXG2, a, b, c, g, bg, x=x)
+    tp_x = match.take_point(KXG2, a, b, c, g, bg, cube_life=x)
     tp_l = match.take_point_live(KXG2, a, b, c, g, bg)
     assert tp_d + 1e-12 >= tp_x >= tp_l - 1e-12
 

@@ -16,7 +16,7 @@ G, B = (0.22, 0.18), (0.01, 0.02)
 
 @pytest.fixture(scope="module")
 def full():
-    return score_matrix(KXG2, gammons=G, backgammons=B, x=0.68)
+    return score_matrix(KXG2, gammons=G, backgammons=B, cube_life=0.68)
 
 
 def test_layout(full):
@@ -53,11 +53,11 @@ def test_agrees_with_scalar_functions(full, a, b, c):
         return
     assert row_t["take_dead"] == pytest.approx(match.take_point_dead(*args))
     assert row_t["take_live"] == pytest.approx(match.take_point_live(*args))
-    assert row_t["take_x"] == pytest.approx(match.take_point(*args, x=0.68))
+    assert row_t["take_x"] == pytest.approx(match.take_point(*args, cube_life=0.68))
     assert row_d["double"] == pytest.approx(match.double_point(*args))
     assert row_d["cash_dead"] == pytest.approx(match.cash_point_dead(*args))
     assert row_d["cash_live"] == pytest.approx(match.cash_point_live(*args))
-    assert row_d["cash_x"] == pytest.approx(match.cash_point(*args, x=0.68))
+    assert row_d["cash_x"] == pytest.approx(match.cash_point(*args, cube_life=0.68))
     assert row_d["too_good"] == pytest.approx(match.too_good_point(*args))
     assert row_d["gammon_value"] == pytest.approx(match.gammon_value(KXG2, a, b, c))
     assert row_d["opp_backgammon_value"] == pytest.approx(match.backgammon_value(KXG2, b, a, c))

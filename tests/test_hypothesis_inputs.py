@@ -152,7 +152,7 @@ def test_money_points_on_edge_floats(g0, g1, b0, b1, x):
 def test_cube_decision_on_edge_floats(probs, x, cube):
     from mathbg.cube.cubeful import cube_decision
 
-    dec = _only_mathbg_errors(cube_decision, probs, cube=cube, x=x)
+    dec = _only_mathbg_errors(cube_decision, probs, cube=cube, cube_life=x)
     if dec is not None:
         assert math.isfinite(dec.no_double)
 
@@ -163,7 +163,7 @@ def test_cube_decision_on_edge_floats(probs, x, cube):
 def test_match_points_on_edge_inputs(a, b, g, x, cube, crawford):
     from mathbg.cube.match import points
 
-    sp = _only_mathbg_errors(points, "kazaross-xg2", a, b, cube=cube, gammons=(g, g), x=x,
+    sp = _only_mathbg_errors(points, "kazaross-xg2", a, b, cube=cube, gammons=(g, g), cube_life=x,
                              crawford=crawford)  # fmt: skip
     if sp is not None:
         assert sp.as_dict()

@@ -261,7 +261,7 @@ def test_cube_results_to_frame():
     assert round(df.loc["take", "x"], 4) == 0.2143
     assert df.attrs["cube_life"] == pytest.approx(2 / 3)
     # a certain win with no gammons: ND = DP = +1 per cube (money), any cube life
-    dec = cube_decision([1.0, 0.0, 0.0, 0.0, 0.0], x=0.68)
+    dec = cube_decision([1.0, 0.0, 0.0, 0.0, 0.0], cube_life=0.68)
     row = dec.to_frame().iloc[0]
     assert row["double_pass"] == 1.0 and row["cube_life"] == 0.68
     assert dec.to_frame().attrs["cube_life"] == 0.68
@@ -273,12 +273,12 @@ def test_cube_decide_prints_cube_life(capsys):
     probs = "0.72,0.25,0.01,0.05,0.002"
     text = run(capsys, "cube", "decide", "--probs", probs, "--away", "3,5")
     assert "cube life x = 0.68" in text.splitlines()[0]
-    out = run_json(capsys, "cube", "decide", "--probs", probs, "--x", "0.5", "--json")
+    out = run_json(capsys, "cube", "decide", "--probs", probs, "--cube-life", "0.5", "--json")
     assert out["cube_life"] == 0.5
     text = run(capsys, "cube", "money")
     assert "cube life x = 0.667" in text
     assert run_json(capsys, "cube", "money", "--json", "--decimals", "3")["cube_life"] == 0.667
-    text = run(capsys, "takepoint", "--away", "3,3", "--x", "0.68")
+    text = run(capsys, "takepoint", "--away", "3,3", "--cube-life", "0.68")
     assert "take point, live, x=0.68" in text and "live: cube life x = 0.68" in text
     assert run_json(capsys, "takepoint", "--away", "3,3", "--json")["cube_life"] == 1.0
 
@@ -298,8 +298,9 @@ def test_isight_estimate_clamped_and_labelled(short_race, capsys):
     # unclamped); as a winning chance it is clamped to 1 and called an estimate
     assert short_race.isight == (21, 47)
     assert short_race.isight_p_win_estimate == 1.0
-    with pytest.warns(DeprecationWarning, match="isight_p_win_estimate"):
-        assert short_race.isight_p_win == pytest.approx(125.0)
+    from mathbg.race.counts import isight_win_probability
+
+    assert isight_win_probability(*short_race.isight) == pytest.approx(125.0)
     d = short_race.as_dict()
     assert d["isight_p_win_estimate"] == 1.0 and "isight_p_win" not in d
     from mathbg.cli.race import format_text

@@ -58,7 +58,7 @@ def test_match_id_and_options(capsys: pytest.CaptureFixture[str]) -> None:
     gid = encode_gnubg_id(pos, MatchState(length=5, score=(1, 2), on_roll=1))
     d = run_json(capsys, gid)
     assert d["cube"]["unit"] == "mwc" and d["cube"]["score"] == [3, 4]
-    d = run_json(capsys, gid, "--money", "--x", "0.5")
+    d = run_json(capsys, gid, "--money", "--cube-life", "0.5")
     assert d["cube"]["unit"] == "equity" and d["cube"]["x"] == 0.5
     d = run_json(capsys, SANITY.id, "--keith-rounding", "none")
     assert d["keith_adjusted"] == pytest.approx(27 * 8 / 7)

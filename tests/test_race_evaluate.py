@@ -96,14 +96,6 @@ def test_input_forms_and_errors() -> None:
         ev.race_chances((side({1: 16}), O))
 
 
-def test_cube_life() -> None:
-    # gnubg eval.c EvalEfficiency (race): 0.55 + 0.00125 pips, clamped to [0.6, 0.7].
-    assert ev.race_cube_life(30) == 0.6
-    assert ev.race_cube_life(100) == pytest.approx(0.675)
-    assert ev.race_cube_life(160) == 0.7
-    assert list(ev.race_cube_life([40, 120])) == pytest.approx([0.6, 0.7])
-
-
 # ----------------------------------------------------------------------------- rollout
 
 

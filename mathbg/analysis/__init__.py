@@ -35,7 +35,6 @@ _LAZY = {
     "Evaluator": "mathbg.analysis.evaluation",
     "get_evaluator": "mathbg.analysis.registry",
     "position_class": "mathbg.analysis.evaluation",
-    "cube_life": "mathbg.analysis.evaluation",
     "PositionAnalysis": "mathbg.analysis.matrix",
     "analyze": "mathbg.analysis.matrix",
     "analyze_many": "mathbg.analysis.matrix",
@@ -52,7 +51,6 @@ __all__ = [
     "UnknownEngineError",
     "analyze",
     "analyze_many",
-    "cube_life",
     "engine_help",
     "engines",
     "get_evaluator",
@@ -62,7 +60,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mathbg.analysis.evaluation import Evaluation, Evaluator, cube_life, position_class
+    from mathbg.analysis.evaluation import Evaluation, Evaluator, position_class
     from mathbg.analysis.matrix import PositionAnalysis, analyze, analyze_many, position_matrix
     from mathbg.analysis.registry import (
         ENGINES,

@@ -6,9 +6,8 @@ position checks and classes, and :class:`EngineNotAvailableError`. The engines t
 live in :mod:`~mathbg.analysis.evaluation` (exact, race, given, auto),
 :mod:`~mathbg.analysis.gnubg_nn` and :mod:`~mathbg.analysis.gnubg_program`.
 
-Cube life: gnubg 1.07.001's 0-ply cube efficiency by position class (eval.c
-``EvalEfficiency``, ``show cubeefficiency``): contact and crashed positions 0.68; races
-``0.55 + 0.00125 x (roller's pips)`` clamped to [0.6, 0.7]; one-sided bearoffs 0.6.
+Cube life: :func:`mathbg.cube.life.cube_life` of the position's class (gnubg 1.07.001's
+0-ply cube efficiency).
 """
 
 from __future__ import annotations
@@ -28,8 +27,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "CLASSES",
-    "CONTACT_CUBE_LIFE",
-    "ONE_SIDED_CUBE_LIFE",
     "TWO_SIDED_CHECKERS",
     "TWO_SIDED_POINTS",
     "BatchEvaluator",
@@ -38,16 +35,11 @@ __all__ = [
     "Evaluator",
     "as_position",
     "check_probabilities",
-    "cube_life",
     "match_list",
     "position_class",
     "top_point",
 ]
 
-#: gnubg 1.07's 0-ply cube life for contact and crashed positions.
-CONTACT_CUBE_LIFE = 0.68
-#: gnubg 1.07's cube life for one-sided bearoff positions (``rOSCubeX``).
-ONE_SIDED_CUBE_LIFE = 0.6
 #: Position classes (gnubg's, merged where the cube life is the same).
 CLASSES: tuple[str, ...] = ("contact", "race", "one-sided bearoff", "two-sided bearoff")
 #: The two-sided database the exact engine and gnubg's BEAROFF2 class cover.
@@ -96,35 +88,35 @@ def top_point(row: Sequence[int]) -> int:
 def position_class(position: Position) -> str:
     """gnubg's position class as far as the cube life goes.
 
-    ``"contact"`` (gnubg's contact and crashed classes), ``"race"``, ``"one-sided
-    bearoff"`` (both sides on their home points, gnubg BEAROFF1) or ``"two-sided
-    bearoff"`` (both sides within 6 points and 6 checkers, gnubg BEAROFF2).
+    :attr:`Position.position_class <mathbg.rules.position.Position.position_class>` with
+    its bearoffs split by the two-sided database's reach.
+
+    Parameters
+    ----------
+    position : Position
+        The position (side on roll's view).
+
+    Returns
+    -------
+    str
+        ``"contact"`` (gnubg's contact and crashed classes), ``"race"``, ``"one-sided
+        bearoff"`` (both sides on their home points, gnubg BEAROFF1) or ``"two-sided
+        bearoff"`` (both sides within 6 points and 6 checkers, gnubg BEAROFF2).
+
+    Examples
+    --------
+    >>> from mathbg.rules.position import Position
+    >>> position_class(Position.from_counts({1: 2, 3: 2}, {2: 3}))
+    'two-sided bearoff'
+    >>> position_class(Position.from_counts({1: 5, 3: 5}, {2: 3}))
+    'one-sided bearoff'
     """
-    if position.has_contact():
-        return "contact"
-    me, opp = position.player, position.opponent
-    tops = (top_point(me), top_point(opp))
-    if max(tops) <= TWO_SIDED_POINTS:
-        if sum(me) <= TWO_SIDED_CHECKERS and sum(opp) <= TWO_SIDED_CHECKERS:
-            return "two-sided bearoff"
-        return "one-sided bearoff"
-    return "race"
-
-
-def cube_life(position: Position, klass: str | None = None) -> float:
-    """gnubg 1.07's 0-ply cube life of ``position`` (see the module notes).
-
-    The two-sided class gets 0.6 here (gnubg's cap on the life it backs out of the exact
-    equities); the score matrix follows gnubg's exact rule there.
-    """
-    klass = klass or position_class(position)
-    if klass == "contact":
-        return CONTACT_CUBE_LIFE
-    if klass == "race":
-        from mathbg.race.evaluate import race_cube_life
-
-        return float(race_cube_life(position.pips()[0]))
-    return ONE_SIDED_CUBE_LIFE
+    klass = position.position_class
+    if klass != "bearoff":
+        return klass
+    if sum(position.player) <= TWO_SIDED_CHECKERS and sum(position.opponent) <= TWO_SIDED_CHECKERS:
+        return "two-sided bearoff"
+    return "one-sided bearoff"
 
 
 def check_probabilities(probs: Any) -> tuple[float, float, float, float, float]:

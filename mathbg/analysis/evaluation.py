@@ -26,12 +26,9 @@ Engines
 
 Cube life
 ---------
-gnubg 1.07.001's 0-ply cube efficiency by position class (eval.c ``EvalEfficiency``,
-``show cubeefficiency``): contact and crashed positions 0.68; races
-``0.55 + 0.00125 x (roller's pips)`` clamped to [0.6, 0.7]
-(:func:`mathbg.race.evaluate.race_cube_life`); one-sided bearoffs (both sides on their
-6 home points) 0.6. Inside the two-sided database gnubg backs the cube life out of the
-exact money equities (:func:`mathbg.race.race_cube_decision` does the same).
+:func:`mathbg.cube.life.cube_life` of the position's class (gnubg 1.07.001's 0-ply cube
+efficiency). Inside the two-sided database gnubg backs the cube life out of the exact
+money equities (:func:`mathbg.race.race_cube_decision` does the same).
 
 References
 ----------
@@ -46,8 +43,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from mathbg.analysis.base import (
-    CONTACT_CUBE_LIFE,
-    ONE_SIDED_CUBE_LIFE,
     TWO_SIDED_CHECKERS,
     TWO_SIDED_POINTS,
     BatchEvaluator,
@@ -56,11 +51,11 @@ from mathbg.analysis.base import (
     Evaluator,
     as_position,
     check_probabilities,
-    cube_life,
     match_list,
     position_class,
     top_point,
 )
+from mathbg.cube.life import BEAROFF_CUBE_LIFE, cube_life
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.cube import CubeOwner
@@ -68,8 +63,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.position import Position
 
 __all__ = [
-    "CONTACT_CUBE_LIFE",
-    "ONE_SIDED_CUBE_LIFE",
     "AutoEvaluator",
     "EngineNotAvailableError",
     "Evaluation",
@@ -79,11 +72,11 @@ __all__ = [
     "RaceEvaluator",
     "as_position",
     "check_probabilities",
-    "cube_life",
     "gnubg_nn_installed",
     "gnubg_program_installed",
     "position_class",
 ]
+
 
 class _Base:
     """Default batch: one position at a time."""
@@ -111,8 +104,9 @@ class GivenEvaluator(_Base):
 
     def evaluate(self, position: Position, match: MatchState | None = None) -> Evaluation:
         klass = position_class(position)
-        return Evaluation(self.probabilities, "given", None, klass, cube_life(position, klass),
-                          method="given by the user")  # fmt: skip
+        life = cube_life(klass, position.pips()[0])
+        how = "given by the user"
+        return Evaluation(self.probabilities, "given", None, klass, life, method=how)
 
 
 def _sides(position: Position) -> tuple[list[int], list[int]]:
@@ -140,7 +134,7 @@ class ExactEvaluator(_Base):
 
         ch = race_chances(position)
         probs = check_probabilities(ch.probabilities)
-        return Evaluation(probs, "exact", None, "two-sided bearoff", ONE_SIDED_CUBE_LIFE,
+        return Evaluation(probs, "exact", None, "two-sided bearoff", BEAROFF_CUBE_LIFE,
                           method=ch.method, exact=True)  # fmt: skip
 
     def money(self, position: Position, *, beavers: bool = True) -> Any:
@@ -205,7 +199,7 @@ class RaceEvaluator(_Base):
         ch = race_chances(position, **kwargs)
         klass = position_class(position)
         return Evaluation(check_probabilities(ch.probabilities), "race", None, klass,
-                          cube_life(position, klass), method=ch.method,
+                          cube_life(klass, position.pips()[0]), method=ch.method,
                           exact=klass == "two-sided bearoff")  # fmt: skip
 
 

@@ -48,9 +48,9 @@ from mathbg.analysis.base import (
     EngineNotAvailableError,
     Evaluation,
     check_probabilities,
-    cube_life,
     position_class,
 )
+from mathbg.cube.life import cube_life
 from mathbg.errors import InvalidParameterError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -104,6 +104,7 @@ class GnubgNNEvaluator(BatchEvaluator):
         out = []
         for pos, probs in zip(positions, raw, strict=True):
             klass = position_class(pos)
+            life = cube_life(klass, pos.pips()[0])
             out.append(Evaluation(check_probabilities(probs), self.name, self.plies, klass,
-                                  cube_life(pos, klass), method="gnubg-nn networks"))  # fmt: skip
+                                  life, method="gnubg-nn networks"))  # fmt: skip
         return out

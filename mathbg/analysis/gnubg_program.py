@@ -36,10 +36,10 @@ from mathbg.analysis.base import (
     EngineNotAvailableError,
     Evaluation,
     check_probabilities,
-    cube_life,
     match_list,
     position_class,
 )
+from mathbg.cube.life import cube_life
 from mathbg.errors import InvalidParameterError
 from mathbg.rules.cube import CubeOwner
 
@@ -245,6 +245,6 @@ class GnubgEvaluator(BatchEvaluator):
             klass = position_class(pos)
             dec = dict(r["decisions"][0]) if r["decisions"] else None
             out.append(Evaluation(check_probabilities(r["probs"]), self.name, self.plies, klass,
-                                  cube_life(pos, klass), method="gnubg 1.07 evaluate",
+                                  cube_life(klass, pos.pips()[0]), method="gnubg 1.07 evaluate",
                                   gnubg=dec))  # fmt: skip
         return out

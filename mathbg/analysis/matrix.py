@@ -46,11 +46,11 @@ GNU Backgammon 1.07.001 eval.c (``Cl2CfMatch``, ``FindBestCubeDecision``,
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from mathbg.analysis.evaluation import (
     Evaluation,
@@ -59,7 +59,13 @@ from mathbg.analysis.evaluation import (
     as_position,
 )
 from mathbg.analysis.registry import get_evaluator
+from mathbg.cube.cubeful import cube_decision, cubeful_mwc, cubeless_mwc, emg
+from mathbg.cube.decisions import CubeAction, CubeDecision, classify
+from mathbg.cube.match import may_double
+from mathbg.cube.takepoint import match_take_point, match_take_points, money_take_point
 from mathbg.errors import InvalidParameterError, InvalidScoreError
+from mathbg.met.catalogue import as_met
+from mathbg.met.table import MET
 from mathbg.rules.cube import CubeOwner
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -71,6 +77,9 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "COLUMNS",
     "DEFAULT_MET",
+    "CubeValues",
+    "MatrixRow",
+    "MatrixState",
     "PositionAnalysis",
     "analyze",
     "analyze_many",
@@ -81,21 +90,25 @@ __all__ = [
 #: Default match equity table (gnubg 1.07's and XG2's default).
 DEFAULT_MET = "kazaross-xg2"
 
-#: Columns of :meth:`PositionAnalysis.to_frame`, in order.
-COLUMNS: tuple[str, ...] = (
-    "position", "engine", "plies", "met", "length", "away", "opp_away", "crawford", "state",
-    "cube", "owner", "current", "unit", "cube_life", "action", "no_double", "double_take",
-    "double_pass", "optimal", "emg_no_double", "emg_double_take", "emg_double_pass",
-    "take_point", "take_margin", "exact_action", "exact_no_double", "exact_double_take",
-    "exact_double_pass", "exact_optimal", "exact_differs",
-)  # fmt: skip
-
+_NAN = float("nan")
 _VALUE_KEYS = ("no_double", "double_take", "double_pass", "optimal")
 
 
 @dataclass(frozen=True)
 class MatrixState:
-    """One row of the matrix: a score and cube state (``away`` None for money)."""
+    """One score and cube state of the matrix (``away`` None for money).
+
+    Attributes
+    ----------
+    away : (int, int) or None
+        Points the roller and the opponent need; None for money play.
+    crawford : bool
+        The Crawford game (a side 1-away).
+    cube : int
+        The cube value.
+    owner : CubeOwner
+        Who holds the cube.
+    """
 
     away: tuple[int, int] | None
     crawford: bool
@@ -104,6 +117,7 @@ class MatrixState:
 
     @property
     def state(self) -> str:
+        """``"money"``, ``"dmp"``, ``"crawford"``, ``"post-crawford"`` or ``"normal"``."""
         if self.away is None:
             return "money"
         a, b = self.away
@@ -114,6 +128,96 @@ class MatrixState:
         return "normal"
 
 
+@dataclass(frozen=True)
+class CubeValues:
+    """The approximation's (or the exact solver's) values of one row.
+
+    Attributes
+    ----------
+    action : CubeAction
+        The action (:func:`mathbg.cube.decisions.classify`).
+    no_double, double_take, double_pass, optimal : float
+        MWC (money: equity per unit cube); NaN where not applicable.
+    emg_no_double, emg_double_take, emg_double_pass : float
+        The same as normalised (EMG) equities.
+    take_point, take_margin : float
+        The taker's take point and its cubeless winning chance minus it.
+    """
+
+    action: CubeAction
+    no_double: float
+    double_take: float = _NAN
+    double_pass: float = _NAN
+    optimal: float = _NAN
+    emg_no_double: float = _NAN
+    emg_double_take: float = _NAN
+    emg_double_pass: float = _NAN
+    take_point: float = _NAN
+    take_margin: float = _NAN
+
+
+@dataclass
+class MatrixRow:
+    """One row of a position's matrix: a score and cube state and its values.
+
+    The fields are the columns of :meth:`PositionAnalysis.to_frame`, in order
+    (:data:`COLUMNS`); the module notes say what each value means. ``exact_*`` are NaN
+    (``exact_action`` None) where the exact solver does not cover the position.
+    """
+
+    position: str
+    engine: str
+    plies: int | None
+    met: str
+    length: int | None
+    away: int | None
+    opp_away: int | None
+    crawford: bool
+    state: str
+    cube: int
+    owner: CubeOwner
+    current: bool
+    unit: str
+    cube_life: float
+    action: CubeAction
+    no_double: float
+    double_take: float
+    double_pass: float
+    optimal: float
+    emg_no_double: float
+    emg_double_take: float
+    emg_double_pass: float
+    take_point: float
+    take_margin: float
+    exact_action: CubeAction | None = None
+    exact_no_double: float = _NAN
+    exact_double_take: float = _NAN
+    exact_double_pass: float = _NAN
+    exact_optimal: float = _NAN
+    exact_differs: bool = False
+
+    def values(self) -> dict[str, Any]:
+        """The row as a dict of its columns (the DataFrame's row)."""
+        return {name: getattr(self, name) for name in COLUMNS}
+
+    def set_exact(self, exact: CubeDecision) -> None:
+        """Fill the ``exact_*`` columns from the exact solver's decision."""
+        self.exact_action = exact.action
+        self.exact_no_double = float(exact.no_double)
+        self.exact_double_take = _float(exact.double_take)
+        self.exact_double_pass = _float(exact.double_pass)
+        self.exact_optimal = _optimal(exact)
+        self.exact_differs = str(self.exact_action) != str(self.action)
+
+
+#: Columns of :meth:`PositionAnalysis.to_frame`, in order (the fields of :class:`MatrixRow`).
+COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(MatrixRow))
+
+
+def _float(v: float | None) -> float:
+    return _NAN if v is None else float(v)
+
+
 def _levels(max_cube: int) -> list[int]:
     c = int(max_cube)
     if c < 1 or c & (c - 1):
@@ -122,7 +226,36 @@ def _levels(max_cube: int) -> list[int]:
 
 
 def matrix_states(length: int, max_cube: int = 1) -> list[MatrixState]:
-    """The score and cube states of a ``length``-point matrix (see the module notes)."""
+    """The score and cube states of a ``length``-point matrix (see the module notes).
+
+    Parameters
+    ----------
+    length : int
+        The match length.
+    max_cube : int, optional
+        Highest roller-owned cube (a power of two; 1: the centred cube only).
+
+    Returns
+    -------
+    list of MatrixState
+        Every score, the Crawford game and post-Crawford where a side is 1-away, the
+        centred cube and each higher roller-owned cube while it still matters.
+
+    Raises
+    ------
+    InvalidScoreError
+        For a length below 1.
+    InvalidParameterError
+        For a ``max_cube`` that is not a power of two.
+
+    Examples
+    --------
+    Nine scores, the Crawford game beside post-Crawford at the four 1-away scores, and
+    the roller's 2-cube where the roller needs 3 and the opponent 2 or 3:
+
+    >>> len(matrix_states(3)), len(matrix_states(3, max_cube=2))
+    (13, 15)
+    """
     n = int(length)
     if n < 1:
         raise InvalidScoreError(f"match length must be at least 1, got {length}")
@@ -143,31 +276,35 @@ def matrix_states(length: int, max_cube: int = 1) -> list[MatrixState]:
 # ----------------------------------------------------------------------------- the values
 
 
-def _rates(p: NDArray[np.float64]) -> tuple[NDArray[np.float64], ...]:
-    """Disjoint gammon / backgammon rates (fractions of each side's wins) from gnubg's
-    cumulative outputs: ``g = (WG - WB) / W``, ``b = WB / W`` (0 for a side that never
-    wins), as :mod:`mathbg.cube` takes them."""
-    w, wg, wb, lg, lb = (p[:, k] for k in range(5))
-    lose = 1.0 - w
-    with np.errstate(divide="ignore", invalid="ignore"):
-        g0 = np.where(w > 0, (wg - wb) / np.where(w > 0, w, 1.0), 0.0)
-        b0 = np.where(w > 0, wb / np.where(w > 0, w, 1.0), 0.0)
-        g1 = np.where(lose > 0, (lg - lb) / np.where(lose > 0, lose, 1.0), 0.0)
-        b1 = np.where(lose > 0, lb / np.where(lose > 0, lose, 1.0), 0.0)
-    return (np.clip(g0, 0, 1), np.clip(b0, 0, 1), np.clip(g1, 0, 1), np.clip(b1, 0, 1))
+@dataclass
+class _Block:
+    """The approximation at every match state (rows) for every position (columns)."""
+
+    action: list[list[CubeAction]]
+    no_double: NDArray[np.float64]
+    double_take: NDArray[np.float64]
+    double_pass: NDArray[np.float64]
+    optimal: NDArray[np.float64]
+    emg_no_double: NDArray[np.float64]
+    emg_double_take: NDArray[np.float64]
+    emg_double_pass: NDArray[np.float64]
+    take_point: NDArray[np.float64]
+    take_margin: NDArray[np.float64]
+
+    def values(self, j: int, k: int) -> CubeValues:
+        """State ``j``, position ``k`` of the block."""
+        return CubeValues(
+            self.action[j][k], *(getattr(self, f.name)[j][k] for f in fields(CubeValues)[1:])
+        )
 
 
 def _match_block(
-    probs: NDArray[np.float64], xs: NDArray[np.float64], met: Any, states: list[MatrixState]
-) -> dict[str, Any]:
-    """The approximation at every match state (rows) for every position (columns), in a
-    few vectorised calls of :func:`mathbg.cube.cubeful.cubeful_mwc` (one per cube owner
-    for no double, one for double/take and the take-point grid, a few for the take-point
-    refinement)."""
-    from mathbg.cube.cubeful import cubeful_mwc, cubeless_mwc, emg
-    from mathbg.cube.decisions import CubeAction, classify
-    from mathbg.cube.match import may_double
-
+    probs: NDArray[np.float64], xs: NDArray[np.float64], met: MET, states: list[MatrixState]
+) -> _Block:
+    """The approximation at every match state for every position, in a few vectorised
+    calls of :func:`mathbg.cube.cubeful.cubeful_mwc` (one per cube owner for no double,
+    and :func:`mathbg.cube.takepoint.match_take_points` for double/take and the take
+    points)."""
     n, m = probs.shape[0], len(states)
     a = np.array([st.away[0] for st in states if st.away is not None], dtype=np.int64)
     b = np.array([st.away[1] for st in states if st.away is not None], dtype=np.int64)
@@ -178,15 +315,12 @@ def _match_block(
     for owner in set(owners.tolist()):
         k = np.nonzero(owners == owner)[0]
         nd[k] = cubeful_mwc(probs[None], met, a[k, None], b[k, None], cube=c[k, None],
-                            owner=owner, x=xs[None], crawford=cr[k, None])  # fmt: skip
+                            owner=owner, cube_life=xs[None], crawford=cr[k, None])  # fmt: skip
     nd_emg = np.asarray(emg(nd, met, a[:, None], b[:, None], c[:, None], crawford=cr[:, None]))
     nan = np.full((m, n), np.nan)
-    out: dict[str, Any] = {
-        "action": [[CubeAction.NOT_AVAILABLE] * n for _ in range(m)], "no_double": nd,
-        "double_take": nan.copy(), "double_pass": nan.copy(), "optimal": nd.copy(),
-        "emg_no_double": nd_emg, "emg_double_take": nan.copy(), "emg_double_pass": nan.copy(),
-        "take_point": nan.copy(), "take_margin": nan.copy(),
-    }  # fmt: skip
+    out = _Block([[CubeAction.NOT_AVAILABLE] * n for _ in range(m)], nd, nan.copy(),
+                 nan.copy(), nd.copy(), nd_emg, nan.copy(), nan.copy(), nan.copy(),
+                 nan.copy())  # fmt: skip
     d = np.array([may_double(int(a[j]), int(b[j]), int(c[j]), str(owners[j]),
                              crawford=bool(cr[j])) for j in range(m)], dtype=bool)  # fmt: skip
     if not d.any():
@@ -194,209 +328,89 @@ def _match_block(
     j = np.nonzero(d)[0]
     aj, bj, cj, crj = a[j], b[j], c[j], cr[j]
     dp = np.asarray(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, aj, bj, cj, crawford=crj))
-    # the positions' own double/take values and the take-point grid in one call
-    grid = np.concatenate([probs[:, None, :], _with_win(probs, _grid(n))], axis=1)
-    both = np.asarray(cubeful_mwc(grid[None], met, aj[:, None, None], bj[:, None, None],
-                                  cube=2 * cj[:, None, None], owner=CubeOwner.OPPONENT,
-                                  x=xs[None, :, None], crawford=crj[:, None, None]))  # fmt: skip
-    dt = both[:, :, 0]
-    flat_s = np.repeat(np.arange(j.size), n)
-    flat_p = np.tile(np.arange(n), j.size)
-
-    def dt_at(pw: NDArray[np.float64], k: NDArray[np.int64]) -> NDArray[np.float64]:
-        s_, p_ = flat_s[k], flat_p[k]
-        return np.asarray(cubeful_mwc(_with_win(probs[p_], pw), met, aj[s_, None],
-                                      bj[s_, None], cube=2 * cj[s_, None],
-                                      owner=CubeOwner.OPPONENT, x=xs[p_, None],
-                                      crawford=crj[s_, None]), dtype=np.float64)  # fmt: skip
-
-    dp_flat = dp[flat_s]
-    tp = 1.0 - _break_even(dt_at, dp_flat, j.size * n, both[:, :, 1:].reshape(j.size * n, -1))
-    tp = tp.reshape(j.size, n)
+    dt, tp = match_take_points(probs, met, aj, bj, cj, crj, xs, dp)
     for r, jj in enumerate(j):
         acts = [classify(float(nd[jj, i]), float(dt[r, i]), float(dp[r]),
                          can_gammon=bool(probs[i, 1] > 0.0), money=False)
                 for i in range(n)]  # fmt: skip
-        out["action"][jj] = acts
+        out.action[jj] = acts
         doubles = np.array([act.doubles for act in acts])
-        out["optimal"][jj] = np.where(doubles, np.minimum(dt[r], dp[r]), nd[jj])
-    out["double_take"][j] = dt
-    out["double_pass"][j] = dp[:, None]
-    out["emg_double_take"][j] = emg(dt, met, aj[:, None], bj[:, None], cj[:, None],
-                                    crawford=crj[:, None])  # fmt: skip
-    out["emg_double_pass"][j] = emg(np.broadcast_to(dp[:, None], (j.size, n)), met,
-                                    aj[:, None], bj[:, None], cj[:, None],
-                                    crawford=crj[:, None])  # fmt: skip
-    out["take_point"][j] = tp
-    out["take_margin"][j] = (1.0 - probs[None, :, 0]) - tp
+        out.optimal[jj] = np.where(doubles, np.minimum(dt[r], dp[r]), nd[jj])
+    out.double_take[j] = dt
+    out.double_pass[j] = dp[:, None]
+    out.emg_double_take[j] = emg(dt, met, aj[:, None], bj[:, None], cj[:, None],
+                                 crawford=crj[:, None])  # fmt: skip
+    out.emg_double_pass[j] = emg(np.broadcast_to(dp[:, None], (j.size, n)), met,
+                                 aj[:, None], bj[:, None], cj[:, None],
+                                 crawford=crj[:, None])  # fmt: skip
+    out.take_point[j] = tp
+    out.take_margin[j] = (1.0 - probs[None, :, 0]) - tp
     return out
 
 
-def _money_row(probs: Sequence[float], x: float, jacoby: bool, beavers: bool) -> dict[str, Any]:
-    from mathbg.cube.cubeful import cube_decision
+def _money_values(dec: CubeDecision, tp: float, taker: float) -> CubeValues:
+    return CubeValues(dec.action, dec.no_double, _float(dec.double_take),
+                      _float(dec.double_pass), _optimal(dec), dec.no_double,
+                      _float(dec.double_take), _float(dec.double_pass), tp,
+                      taker - tp)  # fmt: skip
 
-    dec = cube_decision(probs, None, x=x, jacoby=jacoby, beavers=beavers)
+
+def _money_row(probs: NDArray[np.float64], x: float, jacoby: bool, beavers: bool) -> CubeValues:
+    dec = cube_decision(probs, None, cube_life=x, jacoby=jacoby, beavers=beavers)
     p = np.asarray(probs, dtype=np.float64)
-    return _money_values(dec, _money_tp(p, x), 1.0 - float(p[0]))
+    return _money_values(dec, money_take_point(p, x), 1.0 - float(p[0]))
 
 
-def _money_values(dec: Any, tp: float, taker: float) -> dict[str, Any]:
-    none = float("nan")
-    return {"action": dec.action, "no_double": dec.no_double,
-            "double_take": none if dec.double_take is None else dec.double_take,
-            "double_pass": none if dec.double_pass is None else dec.double_pass,
-            "optimal": _optimal(dec), "emg_no_double": dec.no_double,
-            "emg_double_take": none if dec.double_take is None else dec.double_take,
-            "emg_double_pass": none if dec.double_pass is None else dec.double_pass,
-            "take_point": tp, "take_margin": taker - tp}  # fmt: skip
-
-
-def _optimal(dec: Any) -> float:
+def _optimal(dec: CubeDecision) -> float:
     opt = getattr(dec, "optimal", None)
     if opt is not None:
         return float(opt)
-    if dec.double_take is None:
+    if dec.double_take is None or dec.double_pass is None:
         return float(dec.no_double)
     if dec.action.doubles:
         return float(min(dec.double_take, dec.double_pass))
     return float(dec.no_double)
 
 
-def _two_sided_rows(
-    position: Position, probs: NDArray[np.float64], met: Any, st: MatrixState, x: float,
+def _two_sided_values(
+    position: Position, probs: NDArray[np.float64], met: MET, st: MatrixState, x: float,
     jacoby: bool, beavers: bool,
-) -> dict[str, Any]:  # fmt: skip
-    """gnubg 1.07's 0-ply rule inside the two-sided database (race_cube_decision)."""
+) -> tuple[CubeValues, float]:  # fmt: skip
+    """gnubg 1.07's 0-ply rule inside the two-sided database
+    (:func:`mathbg.race.race_cube_decision`) and the cube life it shows."""
     from mathbg.race import race_cube_decision
 
     if st.away is None:
         dec = race_cube_decision(position, beavers=beavers, jacoby=jacoby)
-        return _money_values(dec, _money_tp(probs, x), 1.0 - float(probs[0]))
+        return _money_values(dec, money_take_point(probs, x), 1.0 - float(probs[0])), x
     a, b = st.away
     dec = race_cube_decision(position, met=met, away=a, opp_away=b, cube=st.cube,
                              owner=st.owner, crawford=st.crawford)  # fmt: skip
-    from mathbg.cube.cubeful import cubeful_mwc
-
-    nan = float("nan")
     xs = dec.x[0] if isinstance(dec.x, tuple) else (x if dec.x is None else dec.x)
     x_dt = dec.x[1] if isinstance(dec.x, tuple) else xs
     emgs = dec.emg if dec.emg is not None else (dec.no_double, None, None)
-    row = {"action": dec.action, "no_double": dec.no_double,
-           "double_take": nan if dec.double_take is None else dec.double_take,
-           "double_pass": nan if dec.double_pass is None else dec.double_pass,
-           "optimal": _optimal(dec), "emg_no_double": emgs[0],
-           "emg_double_take": nan if emgs[1] is None else emgs[1],
-           "emg_double_pass": nan if emgs[2] is None else emgs[2],
-           "take_point": nan, "take_margin": nan, "cube_life": float(xs)}  # fmt: skip
+    tp = tm = _NAN
     if dec.double_take is not None:
-        p1 = np.asarray(probs, dtype=np.float64)[None, :]
-
-        def dt_at(pw: NDArray[np.float64], k: NDArray[np.int64]) -> NDArray[np.float64]:
-            return np.asarray(
-                cubeful_mwc(
-                    _with_win(p1[k], pw),
-                    met,
-                    a,
-                    b,
-                    cube=2 * st.cube,
-                    owner=CubeOwner.OPPONENT,
-                    x=x_dt,
-                    crawford=st.crawford,
-                )
-            )
-
-        dp = float(dec.double_pass if dec.double_pass is not None else nan)
-        tp = float(1.0 - _break_even(dt_at, dp, 1)[0])
-        row["take_point"], row["take_margin"] = tp, (1.0 - float(probs[0])) - tp
-    return row
+        dp = _float(dec.double_pass)
+        tp = match_take_point(probs, met, a, b, cube=st.cube, crawford=st.crawford,
+                              cube_life=x_dt, double_pass=dp)  # fmt: skip
+        tm = (1.0 - float(probs[0])) - tp
+    values = CubeValues(dec.action, dec.no_double, _float(dec.double_take),
+                        _float(dec.double_pass), _optimal(dec), float(emgs[0]),
+                        _float(emgs[1]), _float(emgs[2]), tp, tm)  # fmt: skip
+    return values, float(xs)
 
 
-def _money_tp(probs: NDArray[np.float64], x: float) -> float:
-    """The taker's money take point in the 0-ply model: DT = 2 x (cubeful equity with the
-    opponent owning the cube) against DP = +1 (see the module notes)."""
-    from mathbg.cube.cubeful import cubeful_equity
-
-    p1 = np.asarray(probs, dtype=np.float64)[None, :]
-
-    def dt_at(pw: NDArray[np.float64], k: NDArray[np.int64]) -> NDArray[np.float64]:
-        eq = cubeful_equity(_with_win(p1[k], pw), owner=CubeOwner.OPPONENT, x=x)
-        return 2.0 * np.asarray(eq, dtype=np.float64)
-
-    return float(1.0 - _break_even(dt_at, 1.0, 1)[0])
-
-
-def _with_win(probs: NDArray[np.float64], pw: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``probs`` (n, 5) with the win chance replaced by ``pw`` (n, m), each side's gammon
-    and backgammon rates (fractions of its wins) kept: shape (n, m, 5)."""
-    g0, b0, g1, b1 = _rates(probs)
-    w = pw
-    lose = 1.0 - w
-    return np.stack([w, w * (g0 + b0)[:, None], w * b0[:, None], lose * (g1 + b1)[:, None],
-                     lose * b1[:, None]], axis=-1)  # fmt: skip
-
-
-#: Grid of win chances bracketing the break-even, and regula falsi steps after it.
-_GRID = np.linspace(0.0, 1.0, 21)
-_STEPS = 6
-
-
-def _grid(n: int) -> NDArray[np.float64]:
-    return np.broadcast_to(_GRID, (n, _GRID.size))
-
-
-def _break_even(
-    dt_at: Callable[[NDArray[np.float64], NDArray[np.int64]], NDArray[np.float64]],
-    dp: float | NDArray[np.float64],
-    n: int,
-    on_grid: NDArray[np.float64] | None = None,
-) -> NDArray[np.float64]:
-    """Per position, the doubler's win chance where ``dt_at(p) = dp`` (``dt_at`` is
-    increasing and piecewise linear in p); 0 or 1 when there is none in [0, 1].
-    ``on_grid``: ``dt_at`` already evaluated on :data:`_GRID`."""
-    k = np.arange(n)
-    dpv = np.broadcast_to(np.asarray(dp, dtype=np.float64), (n,))
-    values = dt_at(_grid(n), k) if on_grid is None else on_grid
-    h = values - dpv[:, None]
-    above = h >= 0.0
-    first = np.where(above.any(axis=1), above.argmax(axis=1), _GRID.size)
-    out = np.where(first == 0, 0.0, 1.0)
-    inner = (first > 0) & (first < _GRID.size)
-    idx = np.nonzero(inner)[0]
-    if idx.size == 0:
-        return out
-    j = first[idx]
-    lo, hi = _GRID[j - 1].copy(), _GRID[j].copy()
-    h_lo, h_hi = h[idx, j - 1].copy(), h[idx, j].copy()
-    for _ in range(_STEPS):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            mid = np.where(h_hi > h_lo, lo - h_lo * (hi - lo) / (h_hi - h_lo), 0.5 * (lo + hi))
-        mid = np.clip(mid, lo, hi)
-        h_mid = dt_at(mid[:, None], idx)[:, 0] - dpv[idx]
-        up = h_mid >= 0.0
-        hi, h_hi = np.where(up, mid, hi), np.where(up, h_mid, h_hi)
-        lo, h_lo = np.where(up, lo, mid), np.where(up, h_lo, h_mid)
-        if np.all(np.abs(h_mid) < 1e-13):
-            break
-    with np.errstate(divide="ignore", invalid="ignore"):
-        root = np.where(h_hi > h_lo, lo - h_lo * (hi - lo) / (h_hi - h_lo), hi)
-    out[idx] = np.clip(root, lo, hi)
-    return out
-
-
-def _exact_row(
-    exact: ExactEvaluator, position: Position, met: Any, st: MatrixState, beavers: bool,
+def _exact_decision(
+    exact: ExactEvaluator, position: Position, met: MET, st: MatrixState, beavers: bool,
     disk_cache: bool = False,
-) -> dict[str, Any]:  # fmt: skip
-    nan = float("nan")
+) -> CubeDecision:  # fmt: skip
     if st.away is None:
-        dec = exact.money(position, beavers=beavers)
-    else:
-        dec = exact.match(position, st.away, st.cube, st.owner, st.crawford, met,
-                          disk_cache=disk_cache)  # fmt: skip
-    return {"exact_action": dec.action, "exact_no_double": float(dec.no_double),
-            "exact_double_take": nan if dec.double_take is None else float(dec.double_take),
-            "exact_double_pass": nan if dec.double_pass is None else float(dec.double_pass),
-            "exact_optimal": _optimal(dec)}  # fmt: skip
+        dec: CubeDecision = exact.money(position, beavers=beavers)
+        return dec
+    dec = exact.match(position, st.away, st.cube, st.owner, st.crawford, met,
+                      disk_cache=disk_cache)  # fmt: skip
+    return dec
 
 
 # ----------------------------------------------------------------------------- results
@@ -406,9 +420,9 @@ def _exact_row(
 class PositionAnalysis:
     """A position's cube actions at every score (one row per score and cube state).
 
-    ``rows`` are dicts with the keys of :data:`COLUMNS`; ``compare`` holds the same
-    matrix under a second MET (or None). Use :meth:`to_frame`, :meth:`as_dict` (the JSON
-    of ``mathbg analyze --json``) and :meth:`met_changes`.
+    ``rows`` are :class:`MatrixRow` (their fields are :data:`COLUMNS`); ``compare`` holds
+    the same matrix under a second MET (or None). Use :meth:`to_frame`, :meth:`as_dict`
+    (the JSON of ``mathbg analyze --json``) and :meth:`met_changes`.
     """
 
     position: str
@@ -416,14 +430,20 @@ class PositionAnalysis:
     met: str
     length: int | None
     current: tuple[tuple[int, int], bool] | None
-    rows: list[dict[str, Any]]
+    rows: list[MatrixRow]
     compare: PositionAnalysis | None = field(default=None, repr=False)
 
     def to_frame(self) -> pd.DataFrame:
-        """The tidy DataFrame (columns :data:`COLUMNS`; NaN where not applicable)."""
+        """The tidy DataFrame (columns :data:`COLUMNS`; NaN where not applicable).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per score and cube state.
+        """
         import pandas as pd
 
-        frame = pd.DataFrame(self.rows, columns=list(COLUMNS))
+        frame = pd.DataFrame([r.values() for r in self.rows], columns=list(COLUMNS))
         frame["action"] = frame["action"].astype(str)
         frame["exact_action"] = frame["exact_action"].map(lambda v: None if v is None else str(v))
         return frame
@@ -431,8 +451,11 @@ class PositionAnalysis:
     def met_changes(self) -> pd.DataFrame:
         """Rows where the action under the second MET differs from the first.
 
-        Columns ``away, opp_away, crawford, cube, owner, action`` (first MET) and
-        ``compare_action``; empty without a second MET.
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``away, opp_away, crawford, cube, owner, action`` (first MET) and
+            ``compare_action``; empty without a second MET.
         """
         import pandas as pd
 
@@ -448,11 +471,17 @@ class PositionAnalysis:
         return both[both["action"] != both["compare_action"]].reset_index(drop=True)
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready (MWC as fractions of 1, ``None`` where not applicable)."""
+        """JSON-ready (MWC as fractions of 1, ``None`` where not applicable).
+
+        Returns
+        -------
+        dict
+            The JSON of ``mathbg analyze --json``.
+        """
         scores, money = [], None
         for row in self.rows:
             entry = _json_row(row)
-            if row["state"] == "money":
+            if row.state == "money":
                 money = entry
             else:
                 scores.append(entry)
@@ -474,7 +503,7 @@ class PositionAnalysis:
             changes = self.met_changes()
             out["compare"] = {
                 "met": self.compare.met,
-                "scores": [_json_row(r) for r in self.compare.rows if r["state"] != "money"],
+                "scores": [_json_row(r) for r in self.compare.rows if r.state != "money"],
                 "changes": [
                     {"away": [int(r.away), int(r.opp_away)], "crawford": bool(r.crawford),
                      "cube": int(r.cube), "owner": str(r.owner), "action": r.action,
@@ -485,57 +514,45 @@ class PositionAnalysis:
         return out
 
 
-def _num(v: Any) -> float | None:
+def _num(v: float | None) -> float | None:
     if v is None:
         return None
     f = float(v)
     return None if np.isnan(f) else f
 
 
-def _json_row(row: dict[str, Any]) -> dict[str, Any]:
+def _json_row(row: MatrixRow) -> dict[str, Any]:
     exact = None
-    if row["exact_action"] is not None:
-        exact = {"action": str(row["exact_action"]),
-                 **{k: _num(row["exact_" + k]) for k in _VALUE_KEYS},
-                 "differs": bool(row["exact_differs"])}  # fmt: skip
-    away = None if row["away"] is None else [int(row["away"]), int(row["opp_away"])]
+    if row.exact_action is not None:
+        exact = {"action": str(row.exact_action),
+                 **{k: _num(getattr(row, "exact_" + k)) for k in _VALUE_KEYS},
+                 "differs": bool(row.exact_differs)}  # fmt: skip
+    away = None if row.away is None else [int(row.away), int(row.opp_away or 0)]
     return {
         "away": away,
-        "crawford": bool(row["crawford"]),
-        "state": row["state"],
-        "cube": int(row["cube"]),
-        "owner": str(row["owner"]),
-        "current": bool(row["current"]),
-        "unit": row["unit"],
-        "cube_life": _num(row["cube_life"]),
-        "action": str(row["action"]),
-        **{k: _num(row[k]) for k in _VALUE_KEYS},
-        "emg": {k: _num(row["emg_" + k]) for k in _VALUE_KEYS[:3]},
-        "take_point": _num(row["take_point"]),
-        "take_margin": _num(row["take_margin"]),
+        "crawford": bool(row.crawford),
+        "state": row.state,
+        "cube": int(row.cube),
+        "owner": str(row.owner),
+        "current": bool(row.current),
+        "unit": row.unit,
+        "cube_life": _num(row.cube_life),
+        "action": str(row.action),
+        **{k: _num(getattr(row, k)) for k in _VALUE_KEYS},
+        "emg": {k: _num(getattr(row, "emg_" + k)) for k in _VALUE_KEYS[:3]},
+        "take_point": _num(row.take_point),
+        "take_margin": _num(row.take_margin),
         "exact": exact,
     }
 
 
 # ----------------------------------------------------------------------------- entry points
 
-
-def _met_name(met: Any) -> str:
-    name = getattr(met, "name", None)
-    return str(name if name else met)
+#: (match length, current (away, crawford), current (cube, owner)) of a position.
+_Info = tuple[int | None, tuple[tuple[int, int], bool] | None, tuple[int, CubeOwner] | None]
 
 
-def _resolve_met(met: Any) -> Any:
-    if isinstance(met, str):
-        import mathbg.met as metmod
-
-        return metmod.load(met)
-    return met
-
-
-def _length_and_current(
-    length: int | None, money: bool, match: MatchState | None
-) -> tuple[int | None, tuple[tuple[int, int], bool] | None, tuple[int, CubeOwner] | None]:
+def _length_and_current(length: int | None, money: bool, match: MatchState | None) -> _Info:
     """Match length, current (away, crawford) and current (cube, owner) seen by the roller."""
     if money:
         if length is not None:
@@ -562,16 +579,16 @@ def _length_and_current(
 
 
 def analyze_many(
-    positions: Sequence[Any],
+    positions: Sequence[Position | str],
     *,
     length: int | None = None,
     money: bool = False,
     engine: str | Evaluator = "auto",
-    probabilities: Any = None,
+    probabilities: ArrayLike | None = None,
     plies: int | None = None,
     evaluations: Sequence[Evaluation] | None = None,
-    met: Any = DEFAULT_MET,
-    compare_met: Any = None,
+    met: MET | str = DEFAULT_MET,
+    compare_met: MET | str | None = None,
     cube_life: float | None = None,
     max_cube: int = 1,
     exact: bool = True,
@@ -588,32 +605,63 @@ def analyze_many(
     positions : sequence of Position or str
         Positions, gnubg Position IDs, ``POSID:MATCHID`` or XGIDs.
     length : int, optional
-        Match length; default the Match ID's / XGID's. ``money=True``: money play only.
-    engine : str or Evaluator
-        :func:`mathbg.analysis.engines` or any :class:`~.evaluation.Evaluator`.
+        Match length; default the Match ID's / XGID's.
+    money : bool, optional
+        Money play only.
+    engine : str or Evaluator, optional
+        A registered engine (:func:`mathbg.analysis.engines`) or any
+        :class:`~.evaluation.Evaluator`; default ``auto``.
     probabilities : 5 floats, optional
         For the ``given`` engine (W, WG, WB, LG, LB, cumulative gammons).
     plies : int, optional
         For ``gnubg-nn`` and ``gnubg`` (default 0).
     evaluations : sequence of Evaluation, optional
         Skip the engine: use these.
-    met, compare_met : str or MET
-        The MET and an optional second one (sensitivity).
+    met, compare_met : MET or str, optional
+        The MET (a table, a shipped table or model name, or a MET file;
+        :func:`mathbg.met.as_met`) and an optional second one (sensitivity).
     cube_life : float, optional
-        Override gnubg's cube life by position class.
-    max_cube : int
+        Override gnubg's cube life by position class (:func:`mathbg.cube.life.cube_life`).
+    max_cube : int, optional
         Highest roller-owned cube in the matrix (1: the centred cube only).
-    exact : bool
+    exact : bool, optional
         Add the exact bearoff match solver's values where it covers the position.
-    jacoby, beavers : bool
+    jacoby, beavers : bool, optional
         Money-play rules of the money row.
     progress : callable, optional
         Called with the number of positions finished after each block of positions.
-    exact_progress : bool
+    exact_progress : bool, optional
         Show a progress bar over the exact solver's scores (a 6 x 6 bearoff takes about a
         second per score the first time).
-    disk_cache : bool
+    disk_cache : bool, optional
         Keep the exact solver's solutions in mathbg's cache directory for later runs.
+
+    Returns
+    -------
+    list of PositionAnalysis
+        One per position, in order.
+
+    Raises
+    ------
+    InvalidPositionError, InvalidIdError
+        For a position that cannot be read or is finished.
+    InvalidScoreError, InvalidParameterError
+        For a bad length, cube life, cube or engine option.
+    UnknownTableError
+        For an unknown MET name.
+    EngineNotAvailableError
+        For an engine that is not installed or does not cover a position.
+
+    References
+    ----------
+    GNU Backgammon 1.07.001 eval.c (``Cl2CfMatch``, ``FindBestCubeDecision``).
+
+    Examples
+    --------
+    >>> results = analyze_many(["4HPwATDgc/ABMA"], length=3,
+    ...                        probabilities=[0.7, 0.2, 0.01, 0.05, 0.002])
+    >>> len(results), results[0].length
+    (1, 3)
     """
     if cube_life is not None and not 0.0 <= float(cube_life) <= 1.0:
         raise InvalidParameterError(f"cube life must lie in [0, 1], got {cube_life}")
@@ -622,79 +670,151 @@ def analyze_many(
         ev = engine if not isinstance(engine, str) else get_evaluator(
             engine, plies=plies, probabilities=probabilities)  # fmt: skip
         evaluations = ev.evaluate_many([p for p, _ in parsed], [m for _, m in parsed])
-    evaluations = list(evaluations)
-    met_table = _resolve_met(met)
-    results = _matrices(parsed, evaluations, met_table, length=length, money=money,
-                        cube_life=cube_life, max_cube=max_cube, exact=exact, jacoby=jacoby,
-                        beavers=beavers, progress=progress,
-                        exact_options=(exact_progress, disk_cache))  # fmt: skip
+    options = _Options(length=length, money=money, cube_life=cube_life, max_cube=max_cube,
+                       jacoby=jacoby, beavers=beavers)  # fmt: skip
+    batch = _Batch.of(parsed, list(evaluations), options)
+    results = batch.matrices(as_met(met), exact=exact, progress=progress,
+                             exact_options=(exact_progress, disk_cache))  # fmt: skip
     if compare_met is not None and not money:
-        other = _matrices(parsed, evaluations, _resolve_met(compare_met), length=length,
-                          money=money, cube_life=cube_life, max_cube=max_cube, exact=False,
-                          jacoby=jacoby, beavers=beavers, progress=None)  # fmt: skip
+        other = batch.matrices(as_met(compare_met), exact=False, progress=None)
         for r, o in zip(results, other, strict=True):
             r.compare = o
     return results
 
 
-def _matrices(
-    parsed: list[tuple[Position, MatchState | None]],
-    evaluations: list[Evaluation],
-    met: Any,
-    *,
-    length: int | None,
-    money: bool,
-    cube_life: float | None,
-    max_cube: int,
-    exact: bool,
-    jacoby: bool,
-    beavers: bool,
-    progress: Callable[[int], None] | None,
-    exact_options: tuple[bool, bool] = (False, False),
-) -> list[PositionAnalysis]:
-    n = len(parsed)
-    infos = [_length_and_current(length, money, m) for _, m in parsed]
-    probs = np.array([e.probabilities for e in evaluations], dtype=np.float64).reshape(n, 5)
-    xs = np.array([e.cube_life if cube_life is None else float(cube_life)
-                   for e in evaluations], dtype=np.float64)  # fmt: skip
-    two_sided = np.array([cube_life is None and e.position_class == "two-sided bearoff"
-                          for e in evaluations], dtype=bool)  # fmt: skip
-    exact_eval = ExactEvaluator()
-    covered = [exact and exact_eval.covers(p) for p, _ in parsed]
-    exact_rows = 0
-    for i in range(n):
-        ln_i = infos[i][0]
-        if covered[i]:
-            exact_rows += 1 + (len(matrix_states(ln_i, max_cube)) if ln_i is not None else 0)
-    bar = _ExactBar(exact_options, exact_rows)
-    rows: list[list[dict[str, Any]]] = [[] for _ in range(n)]
-    ids = [p.id for p, _ in parsed]
-    done = 0
-    # group the positions by match length: one vectorised pass per state
-    by_length: dict[int | None, list[int]] = {}
-    for i, (ln, _, _) in enumerate(infos):
-        by_length.setdefault(ln, []).append(i)
-    for ln, idx in by_length.items():
-        states = [MatrixState(None, False, 1, CubeOwner.CENTRE)]
-        if ln is not None:
-            states += matrix_states(ln, max_cube)
-            states += _current_states(states, [infos[i] for i in idx])
-        match_states = [st for st in states if st.away is not None]
-        for start in range(0, len(idx), _CHUNK):
-            chunk = idx[start : start + _CHUNK]
-            sel = np.array(chunk)
-            block = _match_block(probs[sel], xs[sel], met, match_states) if match_states else {}
-            _fill_rows(rows, chunk, block, states, parsed, evaluations, ids, met, ln, infos,
-                       probs, xs, two_sided, covered, exact_eval, jacoby, beavers, bar)  # fmt: skip
-            done += len(chunk)
-            if progress is not None:
-                progress(done)
-    bar.close()
-    return [PositionAnalysis(ids[i], evaluations[i], _met_name(met), infos[i][0], infos[i][1],
-                             rows[i]) for i in range(n)]  # fmt: skip
+@dataclass(frozen=True)
+class _Options:
+    """The options every position of a batch shares."""
+
+    length: int | None
+    money: bool
+    cube_life: float | None
+    max_cube: int
+    jacoby: bool
+    beavers: bool
 
 
-def _current_states(states: list[MatrixState], infos: list[Any]) -> list[MatrixState]:
+@dataclass
+class _Batch:
+    """Positions, their evaluations and everything derived from them once."""
+
+    parsed: list[tuple[Position, MatchState | None]]
+    evaluations: list[Evaluation]
+    options: _Options
+    infos: list[_Info]
+    probs: NDArray[np.float64]
+    xs: NDArray[np.float64]
+    two_sided: NDArray[np.bool_]
+    ids: list[str]
+
+    @classmethod
+    def of(
+        cls,
+        parsed: list[tuple[Position, MatchState | None]],
+        evaluations: list[Evaluation],
+        options: _Options,
+    ) -> _Batch:
+        n = len(parsed)
+        life = options.cube_life
+        infos = [_length_and_current(options.length, options.money, m) for _, m in parsed]
+        probs = np.array([e.probabilities for e in evaluations], dtype=np.float64).reshape(n, 5)
+        xs = np.array([e.cube_life if life is None else float(life)
+                       for e in evaluations], dtype=np.float64)  # fmt: skip
+        two_sided = np.array([life is None and e.position_class == "two-sided bearoff"
+                              for e in evaluations], dtype=bool)  # fmt: skip
+        ids = [p.id for p, _ in parsed]
+        return cls(parsed, evaluations, options, infos, probs, xs, two_sided, ids)
+
+    def matrices(
+        self,
+        met: MET,
+        *,
+        exact: bool,
+        progress: Callable[[int], None] | None,
+        exact_options: tuple[bool, bool] = (False, False),
+    ) -> list[PositionAnalysis]:
+        n = len(self.parsed)
+        max_cube = self.options.max_cube
+        exact_eval = ExactEvaluator()
+        covered = [exact and exact_eval.covers(p) for p, _ in self.parsed]
+        exact_rows = 0
+        for i in range(n):
+            ln_i = self.infos[i][0]
+            if covered[i]:
+                exact_rows += 1 + (len(matrix_states(ln_i, max_cube)) if ln_i is not None else 0)
+        bar = _ExactBar(exact_options, exact_rows)
+        rows: list[list[MatrixRow]] = [[] for _ in range(n)]
+        done = 0
+        # group the positions by match length: one vectorised pass per state
+        by_length: dict[int | None, list[int]] = {}
+        for i, (ln, _, _) in enumerate(self.infos):
+            by_length.setdefault(ln, []).append(i)
+        for ln, idx in by_length.items():
+            states = [MatrixState(None, False, 1, CubeOwner.CENTRE)]
+            if ln is not None:
+                states += matrix_states(ln, max_cube)
+                states += _current_states(states, [self.infos[i] for i in idx])
+            match_states = [st for st in states if st.away is not None]
+            for start in range(0, len(idx), _CHUNK):
+                chunk = idx[start : start + _CHUNK]
+                block = None
+                if match_states:
+                    sel = np.array(chunk)
+                    block = _match_block(self.probs[sel], self.xs[sel], met, match_states)
+                for j_state, st in enumerate(states):
+                    for k, i in enumerate(chunk):
+                        row = self._row(i, st, met, ln, block, j_state - 1, k)
+                        if covered[i]:
+                            pos = self.parsed[i][0]
+                            row.set_exact(_exact_decision(exact_eval, pos, met, st,
+                                                          self.options.beavers,
+                                                          bar.disk_cache))  # fmt: skip
+                            bar.step()
+                        rows[i].append(row)
+                done += len(chunk)
+                if progress is not None:
+                    progress(done)
+        bar.close()
+        return [PositionAnalysis(self.ids[i], self.evaluations[i], _met_name(met),
+                                 self.infos[i][0], self.infos[i][1], rows[i])
+                for i in range(n)]  # fmt: skip
+
+    def _row(
+        self, i: int, st: MatrixState, met: MET, length: int | None, block: _Block | None,
+        j: int, k: int,
+    ) -> MatrixRow:  # fmt: skip
+        """Position ``i``'s row at state ``st`` (``block[j, k]`` for the match states)."""
+        x = float(self.xs[i])
+        opts = self.options
+        if self.two_sided[i]:
+            values, x = _two_sided_values(self.parsed[i][0], self.probs[i], met, st, x,
+                                          opts.jacoby, opts.beavers)  # fmt: skip
+        elif st.away is None:
+            values = _money_row(self.probs[i], x, opts.jacoby, opts.beavers)
+        else:
+            assert block is not None  # the money state comes first, then the match states
+            values = block.values(j, k)
+        info = self.infos[i]
+        current = False
+        if info[1] is not None and st.away is not None:
+            cube_state = info[2] or (1, CubeOwner.CENTRE)
+            current = (st.away, st.crawford) == info[1] and (st.cube, st.owner) == cube_state
+        ev = self.evaluations[i]
+        return MatrixRow(
+            self.ids[i], ev.engine, ev.plies, _met_name(met), length,
+            None if st.away is None else st.away[0], None if st.away is None else st.away[1],
+            st.crawford, st.state, st.cube, st.owner, current,
+            "equity" if st.away is None else "mwc", x,
+            *(getattr(values, f.name) for f in fields(CubeValues)),
+        )  # fmt: skip
+
+
+def _met_name(met: MET) -> str:
+    name = getattr(met, "name", None)
+    return str(name if name else met)
+
+
+def _current_states(states: list[MatrixState], infos: list[_Info]) -> list[MatrixState]:
     """The Match IDs' current score and cube states that the matrix does not list (an
     opponent-owned cube, a cube above ``max_cube``), so that the current row exists."""
     have = set(states)
@@ -735,59 +855,111 @@ class _ExactBar:
 _CHUNK = 128
 
 
-def _fill_rows(
-    rows: list[list[dict[str, Any]]], chunk: list[int], block: dict[str, Any],
-    states: list[MatrixState], parsed: list[tuple[Position, MatchState | None]],
-    evaluations: list[Evaluation], ids: list[str], met: Any, ln: int | None,
-    infos: list[Any], probs: NDArray[np.float64], xs: NDArray[np.float64],
-    two_sided: NDArray[np.bool_], covered: list[bool], exact_eval: ExactEvaluator,
-    jacoby: bool, beavers: bool, bar: _ExactBar,
-) -> None:  # fmt: skip
-    """Append one row per state to each position of ``chunk``."""
-    for j_state, st in enumerate(states):
-        for k, i in enumerate(chunk):
-            pos = parsed[i][0]
-            row = _base_row(ids[i], evaluations[i], met, ln, st, infos[i], xs[i])
-            if two_sided[i]:
-                row.update(_two_sided_rows(pos, probs[i], met, st, float(xs[i]), jacoby,
-                                               beavers))  # fmt: skip
-            elif st.away is None:
-                row.update(_money_row(probs[i], float(xs[i]), jacoby, beavers))
-            else:
-                jm = j_state - 1  # the money state comes first
-                for key, column in block.items():
-                    row[key] = column[jm][k]
-            if covered[i]:
-                row.update(_exact_row(exact_eval, pos, met, st, beavers, bar.disk_cache))
-                bar.step()
-                row["exact_differs"] = str(row["exact_action"]) != str(row["action"])
-            rows[i].append(row)
+def analyze(
+    position: Position | str,
+    *,
+    length: int | None = None,
+    money: bool = False,
+    engine: str | Evaluator = "auto",
+    probabilities: ArrayLike | None = None,
+    plies: int | None = None,
+    evaluation: Evaluation | None = None,
+    met: MET | str = DEFAULT_MET,
+    compare_met: MET | str | None = None,
+    cube_life: float | None = None,
+    max_cube: int = 1,
+    exact: bool = True,
+    jacoby: bool = True,
+    beavers: bool = True,
+    exact_progress: bool = False,
+    disk_cache: bool = False,
+) -> PositionAnalysis:
+    """The score matrix of one position.
+
+    Parameters
+    ----------
+    position : Position or str
+        A position, gnubg Position ID, ``POSID:MATCHID`` or XGID.
+    length, money, engine, probabilities, plies, met, compare_met, cube_life, max_cube, \
+exact, jacoby, beavers, exact_progress, disk_cache :
+        As for :func:`analyze_many`.
+    evaluation : Evaluation, optional
+        Skip the engine: use this evaluation.
+
+    Returns
+    -------
+    PositionAnalysis
+        The rows at every score and cube state, money included.
+
+    Raises
+    ------
+    MathbgError
+        As :func:`analyze_many`.
+
+    References
+    ----------
+    GNU Backgammon 1.07.001 eval.c (``Cl2CfMatch``, ``FindBestCubeDecision``).
+
+    Examples
+    --------
+    >>> an = analyze("4HPwATDgc/ABMA", length=3, met="zadeh",
+    ...              probabilities=[0.7, 0.2, 0.01, 0.05, 0.002])
+    >>> an.met, an.rows[0].state, an.rows[1].away
+    ('zadeh', 'money', 1)
+    """
+    return analyze_many(
+        [position], length=length, money=money, engine=engine, probabilities=probabilities,
+        plies=plies, evaluations=None if evaluation is None else [evaluation], met=met,
+        compare_met=compare_met, cube_life=cube_life, max_cube=max_cube, exact=exact,
+        jacoby=jacoby, beavers=beavers, exact_progress=exact_progress, disk_cache=disk_cache,
+    )[0]  # fmt: skip
 
 
-def _base_row(
-    position_id: str, ev: Evaluation, met: Any, length: int | None, st: MatrixState,
-    info: tuple[Any, Any, Any], x: float,
-) -> dict[str, Any]:  # fmt: skip
-    current = False
-    if info[1] is not None and st.away is not None:
-        cube_state = info[2] or (1, CubeOwner.CENTRE)
-        current = (st.away, st.crawford) == info[1] and (st.cube, st.owner) == cube_state
-    return {
-        "position": position_id, "engine": ev.engine, "plies": ev.plies, "met": _met_name(met),
-        "length": length, "away": None if st.away is None else st.away[0],
-        "opp_away": None if st.away is None else st.away[1], "crawford": st.crawford,
-        "state": st.state, "cube": st.cube, "owner": st.owner, "current": current,
-        "unit": "equity" if st.away is None else "mwc", "cube_life": float(x),
-        "exact_action": None, "exact_no_double": np.nan, "exact_double_take": np.nan,
-        "exact_double_pass": np.nan, "exact_optimal": np.nan, "exact_differs": False,
-    }  # fmt: skip
+def position_matrix(
+    position: Position | str,
+    *,
+    length: int | None = None,
+    money: bool = False,
+    engine: str | Evaluator = "auto",
+    probabilities: ArrayLike | None = None,
+    plies: int | None = None,
+    met: MET | str = DEFAULT_MET,
+    compare_met: MET | str | None = None,
+    cube_life: float | None = None,
+    max_cube: int = 1,
+    exact: bool = True,
+    jacoby: bool = True,
+    beavers: bool = True,
+) -> pd.DataFrame:
+    """The tidy DataFrame of :func:`analyze` (one row per score and cube state).
 
+    Parameters
+    ----------
+    position : Position or str
+        A position, gnubg Position ID, ``POSID:MATCHID`` or XGID.
+    length, money, engine, probabilities, plies, met, compare_met, cube_life, max_cube, \
+exact, jacoby, beavers :
+        As for :func:`analyze_many`.
 
-def analyze(position: Any, **options: Any) -> PositionAnalysis:
-    """The score matrix of one position (see :func:`analyze_many` for the options)."""
-    return analyze_many([position], **options)[0]
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`COLUMNS`.
 
+    Raises
+    ------
+    MathbgError
+        As :func:`analyze_many`.
 
-def position_matrix(position: Any, **options: Any) -> pd.DataFrame:
-    """The tidy DataFrame of :func:`analyze` (one row per score and cube state)."""
-    return analyze(position, **options).to_frame()
+    Examples
+    --------
+    >>> df = position_matrix("4HPwATDgc/ABMA", money=True,
+    ...                      probabilities=[0.7, 0.2, 0.01, 0.05, 0.002])
+    >>> list(df["state"])
+    ['money']
+    """
+    return analyze(
+        position, length=length, money=money, engine=engine, probabilities=probabilities,
+        plies=plies, met=met, compare_met=compare_met, cube_life=cube_life,
+        max_cube=max_cube, exact=exact, jacoby=jacoby, beavers=beavers,
+    ).to_frame()  # fmt: skip

@@ -309,10 +309,14 @@ def implied_cube_life(
     probs = np.zeros((len(p), 5))
     probs[:, 0] = p
     dead = np.asarray(
-        cubeful_mwc(probs, table, a, b, cube=cube, owner=gnubg_owner, x=0.0, crawford=crawford)
+        cubeful_mwc(
+            probs, table, a, b, cube=cube, owner=gnubg_owner, cube_life=0.0, crawford=crawford
+        )
     )
     live = np.asarray(
-        cubeful_mwc(probs, table, a, b, cube=cube, owner=gnubg_owner, x=1.0, crawford=crawford)
+        cubeful_mwc(
+            probs, table, a, b, cube=cube, owner=gnubg_owner, cube_life=1.0, crawford=crawford
+        )
     )
     span = live - dead
     ok = np.abs(span) >= tolerance

@@ -226,21 +226,21 @@ def _print(result: Any) -> None:
             f" {'TP':>7} {'margin':>7}  exact")  # fmt: skip
     print(head)
     for row in result.rows:
-        if row["state"] == "money":
+        if row.state == "money":
             score = "money"
         else:
-            score = f"{row['away']}a/{row['opp_away']}a" + (" C" if row["crawford"] else "")
-        cube = f"{row['cube']} {row['owner']}"
-        unit = row["unit"]
+            score = f"{row.away}a/{row.opp_away}a" + (" C" if row.crawford else "")
+        cube = f"{row.cube} {row.owner}"
+        unit = row.unit
         exact = ""
-        if row["exact_action"] is not None:
-            exact = str(row["exact_action"]) + (" (differs)" if row["exact_differs"] else "")
-        mark = "*" if row["current"] else " "
-        tp = "-" if row["take_point"] != row["take_point"] else f"{100 * row['take_point']:.1f}%"
-        mg = "-" if row["take_margin"] != row["take_margin"] else f"{100 * row['take_margin']:+.1f}"
-        print(f"{mark}{score:>10} {cube:>9} {row['cube_life']:5.3f}  {row['action']!s:18} "
-              f"{_pct(row['no_double'], unit):>8} {_pct(row['double_take'], unit):>8} "
-              f"{_pct(row['double_pass'], unit):>8} {tp:>7} {mg:>7}  {exact}")  # fmt: skip
+        if row.exact_action is not None:
+            exact = str(row.exact_action) + (" (differs)" if row.exact_differs else "")
+        mark = "*" if row.current else " "
+        tp = "-" if row.take_point != row.take_point else f"{100 * row.take_point:.1f}%"
+        mg = "-" if row.take_margin != row.take_margin else f"{100 * row.take_margin:+.1f}"
+        print(f"{mark}{score:>10} {cube:>9} {row.cube_life:5.3f}  {row.action!s:18} "
+              f"{_pct(row.no_double, unit):>8} {_pct(row.double_take, unit):>8} "
+              f"{_pct(row.double_pass, unit):>8} {tp:>7} {mg:>7}  {exact}")  # fmt: skip
     if result.compare is not None:
         changes = result.met_changes()
         print(f"under {result.compare.met}: {len(changes)} row(s) change action")

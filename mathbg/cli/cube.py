@@ -12,14 +12,19 @@ from mathbg.cli._args import (
     parse_pair,
     print_json,
 )
+from mathbg.cube.life import JANOWSKI_CUBE_LIFE, cube_life
 
 DESCRIPTION = """\
 money:  Janowski's money-play points of the first-named player for a dead cube, a fully
-        live cube and cube life X: take, beaver, raccoon, initial double (honouring
+        live cube and cube life X (--cube-life): take, beaver, raccoon, initial double (honouring
         --jacoby/--beavers), redouble, cash and too-good points, each as that player's
         winning chance.
 decide: the cube action for a set of cubeless probabilities, money or at a match score
         (gnubg's 0-ply cubeless -> cubeful transformation with cube life X).
+
+Default cube life (mathbg.cube.life): `decide` takes gnubg 1.07's value for a contact
+position, 0.68, having no position to classify; `money` tabulates Janowski's points at his
+normal cube life 2/3 beside the dead (0) and live (1) columns.
 
 G0,G1 and B0,B1 are the first-named player's and the opponent's gammon and backgammon
 rates, DISJOINT fractions of that side's wins (gammons that are not backgammons, and
@@ -28,7 +33,7 @@ backgammons), as gnubg's `show marketwindow` takes them; each in [0, 1]."""
 EPILOG = """\
 examples:
   mathbg cube money --gammons 0.2,0.2
-  mathbg cube money --gammons 0.25,0.15 --backgammons 0.01,0 --x 0.68 --json
+  mathbg cube money --gammons 0.25,0.15 --backgammons 0.01,0 --cube-life 0.68 --json
   mathbg cube money --gammons 0.3,0.1 --jacoby --beavers
   mathbg cube decide --probs 0.72,0.25,0.01,0.05,0.002
   mathbg cube decide --probs 0.72,0.25,0.01,0.05,0.002 --away 3,5 --cube 1"""
@@ -60,9 +65,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="B0,B1",
         help="backgammon rates (player, opponent), fractions of that side's wins; default 0,0",
     )
-    money.add_argument(
-        "--x", type=float, default=2.0 / 3.0, help="cube life (0 dead .. 1 live; default 2/3)"
-    )
+    money.add_argument("--cube-life", type=float, default=JANOWSKI_CUBE_LIFE, metavar="X",
+                       help="cube life (0 dead .. 1 live; default Janowski's 2/3)")  # fmt: skip
     money.add_argument("--jacoby", action="store_true", help="initial double under Jacoby")
     money.add_argument("--beavers", action="store_true", help="beavers allowed (with --jacoby)")
     money.add_argument("--json", action="store_true", help="print JSON (fractions)")
@@ -88,7 +92,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     decide.add_argument("--cube", type=int, default=1, help="cube value (default 1)")
     add_owner_argument(decide, "cube owner (default centre)")
-    decide.add_argument("--x", type=float, default=0.68, help="cube life (default 0.68)")
+    decide.add_argument("--cube-life", type=float, default=cube_life("contact"), metavar="X",
+                        help="cube life (default gnubg's contact value 0.68)")  # fmt: skip
     decide.add_argument("--met", default="kazaross-xg2", metavar="NAME", help="match table")
     decide.add_argument("--crawford", action="store_true", help="a side 1-away: Crawford game")
     decide.add_argument("--jacoby", action="store_true", help="money: Jacoby rule")
@@ -112,7 +117,7 @@ def run_money(args: argparse.Namespace) -> int:
     pts = money_points(
         parse_pair(args.gammons, "--gammons"),
         parse_pair(args.backgammons, "--backgammons"),
-        args.x,
+        args.cube_life,
         jacoby=args.jacoby,
         beavers=args.beavers,
     )
@@ -125,13 +130,14 @@ def run_money(args: argparse.Namespace) -> int:
         + (f" ({rules})" if rules else "")
         + " - points as the first-named player's winning chance"
     )
-    print(f"{'point':18}{'dead':>10}{'live':>10}{f'x={pts.x:.3g}':>10}")
+    print(f"{'point':18}{'dead':>10}{'live':>10}{f'x={pts.cube_life:.3g}':>10}")
     for name in pts.POINTS:
         p = getattr(pts, name)
         label = name.replace("_", " ")
         print(f"{label:18}{100 * p.dead:9.3f}%{100 * p.live:9.3f}%{100 * p.x:9.3f}%")
-    default = " (the default, Janowski's 2/3)" if args.x == 2.0 / 3.0 else ""
-    print(f"dead: cube life x = 0; live: x = 1; last column: cube life x = {pts.x:.3g}{default}")
+    default = " (the default, Janowski's 2/3)" if args.cube_life == JANOWSKI_CUBE_LIFE else ""
+    print("dead: cube life x = 0; live: x = 1; last column: cube life x = "
+          f"{pts.cube_life:.3g}{default}")  # fmt: skip
     return 0
 
 
@@ -149,7 +155,7 @@ def run_decide(args: argparse.Namespace) -> int:
             probs,
             cube=args.cube,
             owner=args.owner,
-            x=args.x,
+            cube_life=args.cube_life,
             jacoby=args.jacoby,
             beavers=args.beavers,
         )
@@ -162,14 +168,14 @@ def run_decide(args: argparse.Namespace) -> int:
             b,
             cube=args.cube,
             owner=args.owner,
-            x=args.x,
+            cube_life=args.cube_life,
             crawford=args.crawford,
         )
     out = dec.as_dict()
     if args.json:
         print_json(out, decimals=args.decimals)
         return 0
-    default = ", the default: gnubg's contact value" if args.x == 0.68 else ""
+    default = ", the default: gnubg's contact value" if args.cube_life == cube_life() else ""
     print(f"cube action: {dec.action}   (cube life x = {dec.cube_life:g}{default})")
     unit = "MWC" if dec.unit == "mwc" else "equity"
     for key in ("no_double", "double_take", "double_pass"):

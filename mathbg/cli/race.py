@@ -58,7 +58,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print JSON (fractions)")
     add_decimals(parser)
-    parser.add_argument("--x", type=float, help="cube life (default gnubg's race rule)")
+    parser.add_argument(
+        "--cube-life",
+        type=float,
+        metavar="X",
+        help="cube life (default gnubg's by class: race rule, bearoff 0.6)",
+    )
     parser.add_argument("--met", help="MET for match play (default kazaross-xg2)")
     parser.add_argument("--money", action="store_true", help="money play even for a match ID")
     parser.add_argument(
@@ -129,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         position,
         keith_rounding=args.keith_rounding,
         thorp_convention=args.thorp,
-        x=args.x,
+        cube_life=args.cube_life,
         met=args.met,
         money=args.money,
         samples=args.samples,

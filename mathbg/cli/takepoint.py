@@ -35,7 +35,8 @@ current cube to twice it); the double, cash and too-good points are the doubler'
 Words: "dead" = after the take the cube is not turned again, except the taker's free
 redouble (the doubler needs <= 2 x cube and the taker more; gnubg's market window counts
 it); "no recube" = not turned again at all (printed where it differs from dead); "live" =
-cube life --x (default 1, fully live). "-" (JSON null) = does not apply: no double to take,
+cube life --cube-life (default 1, fully live: the theory's live limit beside the dead
+one). "-" (JSON null) = does not apply: no double to take,
 or nothing to double for (a doubler needing no more than the cube), or no cube at all.
 JSON numbers are fractions (text: percent), without float noise; --decimals rounds them.
 
@@ -93,7 +94,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="shipped table or model name, or a MET file (default kazaross-xg2)",
     )
     parser.add_argument(
-        "--x",
+        "--cube-life",
         type=float,
         metavar="X",
         help="cube life for the live points (0 dead .. 1 fully live; default 1)",
@@ -253,7 +254,7 @@ def run(args: argparse.Namespace) -> int:
         gammons=gammons,
         backgammons=backgammons,
         crawford=args.crawford,
-        x=args.x,
+        cube_life=args.cube_life,
     )
     if args.json:
         print_json(sp.as_dict(), decimals=args.decimals)
@@ -269,6 +270,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _matrix(args: argparse.Namespace, met: MET | str, gammons: Any, backgammons: Any) -> int:
     from mathbg.cube.inputs import check_cube
+    from mathbg.cube.life import LIVE_CUBE_LIFE
     from mathbg.cube.match import TERMS
     from mathbg.cube.matrix import score_matrix, take_point_table
 
@@ -280,10 +282,10 @@ def _matrix(args: argparse.Namespace, met: MET | str, gammons: Any, backgammons:
         gammons=gammons,
         backgammons=backgammons,
         crawford=args.crawford,
-        x=args.x,
+        cube_life=args.cube_life,
     )
-    live_col = "take_live" if args.x is None else "take_x"
-    x_used = 1.0 if args.x is None else float(args.x)
+    live_col = "take_live" if args.cube_life is None else "take_x"
+    x_used = LIVE_CUBE_LIFE if args.cube_life is None else float(args.cube_life)
     if args.json:
         sel = df[df["cube"] == cube]
         records = json.loads(sel.to_json(orient="records"))

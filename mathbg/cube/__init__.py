@@ -11,6 +11,8 @@ Sub-modules (loaded on first use):
   DataFrame.
 - :mod:`mathbg.cube.cubeful`: cubeless probabilities -> cubeful MWC / equity at a score
   (gnubg's live/dead blend), EMG, the cube decision at a score.
+- :mod:`mathbg.cube.life`: the cube-life model, :func:`cube_life` of a position class
+  and pips (gnubg 1.07.001's cube efficiency), and the documented default rule.
 - :mod:`mathbg.cube.decisions`: naming cube actions (:class:`CubeAction`) and the one
   result type of a cube decision (:class:`CubeDecision`).
 - :class:`CubeOwner` (from :mod:`mathbg.rules.cube`): ``"centre"``, ``"player"``,
@@ -31,10 +33,12 @@ __all__ = [
     "CubeAction",
     "CubeDecision",
     "CubeOwner",
-        "cube_decision",
+    "cube_decision",
+    "cube_life",
     "cubeful",
     "cubeful_mwc",
     "decisions",
+    "life",
     "market_window",
     "match",
     "matrix",
@@ -45,7 +49,7 @@ __all__ = [
     "take_point",
 ]
 
-_SUBMODULES = {"cubeful", "decisions", "match", "matrix", "money"}
+_SUBMODULES = {"cubeful", "decisions", "life", "match", "matrix", "money"}
 _LAZY = {
     "CubeOwner": "mathbg.rules.cube",
     "CubeAction": "mathbg.cube.decisions",
@@ -57,12 +61,14 @@ _LAZY = {
     "score_matrix": "mathbg.cube.matrix",
     "cubeful_mwc": "mathbg.cube.cubeful",
     "cube_decision": "mathbg.cube.cubeful",
+    "cube_life": "mathbg.cube.life",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mathbg.cube import cubeful, decisions, match, matrix, money
+    from mathbg.cube import cubeful, decisions, life, match, matrix, money
     from mathbg.cube.cubeful import cube_decision, cubeful_mwc
     from mathbg.cube.decisions import CubeAction, CubeDecision
+    from mathbg.cube.life import cube_life
     from mathbg.cube.match import market_window, points, take_point
     from mathbg.cube.matrix import score_matrix
     from mathbg.cube.money import money_points

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mathbg.cube.inputs import check_away, check_cube, check_rates, check_x
+from mathbg.cube.inputs import check_away, check_cube, check_cube_life, check_rates
 from mathbg.errors import InvalidParameterError
 from mathbg.met.catalogue import as_met
 from mathbg.met.table import MET
@@ -164,7 +164,7 @@ def prepare(
     b0, b1 = pair(backgammons, "backgammons")
     g0, b0 = check_rates(g0, b0, "player")
     g1, b1 = check_rates(g1, b1, "opponent")
-    xv = check_x(x)
+    xv = check_cube_life(x)
     a, b, c, g0, b0, g1, b1, xv = np.broadcast_arrays(a, b, c, g0, b0, g1, b1, xv)
     one_away = (a == 1) | (b == 1)
     crawford_game = one_away & bool(crawford) & ~((a == 1) & (b == 1))

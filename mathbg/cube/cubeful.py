@@ -36,17 +36,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mathbg._deprecation import warn_deprecated
 from mathbg._validate import cube_state
 from mathbg.cube._solver import MetView, solve, view_mwc
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
 from mathbg.cube.inputs import (
     check_away,
     check_cube,
+    check_cube_life,
     check_owner,
-    check_x,
     rates_from_probabilities,
 )
+from mathbg.cube.life import CONTACT_CUBE_LIFE
 from mathbg.cube.match import may_double, score_state
 from mathbg.cube.money import cubeful_equity as _money_cubeful
 from mathbg.errors import InvalidParameterError, InvalidScoreError
@@ -54,18 +54,13 @@ from mathbg.met.catalogue import as_met
 from mathbg.met.table import MET
 
 __all__ = [
-    "GNUBG_CONTACT_X",
     "CubeDecision",
     "cube_decision",
     "cubeful_equity",
     "cubeful_mwc",
     "cubeless_mwc",
     "emg",
-    "money_cubeful_equity",
 ]
-
-#: gnubg's cube efficiency for contact and crashed positions (``show cubeefficiency``).
-GNUBG_CONTACT_X = 0.68
 
 Float = float | NDArray[np.float64]
 
@@ -187,7 +182,7 @@ def cubeful_mwc(
     *,
     cube: ArrayLike = 1,
     owner: str = "centre",
-    x: ArrayLike = GNUBG_CONTACT_X,
+    cube_life: ArrayLike = CONTACT_CUBE_LIFE,
     crawford: ArrayLike = False,
 ) -> Float:
     """Cubeful MWC of the player on roll from cubeless probabilities (gnubg ``Cl2CfMatch``).
@@ -208,8 +203,9 @@ def cubeful_mwc(
         Cube value.
     owner : {"centre", "player", "opponent"}
         Who holds the cube (``"player"`` = the player on roll).
-    x : float or array_like
-        Cube life (gnubg: 0.68 in contact); broadcasts like ``away``.
+    cube_life : float or array_like
+        The cube life ``x`` (default :func:`mathbg.cube.life.cube_life` of a contact
+        position, 0.68); broadcasts like ``away``.
     crawford : bool or array_like
         A side 1-away: the Crawford game (cubeless) rather than post-Crawford.
 
@@ -222,7 +218,7 @@ def cubeful_mwc(
     g0, b0, g1, b1 = rates_from_probabilities(p)
     sc = _scores(met, away, opp_away, cube, crawford)
     owner = check_owner(owner)
-    xv = check_x(x)
+    xv = check_cube_life(cube_life)
     dead = np.asarray(cubeless_mwc(p, sc.met, sc.a, sc.b, sc.c, crawford=crawford))
     if not np.any(sc.cubeful):
         return _out(dead)
@@ -288,7 +284,7 @@ def _money_equity(
     probs: ArrayLike,
     *,
     owner: str = "centre",
-    x: ArrayLike = GNUBG_CONTACT_X,
+    x: ArrayLike = CONTACT_CUBE_LIFE,
     jacoby: bool = False,
 ) -> Float:
     """Money cubeful equity per unit cube from cubeless probabilities (gnubg ``Cl2CfMoney``).
@@ -310,18 +306,6 @@ def _money_equity(
     return _out(np.where(extreme, cubeless, value))
 
 
-def money_cubeful_equity(
-    probs: ArrayLike,
-    *,
-    owner: str = "centre",
-    x: ArrayLike = GNUBG_CONTACT_X,
-    jacoby: bool = False,
-) -> Float:
-    """Deprecated: :func:`cubeful_equity` ``(probs)`` (money play when ``met`` is None)."""
-    warn_deprecated("mathbg.cube.cubeful.money_cubeful_equity", "cubeful_equity(probs)")
-    return _money_equity(probs, owner=owner, x=x, jacoby=jacoby)
-
-
 def cubeful_equity(
     probs: ArrayLike,
     met: MET | str | None = None,
@@ -330,7 +314,7 @@ def cubeful_equity(
     *,
     cube: int = 1,
     owner: str = "centre",
-    x: ArrayLike = GNUBG_CONTACT_X,
+    cube_life: ArrayLike = CONTACT_CUBE_LIFE,
     crawford: bool = False,
     jacoby: bool = False,
 ) -> Float:
@@ -342,14 +326,16 @@ def cubeful_equity(
     cubeless equity is returned, as gnubg does.
     """
     if met is None:
-        return _money_equity(probs, owner=owner, x=x, jacoby=jacoby)
+        return _money_equity(probs, owner=owner, x=cube_life, jacoby=jacoby)
     away, opp_away = _need_score(away, opp_away)
-    value = cubeful_mwc(probs, met, away, opp_away, cube=cube, owner=owner, x=x, crawford=crawford)
+    value = cubeful_mwc(probs, met, away, opp_away, cube=cube, owner=owner, cube_life=cube_life,
+                        crawford=crawford)  # fmt: skip
     return emg(value, met, away, opp_away, cube, crawford=crawford)
 
 
 # cube_decision repeats cubeful_equity's parameters on purpose: the public functions of
-# mathbg.cube take one vocabulary (met, away, opp_away, cube, owner, x, crawford, jacoby).
+# mathbg.cube take one vocabulary (met, away, opp_away, cube, owner, cube_life, crawford,
+# jacoby).
 def cube_decision(
     probs: ArrayLike,
     met: MET | str | None = None,
@@ -358,7 +344,7 @@ def cube_decision(
     *,
     cube: int = 1,
     owner: str = "centre",
-    x: float = GNUBG_CONTACT_X,
+    cube_life: float = CONTACT_CUBE_LIFE,
     crawford: bool = False,
     jacoby: bool = False,
     beavers: bool = False,
@@ -376,7 +362,7 @@ def cube_decision(
             f"cube_decision takes one set of 5 probabilities; got {p.shape}"
         )
     owner = check_owner(owner)
-    life = float(x)
+    x = life = float(cube_life)
     can_gammon = bool(p[1] > 0.0)
     if met is None:
         check_cube(cube)  # money equities are per unit cube, but the cube must be real
@@ -391,13 +377,15 @@ def cube_decision(
     away, opp_away = _need_score(away, opp_away)
     m, a, b, c, state = _score(met, away, opp_away, cube, crawford)
     cube_state(c, owner == "centre", state == "crawford")
-    nd = float(cubeful_mwc(p, m, a, b, cube=c, owner=owner, x=x, crawford=crawford))
+    nd = float(cubeful_mwc(p, m, a, b, cube=c, owner=owner, cube_life=x, crawford=crawford))
     nd_emg = float(emg(nd, m, a, b, c, crawford=crawford))
     if not may_double(a, b, c, owner, crawford=crawford):
         return CubeDecision(
             CubeAction.NOT_AVAILABLE, nd, None, None, nd, "mwc", (nd_emg, None, None), life
         )
-    dt = float(cubeful_mwc(p, m, a, b, cube=2 * c, owner="opponent", x=x, crawford=crawford))
+    dt = float(
+        cubeful_mwc(p, m, a, b, cube=2 * c, owner="opponent", cube_life=x, crawford=crawford)
+    )
     dp = float(_outcomes(m, a, b, c, state != "normal")[0][0])
     action = classify(nd, dt, dp, can_gammon=can_gammon, money=False)
     optimal = min(dt, dp) if action.doubles else nd

@@ -45,7 +45,8 @@ def is_power_of_two(value: ArrayLike) -> NDArray[np.bool_]:
     else:
         ok = np.ones(v.shape, dtype=bool)
     v = v.astype(np.int64)
-    return ok & (v > 0) & ((v & (v - 1)) == 0)
+    out: NDArray[np.bool_] = ok & (v > 0) & ((v & (v - 1)) == 0)
+    return out
 
 
 def _numeric(
@@ -71,7 +72,8 @@ def check_cube(cube: ArrayLike) -> NDArray[np.int64]:
     if arr.dtype == bool or not np.all(is_power_of_two(arr)):
         bad = arr if arr.ndim == 0 else arr[~is_power_of_two(arr)].ravel()[0]
         raise InvalidScoreError(f"cube value must be a power of two (1, 2, 4, ...); got {bad}")
-    return np.rint(arr).astype(np.int64)
+    out: NDArray[np.int64] = np.rint(arr).astype(np.int64)
+    return out
 
 
 def check_away(away: ArrayLike, what: str = "away") -> NDArray[np.int64]:
@@ -92,7 +94,8 @@ def check_away(away: ArrayLike, what: str = "away") -> NDArray[np.int64]:
         )
     if np.any(iarr > MAX_AWAY):
         raise InvalidScoreError(f"{what} = {int(iarr.max())} is beyond {MAX_AWAY}-away")
-    return iarr
+    out: NDArray[np.int64] = iarr
+    return out
 
 
 def check_rates(
@@ -134,11 +137,34 @@ def check_pair(values: Any, name: str) -> tuple[float, float]:
     return float(values[0]), float(values[1])
 
 
-def check_x(x: ArrayLike) -> NDArray[np.float64]:
-    """Check a cube life (cube efficiency) ``x`` in [0, 1]: 0 dead cube, 1 fully live."""
-    arr = np.asarray(x, dtype=np.float64)
+def check_cube_life(cube_life: ArrayLike) -> NDArray[np.float64]:
+    """Check a cube life (cube efficiency, the ``x`` of the formulas) in [0, 1].
+
+    Parameters
+    ----------
+    cube_life : array_like
+        0 a dead cube, 1 a fully live one.
+
+    Returns
+    -------
+    ndarray
+        The values as floats.
+
+    Raises
+    ------
+    InvalidParameterError
+        For a value outside [0, 1] or not finite.
+
+    Examples
+    --------
+    >>> float(check_cube_life(0.68))
+    0.68
+    """
+    arr = np.asarray(cube_life, dtype=np.float64)
     if not np.all(np.isfinite(arr)) or np.any(arr < 0.0) or np.any(arr > 1.0):
-        raise InvalidParameterError(f"cube life x must lie in [0, 1] (0 dead, 1 live); got {x!s}")
+        raise InvalidParameterError(
+            f"cube life x must lie in [0, 1] (0 dead, 1 live); got {cube_life!s}"
+        )
     return arr
 
 
@@ -189,5 +215,8 @@ def rates_from_probabilities(
         b0 = np.where(w > 0, wb / w, 0.0)
         g1 = np.where(lose > 0, (lg - lb) / lose, 0.0)
         b1 = np.where(lose > 0, lb / lose, 0.0)
-    clip = lambda a: np.clip(a, 0.0, 1.0)  # noqa: E731  (rounding in float32 inputs)
+
+    def clip(a: NDArray[np.float64]) -> NDArray[np.float64]:  # rounding in float32 inputs
+        return np.clip(a, 0.0, 1.0)
+
     return clip(g0), clip(b0), clip(g1), clip(b1)

@@ -111,10 +111,11 @@ from mathbg.cube._solver import (
 from mathbg.cube.inputs import (
     check_away,
     check_cube,
+    check_cube_life,
     check_owner,
     check_rates,
-    check_x,
 )
+from mathbg.cube.life import LIVE_CUBE_LIFE
 from mathbg.errors import InvalidScoreError
 from mathbg.met.catalogue import as_met
 
@@ -219,7 +220,7 @@ def take_point(
     gammons: Any = (0.0, 0.0),
     backgammons: Any = (0.0, 0.0),
     *,
-    x: ArrayLike = 0.0,
+    cube_life: ArrayLike = 0.0,
     crawford: bool = False,
 ) -> float | Arr:
     """Take point of the first-named player at cube life ``x`` (0 dead, 1 fully live).
@@ -227,7 +228,7 @@ def take_point(
     ``TP(x) = (DTW - DP) / [(1 - x)(DTW - DTL) + x (DTW - RDP) / CP_T(2 cube)]`` (the
     taker's MWC after taking blended ``(1 - x)`` dead + ``x`` live).
     """
-    sol, xv = run(met, away, opp_away, cube, gammons, backgammons, crawford, x)
+    sol, xv = run(met, away, opp_away, cube, gammons, backgammons, crawford, cube_life)
     return scalar(nan_crawford(sol, 1.0 - cash_at_x(sol, 1, xv)[0]))
 
 
@@ -272,11 +273,11 @@ def cash_point(
     gammons: Any = (0.0, 0.0),
     backgammons: Any = (0.0, 0.0),
     *,
-    x: ArrayLike = 0.0,
+    cube_life: ArrayLike = 0.0,
     crawford: bool = False,
 ) -> float | Arr:
     """Cash point of the first-named player at cube life ``x``: 1 - the opponent's TP(x)."""
-    sol, xv = run(met, away, opp_away, cube, gammons, backgammons, crawford, x)
+    sol, xv = run(met, away, opp_away, cube, gammons, backgammons, crawford, cube_life)
     return scalar(nan_crawford(sol, cash_at_x(sol, 0, xv)[0]))
 
 
@@ -618,7 +619,7 @@ def points(
     gammons: Any = (0.0, 0.0),
     backgammons: Any = (0.0, 0.0),
     crawford: bool = False,
-    x: float | None = None,
+    cube_life: float | None = None,
 ) -> ScorePoints:
     """Take, double, cash and too-good points of both players at one score.
 
@@ -638,8 +639,9 @@ def points(
         (gammons that are not backgammons; backgammons), as in gnubg's market window.
     crawford : bool
         A side 1-away: the Crawford game (no cube points) rather than post-Crawford.
-    x : float, optional
-        Cube life for the "live" points; default 1 (fully live, as gnubg's window).
+    cube_life : float, optional
+        Cube life ``x`` for the "live" points; default 1 (fully live, as gnubg's window,
+        :data:`mathbg.cube.life.LIVE_CUBE_LIFE`).
 
     Returns
     -------
@@ -661,7 +663,7 @@ def points(
     owner = check_owner(owner)
     state = score_state(a, b, crawford=crawford)
     cube_state(c, owner == "centre", state == "crawford")
-    xv = 1.0 if x is None else float(check_x(x))
+    xv = LIVE_CUBE_LIFE if cube_life is None else float(check_cube_life(cube_life))
     g = pair(gammons, "gammons")
     bg = pair(backgammons, "backgammons")
     g0, b0 = (float(v) for v in check_rates(g[0], bg[0], "player"))

@@ -14,7 +14,7 @@ import numpy as np
 from mathbg._resources import check_memory
 from mathbg._validate import score
 from mathbg.cube._solver import MetView, cash_at_x, gammon_values, pair, solve
-from mathbg.cube.inputs import CUBE_LEVELS, check_cube, check_rates, check_x
+from mathbg.cube.inputs import CUBE_LEVELS, check_cube, check_cube_life, check_rates
 from mathbg.errors import InvalidParameterError
 from mathbg.met.catalogue import as_met
 
@@ -60,7 +60,7 @@ def score_matrix(
     gammons: Any = (0.0, 0.0),
     backgammons: Any = (0.0, 0.0),
     crawford: bool = False,
-    x: float | None = None,
+    cube_life: float | None = None,
 ) -> pd.DataFrame:
     """Cube points of the first-named player at every score up to ``n``-away x ``n``-away.
 
@@ -79,7 +79,7 @@ def score_matrix(
     crawford : bool
         Scores with a side 1-away are the Crawford game (no cube: NaN points) instead of
         post-Crawford.
-    x : float, optional
+    cube_life : float, optional
         Also give ``take_x`` and ``cash_x``, the points at this cube life.
 
     Returns
@@ -120,7 +120,7 @@ def score_matrix(
     bg = pair(backgammons, "backgammons")
     g0, b0 = (float(v) for v in check_rates(g[0], bg[0], "player"))
     g1, b1 = (float(v) for v in check_rates(g[1], bg[1], "opponent"))
-    xv = None if x is None else float(check_x(x))
+    xv = None if cube_life is None else float(check_cube_life(cube_life))
 
     away = np.arange(1, n + 1, dtype=np.int64)
     a, b = np.meshgrid(away, away, indexing="ij")

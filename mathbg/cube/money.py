@@ -53,28 +53,26 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mathbg._deprecation import warn_deprecated
 from mathbg._output import FrameMixin
 from mathbg.cube.decisions import CubeAction, CubeDecision
 from mathbg.cube.inputs import (
     average_win_value,
+    check_cube_life,
     check_owner,
     check_pair,
     check_rates,
-    check_x,
 )
+from mathbg.cube.life import JANOWSKI_CUBE_LIFE
 from mathbg.errors import InvalidParameterError
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 __all__ = [
-    "JANOWSKI_X",
     "CubeActionResult",
     "MoneyPoint",
     "MoneyPoints",
     "beaver_point",
-    "cash_point",
     "cube_action",
     "cubeful_equity",
     "equity_centred",
@@ -89,13 +87,9 @@ __all__ = [
     "money_too_good_point",
     "raccoon_point",
     "redouble_point",
-    "take_point",
-    "too_good_point",
     "win_value",
 ]
 
-#: Janowski's "typical" cube life.
-JANOWSKI_X = 2.0 / 3.0
 
 Float = float | NDArray[np.float64]
 
@@ -129,7 +123,7 @@ def win_value(gammon_rate: ArrayLike, backgammon_rate: ArrayLike = 0.0) -> Float
     return _out(average_win_value(gammon_rate, backgammon_rate))
 
 
-def money_take_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+def money_take_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Float:
     """Janowski's take point ``(L - 1/2) / (W + L + x/2)``: the taker's winning chance.
 
     ``W``, ``L`` are the taker's average win and loss values (gammon and backgammon rates as
@@ -137,22 +131,22 @@ def money_take_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
     25 % dead, 21.43 % at x = 2/3, 20 % live.
     """
     w, l_ = _wl(W, L)
-    x = check_x(x)
+    x = check_cube_life(cube_life)
     return _out((l_ - 0.5) / (w + l_ + 0.5 * x))
 
 
-def beaver_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+def beaver_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Float:
     """Janowski's beaver point ``L / (W + L + x/2)`` (the taker's winning chance).
 
     Above it the taker's equity after taking is positive, so redoubling at once (beaver)
     gains. Rates are disjoint fractions of wins (see :func:`win_value`).
     """
     w, l_ = _wl(W, L)
-    x = check_x(x)
+    x = check_cube_life(cube_life)
     return _out(l_ / (w + l_ + 0.5 * x))
 
 
-def raccoon_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+def raccoon_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Float:
     """Janowski's raccoon point ``(L + x/2) / (W + L + x/2)`` (the doubler's winning chance).
 
     Above it a beavered doubler still has positive equity and redoubles again (raccoon);
@@ -160,11 +154,11 @@ def raccoon_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
     disjoint fractions of wins (see :func:`win_value`).
     """
     w, l_ = _wl(W, L)
-    x = check_x(x)
+    x = check_cube_life(cube_life)
     return _out((l_ + 0.5 * x) / (w + l_ + 0.5 * x))
 
 
-def jacoby_factor(W: ArrayLike, L: ArrayLike, x: ArrayLike, beavers: bool = False) -> Float:
+def jacoby_factor(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike, beavers: bool = False) -> Float:
     """Janowski's Jacoby factor: initial double point with Jacoby / without.
 
     ``k1 = (W + L)(L - (1 - x)/2) / (L (W + L - (1 - x)))`` without beavers and
@@ -180,7 +174,7 @@ def jacoby_factor(W: ArrayLike, L: ArrayLike, x: ArrayLike, beavers: bool = Fals
     it differs from ours when ``L > W``.
     """
     w, l_ = _wl(W, L)
-    x = check_x(x)
+    x = check_cube_life(cube_life)
     d = 1.0 - x
     k1 = (w + l_) * (l_ - 0.5 * d) / (l_ * (w + l_ - d))
     if not beavers:
@@ -190,7 +184,7 @@ def jacoby_factor(W: ArrayLike, L: ArrayLike, x: ArrayLike, beavers: bool = Fals
 
 
 def initial_double_point(
-    W: ArrayLike, L: ArrayLike, x: ArrayLike, *, jacoby: bool = False, beavers: bool = False
+    W: ArrayLike, L: ArrayLike, cube_life: ArrayLike, *, jacoby: bool = False, beavers: bool = False
 ) -> Float:
     """Janowski's initial (centred-cube) double point, in the doubler's winning chance.
 
@@ -201,36 +195,36 @@ def initial_double_point(
     ``k2``). ``W``, ``L`` from disjoint gammon/backgammon rates (see :func:`win_value`).
     """
     w, l_ = _wl(W, L)
-    x = check_x(x)
+    x = check_cube_life(cube_life)
     point = (l_ + x * (3.0 - x) / (2.0 * (2.0 - x))) / (w + l_ + 0.5 * x)
     if jacoby:
         point = point * np.asarray(jacoby_factor(w, l_, x, beavers=beavers))
     return _out(point)
 
 
-def redouble_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+def redouble_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Float:
     """Janowski's redouble point ``(L + x) / (W + L + x/2)`` (owned cube; doubler's chance).
 
     Where the owned-cube equity ``p(W + L + x/2) - L`` equals the double/take equity
     ``2 [p(W + L + x/2) - L - x/2]``. Rates are disjoint fractions of wins.
     """
     w, l_ = _wl(W, L)
-    x = check_x(x)
+    x = check_cube_life(cube_life)
     return _out((l_ + x) / (w + l_ + 0.5 * x))
 
 
-def money_cash_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+def money_cash_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Float:
     """Janowski's cash point ``(L + 1/2 + x/2) / (W + L + x/2)`` (doubler's chance).
 
     It is one minus the opponent's take point. Gammonless: 75 % dead, 80 % live. Rates are
     disjoint fractions of wins (see :func:`win_value`).
     """
     w, l_ = _wl(W, L)
-    x = check_x(x)
+    x = check_cube_life(cube_life)
     return _out((l_ + 0.5 + 0.5 * x) / (w + l_ + 0.5 * x))
 
 
-def money_too_good_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
+def money_too_good_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Float:
     """Janowski's too-good point ``(L + 1) / (W + L + x/2)`` (the player's winning chance).
 
     Above it playing on (holding the cube, equity ``p(W + L + x/2) - L``) beats cashing 1
@@ -238,7 +232,7 @@ def money_too_good_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
     dead, 80 % live. Rates are disjoint fractions of wins (see :func:`win_value`).
     """
     w, l_ = _wl(W, L)
-    x = check_x(x)
+    x = check_cube_life(cube_life)
     return _out((l_ + 1.0) / (w + l_ + 0.5 * x))
 
 
@@ -252,30 +246,34 @@ def equity_cubeless(p: ArrayLike, W: ArrayLike, L: ArrayLike) -> Float:
     return _out(p * (w + l_) - l_)
 
 
-def equity_owned(p: ArrayLike, W: ArrayLike, L: ArrayLike, x: ArrayLike, cube: int = 1) -> Float:
+def equity_owned(
+    p: ArrayLike, W: ArrayLike, L: ArrayLike, cube_life: ArrayLike, cube: int = 1
+) -> Float:
     """Janowski's equity holding the cube, ``C [p (W + L + x/2) - L]``."""
     w, l_ = _wl(W, L)
-    p, x = _prob(p), check_x(x)
+    p, x = _prob(p), check_cube_life(cube_life)
     return _out(cube * (p * (w + l_ + 0.5 * x) - l_))
 
 
 def equity_unavailable(
-    p: ArrayLike, W: ArrayLike, L: ArrayLike, x: ArrayLike, cube: int = 1
+    p: ArrayLike, W: ArrayLike, L: ArrayLike, cube_life: ArrayLike, cube: int = 1
 ) -> Float:
     """Janowski's equity when the opponent holds the cube, ``C [p (W + L + x/2) - L - x/2]``."""
     w, l_ = _wl(W, L)
-    p, x = _prob(p), check_x(x)
+    p, x = _prob(p), check_cube_life(cube_life)
     return _out(cube * (p * (w + l_ + 0.5 * x) - l_ - 0.5 * x))
 
 
-def equity_centred(p: ArrayLike, W: ArrayLike, L: ArrayLike, x: ArrayLike, cube: int = 1) -> Float:
+def equity_centred(
+    p: ArrayLike, W: ArrayLike, L: ArrayLike, cube_life: ArrayLike, cube: int = 1
+) -> Float:
     """Janowski's centred-cube equity (no Jacoby), ``C 4/(4 - x) [p (W + L + x/2) - L - x/4]``.
 
     Valid inside the doubling window (between the opponent's and the player's cash
     points); see :func:`cubeful_equity` for gnubg's version valid everywhere.
     """
     w, l_ = _wl(W, L)
-    p, x = _prob(p), check_x(x)
+    p, x = _prob(p), check_cube_life(cube_life)
     return _out(cube * 4.0 / (4.0 - x) * (p * (w + l_ + 0.5 * x) - l_ - 0.25 * x))
 
 
@@ -308,16 +306,19 @@ def _live_equity(
         mid = _interp(p, tp, -1.0, cp, 1.0)
         high = 1.0 if jacoby else _interp(p, cp, 1.0, 1.0, w)
         return np.where(p < tp, low, np.where(p < cp, mid, high))
+    out: NDArray[np.float64]
     if owner == "player":
-        return np.where(p < cp, _interp(p, 0.0, -l_, cp, 1.0), _interp(p, cp, 1.0, 1.0, w))
-    return np.where(p < tp, _interp(p, 0.0, -l_, tp, -1.0), _interp(p, tp, -1.0, 1.0, w))
+        out = np.where(p < cp, _interp(p, 0.0, -l_, cp, 1.0), _interp(p, cp, 1.0, 1.0, w))
+    else:
+        out = np.where(p < tp, _interp(p, 0.0, -l_, tp, -1.0), _interp(p, tp, -1.0, 1.0, w))
+    return out
 
 
 def cubeful_equity(
     p: ArrayLike,
     W: ArrayLike,
     L: ArrayLike,
-    x: ArrayLike,
+    cube_life: ArrayLike,
     owner: str = "centre",
     *,
     jacoby: bool = False,
@@ -343,7 +344,7 @@ def cubeful_equity(
     :func:`equity_centred` at x = 0 and x = 1 only.
     """
     w, l_ = _wl(W, L)
-    p, x = _prob(p), check_x(x)
+    p, x = _prob(p), check_cube_life(cube_life)
     owner = check_owner(owner)
     if jacoby and owner == "centre":
         dead = 2.0 * p - 1.0  # gammons do not count with a centred cube under Jacoby
@@ -378,7 +379,7 @@ class MoneyPoints:
 
     W: float
     L: float
-    x: float
+    cube_life: float
     jacoby: bool
     beavers: bool
     take: MoneyPoint
@@ -397,7 +398,7 @@ class MoneyPoints:
             "state": "money",
             "W": self.W,
             "L": self.L,
-            "cube_life": self.x,
+            "cube_life": self.cube_life,
             "jacoby": self.jacoby,
             "beavers": self.beavers,
         }
@@ -417,7 +418,7 @@ class MoneyPoints:
             index="point",
             W=self.W,
             L=self.L,
-            cube_life=self.x,
+            cube_life=self.cube_life,
             jacoby=self.jacoby,
             beavers=self.beavers,
         )
@@ -426,7 +427,7 @@ class MoneyPoints:
 def money_points(
     gammons: tuple[float, float] | float = (0.0, 0.0),
     backgammons: tuple[float, float] | float = (0.0, 0.0),
-    x: float = JANOWSKI_X,
+    cube_life: float = JANOWSKI_CUBE_LIFE,
     *,
     jacoby: bool = False,
     beavers: bool = False,
@@ -440,8 +441,9 @@ def money_points(
         backgammon rates, **disjoint fractions of that side's wins** (gammons that are not
         backgammons; backgammons), as gnubg's ``show marketwindow`` takes them. The player's
         ``W = 1 + G0 + 2 B0``, ``L = 1 + G1 + 2 B1``.
-    x : float
-        Cube life for the ``x`` column (the dead and live columns are x = 0 and 1).
+    cube_life : float
+        Cube life for the ``x`` column (the dead and live columns are x = 0 and 1);
+        default Janowski's "normal" 2/3 (:data:`mathbg.cube.life.JANOWSKI_CUBE_LIFE`).
     jacoby, beavers : bool
         Rules for the initial double point.
 
@@ -455,7 +457,7 @@ def money_points(
     b0, b1 = check_pair(backgammons, "backgammons")
     check_rates(g0, b0, "player")
     check_rates(g1, b1, "opponent")
-    xv = float(check_x(x))
+    xv = float(check_cube_life(cube_life))
     w = 1.0 + g0 + 2.0 * b0
     l_ = 1.0 + g1 + 2.0 * b1
 
@@ -465,7 +467,7 @@ def money_points(
     return MoneyPoints(
         W=w,
         L=l_,
-        x=xv,
+        cube_life=xv,
         jacoby=jacoby,
         beavers=beavers,
         take=trio(money_take_point),
@@ -497,7 +499,7 @@ def cube_action(
     p: float,
     W: float,
     L: float,
-    x: float,
+    cube_life: float,
     owner: str = "centre",
     *,
     jacoby: bool = False,
@@ -520,6 +522,7 @@ def cube_action(
     """
     owner = check_owner(owner)
     pv = float(_prob(p))
+    x = cube_life
     if owner == "centre":
         dp = float(initial_double_point(W, L, x, jacoby=jacoby, beavers=beavers))
     else:
@@ -556,24 +559,3 @@ def cube_action(
         too_good_point=tg,
         raccoon_point=rp,
     )
-
-
-def take_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
-    """Deprecated: :func:`money_take_point` (the match take point is
-    :func:`mathbg.cube.match.take_point`)."""
-    warn_deprecated("mathbg.cube.money.take_point", "mathbg.cube.money.money_take_point")
-    return money_take_point(W, L, x)
-
-
-def cash_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
-    """Deprecated: :func:`money_cash_point` (the match cash point is
-    :func:`mathbg.cube.match.cash_point`)."""
-    warn_deprecated("mathbg.cube.money.cash_point", "mathbg.cube.money.money_cash_point")
-    return money_cash_point(W, L, x)
-
-
-def too_good_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
-    """Deprecated: :func:`money_too_good_point` (the match too-good point is
-    :func:`mathbg.cube.match.too_good_point`)."""
-    warn_deprecated("mathbg.cube.money.too_good_point", "mathbg.cube.money.money_too_good_point")
-    return money_too_good_point(W, L, x)

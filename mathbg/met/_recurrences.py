@@ -32,7 +32,7 @@ def mwc_at(m: np.ndarray, i: int, j: int) -> float:
         return 1.0
     if j < 0:
         return 0.0
-    return m[i, j]
+    return float(m[i, j])
 
 
 def dead_drop_point(
@@ -107,8 +107,8 @@ def zadeh_table(
 def taker_mwc(e: np.ndarray, doubler_is_0: bool, taker: int, doubler: int) -> float:
     """MWC of the taker needing ``taker`` when the doubler needs ``doubler`` (0 = won)."""
     if doubler_is_0:
-        return 1.0 - e[doubler, taker]
-    return e[taker, doubler]
+        return float(1.0 - e[doubler, taker])
+    return float(e[taker, doubler])
 
 
 def doubling_point(

@@ -173,7 +173,7 @@ def rotation_met(
             return 1.0
         if j <= 0:
             return 0.0
-        return m[k % r, i, j]
+        return float(m[k % r, i, j])
 
     for total in range(2, 2 * n + 1):
         for i in range(max(1, total - n), min(n, total - 1) + 1):

@@ -88,6 +88,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mathbg._output import FrameMixin
+from mathbg.cube import life
 from mathbg.cube.decisions import CubeAction, CubeDecision
 from mathbg.errors import ContactPositionError, InvalidParameterError, InvalidPositionError
 from mathbg.race import counts as _counts
@@ -112,7 +113,6 @@ __all__ = [
     "race_chances",
     "race_chances_batch",
     "race_cube_decision",
-    "race_cube_life",
     "roll_distribution",
 ]
 
@@ -585,13 +585,6 @@ def race_chances_batch(
 # ----------------------------------------------------------------------------- cube
 
 
-def race_cube_life(pips_roller: Any) -> Any:
-    """gnubg's race cube efficiency ``x = 0.55 + 0.00125 * pips`` clamped to [0.6, 0.7]
-    (gnubg 1.07 eval.c ``EvalEfficiency``, ``CLASS_RACE``; pips of the side on roll)."""
-    x = np.clip(0.55 + 0.00125 * np.asarray(pips_roller, dtype=np.float64), 0.6, 0.7)
-    return float(x) if np.ndim(x) == 0 else x
-
-
 @dataclass(frozen=True, kw_only=True)
 class RaceCubeAdvice(CubeDecision):
     """A race cube decision of the side on roll: a
@@ -661,7 +654,7 @@ def race_cube_decision(
     position: RaceInput,
     *,
     chances: RaceChances | None = None,
-    x: float | None = None,
+    cube_life: float | None = None,
     met: MET | str | None = None,
     away: int | None = None,
     opp_away: int | None = None,
@@ -681,10 +674,10 @@ def race_cube_decision(
         Any input of :func:`as_race`.
     chances : RaceChances, optional
         Precomputed :func:`race_chances` (else computed with ``chance_options``).
-    x : float, optional
-        Cube life; default gnubg's (0.6 inside the databases, else
-        :func:`race_cube_life` of the roller's pips). Giving ``x`` also turns off the
-        two-sided special cases below.
+    cube_life : float, optional
+        Cube life ``x``; default gnubg's (0.6 inside the databases, else
+        :func:`mathbg.cube.life.cube_life` of a race and the roller's pips). Giving it
+        also turns off the two-sided special cases below.
     met, away, opp_away : optional
         Match play: a MET (or the name of a shipped one, e.g. ``"kazaross-xg2"``) and
         both sides' points to go (roller first). Money play when ``met`` is None.
@@ -692,7 +685,7 @@ def race_cube_decision(
         Cube value, owner (``"centre"``, ``"player"`` = the roller, ``"opponent"``), the
         Crawford game, the Jacoby rule and beavers (money).
     exact_bearoff : bool
-        Inside the two-sided database (and ``x`` not given), as gnubg 1.07 does: money
+        Inside the two-sided database (and ``cube_life`` not given), as gnubg 1.07 does: money
         uses the database's exact cubeful equities; match play backs the cube life of
         each cube state out of them (:func:`_ts_match_x`).
 
@@ -717,6 +710,7 @@ def race_cube_decision(
     owner = check_owner(owner)
     if chances is None:
         chances = race_chances(pos, **chance_options)
+    x = cube_life
     in_ts = chances.method == METHODS[0] and exact_bearoff and x is None
     if in_ts:
         ts = chance_options.get("twosided") or _default_twosided()
@@ -737,7 +731,7 @@ def race_cube_decision(
         x_nd = _ts_match_x(p, float(values[OWNER_COLUMN[owner]]), owner)
         x_dt = _ts_match_x(p, float(values[OWNER_COLUMN[CubeOwner.OPPONENT]]), "opponent")
         probs = chances.probabilities
-        nd = float(cubeful_mwc(probs, met, away, opp_away, cube=cube, owner=owner, x=x_nd,
+        nd = float(cubeful_mwc(probs, met, away, opp_away, cube=cube, owner=owner, cube_life=x_nd,
                                crawford=crawford))  # fmt: skip
         score = (int(away), int(opp_away))
         nd_emg = float(emg(nd, met, away, opp_away, cube, crawford=crawford))
@@ -746,7 +740,7 @@ def race_cube_decision(
                            unit="mwc", source=METHODS[0], score=score,
                            emg=(nd_emg, None, None))  # fmt: skip
         dt = float(cubeful_mwc(probs, met, away, opp_away, cube=2 * cube, owner="opponent",
-                               x=x_dt, crawford=crawford))  # fmt: skip
+                               cube_life=x_dt, crawford=crawford))  # fmt: skip
         dp = float(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, away, opp_away, cube,
                                 crawford=crawford))  # fmt: skip
         action = classify(nd, dt, dp, can_gammon=False, money=False)
@@ -755,9 +749,10 @@ def race_cube_decision(
         return _advice(action, nd, dt, dp, x=(x_nd, x_dt), unit="mwc", source=METHODS[0],
                        score=score, emg=emgs)  # type: ignore[arg-type]  # fmt: skip
     if x is None:
-        x = race_cube_life(pos.pips()[0]) if chances.method == METHODS[2] else 0.6
+        klass = "race" if chances.method == METHODS[2] else "bearoff"  # databases: gnubg's 0.6
+        x = life.cube_life(klass, pos.pips()[0])
     dec = cube_decision(chances.probabilities, met, away, opp_away, cube=cube, owner=owner,
-                        x=x, crawford=crawford, jacoby=jacoby, beavers=beavers)  # fmt: skip
+                        cube_life=x, crawford=crawford, jacoby=jacoby, beavers=beavers)  # fmt: skip
     cube_life_score = None if met is None else (int(away), int(opp_away))  # type: ignore[arg-type]
     return RaceCubeAdvice(action=dec.action, no_double=dec.no_double,
                           double_take=dec.double_take, double_pass=dec.double_pass,
@@ -825,20 +820,6 @@ class RaceEvaluation(FrameMixin):
     }
 
     @property
-    def isight_p_win(self) -> float:
-        """Deprecated: Isight's unclamped GWC formula in percent; use
-        :attr:`isight_p_win_estimate` (a fraction in [0, 1])."""
-        import warnings
-
-        warnings.warn(
-            "RaceEvaluation.isight_p_win (percent, unclamped) is deprecated; use "
-            "isight_p_win_estimate (a fraction clamped to [0, 1])",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return float(_counts.isight_win_probability(*self.isight))
-
-    @property
     def lead_8912_fraction(self) -> float:
         """The 8-9-12 lead as a fraction of the roller's pip count (``lead_8912 / 100``)."""
         return float(self.lead_8912) / 100.0
@@ -890,7 +871,7 @@ def evaluate_race(
     *,
     keith_rounding: str = "down",
     thorp_convention: str = "thorp",
-    x: float | None = None,
+    cube_life: float | None = None,
     met: MET | str | None = None,
     money: bool = False,
     onesided: Any = None,
@@ -910,7 +891,7 @@ def evaluate_race(
         Keith's 1/7 addition rounded down (Keith) or not (gnubg 1.07).
     thorp_convention : {"thorp", "gnubg", "xg"}
         Thorp's pass line (see :func:`mathbg.race.counts.thorp_advice`).
-    x : float, optional
+    cube_life : float, optional
         Cube life (default gnubg's, see :func:`race_cube_decision`).
     met : MET or str, optional
         Match equity table for match play.
@@ -960,7 +941,7 @@ def evaluate_race(
             "a MET needs a match score: give a POSID:MATCHID or an XGID of a match"
         )
     cube_advice = race_cube_decision(
-        pos, chances=chances, x=x, cube=cube, owner=owner,
+        pos, chances=chances, cube_life=cube_life, cube=cube, owner=owner,
         jacoby=jacoby, twosided=twosided, **cube_args,
     )  # fmt: skip
     advice = {

@@ -96,6 +96,35 @@ class Position(BasePosition):
         self.check("position")
         return legal_plays(self, roll)
 
+    @property
+    def position_class(self) -> str:
+        """The position's class for the cube: ``"contact"``, ``"race"`` or ``"bearoff"``.
+
+        ``"contact"`` while the sides can still hit (:meth:`has_contact`); ``"bearoff"``
+        once no contact is left and every checker of both sides is on its home board
+        (points 1..6, gnubg's one-sided bearoff class); else ``"race"``. The cube-life
+        model :func:`mathbg.cube.life.cube_life` takes this class.
+
+        Returns
+        -------
+        str
+            One of ``"contact"``, ``"race"``, ``"bearoff"``.
+
+        Examples
+        --------
+        >>> Position.initial().position_class
+        'contact'
+        >>> Position.from_counts({6: 5, 8: 5, 10: 5}, {6: 5, 8: 5, 9: 5}).position_class
+        'race'
+        >>> Position.from_counts({1: 2, 3: 2}, {2: 3}).position_class
+        'bearoff'
+        """
+        if self.has_contact():
+            return "contact"
+        c = self.cells
+        home = all(c[k] == 0 and c[25 + k] == 0 for k in range(6, 25))
+        return "bearoff" if home else "race"
+
     def diagram(self, *, match: Any = None, roll: Any = None) -> str:
         """An ASCII diagram of the board from the side on roll (X, at the bottom)."""
         return render(self, match=match, roll=roll)

@@ -397,9 +397,11 @@ def _parametric_post(el: ET.Element, kind: str, player: int, n: int, where: str)
     )
     if (el.get("player") or "both").strip() == "both":
         # win-rate is player 0's game-winning chance; each player gets his own vector
-        return table.post[player]
+        out: np.ndarray = table.post[player]
+        return out
     # a per-player block (as gnubg computes it): win-rate is that player's chance
-    return table.post[0]
+    first: np.ndarray = table.post[0]
+    return first
 
 
 def _notice(comments: list[str]) -> str:
