@@ -150,6 +150,38 @@ def cubeless_mwc(
     outcomes are single, gammon and backgammon wins and losses at the current cube.
     ``away``, ``opp_away``, ``cube`` and ``crawford`` may be arrays (many scores at once):
     they broadcast against the leading shape of ``probs``.
+
+    Parameters
+    ----------
+    probs : array_like, shape (..., 5)
+        The player on roll's five outputs (cumulative gammons).
+    met : MET or str
+        The match equity table.
+    away, opp_away : int or array_like
+        Points the player on roll and the opponent need.
+    cube : int or array_like, optional
+        The cube value.
+    crawford : bool or array_like, optional
+        A side 1-away: the Crawford game.
+
+    Returns
+    -------
+    float or ndarray
+        The cubeless match winning chance.
+
+    Raises
+    ------
+    InvalidParameterError
+        For inconsistent probabilities.
+    InvalidScoreError
+        For a bad score or cube.
+
+    Examples
+    --------
+    A certain single win at 1-away/1-away wins the match:
+
+    >>> cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], "kazaross-xg2", 1, 1)
+    1.0
     """
     p = np.asarray(probs, dtype=np.float64)
     rates_from_probabilities(p)  # validates
@@ -213,6 +245,26 @@ def cubeful_mwc(
     -------
     float or ndarray
         ``(1 - x) MWC_dead + x MWC_live`` (see the module docs).
+
+    Raises
+    ------
+    InvalidParameterError
+        For inconsistent probabilities or a cube life outside [0, 1].
+    InvalidScoreError
+        For a bad score or cube.
+
+    References
+    ----------
+    GNU Backgammon 1.07.001 eval.c ``Cl2CfMatch``.
+
+    Examples
+    --------
+    A dead cube (``cube_life=0``) gives the cubeless MWC:
+
+    >>> p = [0.6, 0.0, 0.0, 0.0, 0.0]
+    >>> bool(cubeful_mwc(p, "kazaross-xg2", 5, 5, cube_life=0.0)
+    ...      == cubeless_mwc(p, "kazaross-xg2", 5, 5))
+    True
     """
     p = np.asarray(probs, dtype=np.float64)
     g0, b0, g1, b1 = rates_from_probabilities(p)
@@ -266,6 +318,40 @@ def emg(
     ``EMG = 2 (MWC - MWC_lose) / (MWC_win - MWC_lose) - 1`` with win/lose = the player
     winning/losing ``cube`` points (single) from this score: gnubg's ``mwc2eq``
     (:meth:`mathbg.met.MET.mwc2eq`). The scores may be arrays (broadcast against ``mwc``).
+
+    Parameters
+    ----------
+    mwc : array_like
+        Match winning chances of the player.
+    met : MET or str
+        The match equity table.
+    away, opp_away : int or array_like
+        Points the player and the opponent need.
+    cube : int or array_like, optional
+        The cube value.
+    crawford : bool or array_like, optional
+        A side 1-away: the Crawford game.
+
+    Returns
+    -------
+    float or ndarray
+        The EMG equity: -1 at the MWC of losing ``cube`` points, +1 at winning them.
+
+    Raises
+    ------
+    InvalidScoreError
+        For a bad score or cube.
+
+    References
+    ----------
+    GNU Backgammon 1.07.001 matchequity.c ``mwc2eq``.
+
+    Examples
+    --------
+    >>> from mathbg.met import as_met
+    >>> t = as_met("kazaross-xg2")
+    >>> emg(t.mwc(2, 3), t, 3, 3), emg(t.mwc(3, 2), t, 3, 3)
+    (1.0, -1.0)
     """
     sc = _scores(met, away, opp_away, cube, crawford)
     wins, loses = _outcomes(sc.met, sc.a, sc.b, sc.c, sc.post)
@@ -324,6 +410,51 @@ def cubeful_equity(
     (cumulative gammons, i.e. ``1 + g + 2 b`` with disjoint rates), then
     :func:`mathbg.cube.money.cubeful_equity`; with (almost) certain wins or losses the
     cubeless equity is returned, as gnubg does.
+
+    Parameters
+    ----------
+    probs : array_like, shape (..., 5)
+        The player on roll's five outputs (cumulative gammons).
+    met : MET or str, optional
+        The match equity table; None for money play.
+    away, opp_away : int, optional
+        The score (match play).
+    cube : int, optional
+        The cube value.
+    owner : {"centre", "player", "opponent"}, optional
+        Who holds the cube.
+    cube_life : float or array_like, optional
+        The cube life ``x`` (default 0.68).
+    crawford : bool, optional
+        A side 1-away: the Crawford game.
+    jacoby : bool, optional
+        Money play's Jacoby rule.
+
+    Returns
+    -------
+    float or ndarray
+        Money: the cubeful equity per unit cube; match: the EMG equity of the cubeful MWC.
+
+    Raises
+    ------
+    InvalidParameterError
+        For inconsistent probabilities or a cube life outside [0, 1].
+    InvalidScoreError
+        For a bad score or cube.
+
+    References
+    ----------
+    GNU Backgammon 1.07.001 eval.c ``Cl2CfMoney``; matchequity.c ``mwc2eq``.
+
+    Examples
+    --------
+    Gammonless and fully live, an owned cube is worth the line from (0, -1) to the cash
+    point 80 % (+1), an unavailable one the line from the take point 20 % (-1) to (1, +1):
+
+    >>> round(float(cubeful_equity([0.2, 0, 0, 0, 0], owner="player", cube_life=1.0)), 12)
+    -0.5
+    >>> round(float(cubeful_equity([0.8, 0, 0, 0, 0], owner="opponent", cube_life=1.0)), 12)
+    0.5
     """
     if met is None:
         return _money_equity(probs, owner=owner, x=cube_life, jacoby=jacoby)
@@ -355,6 +486,51 @@ def cube_decision(
     equity with the opponent holding the cube, DP = +1. Match: ND, DT (cube ``2 cube``
     held by the opponent) as :func:`cubeful_mwc`, DP = MWC of winning ``cube`` points.
     Named by :func:`mathbg.cube.decisions.classify`.
+
+    Parameters
+    ----------
+    probs : array_like, shape (5,)
+        The player on roll's five outputs (cumulative gammons).
+    met : MET or str, optional
+        The match equity table (or a name, :func:`mathbg.met.as_met`); None for money play.
+    away, opp_away : int, optional
+        Points the player on roll and the opponent need (match play).
+    cube : int, optional
+        The cube value.
+    owner : {"centre", "player", "opponent"}, optional
+        Who holds the cube.
+    cube_life : float, optional
+        The cube life ``x`` (default gnubg's contact value,
+        :func:`mathbg.cube.life.cube_life`).
+    crawford : bool, optional
+        A side 1-away: the Crawford game.
+    jacoby, beavers : bool, optional
+        Money play's Jacoby rule and beavers.
+
+    Returns
+    -------
+    CubeDecision
+        The action and the ND, DT, DP and optimal values (money: equities per unit cube;
+        match: MWC, with the EMG equities).
+
+    Raises
+    ------
+    InvalidParameterError
+        For inconsistent probabilities or a cube life outside [0, 1].
+    InvalidScoreError
+        For a bad score or cube, or a match without both scores.
+
+    References
+    ----------
+    GNU Backgammon 1.07.001 eval.c ``Cl2CfMoney``, ``Cl2CfMatch``, ``FindBestCubeDecision``.
+
+    Examples
+    --------
+    >>> str(cube_decision([0.5, 0.0, 0.0, 0.0, 0.0]).action)
+    'no double, take'
+    >>> dec = cube_decision([0.7, 0.0, 0.0, 0.0, 0.0], cube_life=0.0)  # dead: DT = 2 ND
+    >>> str(dec.action), round(dec.no_double, 12), round(dec.double_take, 12)
+    ('double, take', 0.4, 0.8)
     """
     p = np.asarray(probs, dtype=np.float64)
     if p.shape != (5,):

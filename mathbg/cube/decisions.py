@@ -98,6 +98,19 @@ def classify(
     CubeAction
         The action (gnubg ``FindBestCubeDecision`` cases 1-6; optional doubles are named as
         the plain action).
+
+    References
+    ----------
+    GNU Backgammon 1.07.001 eval.c ``FindBestCubeDecision``.
+
+    Examples
+    --------
+    >>> str(classify(0.1, 0.3, 1.0))
+    'double, take'
+    >>> str(classify(0.6, 1.2, 1.0))
+    'double, pass'
+    >>> str(classify(0.1, -0.2, 1.0))
+    'no double, take'
     """
     beaverable = money and beavers and -2.0 <= dt <= 0.0
     if dt >= nd and dp >= nd:

@@ -31,12 +31,49 @@ OWNERS: tuple[str, ...] = tuple(CubeOwner)
 
 
 def check_owner(owner: CubeOwner | str) -> CubeOwner:
-    """Normalise a cube owner (:meth:`CubeOwner.parse <mathbg.rules.cube.CubeOwner.parse>`)."""
+    """Normalise a cube owner (:meth:`CubeOwner.parse <mathbg.rules.cube.CubeOwner.parse>`).
+
+    Parameters
+    ----------
+    owner : CubeOwner or str
+        ``"centre"``, ``"player"`` or ``"opponent"`` (or a :class:`CubeOwner`).
+
+    Returns
+    -------
+    CubeOwner
+        The owner.
+
+    Raises
+    ------
+    InvalidParameterError
+        For an unknown owner.
+
+    Examples
+    --------
+    >>> str(check_owner("player"))
+    'player'
+    """
     return CubeOwner.parse(owner)
 
 
 def is_power_of_two(value: ArrayLike) -> NDArray[np.bool_]:
-    """Elementwise: is ``value`` a positive integer power of two (1, 2, 4, ...)?"""
+    """Elementwise: is ``value`` a positive integer power of two (1, 2, 4, ...)?
+
+    Parameters
+    ----------
+    value : array_like
+        Numbers.
+
+    Returns
+    -------
+    ndarray of bool
+        True where the value is 1, 2, 4, ...
+
+    Examples
+    --------
+    >>> is_power_of_two([1, 3, 8, 0]).tolist()
+    [True, False, True, False]
+    """
     v = np.asarray(value)
     if not np.issubdtype(v.dtype, np.integer):
         as_int = np.rint(v).astype(np.int64)
@@ -65,7 +102,28 @@ def _numeric(
 
 def check_cube(cube: ArrayLike) -> NDArray[np.int64]:
     """Check that every cube value is a power of two 1, 2, 4, ..., :data:`MAX_CUBE`;
-    return an int64 array."""
+    return an int64 array.
+
+    Parameters
+    ----------
+    cube : array_like
+        Cube values.
+
+    Returns
+    -------
+    ndarray of int64
+        The values.
+
+    Raises
+    ------
+    InvalidScoreError
+        For a value that is not a power of two up to ``MAX_CUBE``.
+
+    Examples
+    --------
+    >>> check_cube([1, 2, 64]).tolist()
+    [1, 2, 64]
+    """
     arr = _numeric(cube, "cube value", InvalidScoreError, MAX_CUBE)
     if arr.dtype != bool and np.any(np.abs(arr.astype(np.float64)) > MAX_CUBE):
         raise InvalidScoreError(f"cube value must be at most {MAX_CUBE}; got {cube!r}")
@@ -81,6 +139,28 @@ def check_away(away: ArrayLike, what: str = "away") -> NDArray[np.int64]:
 
     Scores beyond a table's length are read from its extension (Montgomery's model for the
     pre-Crawford table, Zadeh's recurrence post-Crawford, as gnubg does).
+
+    Parameters
+    ----------
+    away : array_like
+        Points a side needs.
+    what : str, optional
+        The name used in the error message.
+
+    Returns
+    -------
+    ndarray of int64
+        The values.
+
+    Raises
+    ------
+    InvalidScoreError
+        For a value that is not a whole number in 1..``MAX_AWAY``.
+
+    Examples
+    --------
+    >>> check_away([1, 7]).tolist()
+    [1, 7]
     """
     arr = _numeric(away, what, InvalidScoreError, MAX_AWAY)
     if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
@@ -105,6 +185,28 @@ def check_rates(
 
     Each must lie in [0, 1], the backgammon rate may not exceed the gammon rate, and
     together they may not exceed 1 (they are shares of the same wins).
+
+    Parameters
+    ----------
+    gammon, backgammon : array_like
+        The side's disjoint gammon and backgammon rates.
+    who : str, optional
+        The side's name in the error message.
+
+    Returns
+    -------
+    (ndarray, ndarray)
+        The two rates as floats.
+
+    Raises
+    ------
+    InvalidParameterError
+        For rates outside [0, 1], a backgammon rate above the gammon rate or a sum above 1.
+
+    Examples
+    --------
+    >>> [float(v) for v in check_rates(0.2, 0.01)]
+    [0.2, 0.01]
     """
     g = np.asarray(gammon, dtype=np.float64)
     b = np.asarray(backgammon, dtype=np.float64)
@@ -127,7 +229,30 @@ def check_rates(
 
 
 def check_pair(values: Any, name: str) -> tuple[float, float]:
-    """A pair of numbers (first-named player, opponent), e.g. ``(0.25, 0.2)``."""
+    """A pair of numbers (first-named player, opponent), e.g. ``(0.25, 0.2)``.
+
+    Parameters
+    ----------
+    values : sequence of 2 numbers
+        The pair.
+    name : str
+        The name used in the error message.
+
+    Returns
+    -------
+    (float, float)
+        The pair as floats.
+
+    Raises
+    ------
+    InvalidParameterError
+        For anything but a pair.
+
+    Examples
+    --------
+    >>> check_pair([0.25, 0.2], "gammons")
+    (0.25, 0.2)
+    """
     if isinstance(values, (int, float, np.floating, np.integer)):
         return float(values), float(values)
     if not isinstance(values, Sequence | np.ndarray) or len(values) != 2:
@@ -174,6 +299,26 @@ def average_win_value(gammon: ArrayLike, backgammon: ArrayLike) -> NDArray[np.fl
     ``g`` and ``b`` are disjoint fractions of that side's wins (gammons that are not
     backgammons, and backgammons). In Janowski's notation with cumulative counts this is
     ``1 + (wins_gammon + wins_backgammon) / wins``; gnubg ``getMoneyPoints`` uses the same.
+
+    Parameters
+    ----------
+    gammon, backgammon : array_like
+        Disjoint gammon and backgammon rates of the side (fractions of its wins).
+
+    Returns
+    -------
+    ndarray
+        ``1 + g + 2 b``.
+
+    Raises
+    ------
+    InvalidParameterError
+        For rates outside [0, 1] or summing above 1.
+
+    Examples
+    --------
+    >>> float(average_win_value(0.2, 0.05))
+    1.3
     """
     g, b = check_rates(gammon, backgammon)
     return 1.0 + g + 2.0 * b
@@ -188,6 +333,26 @@ def rates_from_probabilities(
     p_win_backgammon, p_lose_gammon, p_lose_backgammon)`` with *cumulative* gammons (a
     backgammon also counts as a gammon). Returns ``(g0, b0, g1, b1)``, each a fraction of that
     side's wins; a side that never wins gets rates 0 (as gnubg ``GetPoints``).
+
+    Parameters
+    ----------
+    probs : array_like, shape (..., 5)
+        gnubg's five outputs (cumulative gammons).
+
+    Returns
+    -------
+    (g0, b0, g1, b1) : tuple of ndarray
+        The player's and the opponent's disjoint gammon and backgammon rates.
+
+    Raises
+    ------
+    InvalidParameterError
+        For inconsistent probabilities.
+
+    Examples
+    --------
+    >>> [round(float(v), 12) for v in rates_from_probabilities([0.5, 0.2, 0.05, 0.1, 0.0])]
+    [0.3, 0.1, 0.2, 0.0]
     """
     p = np.asarray(probs, dtype=np.float64)
     if p.shape[-1] != 5:

@@ -187,6 +187,26 @@ def take_point_dead(
     doubler needs <= 2 cube and the taker more. Returned as the taker's winning chance.
     E.g. Kazaross-XG2 3-away/3-away, gammonless: 30.17 %; a 4-away taker against a 2-away
     doubler: 18.56 %.
+
+    Returns
+    -------
+    float or ndarray
+        The player's dead-cube take point;
+        a float for scalar inputs, else an array of the broadcast shape.
+
+    Raises
+    ------
+    InvalidScoreError
+        For an away score, cube or Crawford flag that is out of range.
+    InvalidParameterError
+        For gammon or backgammon rates outside [0, 1].
+
+    Examples
+    --------
+    >>> round(take_point_dead("kazaross-xg2", 3, 3), 4)
+    0.3017
+    >>> round(take_point_dead("kazaross-xg2", 4, 2), 4)
+    0.1856
     """
     sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
     return scalar(nan_crawford(sol, 1.0 - sol.cash_dead[1][0]))
@@ -207,6 +227,24 @@ def take_point_live(
     One minus the opponent's live cash point. Equal to the dead take point when the
     doubled cube is dead (either side needs <= 2 cube). E.g. Kazaross-XG2 3-away/3-away
     gammonless: 30.17 % x 75.08 % = 22.65 %.
+
+    Returns
+    -------
+    float or ndarray
+        The player's live take point;
+        a float for scalar inputs, else an array of the broadcast shape.
+
+    Raises
+    ------
+    InvalidScoreError
+        For an away score, cube or Crawford flag that is out of range.
+    InvalidParameterError
+        For gammon or backgammon rates outside [0, 1].
+
+    Examples
+    --------
+    >>> round(take_point_live("kazaross-xg2", 3, 3), 4)
+    0.2265
     """
     sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
     return scalar(nan_crawford(sol, 1.0 - sol.cash_live[1][0]))
@@ -227,6 +265,26 @@ def take_point(
 
     ``TP(x) = (DTW - DP) / [(1 - x)(DTW - DTL) + x (DTW - RDP) / CP_T(2 cube)]`` (the
     taker's MWC after taking blended ``(1 - x)`` dead + ``x`` live).
+
+    Returns
+    -------
+    float or ndarray
+        The player's take point (its winning chance);
+        a float for scalar inputs, else an array of the broadcast shape.
+
+    Raises
+    ------
+    InvalidScoreError
+        For an away score, cube or Crawford flag that is out of range.
+    InvalidParameterError
+        For gammon or backgammon rates outside [0, 1].
+
+    Examples
+    --------
+    >>> round(take_point("kazaross-xg2", 3, 3), 4)  # dead
+    0.3017
+    >>> round(take_point("kazaross-xg2", 3, 3, cube_life=1.0), 4)  # fully live
+    0.2265
     """
     sol, xv = run(met, away, opp_away, cube, gammons, backgammons, crawford, cube_life)
     return scalar(nan_crawford(sol, 1.0 - cash_at_x(sol, 1, xv)[0]))
@@ -245,6 +303,24 @@ def cash_point_dead(
     """Dead-cube cash point of the first-named player: ``(DP - DTL) / (DTW - DTL)``.
 
     One minus the opponent's dead take point; 1 when the player needs <= cube.
+
+    Returns
+    -------
+    float or ndarray
+        The player's dead-cube cash point;
+        a float for scalar inputs, else an array of the broadcast shape.
+
+    Raises
+    ------
+    InvalidScoreError
+        For an away score, cube or Crawford flag that is out of range.
+    InvalidParameterError
+        For gammon or backgammon rates outside [0, 1].
+
+    Examples
+    --------
+    >>> round(cash_point_dead("kazaross-xg2", 3, 3), 4)
+    0.6983
     """
     sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
     return scalar(nan_crawford(sol, sol.cash_dead[0][0]))
@@ -260,7 +336,26 @@ def cash_point_live(
     *,
     crawford: bool = False,
 ) -> float | Arr:
-    """Fully-live cash point of the first-named player (gnubg ``GetPoints``)."""
+    """Fully-live cash point of the first-named player (gnubg ``GetPoints``).
+
+    Returns
+    -------
+    float or ndarray
+        The player's live cash point;
+        a float for scalar inputs, else an array of the broadcast shape.
+
+    Raises
+    ------
+    InvalidScoreError
+        For an away score, cube or Crawford flag that is out of range.
+    InvalidParameterError
+        For gammon or backgammon rates outside [0, 1].
+
+    Examples
+    --------
+    >>> round(cash_point_live("kazaross-xg2", 3, 3), 4)  # 1 - 22.65 %
+    0.7735
+    """
     sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
     return scalar(nan_crawford(sol, sol.cash_live[0][0]))
 
@@ -276,7 +371,26 @@ def cash_point(
     cube_life: ArrayLike = 0.0,
     crawford: bool = False,
 ) -> float | Arr:
-    """Cash point of the first-named player at cube life ``x``: 1 - the opponent's TP(x)."""
+    """Cash point of the first-named player at cube life ``x``: 1 - the opponent's TP(x).
+
+    Returns
+    -------
+    float or ndarray
+        The player's cash point (its winning chance);
+        a float for scalar inputs, else an array of the broadcast shape.
+
+    Raises
+    ------
+    InvalidScoreError
+        For an away score, cube or Crawford flag that is out of range.
+    InvalidParameterError
+        For gammon or backgammon rates outside [0, 1].
+
+    Examples
+    --------
+    >>> round(cash_point("kazaross-xg2", 3, 3), 4)  # dead: 1 - 30.17 %
+    0.6983
+    """
     sol, xv = run(met, away, opp_away, cube, gammons, backgammons, crawford, cube_life)
     return scalar(nan_crawford(sol, cash_at_x(sol, 0, xv)[0]))
 
@@ -298,6 +412,24 @@ def double_point(
     (gammon-weighted MWCs); with the opponent's immediate redouble when it is free, unless
     ``auto_redouble=False``. 1 when the player needs <= cube (nothing to double for); 0
     when doubling risks nothing (e.g. the post-Crawford trailer).
+
+    Returns
+    -------
+    float or ndarray
+        The player's dead-cube double point;
+        a float for scalar inputs, else an array of the broadcast shape.
+
+    Raises
+    ------
+    InvalidScoreError
+        For an away score, cube or Crawford flag that is out of range.
+    InvalidParameterError
+        For gammon or backgammon rates outside [0, 1].
+
+    Examples
+    --------
+    >>> round(double_point("kazaross-xg2", 3, 3), 4)  # symmetric score, gammonless
+    0.5
     """
     sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
     arr = sol.double_point[0][0] if auto_redouble else sol.double_point_no_redouble[0][0]
@@ -322,6 +454,24 @@ def too_good_point(
 
     gnubg's ``getMatchPoints`` uses ``(NDW - NDL) / ((NDW - NDL) + (NDW - DP))`` instead;
     the two agree only where ``NDW = DP`` (gammons worthless), both being 1.
+
+    Returns
+    -------
+    float or ndarray
+        The player's too-good point;
+        a float for scalar inputs, else an array of the broadcast shape.
+
+    Raises
+    ------
+    InvalidScoreError
+        For an away score, cube or Crawford flag that is out of range.
+    InvalidParameterError
+        For gammon or backgammon rates outside [0, 1].
+
+    Examples
+    --------
+    >>> too_good_point("kazaross-xg2", 3, 3)  # no gammons: never too good
+    1.0
     """
     sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
     return scalar(nan_crawford(sol, sol.too_good[0][0]))
@@ -346,6 +496,35 @@ def gammon_value(
     Kazaross-XG2 3-away/3-away 0.76048. gnubg's internal gammon price is twice this.
     (``crawford`` only matters at 1-away scores, whose results are post-Crawford either
     way.)
+
+    Parameters
+    ----------
+    met : MET or str
+        The match equity table.
+    away, opp_away : array_like of int
+        Points the first-named player and the opponent need.
+    cube : array_like of int, optional
+        The cube value.
+    crawford : bool, optional
+        The Crawford game.
+
+    Returns
+    -------
+    float or ndarray
+        The gammon value;
+        a float for scalar inputs, else an array of the broadcast shape.
+
+    Raises
+    ------
+    InvalidScoreError
+        For an away score, cube or Crawford flag that is out of range.
+    InvalidParameterError
+        For gammon or backgammon rates outside [0, 1].
+
+    Examples
+    --------
+    >>> round(gammon_value("kazaross-xg2", 3, 3), 5)
+    0.76048
     """
     t, a, b, c, _, one_away, _, _ = prepare(met, away, opp_away, cube, 0.0, 0.0, crawford)
     return scalar(gammon_values(t, a, b, c, one_away)[0])
@@ -363,6 +542,35 @@ def backgammon_value(
 
     ``(MWC(win 3c) - MWC(win c)) / (MWC(win c) - MWC(lose c))``: 1.0 in money play;
     Kazaross-XG2 3-away/3-away 2.01332.
+
+    Parameters
+    ----------
+    met : MET or str
+        The match equity table.
+    away, opp_away : array_like of int
+        Points the first-named player and the opponent need.
+    cube : array_like of int, optional
+        The cube value.
+    crawford : bool, optional
+        The Crawford game.
+
+    Returns
+    -------
+    float or ndarray
+        The backgammon value;
+        a float for scalar inputs, else an array of the broadcast shape.
+
+    Raises
+    ------
+    InvalidScoreError
+        For an away score, cube or Crawford flag that is out of range.
+    InvalidParameterError
+        For gammon or backgammon rates outside [0, 1].
+
+    Examples
+    --------
+    >>> round(backgammon_value("kazaross-xg2", 3, 3), 5)
+    2.01332
     """
     t, a, b, c, _, one_away, _, _ = prepare(met, away, opp_away, cube, 0.0, 0.0, crawford)
     return scalar(gammon_values(t, a, b, c, one_away)[1])
@@ -373,6 +581,28 @@ def score_state(away: int, opp_away: int, *, crawford: bool = False) -> str:
 
     A side 1-away means post-Crawford unless ``crawford`` (the Crawford game); both 1-away
     is double match point. ``crawford=True`` at a score without a side 1-away is an error.
+
+    Parameters
+    ----------
+    away, opp_away : int
+        Points the two sides need.
+    crawford : bool, optional
+        The Crawford game (a side 1-away).
+
+    Returns
+    -------
+    str
+        ``"normal"``, ``"crawford"``, ``"post-crawford"`` or ``"dmp"``.
+
+    Raises
+    ------
+    InvalidScoreError
+        For ``crawford`` without a side 1-away.
+
+    Examples
+    --------
+    >>> score_state(3, 3), score_state(1, 3), score_state(1, 3, crawford=True)
+    ('normal', 'post-crawford', 'crawford')
     """
     if away == 1 and opp_away == 1:
         if crawford:
@@ -394,6 +624,29 @@ def may_double(away: int, opp_away: int, cube: int, owner: str, *, crawford: boo
 
     Not in the Crawford game, not as the post-Crawford leader, not when the player already
     needs <= cube (nothing to double for), and only from the centre or the player's own side.
+
+    Parameters
+    ----------
+    away, opp_away : int
+        Points the player and the opponent need.
+    cube : int
+        The cube value.
+    owner : {"centre", "player", "opponent"}
+        Who holds the cube.
+    crawford : bool, optional
+        The Crawford game.
+
+    Returns
+    -------
+    bool
+        Whether the player may double.
+
+    Examples
+    --------
+    >>> may_double(3, 3, 1, "centre"), may_double(3, 3, 1, "opponent")
+    (True, False)
+    >>> may_double(1, 3, 1, "centre")  # the post-Crawford leader
+    False
     """
     owner = check_owner(owner)
     state = score_state(away, opp_away, crawford=crawford)
@@ -441,6 +694,37 @@ def market_window(
 
     Rates as in the other functions (disjoint fractions of wins). In the Crawford game all
     values are NaN (no cube).
+
+    Parameters
+    ----------
+    met : MET or str
+        The match equity table.
+    away, opp_away : int
+        Points the first-named player and the opponent need.
+    cube : int, optional
+        The cube value.
+    gammons, backgammons : (G0, G1), (B0, B1), optional
+        Disjoint gammon and backgammon rates of both players.
+    crawford : bool, optional
+        The Crawford game.
+
+    Returns
+    -------
+    (MarketWindow, MarketWindow)
+        The first-named player's and the opponent's windows.
+
+    Raises
+    ------
+    InvalidScoreError
+        For a bad score or cube.
+    InvalidParameterError
+        For bad rates.
+
+    Examples
+    --------
+    >>> mine, theirs = market_window("kazaross-xg2", 3, 3)
+    >>> round(mine.cash_point_dead, 4), round(mine.cash_point_live, 4)
+    (0.6983, 0.7735)
     """
     sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
     res = []
@@ -655,6 +939,19 @@ def points(
         opponent's take point; post-Crawford and DMP: no live points (the trailer's double
         point is 0 and its cash point is 1 minus the leader's take point; the leader and
         both DMP players have no doubling points). The Crawford game: gammon values only.
+
+    Raises
+    ------
+    InvalidScoreError
+        For a bad score or cube, or the Crawford game without a side 1-away.
+    InvalidParameterError
+        For bad rates or a cube life outside [0, 1].
+
+    Examples
+    --------
+    >>> sp = points("kazaross-xg2", 3, 3)
+    >>> round(sp.players[0].take_point_dead, 4), round(sp.players[0].take_point_live, 4)
+    (0.3017, 0.2265)
     """
     t = MetView(as_met(met), 0)
     a = int(check_away(away, "away"))

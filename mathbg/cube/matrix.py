@@ -101,6 +101,19 @@ def score_matrix(
         doubling columns when ``away <= cube``, its take columns when ``opp_away <=
         cube``). ``take_live`` is fully live (x = 1); ``df.attrs["cube_life"]`` is the x of
         ``take_x``/``cash_x``.
+
+    Raises
+    ------
+    InvalidScoreError
+        For a bad length or cube.
+    InvalidParameterError
+        For bad rates or a cube life outside [0, 1].
+
+    Examples
+    --------
+    >>> df = score_matrix("kazaross-xg2", 3, cubes=(1,))
+    >>> round(float(df.query("away == 3 and opp_away == 3")["take_dead"].iloc[0]), 4)
+    0.3017
     """
     import pandas as pd
 
@@ -217,6 +230,26 @@ def take_point_table(df: pd.DataFrame, cube: int = 1, column: str = "take_dead")
 
     For ``take_*`` columns the row is the taker's score (the opponent doubles from ``cube``);
     for doubling columns the row is the doubler's.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A :func:`score_matrix`.
+    cube : int, optional
+        The cube before the double.
+    column : str, optional
+        The column to pivot.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows ``away``, columns ``opp_away``.
+
+    Examples
+    --------
+    >>> t = take_point_table(score_matrix("kazaross-xg2", 3, cubes=(1,)))
+    >>> round(float(t.loc[3, 3]), 4)
+    0.3017
     """
     if column not in df.columns:
         raise InvalidParameterError(f"no column {column!r}; have {list(df.columns)}")

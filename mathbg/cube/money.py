@@ -119,6 +119,21 @@ def win_value(gammon_rate: ArrayLike, backgammon_rate: ArrayLike = 0.0) -> Float
     gammon_rate, backgammon_rate : array_like
         Disjoint fractions of that side's wins: gammons that are not backgammons, and
         backgammons (gnubg's ``show marketwindow`` convention).
+
+    Returns
+    -------
+    float or ndarray
+        ``W = 1 + g + 2 b``.
+
+    Raises
+    ------
+    InvalidParameterError
+        For rates outside [0, 1] or summing above 1.
+
+    Examples
+    --------
+    >>> win_value(0.2), win_value(0.2, 0.05)
+    (1.2, 1.3)
     """
     return _out(average_win_value(gammon_rate, backgammon_rate))
 
@@ -129,6 +144,33 @@ def money_take_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Float:
     ``W``, ``L`` are the taker's average win and loss values (gammon and backgammon rates as
     disjoint fractions of wins, see :func:`win_value`); ``x`` the cube life. Gammonless:
     25 % dead, 21.43 % at x = 2/3, 20 % live.
+
+    Parameters
+    ----------
+    W, L : array_like
+        The taker's average win and loss values (``1 + g + 2 b`` with disjoint gammon and
+        backgammon rates, :func:`win_value`), each in [1, 3].
+    cube_life : array_like
+        The cube life ``x`` (0 dead, 1 fully live).
+
+    Returns
+    -------
+    float or ndarray
+        The taker's take point.
+
+    Raises
+    ------
+    InvalidParameterError
+        For ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
+
+    References
+    ----------
+    R. Janowski, "Take-Points in Money Games" (1993).
+
+    Examples
+    --------
+    >>> money_take_point(1, 1, 0.0), money_take_point(1, 1, 1.0)
+    (0.25, 0.2)
     """
     w, l_ = _wl(W, L)
     x = check_cube_life(cube_life)
@@ -140,6 +182,33 @@ def beaver_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Float:
 
     Above it the taker's equity after taking is positive, so redoubling at once (beaver)
     gains. Rates are disjoint fractions of wins (see :func:`win_value`).
+
+    Parameters
+    ----------
+    W, L : array_like
+        The taker's average win and loss values (``1 + g + 2 b`` with disjoint gammon and
+        backgammon rates, :func:`win_value`), each in [1, 3].
+    cube_life : array_like
+        The cube life ``x`` (0 dead, 1 fully live).
+
+    Returns
+    -------
+    float or ndarray
+        The taker's beaver point.
+
+    Raises
+    ------
+    InvalidParameterError
+        For ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
+
+    References
+    ----------
+    R. Janowski, "Take-Points in Money Games" (1993).
+
+    Examples
+    --------
+    >>> beaver_point(1, 1, 0.0), beaver_point(1, 1, 1.0)
+    (0.5, 0.4)
     """
     w, l_ = _wl(W, L)
     x = check_cube_life(cube_life)
@@ -152,6 +221,33 @@ def raccoon_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Float:
     Above it a beavered doubler still has positive equity and redoubles again (raccoon);
     equivalently the taker beavers when the doubler's chance is below it. Rates are
     disjoint fractions of wins (see :func:`win_value`).
+
+    Parameters
+    ----------
+    W, L : array_like
+        The doubler's average win and loss values (``1 + g + 2 b`` with disjoint gammon and
+        backgammon rates, :func:`win_value`), each in [1, 3].
+    cube_life : array_like
+        The cube life ``x`` (0 dead, 1 fully live).
+
+    Returns
+    -------
+    float or ndarray
+        The doubler's raccoon point.
+
+    Raises
+    ------
+    InvalidParameterError
+        For ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
+
+    References
+    ----------
+    R. Janowski, "Take-Points in Money Games" (1993).
+
+    Examples
+    --------
+    >>> raccoon_point(1, 1, 0.0), raccoon_point(1, 1, 1.0)
+    (0.5, 0.6)
     """
     w, l_ = _wl(W, L)
     x = check_cube_life(cube_life)
@@ -172,6 +268,34 @@ def jacoby_factor(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike, beavers: boo
     gnubg's dead-cube "initial double point with Jacoby and beavers",
     ``(L - 1/4) / (W + L - 1/2)``, is the raw ``k2`` formula at x = 0 without the floor, so
     it differs from ours when ``L > W``.
+
+    Parameters
+    ----------
+    W, L : array_like
+        The doubler's average win and loss values.
+    cube_life : array_like
+        The cube life ``x``.
+    beavers : bool, optional
+        Beavers allowed (``k2``).
+
+    Returns
+    -------
+    float or ndarray
+        ``k1`` (or ``k2`` with beavers).
+
+    Raises
+    ------
+    InvalidParameterError
+        For ``W``, ``L`` or the cube life out of range.
+
+    References
+    ----------
+    R. Janowski, "Take-Points in Money Games" (1993).
+
+    Examples
+    --------
+    >>> round(jacoby_factor(2, 1, 0.0), 3), round(jacoby_factor(2, 1, 0.0, beavers=True), 3)
+    (0.75, 0.9)
     """
     w, l_ = _wl(W, L)
     x = check_cube_life(cube_life)
@@ -193,6 +317,34 @@ def initial_double_point(
     ``2 [p(W + L + x/2) - L - x/2]``; dead ``L / (W + L)``, live ``(L + 1) / (W + L + 1/2)``.
     With the Jacoby rule it is multiplied by :func:`jacoby_factor` (``beavers`` selects
     ``k2``). ``W``, ``L`` from disjoint gammon/backgammon rates (see :func:`win_value`).
+
+    Parameters
+    ----------
+    W, L : array_like
+        The doubler's average win and loss values (:func:`win_value`).
+    cube_life : array_like
+        The cube life ``x``.
+    jacoby, beavers : bool, optional
+        The Jacoby rule (and beavers under it).
+
+    Returns
+    -------
+    float or ndarray
+        The doubler's initial double point.
+
+    Raises
+    ------
+    InvalidParameterError
+        For ``W``, ``L`` or the cube life out of range.
+
+    References
+    ----------
+    R. Janowski, "Take-Points in Money Games" (1993).
+
+    Examples
+    --------
+    >>> initial_double_point(1, 1, 0.0), initial_double_point(1, 1, 1.0)
+    (0.5, 0.8)
     """
     w, l_ = _wl(W, L)
     x = check_cube_life(cube_life)
@@ -207,6 +359,33 @@ def redouble_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Float:
 
     Where the owned-cube equity ``p(W + L + x/2) - L`` equals the double/take equity
     ``2 [p(W + L + x/2) - L - x/2]``. Rates are disjoint fractions of wins.
+
+    Parameters
+    ----------
+    W, L : array_like
+        The doubler's average win and loss values (``1 + g + 2 b`` with disjoint gammon and
+        backgammon rates, :func:`win_value`), each in [1, 3].
+    cube_life : array_like
+        The cube life ``x`` (0 dead, 1 fully live).
+
+    Returns
+    -------
+    float or ndarray
+        The doubler's redouble point.
+
+    Raises
+    ------
+    InvalidParameterError
+        For ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
+
+    References
+    ----------
+    R. Janowski, "Take-Points in Money Games" (1993).
+
+    Examples
+    --------
+    >>> redouble_point(1, 1, 0.0), redouble_point(1, 1, 1.0)
+    (0.5, 0.8)
     """
     w, l_ = _wl(W, L)
     x = check_cube_life(cube_life)
@@ -218,6 +397,33 @@ def money_cash_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Float:
 
     It is one minus the opponent's take point. Gammonless: 75 % dead, 80 % live. Rates are
     disjoint fractions of wins (see :func:`win_value`).
+
+    Parameters
+    ----------
+    W, L : array_like
+        The doubler's average win and loss values (``1 + g + 2 b`` with disjoint gammon and
+        backgammon rates, :func:`win_value`), each in [1, 3].
+    cube_life : array_like
+        The cube life ``x`` (0 dead, 1 fully live).
+
+    Returns
+    -------
+    float or ndarray
+        The doubler's cash point.
+
+    Raises
+    ------
+    InvalidParameterError
+        For ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
+
+    References
+    ----------
+    R. Janowski, "Take-Points in Money Games" (1993).
+
+    Examples
+    --------
+    >>> money_cash_point(1, 1, 0.0), money_cash_point(1, 1, 1.0)
+    (0.75, 0.8)
     """
     w, l_ = _wl(W, L)
     x = check_cube_life(cube_life)
@@ -230,6 +436,33 @@ def money_too_good_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Fl
     Above it playing on (holding the cube, equity ``p(W + L + x/2) - L``) beats cashing 1
     point; dead ``(L + 1) / (W + L)``: where ``p W - (1 - p) L = 1``. Gammonless: 100 %
     dead, 80 % live. Rates are disjoint fractions of wins (see :func:`win_value`).
+
+    Parameters
+    ----------
+    W, L : array_like
+        The player's average win and loss values (``1 + g + 2 b`` with disjoint gammon and
+        backgammon rates, :func:`win_value`), each in [1, 3].
+    cube_life : array_like
+        The cube life ``x`` (0 dead, 1 fully live).
+
+    Returns
+    -------
+    float or ndarray
+        The player's too-good point.
+
+    Raises
+    ------
+    InvalidParameterError
+        For ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
+
+    References
+    ----------
+    R. Janowski, "Take-Points in Money Games" (1993).
+
+    Examples
+    --------
+    >>> money_too_good_point(1, 1, 0.0), money_too_good_point(1, 1, 1.0)
+    (1.0, 0.8)
     """
     w, l_ = _wl(W, L)
     x = check_cube_life(cube_life)
@@ -240,7 +473,34 @@ def money_too_good_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Fl
 
 
 def equity_cubeless(p: ArrayLike, W: ArrayLike, L: ArrayLike) -> Float:
-    """Cubeless (dead-cube) equity per unit cube, ``E = p W - (1 - p) L = p (W + L) - L``."""
+    """Cubeless (dead-cube) equity per unit cube, ``E = p W - (1 - p) L = p (W + L) - L``.
+
+    Parameters
+    ----------
+    p : array_like
+        The player's cubeless winning chance.
+    W, L : array_like
+        The player's average win and loss values (:func:`win_value`).
+
+    Returns
+    -------
+    float or ndarray
+        The cubeless equity.
+
+    Raises
+    ------
+    InvalidParameterError
+        For ``p`` outside [0, 1], ``W`` or ``L`` outside [1, 3].
+
+    References
+    ----------
+    R. Janowski, "Take-Points in Money Games" (1993).
+
+    Examples
+    --------
+    >>> round(float(equity_cubeless(0.6, 1.2, 1.0)), 12)
+    0.32
+    """
     w, l_ = _wl(W, L)
     p = _prob(p)
     return _out(p * (w + l_) - l_)
@@ -249,7 +509,38 @@ def equity_cubeless(p: ArrayLike, W: ArrayLike, L: ArrayLike) -> Float:
 def equity_owned(
     p: ArrayLike, W: ArrayLike, L: ArrayLike, cube_life: ArrayLike, cube: int = 1
 ) -> Float:
-    """Janowski's equity holding the cube, ``C [p (W + L + x/2) - L]``."""
+    """Janowski's equity holding the cube, ``C [p (W + L + x/2) - L]``.
+
+    Parameters
+    ----------
+    p : array_like
+        The player's cubeless winning chance.
+    W, L : array_like
+        The player's average win and loss values (:func:`win_value`).
+    cube_life : array_like
+        The cube life ``x``.
+    cube : int, optional
+        The cube value ``C``.
+
+    Returns
+    -------
+    float or ndarray
+        The equity holding the cube.
+
+    Raises
+    ------
+    InvalidParameterError
+        For ``p`` outside [0, 1], ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
+
+    References
+    ----------
+    R. Janowski, "Take-Points in Money Games" (1993).
+
+    Examples
+    --------
+    >>> round(float(equity_owned(0.8, 1.0, 1.0, 1.0)), 12)  # the live cash point: +1
+    1.0
+    """
     w, l_ = _wl(W, L)
     p, x = _prob(p), check_cube_life(cube_life)
     return _out(cube * (p * (w + l_ + 0.5 * x) - l_))
@@ -258,7 +549,38 @@ def equity_owned(
 def equity_unavailable(
     p: ArrayLike, W: ArrayLike, L: ArrayLike, cube_life: ArrayLike, cube: int = 1
 ) -> Float:
-    """Janowski's equity when the opponent holds the cube, ``C [p (W + L + x/2) - L - x/2]``."""
+    """Janowski's equity when the opponent holds the cube, ``C [p (W + L + x/2) - L - x/2]``.
+
+    Parameters
+    ----------
+    p : array_like
+        The player's cubeless winning chance.
+    W, L : array_like
+        The player's average win and loss values (:func:`win_value`).
+    cube_life : array_like
+        The cube life ``x``.
+    cube : int, optional
+        The cube value ``C``.
+
+    Returns
+    -------
+    float or ndarray
+        The equity with the cube on the other side.
+
+    Raises
+    ------
+    InvalidParameterError
+        For ``p`` outside [0, 1], ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
+
+    References
+    ----------
+    R. Janowski, "Take-Points in Money Games" (1993).
+
+    Examples
+    --------
+    >>> round(float(equity_unavailable(0.2, 1.0, 1.0, 1.0)), 12)  # the live take point
+    -1.0
+    """
     w, l_ = _wl(W, L)
     p, x = _prob(p), check_cube_life(cube_life)
     return _out(cube * (p * (w + l_ + 0.5 * x) - l_ - 0.5 * x))
@@ -271,6 +593,36 @@ def equity_centred(
 
     Valid inside the doubling window (between the opponent's and the player's cash
     points); see :func:`cubeful_equity` for gnubg's version valid everywhere.
+
+    Parameters
+    ----------
+    p : array_like
+        The player's cubeless winning chance.
+    W, L : array_like
+        The player's average win and loss values (:func:`win_value`).
+    cube_life : array_like
+        The cube life ``x``.
+    cube : int, optional
+        The cube value ``C``.
+
+    Returns
+    -------
+    float or ndarray
+        The centred-cube equity.
+
+    Raises
+    ------
+    InvalidParameterError
+        For ``p`` outside [0, 1], ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
+
+    References
+    ----------
+    R. Janowski, "Take-Points in Money Games" (1993).
+
+    Examples
+    --------
+    >>> round(float(equity_centred(0.5, 1.0, 1.0, 2 / 3)), 12)
+    0.0
     """
     w, l_ = _wl(W, L)
     p, x = _prob(p), check_cube_life(cube_life)
@@ -342,6 +694,40 @@ def cubeful_equity(
     For an owned or unavailable cube inside the window this equals Janowski's
     :func:`equity_owned` / :func:`equity_unavailable`; for a centred cube it equals
     :func:`equity_centred` at x = 0 and x = 1 only.
+
+    Parameters
+    ----------
+    p : array_like
+        The player's cubeless winning chance.
+    W, L : array_like
+        The player's average win and loss values.
+    cube_life : array_like
+        The cube life ``x``.
+    owner : {"centre", "player", "opponent"}, optional
+        Who holds the cube.
+    jacoby : bool, optional
+        The Jacoby rule.
+
+    Returns
+    -------
+    float or ndarray
+        The cubeful equity per unit cube.
+
+    Raises
+    ------
+    InvalidParameterError
+        For ``p``, ``W``, ``L`` or the cube life out of range.
+
+    References
+    ----------
+    GNU Backgammon 1.07.001 eval.c ``Cl2CfMoney``; R. Janowski (1993).
+
+    Examples
+    --------
+    >>> round(float(cubeful_equity(0.2, 1.0, 1.0, 1.0, "opponent")), 12)  # live take point
+    -1.0
+    >>> round(float(cubeful_equity(0.6, 1.0, 1.0, 0.0)), 12)  # dead: cubeless
+    0.2
     """
     w, l_ = _wl(W, L)
     p, x = _prob(p), check_cube_life(cube_life)
@@ -452,6 +838,16 @@ def money_points(
     >>> pts = money_points((0.2, 0.2))
     >>> round(pts.take.dead, 5), round(pts.take.live, 5)
     (0.29167, 0.24138)
+
+    Returns
+    -------
+    MoneyPoints
+        Each point for a dead cube, a live cube and the given cube life.
+
+    Raises
+    ------
+    InvalidParameterError
+        For bad rates or a cube life outside [0, 1].
     """
     g0, g1 = check_pair(gammons, "gammons")
     b0, b1 = check_pair(backgammons, "backgammons")
@@ -519,6 +915,40 @@ def cube_action(
 
     ``owner="opponent"``: the cube is not available. ``W``, ``L`` from disjoint
     gammon/backgammon rates (see :func:`win_value`).
+
+    Parameters
+    ----------
+    p : float
+        The player's cubeless winning chance.
+    W, L : float
+        The player's average win and loss values (:func:`win_value`).
+    cube_life : float
+        The cube life ``x``.
+    owner : {"centre", "player", "opponent"}, optional
+        Who holds the cube.
+    jacoby, beavers : bool, optional
+        The Jacoby rule and beavers.
+
+    Returns
+    -------
+    CubeActionResult
+        The action, the equities and the points it was read from.
+
+    Raises
+    ------
+    InvalidParameterError
+        For ``p``, ``W``, ``L`` or the cube life out of range.
+
+    References
+    ----------
+    R. Janowski, "Take-Points in Money Games" (1993).
+
+    Examples
+    --------
+    >>> str(cube_action(0.7, 1.0, 1.0, 2 / 3).action)
+    'double, take'
+    >>> str(cube_action(0.5, 1.0, 1.0, 2 / 3).action)
+    'no double, take'
     """
     owner = check_owner(owner)
     pv = float(_prob(p))
