@@ -56,6 +56,29 @@ def as_position(position: Any) -> tuple[Position, MatchState | None]:
     ``position`` is a :class:`~mathbg.rules.position.Position`, a gnubg Position ID,
     ``POSID:MATCHID`` or an XGID. Raises :class:`~mathbg.errors.InvalidPositionError` for
     an impossible or finished position (a side with no checker left).
+
+    Parameters
+    ----------
+    position : Position or str
+        A position, a gnubg Position ID, ``POSID:MATCHID`` or an XGID.
+
+    Returns
+    -------
+    (Position, MatchState or None)
+        The checked position and the match state the ID carries (None without one).
+
+    Raises
+    ------
+    InvalidPositionError
+        For an impossible or finished position, or an input of another type.
+    InvalidIdError
+        For an ID that cannot be decoded.
+
+    Examples
+    --------
+    >>> pos, match = as_position("4HPwATDgc/ABMA")
+    >>> pos.position_class, match is None
+    ('contact', True)
     """
     from mathbg.rules.position import Position
 
@@ -81,7 +104,23 @@ def as_position(position: Any) -> tuple[Position, MatchState | None]:
 
 
 def top_point(row: Sequence[int]) -> int:
-    """Highest occupied point of a side (bar = 25), 0 when all are off."""
+    """Highest occupied point of a side (bar = 25), 0 when all are off.
+
+    Parameters
+    ----------
+    row : sequence of int
+        A side's checker counts on points 1..25.
+
+    Returns
+    -------
+    int
+        The highest occupied point, 0 when the side has borne off.
+
+    Examples
+    --------
+    >>> top_point([2, 0, 3, 0, 0, 0]), top_point([0, 0, 0])
+    (3, 0)
+    """
     return next((k + 1 for k in range(len(row) - 1, -1, -1) if row[k]), 0)
 
 
@@ -124,6 +163,26 @@ def check_probabilities(probs: Any) -> tuple[float, float, float, float, float]:
 
     Needs ``0 <= win_bg <= win_gammon <= win <= 1`` and ``0 <= lose_bg <= lose_gammon
     <= 1 - win``.
+
+    Parameters
+    ----------
+    probs : array_like of 5 floats
+        ``W, WG, WB, LG, LB`` (cumulative gammons).
+
+    Returns
+    -------
+    tuple of 5 floats
+        The values, clipped into their bounds (gnubg's outputs are single precision).
+
+    Raises
+    ------
+    InvalidParameterError
+        For a wrong count or inconsistent values.
+
+    Examples
+    --------
+    >>> check_probabilities([0.7, 0.2, 0.01, 0.05, 0.002])
+    (0.7, 0.2, 0.01, 0.05, 0.002)
     """
     try:
         p = np.asarray(probs, dtype=np.float64).reshape(-1)
@@ -254,7 +313,25 @@ def match_list(
     positions: Sequence[Position], matches: Sequence[MatchState | None] | None
 ) -> list[MatchState | None]:
     """The match state of each of ``positions``: ``matches`` as a list, or money (``None``)
-    for every position when ``matches`` is ``None``."""
+    for every position when ``matches`` is ``None``.
+
+    Parameters
+    ----------
+    positions : sequence of Position
+        The positions.
+    matches : sequence of MatchState or None, or None
+        Their match states.
+
+    Returns
+    -------
+    list of MatchState or None
+        One entry per position.
+
+    Examples
+    --------
+    >>> match_list([None, None], None)  # doctest: +ELLIPSIS
+    [None, None]
+    """
     return list(matches) if matches is not None else [None] * len(positions)
 
 

@@ -207,12 +207,34 @@ class RaceEvaluator(_Base):
 
 
 def gnubg_nn_installed() -> bool:
-    """Is the ``gnubg-nn`` package importable?"""
+    """Is the ``gnubg-nn`` package importable?
+
+    Returns
+    -------
+    bool
+        True when ``import gnubg_nn`` would succeed.
+
+    Examples
+    --------
+    >>> isinstance(gnubg_nn_installed(), bool)
+    True
+    """
     return importlib.util.find_spec("gnubg_nn") is not None
 
 
 def gnubg_program_installed() -> bool:
-    """Is the GNU Backgammon program on PATH or in /usr/games?"""
+    """Is the GNU Backgammon program on PATH or in /usr/games?
+
+    Returns
+    -------
+    bool
+        True when :func:`mathbg.analysis.gnubg_program.find_gnubg` finds the program.
+
+    Examples
+    --------
+    >>> isinstance(gnubg_program_installed(), bool)
+    True
+    """
     from mathbg.analysis.gnubg_program import find_gnubg
 
     return find_gnubg() is not None

@@ -75,13 +75,58 @@ def _module() -> Any:
 
 
 def board_of(position: Position) -> list[list[int]]:
-    """gnubg-nn's board for ``position``: ``[side not on roll, side on roll]``, 25 each."""
+    """gnubg-nn's board for ``position``: ``[side not on roll, side on roll]``, 25 each.
+
+    Parameters
+    ----------
+    position : Position
+        The position.
+
+    Returns
+    -------
+    list of 2 lists of 25 int
+        gnubg's ``TanBoard``: row 0 the side not on roll, row 1 the side on roll.
+
+    Examples
+    --------
+    >>> from mathbg.rules.position import Position
+    >>> board = board_of(Position.initial())
+    >>> len(board), len(board[0]), sum(board[1])
+    (2, 25, 15)
+    """
     b = position.board
     return [[int(v) for v in b[0]], [int(v) for v in b[1]]]
 
 
 def nn_probabilities(boards: Sequence[Any], plies: int = 0) -> list[tuple[float, ...]]:
-    """``gnubg_nn.probabilities`` of each board (TanBoard layout), unchanged."""
+    """``gnubg_nn.probabilities`` of each board (TanBoard layout), unchanged.
+
+    Parameters
+    ----------
+    boards : sequence of boards
+        gnubg ``TanBoard`` layouts.
+    plies : int, optional
+        Search depth (0 to :data:`MAX_PLIES`).
+
+    Returns
+    -------
+    list of tuple of 5 floats
+        gnubg's five outputs per board.
+
+    Raises
+    ------
+    EngineNotAvailableError
+        When the ``gnubg-nn`` package is not installed.
+    InvalidParameterError
+        For plies out of range.
+
+    Examples
+    --------
+    >>> from mathbg.rules.position import Position
+    >>> (w, *_), = nn_probabilities([board_of(Position.initial())])  # doctest: +SKIP
+    >>> 0.45 < w < 0.55  # doctest: +SKIP
+    True
+    """
     nn = _module()
     return [tuple(float(v) for v in nn.probabilities(board, int(plies))) for board in boards]
 

@@ -92,7 +92,19 @@ json.dump(out, open(%(out)r, "w"))
 
 
 def find_gnubg() -> Path | None:
-    """The gnubg program (on PATH or Debian's ``/usr/games/gnubg``), or None."""
+    """The gnubg program (on PATH or Debian's ``/usr/games/gnubg``), or None.
+
+    Returns
+    -------
+    Path or None
+        The program's path.
+
+    Examples
+    --------
+    >>> path = find_gnubg()
+    >>> path is None or path.name.startswith("gnubg")
+    True
+    """
     found = shutil.which("gnubg")
     if found:
         return Path(found)
@@ -134,7 +146,23 @@ class Situation:
 
 
 def situation_of(match: MatchState | None) -> Situation:
-    """The gnubg situation of a mathbg match state seen by the side on roll."""
+    """The gnubg situation of a mathbg match state seen by the side on roll.
+
+    Parameters
+    ----------
+    match : MatchState or None
+        The match state (None: money, cube centred).
+
+    Returns
+    -------
+    Situation
+        Score, cube and Crawford flag as gnubg takes them.
+
+    Examples
+    --------
+    >>> situation_of(None).as_job()["length"]
+    0
+    """
     if match is None:
         return Situation()
     me, opp = match.on_roll, 1 - match.on_roll
@@ -151,6 +179,38 @@ def run_gnubg_script(
     the C locale; gnubg needs a writable ``$HOME``. Returns the finished process (its exit
     code, stdout and stderr as text), whatever its exit code. Shared by :func:`run_gnubg`
     and the tests' reference peer.
+
+    Parameters
+    ----------
+    exe : str or Path
+        The gnubg program.
+    flag : {"-p", "-c"}
+        A Python script or a command file.
+    script : Path
+        The script.
+    home : str or Path
+        A writable directory for ``$HOME`` and the working directory.
+    timeout : float
+        Seconds before the process is killed.
+
+    Returns
+    -------
+    subprocess.CompletedProcess
+        The finished process.
+
+    Raises
+    ------
+    subprocess.TimeoutExpired
+        When gnubg runs longer than ``timeout``.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> home = tempfile.mkdtemp()
+    >>> script = pathlib.Path(home, "hello.py")
+    >>> _ = script.write_text("print('hello')")
+    >>> run_gnubg_script(find_gnubg(), "-p", script, home, 60).returncode  # doctest: +SKIP
+    0
     """
     env = dict(os.environ, HOME=str(home), LANG="C", LC_ALL="C")
     return subprocess.run(
@@ -184,6 +244,8 @@ def run_gnubg(
         gnubg's search depth for both.
     evaluate_at : sequence of Situation, optional
         Per board, the situation for the cubeless evaluation (default money, centred).
+    timeout : float
+        Seconds before gnubg is stopped.
 
     Returns
     -------
@@ -191,6 +253,18 @@ def run_gnubg(
         Per board: ``probs`` (gnubg's five outputs), ``class`` (gnubg's position class) and
         ``decisions`` (per situation: ``optimal``, ``no_double``, ``double_take``,
         ``double_pass`` normalised equities, ``code`` and ``text`` of the recommendation).
+
+    Raises
+    ------
+    EngineNotAvailableError
+        When gnubg is missing, fails or times out.
+
+    Examples
+    --------
+    >>> from mathbg.rules.position import Position
+    >>> (out,) = run_gnubg([Position.initial().board])  # doctest: +SKIP
+    >>> len(out["probs"])  # doctest: +SKIP
+    5
     """
     exe = find_gnubg()
     if exe is None:

@@ -175,6 +175,10 @@ def unregister_engine(name: str) -> None:
     Examples
     --------
     >>> unregister_engine("no-such-engine")
+
+    Returns
+    -------
+    None
     """
     _REGISTRY.pop(str(name).strip().lower(), None)
 

@@ -31,6 +31,33 @@ def random_positions(
 
     Every ``stride``-th position of a game (counting the positions of that kind) is kept,
     so that one game does not supply long runs of similar positions.
+
+    Parameters
+    ----------
+    n : int
+        How many positions.
+    seed : int, optional
+        The random seed (the same seed gives the same positions).
+    kind : str, optional
+        One of :data:`KINDS`.
+    stride : int, optional
+        Keep every ``stride``-th position of a game.
+
+    Returns
+    -------
+    list of Position
+        ``n`` distinct positions.
+
+    Raises
+    ------
+    InvalidParameterError
+        For an unknown kind or a negative count.
+
+    Examples
+    --------
+    >>> ps = random_positions(3, seed=1, kind="race")
+    >>> len(ps), all(p.position_class != "contact" for p in ps)
+    (3, True)
     """
     from mathbg.rules.game import Phase, play_random_game
 

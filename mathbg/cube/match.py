@@ -477,9 +477,22 @@ def too_good_point(
     return scalar(nan_crawford(sol, sol.too_good[0][0]))
 
 
+_DOC_EXTRA = {
+    "take_point": """    cube_life : array_like
+        The cube life ``x``: 0 dead (default), 1 fully live.
+""",
+    "cash_point": """    cube_life : array_like
+        The cube life ``x`` of the opponent's take point: 0 dead (default), 1 fully live.
+""",
+    "double_point": """    auto_redouble : bool
+        Count the opponent's immediate free redouble (default True).
+""",
+}
 for _f in (take_point_dead, take_point_live, take_point, cash_point_dead, cash_point_live,
            cash_point, double_point, too_good_point):  # fmt: skip
-    _f.__doc__ = (_f.__doc__ or "").rstrip() + "\n" + _DOC_ARGS
+    # the shared Parameters section goes before Returns (numpydoc's order)
+    _args = _DOC_ARGS.lstrip("\n") + _DOC_EXTRA.get(_f.__name__, "") + "\n"
+    _f.__doc__ = (_f.__doc__ or "").replace("    Returns\n", _args + "    Returns\n", 1)
 
 
 def gammon_value(

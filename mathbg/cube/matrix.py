@@ -245,6 +245,11 @@ def take_point_table(df: pd.DataFrame, cube: int = 1, column: str = "take_dead")
     pandas.DataFrame
         Rows ``away``, columns ``opp_away``.
 
+    Raises
+    ------
+    InvalidParameterError
+        For a column the matrix does not have.
+
     Examples
     --------
     >>> t = take_point_table(score_matrix("kazaross-xg2", 3, cubes=(1,)))

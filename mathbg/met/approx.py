@@ -49,19 +49,82 @@ def _finish(leader_pct: np.ndarray, a: np.ndarray, b: np.ndarray) -> Any:
 
 
 def janowski(away: Any, opp_away: Any) -> Any:
-    """Janowski's formula: leader's MWC = 50 + 85 D / (T + 6) percent."""
+    """Janowski's formula: leader's MWC = 50 + 85 D / (T + 6) percent.
+
+    Parameters
+    ----------
+    away, opp_away : int or array_like
+        Points the player and the opponent need (pre-Crawford).
+
+    Returns
+    -------
+    float or ndarray
+        The player's match winning chance (as a fraction), from the leader's formula and
+        its complement for the trailer.
+
+    References
+    ----------
+    R. Janowski's formula, quoted by S. Turner (bkgm.com/rgb/rgb.cgi?view+803).
+
+    Examples
+    --------
+    >>> round(janowski(2, 4), 4), round(janowski(4, 2), 4)  # 50 + 85 * 2 / 10 = 67 %
+    (0.67, 0.33)
+    """
     a, b, lead, trail = _scores(away, opp_away)
     return _finish(50.0 + 85.0 * (trail - lead) / (trail + 6.0), a, b)
 
 
 def turner(away: Any, opp_away: Any) -> Any:
-    """Turner's formula: leader's MWC = 50 + (24 / T + 3) D percent."""
+    """Turner's formula: leader's MWC = 50 + (24 / T + 3) D percent.
+
+    Parameters
+    ----------
+    away, opp_away : int or array_like
+        Points the player and the opponent need (pre-Crawford).
+
+    Returns
+    -------
+    float or ndarray
+        The player's match winning chance (as a fraction), from the leader's formula and
+        its complement for the trailer.
+
+    References
+    ----------
+    S. Turner's formula (bkgm.com/rgb/rgb.cgi?view+803).
+
+    Examples
+    --------
+    >>> round(turner(2, 4), 4)  # 50 + (24 / 4 + 3) * 2 = 68 %
+    0.68
+    """
     a, b, lead, trail = _scores(away, opp_away)
     return _finish(50.0 + (24.0 / trail + 3.0) * (trail - lead), a, b)
 
 
 def neil(away: Any, opp_away: Any) -> Any:
-    """Neil's numbers: leader's MWC = 50 + N(T) D percent, N interpolated in the trailer's T."""
+    """Neil's numbers: leader's MWC = 50 + N(T) D percent, N interpolated in the trailer's T.
+
+    Parameters
+    ----------
+    away, opp_away : int or array_like
+        Points the player and the opponent need (pre-Crawford).
+
+    Returns
+    -------
+    float or ndarray
+        The player's match winning chance (as a fraction), from the leader's formula and
+        its complement for the trailer.
+
+    References
+    ----------
+    N. Kazaross' numbers as quoted on rec.games.backgammon (bkgm.com/rgb/rgb.cgi?view+171).
+
+    Examples
+    --------
+    >>> round(neil(2, 4) + neil(4, 2), 12)
+    1.0
+    """
     a, b, lead, trail = _scores(away, opp_away)
     per_point = np.interp(trail, _NEIL_T, _NEIL_N)
     return _finish(50.0 + per_point * (trail - lead), a, b)
@@ -72,7 +135,35 @@ METHODS = {"janowski": janowski, "turner": turner, "neil": neil}
 
 
 def approx_table(method: str = "janowski", length: int = 15) -> np.ndarray:
-    """The (length x length) pre-Crawford matrix of an approximation (row = player's away)."""
+    """The (length x length) pre-Crawford matrix of an approximation (row = player's away).
+
+    Parameters
+    ----------
+    method : {"janowski", "neil", "turner"}, optional
+        The approximation.
+    length : int, optional
+        The table's size.
+
+    Returns
+    -------
+    ndarray, shape (length, length)
+        ``[a - 1, b - 1]`` = the MWC needing ``a`` against ``b``.
+
+    Raises
+    ------
+    InvalidParameterError
+        For an unknown method or a bad length.
+
+    References
+    ----------
+    Janowski, Neil and Turner's formulas as quoted by S. Turner, rec.games.backgammon.
+
+    Examples
+    --------
+    >>> t = approx_table("janowski", 3)
+    >>> float(t[0, 0]), round(float(t[1, 0] + t[0, 1]), 12)
+    (0.5, 1.0)
+    """
     func = METHODS.get(str(method).lower())
     if func is None:
         raise InvalidParameterError(

@@ -43,6 +43,33 @@ def build(model: str = "kazaross-xg2", length: int | None = None, **params: Any)
     ``length`` defaults to 25 for models and to the native length for shipped tables (a
     different length extends with Montgomery's model or cuts). ``params`` go to the model
     function; shipped tables take none. Parameters that are ``None`` are ignored.
+
+    Parameters
+    ----------
+    model : str, optional
+        A model or shipped table name (case-insensitive).
+    length : int, optional
+        The table's length.
+    **params
+        The model's parameters (e.g. ``gammon_rate``).
+
+    Returns
+    -------
+    MET
+        The table.
+
+    Raises
+    ------
+    UnknownTableError
+        For an unknown name.
+    InvalidParameterError
+        For parameters the model does not take or out of range.
+
+    Examples
+    --------
+    >>> t = build("zadeh", 5)
+    >>> t.name, t.pre.shape, round(float(t.pre[1, 0]), 4)  # Crawford 2-away/1-away
+    ('zadeh', (5, 5), 0.3125)
     """
     params = {k: v for k, v in params.items() if v is not None}
     key = str(model).strip().lower()
@@ -93,6 +120,16 @@ def as_met(obj: MET | str | os.PathLike[str]) -> MET:
         An unknown name.
     InvalidParameterError
         Neither a MET, a name nor a path.
+
+    Returns
+    -------
+    MET
+        The table.
+
+    Examples
+    --------
+    >>> as_met("zadeh").name, as_met(as_met("mec26")).name
+    ('zadeh', 'mec26')
     """
     if isinstance(obj, os.PathLike) or (
         isinstance(obj, str) and obj.lower().endswith(_FILE_SUFFIXES) and Path(obj).exists()

@@ -60,6 +60,34 @@ def zadeh_post_crawford(
     and the leader's free drop lowers the trailer's 2-away and 4-away values by
     ``free_drop_2`` and ``free_drop_4`` (before they feed later entries).
     Defaults (gnubg): g = 0.25, 0.015, 0.004, giving 0.5, 0.485, 0.3125, 0.302875, ...
+
+    Parameters
+    ----------
+    length : int, optional
+        Vector length.
+    gammon_rate : float, optional
+        The gammon rate ``g``.
+    free_drop_2, free_drop_4 : float, optional
+        The free-drop corrections at 2-away and 4-away.
+
+    Returns
+    -------
+    ndarray, shape (length,)
+        The trailer's MWC at 1..length away.
+
+    Raises
+    ------
+    InvalidParameterError
+        For parameters out of range.
+
+    References
+    ----------
+    N. Zadeh (1977); gnubg ``initPostCrawfordMET``.
+
+    Examples
+    --------
+    >>> zadeh_post_crawford(4).tolist()
+    [0.5, 0.485, 0.3125, 0.302875]
     """
     n = check_length(length)
     g = check_rate(gammon_rate, "post-Crawford gammon rate")
@@ -125,6 +153,22 @@ def zadeh(
     References
     ----------
     N. Zadeh, Management Science 23(9):986-993 (1977); gnubg ``matchequity.c``.
+
+    Returns
+    -------
+    MET
+        The table.
+
+    Raises
+    ------
+    InvalidParameterError
+        For parameters out of range or a table that breaks down.
+
+    Examples
+    --------
+    >>> t = zadeh(5)
+    >>> round(float(t.pre[1, 0]), 4), round(float(t.pre[2, 1]), 4)  # 2a/1a, 3a/2a
+    (0.3125, 0.397)
     """
     n = check_length(length)
     g1 = check_rate(doubler_gammon_rate, "doubler_gammon_rate")
@@ -212,6 +256,22 @@ def mec(
     References
     ----------
     C. Tornberg, mec.c (1996), distributed with GNU Backgammon.
+
+    Returns
+    -------
+    MET
+        The table.
+
+    Raises
+    ------
+    InvalidParameterError
+        For parameters out of range.
+
+    Examples
+    --------
+    >>> t = mec(5)
+    >>> float(t.pre[0, 0]), round(float(t.pre[1, 0]), 4)
+    (0.5, 0.315)
     """
     n = check_length(length)
     g = check_rate(gammon_rate, "gammon_rate")
@@ -257,6 +317,30 @@ def montgomery(length: int = 25) -> MET:
     beyond; the leader's value is the complement, so the diagonal is Phi(6) - 1/2, not 1/2.
     The post-Crawford vector is Zadeh's (g = 0.25, free drops 0.015 and 0.004), which is
     what gnubg pairs with it. Examples: 2a/1a 0.322756, 3a/2a 0.372376, 7a/3a 0.209901.
+
+    Parameters
+    ----------
+    length : int, optional
+        Table length N.
+
+    Returns
+    -------
+    MET
+        The table.
+
+    Raises
+    ------
+    InvalidParameterError
+        For a length out of range.
+
+    References
+    ----------
+    gnubg 1.07 matchequity.c (``initMETZadeh`` with ``<length>-1</length>``).
+
+    Examples
+    --------
+    >>> round(float(montgomery(5).pre[1, 0]), 6)  # 2a/1a
+    0.322756
     """
     n = check_length(length)
     aways = np.arange(1, n + 1)
@@ -277,7 +361,35 @@ def montgomery(length: int = 25) -> MET:
 
 def extend(met: MET, length: int) -> MET:
     """``met`` lengthened to ``length`` with Montgomery's model, or cut down to it:
-    :meth:`MET.extend <mathbg.met.MET.extend>`."""
+    :meth:`MET.extend <mathbg.met.MET.extend>`.
+
+    Parameters
+    ----------
+    met : MET
+        The table.
+    length : int
+        The new length.
+
+    Returns
+    -------
+    MET
+        The table at that length.
+
+    Raises
+    ------
+    InvalidParameterError
+        For a length out of range.
+
+    References
+    ----------
+    Montgomery's normal model as gnubg 1.07 extends tables (matchequity.c).
+
+    Examples
+    --------
+    >>> from mathbg.met import load
+    >>> extend(load("kazaross-xg2"), 30).length, extend(load("kazaross-xg2"), 7).length
+    (30, 7)
+    """
     if not isinstance(met, MET):
         raise InvalidParameterError(f"extend needs a MET, got {type(met).__name__}")
     return met.extend(length)

@@ -88,6 +88,26 @@ def cubeless(
     ``M(i <= 0, j) = 1``, ``M(i, j <= 0) = 0``. Without a cube the Crawford rule changes
     nothing, so the post-Crawford vector equals the 1-away column. Reproduces gnubg's
     ``met/cubeless.xml`` (13 points, four decimals).
+
+    Returns
+    -------
+    MET
+        The table.
+
+    Raises
+    ------
+    InvalidParameterError
+        For rates out of range.
+
+    References
+    ----------
+    G. Zoidis (2023); T. Keith's cubeless opening rollouts for the rates.
+
+    Examples
+    --------
+    >>> t = cubeless(5)
+    >>> float(t.pre[0, 0])
+    0.5
     """
     n = check_length(length)
     g = check_rate(gammon_rate, "gammon_rate")
@@ -154,6 +174,17 @@ def rotation_met(
         docstring; draws make it cyclic across the rotation at a fixed score, solved
         exactly: ``x_k = D_k x_{k+1} + b_k`` around the cycle gives
         ``x_0 = sum_m (prod_{l<m} D_l) b_m / (1 - prod_l D_l)``.
+
+    Raises
+    ------
+    InvalidParameterError
+        For rates out of range.
+
+    Examples
+    --------
+    >>> m = rotation_met(3, [0.2, 0.2])
+    >>> m.shape, float(m[0, 1, 1])
+    ((2, 4, 4), 0.5)
     """
     g = np.asarray(gammon_rates, dtype=float)
     r = len(g)
@@ -255,6 +286,22 @@ def match_mwc(
     player : {0, 1}
     gammon_rates, draw_rates : sequence (one per rotation game) or dict by variant, optional
         Default: the match's own (``VariantMatch``: the measured per-variant rates).
+
+    Returns
+    -------
+    float
+        The player's match winning chance.
+
+    Raises
+    ------
+    InvalidParameterError
+        For rates out of range.
+
+    Examples
+    --------
+    >>> from mathbg.rules.variants.match import VariantMatch
+    >>> match_mwc(VariantMatch(length=3, rotation=("fevga",)), 0)  # 0-0: even
+    0.5
     """
     if player not in (0, 1):
         raise InvalidScoreError(f"player must be 0 or 1, got {player}")

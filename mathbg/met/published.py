@@ -150,6 +150,16 @@ def available() -> list[str]:
 
     Only tables whose file is found (package data of an installed mathbg, or the checkout's
     ``data/met``) are listed, so every name returned can be passed to :func:`load`.
+
+    Returns
+    -------
+    list of str
+        The names, the default (``kazaross-xg2``) first.
+
+    Examples
+    --------
+    >>> available()[0]
+    'kazaross-xg2'
     """
     present = published_files("met")
     ordered = [DEFAULT, *sorted(k for k in TABLES if k != DEFAULT)]
@@ -157,7 +167,28 @@ def available() -> list[str]:
 
 
 def resolve(name: str) -> str:
-    """The canonical key of a shipped table name or alias (case-insensitive)."""
+    """The canonical key of a shipped table name or alias (case-insensitive).
+
+    Parameters
+    ----------
+    name : str
+        A table name, alias or file name.
+
+    Returns
+    -------
+    str
+        The canonical key.
+
+    Raises
+    ------
+    UnknownTableError
+        For an unknown name.
+
+    Examples
+    --------
+    >>> resolve("Kazaross-XG2.xml")
+    'kazaross-xg2'
+    """
     key = str(name).strip().lower()
     if key.endswith(".xml"):
         key = key[:-4]
@@ -205,6 +236,17 @@ def load(name: str = DEFAULT, length: int | None = None) -> MET:
     ------
     UnknownTableError
         No such table (the message lists the available ones).
+
+    Returns
+    -------
+    MET
+        The table.
+
+    Examples
+    --------
+    >>> t = load("kazaross-xg2")
+    >>> t.name, t.length
+    ('kazaross-xg2', 25)
     """
     met = _load(resolve(name))
     return met if length is None else met.extend(length)
@@ -219,6 +261,28 @@ def convert_gnubg_tables(
     :func:`mathbg.met.formats.format_gnubg_xml`: same numbers, only the published post-Crawford
     entries, the original notice preserved in the header. ``dest_dir`` defaults to the source
     checkout's ``data/met`` (never an installed package).
+
+    Parameters
+    ----------
+    src_dir : str or Path, optional
+        gnubg's MET directory.
+    dest_dir : str or Path, optional
+        Where to write (default the checkout's ``data/met``).
+
+    Returns
+    -------
+    list of Path
+        The files written.
+
+    Raises
+    ------
+    METFormatError
+        For a malformed gnubg file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> convert_gnubg_tables(dest_dir=tempfile.mkdtemp())  # doctest: +SKIP
     """
     from defusedxml import ElementTree as DET
 

@@ -107,6 +107,19 @@ def read(path: str | Path, *, length: int | None = None, format: str | None = No
         The file is malformed; the message names the element, section or line.
     FileNotFoundError
         No such file.
+
+    Returns
+    -------
+    MET
+        The table.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from mathbg.met import load
+    >>> path = write(load("mec26"), pathlib.Path(tempfile.mkdtemp(), "mec26.json"))
+    >>> read(path).name
+    'mec26'
     """
     p = Path(path)
     data = p.read_bytes()
@@ -122,7 +135,36 @@ def read(path: str | Path, *, length: int | None = None, format: str | None = No
 
 
 def render(met: MET, format: str = "table", **options: Any) -> str:
-    """The table as text in ``format`` (one of :data:`FORMATS`)."""
+    """The table as text in ``format`` (one of :data:`FORMATS`).
+
+    Parameters
+    ----------
+    met : MET
+        The table.
+    format : str, optional
+        One of :data:`FORMATS`.
+    **options
+        Formatter options (``decimals``, ...).
+
+    Returns
+    -------
+    str
+        The text.
+
+    Raises
+    ------
+    InvalidParameterError
+        For an unknown format.
+
+    Examples
+    --------
+    >>> from mathbg.met import load
+    >>> print(render(load("kazaross-xg2", length=2), "csv"))
+    away,1,2
+    1,0.5,0.67736
+    2,0.32264,0.5
+    <BLANKLINE>
+    """
     renderer = _RENDERERS.get(format) if isinstance(format, str) else None
     if renderer is not None:
         return renderer(met, **options)
@@ -147,6 +189,31 @@ def write(
     mathbg.errors.TargetExistsError
         A target exists and mathbg did not write it (and ``force`` is false), or is a
         directory.
+
+    Parameters
+    ----------
+    met : MET
+        The table.
+    path : str or Path
+        The target file.
+    format : str, optional
+        One of :data:`FORMATS` (default from the suffix).
+    force : bool, optional
+        Replace a file mathbg did not write.
+    **options
+        Formatter options.
+
+    Returns
+    -------
+    Path
+        The path written.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from mathbg.met import load
+    >>> write(load("mec26"), pathlib.Path(tempfile.mkdtemp(), "t.met")).suffix
+    '.met'
     """
     from mathbg._files import (
         never_ours,

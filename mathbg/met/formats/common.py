@@ -23,7 +23,30 @@ __all__ = [
 # Not mathbg._validate.finite_float: a file's numbers are reported by their place in the
 # file ("where: 'x' is not a number"), a parameter's by its name and range.
 def parse_number(text: str | None, where: str) -> float:
-    """``text`` as a finite float, or :class:`METFormatError` naming ``where``."""
+    """``text`` as a finite float, or :class:`METFormatError` naming ``where``.
+
+    Parameters
+    ----------
+    text : str or None
+        The text.
+    where : str
+        The place in the file, for the error message.
+
+    Returns
+    -------
+    float
+        The number.
+
+    Raises
+    ------
+    METFormatError
+        For text that is not a finite number.
+
+    Examples
+    --------
+    >>> parse_number(" 0.25 ", "row 1")
+    0.25
+    """
     raw = (text or "").strip()
     try:
         value = float(raw)
@@ -35,7 +58,30 @@ def parse_number(text: str | None, where: str) -> float:
 
 
 def parse_probability(text: str | None, where: str) -> float:
-    """``text`` as a probability in [0, 1], or :class:`METFormatError` naming ``where``."""
+    """``text`` as a probability in [0, 1], or :class:`METFormatError` naming ``where``.
+
+    Parameters
+    ----------
+    text : str or None
+        The text.
+    where : str
+        The place in the file, for the error message.
+
+    Returns
+    -------
+    float
+        The probability.
+
+    Raises
+    ------
+    METFormatError
+        For text that is not a number in [0, 1].
+
+    Examples
+    --------
+    >>> parse_probability("0.5", "row 1")
+    0.5
+    """
     value = parse_number(text, where)
     if not 0.0 <= value <= 1.0:
         raise METFormatError(f"{where}: {value!r} is not a probability in [0, 1]")
@@ -43,17 +89,74 @@ def parse_probability(text: str | None, where: str) -> float:
 
 
 def format_number(x: float, decimals: int | None) -> str:
-    """Shortest round-trip form of ``x``, or ``decimals`` fixed decimals."""
+    """Shortest round-trip form of ``x``, or ``decimals`` fixed decimals.
+
+    Parameters
+    ----------
+    x : float
+        The number.
+    decimals : int or None
+        Fixed decimals, or None for the shortest round-trip form.
+
+    Returns
+    -------
+    str
+        The text.
+
+    Examples
+    --------
+    >>> format_number(0.1 + 0.2, None), format_number(0.5, 3)
+    ('0.30000000000000004', '0.500')
+    """
     return repr(float(x)) if decimals is None else f"{float(x):.{decimals}f}"
 
 
 def where_prefix(path: Path | None) -> str:
-    """``"path: "`` for error messages, or nothing without a path."""
+    """``"path: "`` for error messages, or nothing without a path.
+
+    Parameters
+    ----------
+    path : Path or None
+        The file.
+
+    Returns
+    -------
+    str
+        ``"path: "`` or ``""``.
+
+    Examples
+    --------
+    >>> where_prefix(None)
+    ''
+    """
     return f"{path}: " if path is not None else ""
 
 
 def fit_post_crawford(values: Sequence[float], n: int) -> tuple[np.ndarray, bool]:
-    """Post-Crawford vector of length n: truncated, or continued by Zadeh's recurrence."""
+    """Post-Crawford vector of length n: truncated, or continued by Zadeh's recurrence.
+
+    Parameters
+    ----------
+    values : sequence of float
+        The trailer's post-Crawford MWC at 1, 2, ... away.
+    n : int
+        The length wanted.
+
+    Returns
+    -------
+    (ndarray, bool)
+        The vector and whether it was continued.
+
+    References
+    ----------
+    N. Zadeh (1977); gnubg ``initPostCrawfordMET``.
+
+    Examples
+    --------
+    >>> vec, extended = fit_post_crawford([0.5, 0.485], 4)
+    >>> vec.tolist(), extended
+    ([0.5, 0.485, 0.3125, 0.302875], True)
+    """
     arr = np.asarray(values, dtype=np.float64)
     if len(arr) >= n:
         return arr[:n].copy(), False

@@ -218,7 +218,34 @@ def parse_gnubg_xml(
     length: int | None = None,
     path: Path | None = None,
 ) -> MET:
-    """Parse gnubg MET XML (bytes or text); see :func:`read`."""
+    """Parse gnubg MET XML (bytes or text); see :func:`read`.
+
+    Parameters
+    ----------
+    data : bytes or str
+        The file's contents.
+    length : int, optional
+        Extend (Montgomery) or cut the table to this length.
+    path : Path, optional
+        The file, named in error messages.
+
+    Returns
+    -------
+    MET
+        The table.
+
+    Raises
+    ------
+    METFormatError
+        For malformed contents (the message names the place).
+
+    Examples
+    --------
+    >>> from mathbg.met import load
+    >>> t = load("kazaross-xg2", length=2)
+    >>> parse_gnubg_xml(format_gnubg_xml(t)).pre.tolist()
+    [[0.5, 0.67736], [0.32264, 0.5]]
+    """
     where = where_prefix(path)
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     root, comments = _parse_xml(raw, where)
@@ -428,6 +455,8 @@ def format_gnubg_xml(
 
     Parameters
     ----------
+    met : MET
+        The table.
     parametric : bool
         Write a ``zadeh``/``mec`` parameter block instead of the numbers (only for tables
         built by those models; the length written is the table's). gnubg then recomputes
@@ -439,6 +468,23 @@ def format_gnubg_xml(
         Round the numbers (default: exact shortest representation).
     comment : str, optional
         Header comment (default: the table's notice, source and notes).
+
+    Returns
+    -------
+    str
+        The XML text.
+
+    Raises
+    ------
+    METFormatError
+        For ``parametric`` on a table no model built.
+
+    Examples
+    --------
+    >>> from mathbg.met import load
+    >>> t = load("kazaross-xg2", length=2)
+    >>> parse_gnubg_xml(format_gnubg_xml(t)).pre.tolist()
+    [[0.5, 0.67736], [0.32264, 0.5]]
     """
     from xml.sax.saxutils import escape, quoteattr  # urllib with it: import on use
 

@@ -47,6 +47,27 @@ def format_csv(met: MET, *, decimals: int | None = None) -> str:
     column 1 hold the Crawford-game values, as in :meth:`MET.to_frame`; the post-Crawford
     vectors are in their own CSV (:func:`format_post_crawford_csv`). Numbers without float
     noise (15 significant digits) unless ``decimals`` rounds them.
+
+    Parameters
+    ----------
+    met : MET
+        The table.
+    decimals : int, optional
+        Round the numbers to this many places (default: 15 significant digits).
+
+    Returns
+    -------
+    str
+        The text.
+
+    Examples
+    --------
+    >>> from mathbg.met import load
+    >>> print(format_csv(load("kazaross-xg2", length=2)))
+    away,1,2
+    1,0.5,0.67736
+    2,0.32264,0.5
+    <BLANKLINE>
     """
     from mathbg._output import format_number as cell
 
@@ -63,6 +84,27 @@ def format_post_crawford_csv(met: MET, *, decimals: int | None = None) -> str:
     Row ``n``: each player's MWC at n-away against the other at 1-away after the Crawford
     game (:meth:`MET.post_frame`). :func:`mathbg.met.formats.write` puts it beside the
     matrix CSV as ``NAME.post-crawford.csv``.
+
+    Parameters
+    ----------
+    met : MET
+        The table.
+    decimals : int, optional
+        Round the numbers to this many places (default: 15 significant digits).
+
+    Returns
+    -------
+    str
+        The text.
+
+    Examples
+    --------
+    >>> from mathbg.met import load
+    >>> print(format_post_crawford_csv(load("kazaross-xg2", length=2)))
+    away,player_0,player_1
+    1,0.5,0.5
+    2,0.48803,0.48803
+    <BLANKLINE>
     """
     from mathbg._output import format_number as cell
 
@@ -73,21 +115,85 @@ def format_post_crawford_csv(met: MET, *, decimals: int | None = None) -> str:
 
 
 def post_crawford_csv_path(path: str | Path) -> Path:
-    """Where :func:`mathbg.met.formats.write` puts the post-Crawford CSV of ``path``."""
+    """Where :func:`mathbg.met.formats.write` puts the post-Crawford CSV of ``path``.
+
+    Parameters
+    ----------
+    path : str or Path
+        The matrix CSV.
+
+    Returns
+    -------
+    Path
+        ``NAME.post-crawford.csv`` beside it.
+
+    Examples
+    --------
+    >>> post_crawford_csv_path("tables/kxg2.csv").as_posix()
+    'tables/kxg2.post-crawford.csv'
+    """
     p = Path(path)
     return p.with_name(p.stem + ".post-crawford.csv")
 
 
 def format_json(met: MET, *, indent: int | None = None, decimals: int | None = None) -> str:
     """JSON text of :meth:`MET.to_dict` (15 significant digits: no float noise; or rounded
-    to ``decimals`` places)."""
+    to ``decimals`` places).
+
+    Parameters
+    ----------
+    met : MET
+        The table.
+    indent : int, optional
+        JSON indentation.
+    decimals : int, optional
+        Round the numbers to this many places (default: 15 significant digits).
+
+    Returns
+    -------
+    str
+        The text.
+
+    Examples
+    --------
+    >>> from mathbg.met import load
+    >>> parse_json(format_json(load("kazaross-xg2", length=2))).name
+    'kazaross-xg2'
+    """
     from mathbg._output import dumps
 
     return dumps(met.to_dict(), indent=indent, decimals=decimals) + "\n"
 
 
 def parse_json(data: bytes | str, *, length: int | None = None, path: Path | None = None) -> MET:
-    """Parse the JSON written by :func:`format_json`."""
+    """Parse the JSON written by :func:`format_json`.
+
+    Parameters
+    ----------
+    data : bytes or str
+        The file's contents.
+    length : int, optional
+        Extend (Montgomery) or cut the table to this length.
+    path : Path, optional
+        The file, named in error messages.
+
+    Returns
+    -------
+    MET
+        The table.
+
+    Raises
+    ------
+    METFormatError
+        For malformed contents (the message names the place).
+
+    Examples
+    --------
+    >>> from mathbg.met import load
+    >>> t = load("kazaross-xg2", length=2)
+    >>> parse_json(format_json(t)).pre.tolist()
+    [[0.5, 0.67736], [0.32264, 0.5]]
+    """
     where = where_prefix(path)
     from mathbg._validate import check_depth
 
@@ -120,7 +226,26 @@ def parse_json(data: bytes | str, *, length: int | None = None, path: Path | Non
 
 
 def format_text(met: MET, *, decimals: int = 1) -> str:
-    """Human-readable table in percent: rows player 0 away, columns opponent away."""
+    """Human-readable table in percent: rows player 0 away, columns opponent away.
+
+    Parameters
+    ----------
+    met : MET
+        The table.
+    decimals : int, optional
+        Decimals of the percentages.
+
+    Returns
+    -------
+    str
+        The text.
+
+    Examples
+    --------
+    >>> from mathbg.met import load
+    >>> print(format_text(load("kazaross-xg2", length=2)).splitlines()[4])
+        1  50.0  67.7
+    """
     n = met.length
     width = max(decimals + 5, len(str(n)) + 2)
     head = f"{met.name}: {met.title or met.description or met.model}"

@@ -36,7 +36,34 @@ def _decode(data: bytes) -> str:
 
 
 def parse_xg(data: bytes | str, *, length: int | None = None, path: Path | None = None) -> MET:
-    """Parse an eXtreme Gammon ``.met`` file (bytes or text); see :func:`read`."""
+    """Parse an eXtreme Gammon ``.met`` file (bytes or text); see :func:`read`.
+
+    Parameters
+    ----------
+    data : bytes or str
+        The file's contents.
+    length : int, optional
+        Extend (Montgomery) or cut the table to this length.
+    path : Path, optional
+        The file, named in error messages.
+
+    Returns
+    -------
+    MET
+        The table.
+
+    Raises
+    ------
+    METFormatError
+        For malformed contents (the message names the place).
+
+    Examples
+    --------
+    >>> from mathbg.met import load
+    >>> t = load("kazaross-xg2", length=2)
+    >>> parse_xg(format_xg(t)).pre.tolist()
+    [[0.5, 0.67736], [0.32264, 0.5]]
+    """
     where = where_prefix(path)
     text = _decode(data) if isinstance(data, bytes) else data
     sections: dict[str, dict[str, str]] = {}
@@ -152,6 +179,31 @@ def format_xg(met: MET, *, decimals: int | None = None, version: str = "1.0") ->
 
     XG files hold one post-Crawford vector: tables whose players' vectors differ raise
     :class:`~mathbg.errors.METFormatError`.
+
+    Parameters
+    ----------
+    met : MET
+        The table.
+    decimals : int, optional
+        Round the numbers to this many places (default: 15 significant digits).
+    version : str, optional
+        The XG file version written in the header.
+
+    Returns
+    -------
+    str
+        The text.
+
+    Raises
+    ------
+    METFormatError
+        For a table whose players' post-Crawford vectors differ.
+
+    Examples
+    --------
+    >>> from mathbg.met import load
+    >>> parse_xg(format_xg(load("kazaross-xg2", length=2))).pre.tolist()
+    [[0.5, 0.67736], [0.32264, 0.5]]
     """
     if not np.array_equal(met.post[0], met.post[1]):
         raise METFormatError(
