@@ -58,6 +58,8 @@ from mathbg.analysis.base import (
 from mathbg.cube.life import BEAROFF_CUBE_LIFE, cube_life
 
 if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.cube.decisions import CubeDecision
+    from mathbg.met.table import MET
     from mathbg.rules.cube import CubeOwner
     from mathbg.rules.match import MatchState
     from mathbg.rules.position import Position
@@ -137,7 +139,7 @@ class ExactEvaluator(_Base):
         return Evaluation(probs, "exact", None, "two-sided bearoff", BEAROFF_CUBE_LIFE,
                           method=ch.method, exact=True)  # fmt: skip
 
-    def money(self, position: Position, *, beavers: bool = True) -> Any:
+    def money(self, position: Position, *, beavers: bool = True) -> CubeDecision:
         """The exact money cube decision (cube centred) from the two-sided database."""
         from mathbg.race import race_cube_decision
 
@@ -150,10 +152,10 @@ class ExactEvaluator(_Base):
         cube: int,
         owner: CubeOwner | str,
         crawford: bool,
-        met: Any,
+        met: MET | str,
         *,
         disk_cache: bool = False,
-    ) -> Any:
+    ) -> CubeDecision:
         """The exact match cube decision (:func:`mathbg.bearoff.match_equity`), solved in
         the smallest bearoff space holding both sides (values are the same in any space
         that holds them: no play leaves it). ``disk_cache``: keep each score's solution in

@@ -86,7 +86,7 @@ def _need_score(away: int | None, opp_away: int | None) -> tuple[int, int]:
     return away, opp_away
 
 
-def _outcomes(m: Any, a: Any, b: Any, c: Any, post: Any) -> tuple[NDArray[np.float64], ...]:
+def _outcomes(m: MET, a: Any, b: Any, c: Any, post: Any) -> tuple[NDArray[np.float64], ...]:
     """MWC of the player after winning / losing 1, 2, 3 times the cube (last axis).
 
     ``a``, ``b``, ``c``, ``post`` are scalars or arrays of one shape S; the results have
@@ -107,7 +107,7 @@ def _outcomes(m: Any, a: Any, b: Any, c: Any, post: Any) -> tuple[NDArray[np.flo
 class _Scores:
     """Scores and cube values checked and broadcast to one shape (scalars: shape ())."""
 
-    met: Any
+    met: MET
     a: NDArray[np.int64]
     b: NDArray[np.int64]
     c: NDArray[np.int64]
@@ -115,7 +115,7 @@ class _Scores:
     cubeful: NDArray[np.bool_]  #: gnubg applies the cube (see the module notes)
 
 
-def _scores(met: Any, away: Any, opp_away: Any, cube: Any, crawford: Any) -> _Scores:
+def _scores(met: MET | str, away: Any, opp_away: Any, cube: Any, crawford: Any) -> _Scores:
     """:func:`_score` for arrays: every element checked as :func:`score_state` checks it."""
     m = as_met(met)
     a, b, c, cr = np.broadcast_arrays(
