@@ -510,7 +510,8 @@ class Decision:
 
     @property
     def match_id(self) -> str:
-        """gnubg's Match ID for this decision, as gnubg prints it there."""
+        """gnubg's Match ID for this decision, as gnubg prints it there (its game state
+        field says "no game" at the opening roll, as gnubg's does)."""
         return self.match.id
 
 
@@ -692,7 +693,9 @@ def _replay_game(
             hi, lo = (d1, d2) if d1 >= d2 else (d2, d1)
             ms = dict(
                 length=length, score=score, crawford=crawford, cube=cube, cube_owner=owner,
-                on_roll=p, turn=p, dice=(hi, lo), status=GameStatus.PLAYING, jacoby=jacoby,
+                on_roll=p, turn=p, dice=(hi, lo), jacoby=jacoby,
+                # gnubg's Match ID of the opening roll still says "no game" (status 0)
+                status=GameStatus.NONE if i == 0 else GameStatus.PLAYING,
             )
             play = None
             plays_of, play_index = None, -1
