@@ -335,32 +335,31 @@ class MatchRecord:
 
         return writer(format)(self)
 
-    def write(self, path: str | os.PathLike[str], format: str | None = None) -> Path:
+    def write(
+        self, path: str | os.PathLike[str], format: str | None = None, *, force: bool = False
+    ) -> Path:
         """Write the record to ``path`` as ``format`` (default: from the file name's
         extension, ``.mat``/``.txt`` or ``.sgf``). Returns the path written.
 
-        The file is written to a temporary name beside it and renamed into place, so a
-        failure leaves no half-written file.
+        The file is written beside the target and renamed into place (a failure leaves
+        the target as it was). An existing file is replaced only when mathbg wrote it
+        (its ``; written by mathbg`` line or ``AP[mathbg...]``), or with ``force``.
 
         Raises
         ------
         InvalidParameterError
             For a format mathbg cannot write (or an extension that names none).
+        TargetExistsError
+            The target exists and mathbg did not write it (without ``force``).
         """
-        from mathbg.rules.formats import format_for_path
+        from mathbg._files import write_output
+        from mathbg.rules.formats import format_for_path, written_by_mathbg
 
         target = Path(path)
         fmt = format or format_for_path(target)
         text = self.dumps(fmt)
-        tmp = target.with_name(f".{target.name}.mathbg-tmp")
-        try:
-            with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
-            os.replace(tmp, target)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
-        return target
+        return write_output(target, text, what=f".{fmt} match file", force=force,
+                            is_ours=written_by_mathbg)
 
 
 def _score_after(length: int, score: tuple[int, int], result: GameOutcome) -> tuple[int, int]:
@@ -748,7 +747,7 @@ def _replay_game(
                 else:
                     k = 2
                 end.over, end.winner, end.cube = True, p, cube
-                end.kind = ("single", "gammon", "backgammon")[k - 1]  # type: ignore[assignment]
+                end.kind = ("single", "gammon", "backgammon")[k - 1]
                 end.points = (1 if (rules.jacoby and owner is None) else k) * cube
                 end.centred = owner is None
                 position = result

@@ -22,7 +22,15 @@ from mathbg.errors import InvalidParameterError, MatchFileError
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.record import MatchRecord
 
-__all__ = ["FORMATS", "detect", "format_for_path", "read_source", "read_text", "writer"]
+__all__ = [
+    "FORMATS",
+    "detect",
+    "format_for_path",
+    "read_source",
+    "read_text",
+    "writer",
+    "written_by_mathbg",
+]
 
 #: Formats mathbg reads and writes, with the file extensions that name them.
 FORMATS: dict[str, tuple[str, ...]] = {"mat": (".mat", ".txt", ".gam"), "sgf": (".sgf",)}
@@ -126,3 +134,16 @@ def writer(format: str) -> Callable[[MatchRecord], str]:
 
         return sgf.dumps
     raise InvalidParameterError(f"mathbg writes match files as mat or sgf, not {format!r}")
+
+
+def written_by_mathbg(path: Path) -> bool:
+    """Did mathbg write this match file? (a ``.mat`` file's first line ``; written by
+    mathbg ...``, an ``.sgf`` file's ``AP[mathbg:...]``)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(512)
+    except OSError:
+        return False
+    return head.startswith(b"; written by mathbg ") or (
+        head.startswith(b"(;") and b"AP[mathbg:" in head
+    )

@@ -207,8 +207,8 @@ def read(text: str, *, name: str | None = None, check: bool = True) -> MatchReco
             tokens = {t.strip().lower() for t in rule.split(":")}
             crawford = crawford or "crawford" in tokens
             jacoby = jacoby or "jacoby" in tokens
-            bad = tokens - {"crawford", "crawfordgame", "jacoby", ""}
-            if bad:
+            unknown = tokens - {"crawford", "crawfordgame", "jacoby", ""}
+            if unknown:
                 raise err(f"rules RU[{rule}]: only standard backgammon is replayed",
                           root.line)
         for v in root.props.get("MX", []):
