@@ -331,9 +331,7 @@ class MatchRecord:
     # -------------------------------------------------------------- output
     def dumps(self, format: str = "mat") -> str:
         """The record as the text of a ``format`` file (``"mat"`` or ``"sgf"``)."""
-        from mathbg.rules.formats import writer
-
-        return writer(format)(self)
+        return _formats().writer(format)(self)  # type: ignore[no-any-return]
 
     def write(
         self, path: str | os.PathLike[str], format: str | None = None, *, force: bool = False
@@ -353,13 +351,24 @@ class MatchRecord:
             The target exists and mathbg did not write it (without ``force``).
         """
         from mathbg._files import write_output
-        from mathbg.rules.formats import format_for_path, written_by_mathbg
 
+        formats = _formats()
         target = Path(path)
-        fmt = format or format_for_path(target)
+        fmt = format or formats.format_for_path(target)
         text = self.dumps(fmt)
         return write_output(target, text, what=f".{fmt} match file", force=force,
-                            is_ours=written_by_mathbg)
+                            is_ours=formats.written_by_mathbg)
+
+
+#: The package of the file formats. The formats build records, so this module reaches them
+#: by name, as :mod:`mathbg.rules.registry` reaches the variants (no import cycle).
+FORMATS_PACKAGE = "mathbg.rules.formats"
+
+
+def _formats() -> Any:
+    import importlib
+
+    return importlib.import_module(FORMATS_PACKAGE)
 
 
 def _score_after(length: int, score: tuple[int, int], result: GameOutcome) -> tuple[int, int]:
@@ -1058,6 +1067,4 @@ def read_match(
         score contradicting the results before it, a cube value that is not a power of
         two, or (with ``check``) an illegal play: one line naming the file and the line.
     """
-    from mathbg.rules.formats import read_source
-
-    return read_source(source, format=format, check=check)
+    return _formats().read_source(source, format=format, check=check)  # type: ignore[no-any-return]

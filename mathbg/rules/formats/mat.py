@@ -380,10 +380,10 @@ def _entry(action: Action, cells: bytes | None) -> str:
 
 def dumps(record: MatchRecord) -> str:
     """The record as ``.mat`` text in gnubg's export style (tags as ``; [Key "Value"]``)."""
-    from mathbg import __version__
+    from mathbg._files import marker
     from mathbg.rules.record import Accept, Reject, Resign, replay
 
-    out: list[str] = [f"; written by mathbg {__version__}"]
+    out: list[str] = [f"; written by {marker()}"]
     tags = dict(record.tags)
     rules = record.rules
     for key, value in tags.items():

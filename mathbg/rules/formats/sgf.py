@@ -297,8 +297,10 @@ def _esc(text: str) -> str:
 
 def dumps(record: MatchRecord) -> str:
     """The record as gnubg ``.sgf`` text, one game tree per game."""
-    from mathbg import __version__
+    from mathbg._files import marker
     from mathbg.rules.record import _is_crawford
+
+    version = marker().split(" ", 1)[1]
 
     out = []
     rules = record.rules
@@ -308,7 +310,7 @@ def dumps(record: MatchRecord) -> str:
         crawford = _is_crawford(record, g.score, crawford_seen)
         crawford_seen = crawford_seen or crawford
         root = [
-            f"(;FF[4]GM[6]CA[UTF-8]AP[mathbg:{__version__}]",
+            f"(;FF[4]GM[6]CA[UTF-8]AP[mathbg:{version}]",
             f"MI[length:{record.length}][game:{g.number - 1}][ws:{g.score[0]}][bs:{g.score[1]}]",
             f"PW[{_esc(p0)}]PB[{_esc(p1)}]",
         ]
