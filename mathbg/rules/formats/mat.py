@@ -53,6 +53,7 @@ _SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
 _NUMBERED = re.compile(r"^\s*(\d+)\)(.*)$")
 _SEGMENT = re.compile(r"\S+(?: \S+)*")
 _ROLL = re.compile(r"^([1-6])([1-6]):(.*)$")
+_BARE_ROLL = re.compile(r"^[1-6][1-6]:$")
 _ENTRY_START = re.compile(
     r"^(?:[1-6][1-6]:|doubles?\b|beavers?\b|raccoons?\b|takes?\b|accepts?\b|drops?\b|"
     r"pass(?:es)?\b|rejects?\b|wins?\b|loses\b|losses\b|resign)",
@@ -222,7 +223,7 @@ class _Reader:
                 col += len(part) + 1
         merged: list[tuple[int, str]] = []
         for col, text in segs:
-            if merged and not _ENTRY_START.match(text) and _ROLL.match(merged[-1][1]):
+            if merged and not _ENTRY_START.match(text) and _BARE_ROLL.match(merged[-1][1]):
                 pcol, ptext = merged[-1]
                 merged[-1] = (pcol, f"{ptext} {text}")
             else:
