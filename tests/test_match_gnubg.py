@@ -26,7 +26,8 @@ DATA = Path(__file__).resolve().parent / "data" / "matches"
 SAMPLE = ["match10014006.txt", "match10059423.txt", "match2516058.txt", "match10147827.txt"]
 
 _BLOCK = re.compile(
-    r"Move number \d+:\s+(?P<desc>[^\n]*)\n.*?Position ID: (?P<pid>\S+)\n\s+Match ID\s+: (?P<mid>\S+)",
+    r"Move number \d+:\s+(?P<desc>[^\n]*)\n.*?"
+    r"Position ID: (?P<pid>\S+)\n\s+Match ID\s+: (?P<mid>\S+)",
     re.S,
 )
 
