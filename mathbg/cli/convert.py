@@ -21,6 +21,7 @@ replaced without --force."""
 
 EPILOG = """\
 examples:
+  mathbg convert --example example.sgf
   mathbg convert match.txt match.sgf
   mathbg convert match.sgf match.mat
   mathbg convert galaxy-export.txt out.txt --to mat"""
@@ -35,8 +36,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=DESCRIPTION,
         epilog=EPILOG,
     )
-    parser.add_argument("input", metavar="IN", help="the match file to read (.mat/.txt or .sgf)")
-    parser.add_argument("output", metavar="OUT", help="the file to write (.mat/.txt or .sgf)")
+    parser.add_argument("input", metavar="IN",
+                        help="the match file to read (.mat/.txt or .sgf); with --example, "
+                        "the file to write")
+    parser.add_argument("output", metavar="OUT", nargs="?",
+                        help="the file to write (.mat/.txt or .sgf)")
+    parser.add_argument("--example", action="store_true",
+                        help="convert mathbg's built-in example match (a short 3-point match "
+                        "in the classic .mat dialect) instead of IN")
     parser.add_argument("--to", choices=("mat", "sgf"), help="output format (default: OUT's "
                         "extension)")
     parser.add_argument("--from", dest="from_", choices=("mat", "sgf"),
@@ -51,10 +58,23 @@ def run(args: argparse.Namespace) -> int:
     from mathbg.rules import read_match
     from mathbg.rules.formats import format_for_path, written_by_mathbg
 
+    from mathbg.errors import InvalidParameterError
+
+    if args.example:
+        if args.output is not None:
+            raise InvalidParameterError("with --example give only OUT, the file to write")
+        args.input, args.output = "<example>", args.input
+    elif args.output is None:
+        raise InvalidParameterError("give IN, the match file to read, and OUT, the file to write")
     fmt = args.to or format_for_path(args.output)
     check_output(args.output, what=f".{fmt} match file", force=args.force,
                  is_ours=written_by_mathbg)
-    record = read_match(args.input, format=args.from_)
+    if args.example:
+        from mathbg.rules.formats.example import example_match
+
+        record = example_match()
+    else:
+        record = read_match(args.input, format=args.from_)
     record.write(args.output, format=fmt, force=args.force)
     moves = sum(1 for g in record.games for _ in g.actions)
     a, b = record.final_score
