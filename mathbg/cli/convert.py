@@ -55,10 +55,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read, check and write; print one summary line."""
     from mathbg._files import check_output
+    from mathbg.errors import InvalidParameterError
     from mathbg.rules import read_match
     from mathbg.rules.formats import format_for_path, written_by_mathbg
-
-    from mathbg.errors import InvalidParameterError
 
     if args.example:
         if args.output is not None:
