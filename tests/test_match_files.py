@@ -324,9 +324,13 @@ def test_bad_input_is_one_error_naming_the_file_and_line(case: str, tmp_path: Pa
 
 
 def test_a_binary_file_and_an_sgf_of_another_game(tmp_path: Path) -> None:
-    path = tmp_path / "m.xg"
-    path.write_bytes(b"RGMH\x00\x01\x02" * 20)
+    path = tmp_path / "m.bin"
+    path.write_bytes(b"\x89PNG\x00\x01\x02" * 20)
     with pytest.raises(MatchFileError, match="binary file"):
+        read_match(path)
+    path = tmp_path / "m.xg"  # XG's binary format starts with "RGMH"
+    path.write_bytes(b"RGMH\x00\x01\x02" * 20)
+    with pytest.raises(MatchFileError, match=r"eXtreme Gammon binary match \(\.xg\)"):
         read_match(path)
     with pytest.raises(MatchFileError, match=r"GM\[1\] is not a backgammon game"):
         read_match("(;FF[4]GM[1]SZ[19]\n;B[pd])\n")

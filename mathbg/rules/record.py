@@ -294,6 +294,17 @@ class MatchRecord:
             return None
         return 0 if a >= self.length else 1
 
+    def crawford_games(self) -> tuple[bool, ...]:
+        """For each game, whether it is the Crawford game (gnubg's rule: the first game in
+        which exactly one player is 1-away, when the Crawford rule is in force)."""
+        seen = False
+        out = []
+        for g in self.games:
+            c = _is_crawford(self, g.score, seen)
+            seen = seen or c
+            out.append(c)
+        return tuple(out)
+
     # -------------------------------------------------------------- replay
     def replay(self, *, check: bool = True) -> Iterator[Decision]:
         """Every action of every game with the state before it: see :func:`replay`."""
