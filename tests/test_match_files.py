@@ -32,7 +32,7 @@ from mathbg.rules import (
 )
 from mathbg.rules.game import GameState, Phase
 from mathbg.rules.match import GameStatus, MatchState
-from mathbg.rules.record import Double
+from mathbg.rules.record import Beaver, Double
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "matches"
@@ -475,3 +475,22 @@ def test_cli_convert_round_trip_and_errors(tmp_path: Path, capsys: pytest.Captur
     assert len(err) == 1 and err[0].startswith(f"mathbg convert: error: {bad}, line 11: ")
     assert not (tmp_path / "x.sgf").exists()
     assert main(["convert", str(src), str(tmp_path / "x.doc")]) == 2
+
+
+def test_money_session_with_a_beaver_replays_and_round_trips() -> None:
+    opening = Move(0, (3, 1), ((8, 5), (6, 5)))
+    taken = (opening, Double(1, 2), Beaver(0, 4), Take(1), Move(1, (6, 4), ((24, 18), (13, 9))))
+    rules = MatchRules(crawford=False, beavers=True)
+    rec = MatchRecord(0, ("A", "B"), (GameRecord(1, (0, 0), taken, None),), rules)
+    cube = [(type(d.action).__name__, d.cube, d.cube_owner) for d in rec.replay()]
+    # the beaver's author (A, player 0) keeps the cube at 4 once B takes
+    assert cube[-1] == ("Move", 4, 0)
+    dropped = (opening, Double(1, 2), Beaver(0, 4), Pass(1))
+    rec = MatchRecord(0, ("A", "B"), (GameRecord(1, (0, 0), dropped,
+                                                 GameOutcome(0, 2, "pass", cube=2)),), rules)
+    rec.validate()  # B loses twice the original value by passing the beaver
+    for fmt in ("mat", "sgf"):
+        assert read_match(rec.dumps(fmt)) == rec
+    with pytest.raises(MatchReplayError, match="beavers are not allowed"):
+        MatchRecord(0, ("A", "B"), (GameRecord(1, (0, 0), dropped, None),),
+                    MatchRules(crawford=False)).validate()

@@ -672,6 +672,7 @@ def _replay_game(
     cube, owner = 1, None
     on_roll: int | None = None
     offer: tuple[int, int] | None = None  # (doubler, value if taken)
+    beavered = False  # the offer on the table is a beaver
     resign: tuple[int, int] | None = None  # (by, level)
     slot = 0
     jacoby = rules.jacoby if not length else False
@@ -806,11 +807,8 @@ def _replay_game(
                 if beaver and (length or not rules.beavers):
                     raise fail(i, "beavers are not allowed under these rules", move_no)
             yield Decision(number, move_no, i, p, roller, position, ms, action, None)
-            if beaver:
-                assert offer is not None
-                offer = (p, value)  # the beaver's author keeps the cube if taken
-            else:
-                offer = (p, value)
+            offer = (p, value)
+            beavered = beaver
         elif kind is Take or kind is Pass:
             if offer is None:
                 raise fail(i, f"{_describe(action)} but no double is on offer", move_no)
@@ -825,7 +823,8 @@ def _replay_game(
             yield Decision(number, move_no, i, p, roller, position, ms, action, None)
             offer = None
             if kind is Take:
-                cube, owner = value, p
+                # the taker owns the cube; after a beaver, its author keeps it
+                cube, owner = value, (doubler if beavered else p)
             else:
                 end.over, end.winner, end.kind = True, doubler, "pass"
                 end.cube = value // 2
