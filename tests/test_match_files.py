@@ -494,3 +494,14 @@ def test_money_session_with_a_beaver_replays_and_round_trips() -> None:
     with pytest.raises(MatchReplayError, match="beavers are not allowed"):
         MatchRecord(0, ("A", "B"), (GameRecord(1, (0, 0), dropped, None),),
                     MatchRules(crawford=False)).validate()
+
+
+def test_before_roll_is_the_cube_decision_state_gnubg_prints() -> None:
+    rec = read_match(DATA / "match10014006.txt")
+    decisions = list(rec.replay())
+    doubles = [d for d in decisions if isinstance(d.action, Double)]
+    assert doubles and all(d.before_roll == d.match for d in doubles)
+    # gnubg's "leon77 on roll, cube decision?" of game 1, move 6 (its text export)
+    assert doubles[0].before_roll.id == "cAmgAAAAAAAE"
+    move = next(d for d in decisions if isinstance(d.action, Move) and d.index > 0)
+    assert move.before_roll.dice is None and move.before_roll.cube == move.cube

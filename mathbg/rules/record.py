@@ -490,6 +490,19 @@ class Decision:
             self._play = self._plays[self._play_index]
         return self._play
 
+    @property
+    def before_roll(self) -> MatchState:
+        """The match state of the on-roll player's cube decision before this turn's roll
+        (no dice, nothing on offer): for a :class:`Move` or a :class:`Double`, the state in
+        which the roller could double; its ``.id`` is the Match ID gnubg prints for that
+        cube decision."""
+        from dataclasses import replace
+
+        from mathbg.rules.match import GameStatus
+
+        return replace(self.match, dice=None, turn=self.on_roll, doubled=False, resigned=0,
+                       status=GameStatus.PLAYING)
+
     def _key(self) -> tuple[Any, ...]:
         return (self.game, self.index, self.player, self.on_roll, self.position, self.match,
                 self.action)
