@@ -8,6 +8,8 @@
   (``pip install 'mathbg[engine]'``).
 - :mod:`mathbg.analysis.gnubg_program`: the GNU Backgammon program in one subprocess
   (its evaluation and its own cubeful decisions).
+- :mod:`mathbg.analysis.metplay`: :func:`selfplay_met`, a match equity table measured by
+  self-play at every score with error bars (locally or on a Dask cluster).
 - :mod:`mathbg.analysis.matrix`: :func:`analyze` / :func:`position_matrix`: every score of
   a match (Crawford and post-Crawford), cube levels, money, exact bearoff values beside the
   approximation, and a second MET for sensitivity.
@@ -33,13 +35,16 @@ _LAZY = {
     "analyze": "mathbg.analysis.matrix",
     "analyze_many": "mathbg.analysis.matrix",
     "position_matrix": "mathbg.analysis.matrix",
+    "PlayerSpec": "mathbg.analysis.metplay",
+    "selfplay_met": "mathbg.analysis.metplay",
 }
-_SUBMODULES = {"base", "evaluation", "gnubg_nn", "gnubg_program", "matrix", "sample"}
+_SUBMODULES = {"base", "evaluation", "gnubg_nn", "gnubg_program", "matrix", "metplay", "sample"}
 __all__ = [
     "ENGINES",
     "EngineNotAvailableError",
     "Evaluation",
     "Evaluator",
+    "PlayerSpec",
     "PositionAnalysis",
     "analyze",
     "analyze_many",
@@ -47,6 +52,7 @@ __all__ = [
     "get_evaluator",
     "position_class",
     "position_matrix",
+    "selfplay_met",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -60,5 +66,6 @@ if TYPE_CHECKING:  # pragma: no cover
         position_class,
     )
     from mathbg.analysis.matrix import PositionAnalysis, analyze, analyze_many, position_matrix
+    from mathbg.analysis.metplay import PlayerSpec, selfplay_met
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals(), _SUBMODULES)

@@ -741,6 +741,56 @@ def _estimate(values: NDArray[np.float64], strata: NDArray[np.int64]) -> tuple[f
     return mean, math.sqrt(var) / len(hs), plain
 
 
+def _source(
+    kind: str, a: int, b: int, equal: bool, crawford: bool
+) -> tuple[tuple[str, int, int], float] | None:
+    """The played entry a later-game score reads, and the sign (-1: ``1 - M``); None if
+    the value is exact."""
+    if a <= 0 or b <= 0:
+        return None
+    if kind == "crawford" and not crawford:
+        kind = "post"
+    if not equal:
+        return (kind, a, b), 1.0
+    if a == b:
+        return None
+    if kind == "normal":
+        return (("normal", a, b), 1.0) if a < b else (("normal", b, a), -1.0)
+    return ((kind, a, 1), 1.0) if b == 1 else ((kind, b, 1), -1.0)
+
+
+def _propagate(
+    entry: tuple[str, int, int],
+    games: dict[str, NDArray[Any]],
+    jac: dict[tuple[str, int, int], dict[tuple[str, int, int], float]],
+    equal: bool,
+    crawford: bool,
+) -> dict[tuple[str, int, int], float]:
+    """d(entry)/d(sampling error of each earlier entry), to first order.
+
+    The entry is the mean of the table at the scores its games reach, so its error is its
+    own sampling error plus the reached entries' errors weighted by how often they were
+    reached (the errors of different entries come from different games: independent).
+    """
+    kind, a, b = entry
+    row: dict[tuple[str, int, int], float] = {entry: 1.0}
+    n = len(games["value"])
+    won = np.stack([np.where(games["winner"] == 0, games["points"], 0),
+                    np.where(games["winner"] == 1, games["points"], 0)], axis=1)  # fmt: skip
+    keys, counts = np.unique(won, axis=0, return_counts=True)
+    for (w0, w1), cnt in zip(keys.tolist(), counts.tolist(), strict=True):
+        a2, b2 = a - w0, b - w1
+        nxt = "post" if kind != "normal" or a2 == 1 or b2 == 1 else "normal"
+        if kind == "normal" and (a2 == 1 or b2 == 1):
+            nxt = "crawford"
+        src = _source(nxt, a2, b2, equal, crawford)
+        if src is None:
+            continue
+        for k, d in jac[src[0]].items():
+            row[k] = row.get(k, 0.0) + cnt / n * src[1] * d
+    return row
+
+
 def entry_frame(entry: tuple[str, int, int], games: dict[str, NDArray[Any]]) -> dict[str, Any]:
     """One entry's by-products (a row of ``met.frames["scores"]``)."""
     kind, a, b = entry
@@ -906,6 +956,8 @@ def selfplay_met(
                    unit="game", leave=False)  # fmt: skip
     rows: list[dict[str, Any]] = []
     cube_rows: list[dict[str, Any]] = []
+    own: dict[tuple[str, int, int], float] = {}
+    jac: dict[tuple[str, int, int], dict[tuple[str, int, int], float]] = {}
     try:
         levels = sorted({_level(e) for e in entries})
         for lev in levels:
@@ -936,9 +988,12 @@ def selfplay_met(
                 parts = [results[(e, k)] for k in range(nbatch)]
                 merged = {f: np.concatenate([p[f] for p in parts]) for f in _FIELDS}
                 mean, se, plain = _estimate(merged["value"], merged["stratum"])
-                table.set(e, mean, se, len(merged["value"]))
-                row = {**entry_frame(e, merged), "mwc": mean, "stderr": se,
-                       "plain_stderr": plain}  # fmt: skip
+                own[e] = se
+                jac[e] = _propagate(e, merged, jac, equal, bool(crawford))
+                total = math.sqrt(sum(w * w * own[k] ** 2 for k, w in jac[e].items()))
+                table.set(e, mean, total, len(merged["value"]))
+                row = {**entry_frame(e, merged), "mwc": mean, "stderr": total,
+                       "stderr_own": se, "plain_stderr_own": plain}  # fmt: skip
                 rows.append(row)
                 levels_c, counts = np.unique(merged["cube"], return_counts=True)
                 for c, cnt in zip(levels_c, counts, strict=True):
