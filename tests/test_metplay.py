@@ -164,8 +164,9 @@ def test_local_cluster_gives_the_same_bits() -> None:
     kw = {"games": 60, "batch_size": 30, "seed": 5, "progress": False}
     local = selfplay_met(3, **kw)
     with (
-        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                 dashboard_address=None) as cluster,  # fmt: skip
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,  # fmt: skip
         distributed.Client(cluster) as client,
     ):
         remote = selfplay_met(3, client=client, **kw)
@@ -185,8 +186,11 @@ def test_local_cluster_gives_the_same_bits() -> None:
         ({"engine": "foo"}, InvalidParameterError, "unknown self-play engine 'foo'"),
         ({"engine": "gnubg"}, InvalidParameterError, "cannot play games here"),
         ({"engine": "exact"}, InvalidParameterError, "start=(counts, counts)"),
-        ({"engine": "exact", "start": ([0, 0, 0, 0, 0, 2],) * 2, "cube_limit": 4},
-         InvalidParameterError, "no cube limit"),  # fmt: skip
+        (
+            {"engine": "exact", "start": ([0, 0, 0, 0, 0, 2],) * 2, "cube_limit": 4},
+            InvalidParameterError,
+            "no cube limit",
+        ),
         ({"players": ("instant:0.5,0.1", None)}, InvalidParameterError, "5 probabilities"),
         ({"batch_size": 100}, InvalidParameterError, "multiple of 30"),
     ],
