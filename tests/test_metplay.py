@@ -209,3 +209,32 @@ def test_engine_not_installed_names_the_extra(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(ev, "gnubg_nn_installed", lambda: False)
     with pytest.raises(MathbgError, match=r"mathbg\[engine\]"):
         selfplay_met(3, games=10, progress=False)
+
+
+def test_cli_selfplay_table_with_errors_and_compare(capsys: pytest.CaptureFixture[str]) -> None:
+    from mathbg.cli import main
+
+    rc = main(["met", "--model", "selfplay", "--length", "2", "--games", "30",
+               "--engine", "exact", "--start", "0,0,0,0,0,2/0,0,0,0,0,2", "--games", "72",
+               "--compare", "kazaross-xg2"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "±" in out and "differences from kazaross-xg2" in out and "largest" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--games", "0"], "games must lie"),
+        (["--cube-limit", "6"], "power of two"),
+        (["--engine", "nope"], "unknown self-play engine"),
+        (["--length", "30"], "length must lie"),
+        (["--start", "1,2"], "--start wants two sides"),
+    ],
+)
+def test_cli_selfplay_bad_input_exit_2(argv, words, capsys: pytest.CaptureFixture[str]) -> None:
+    from mathbg.cli import main
+
+    rc = main(["met", "--model", "selfplay", *argv])
+    err = capsys.readouterr().err
+    assert rc == 2 and words in err and err.count("\n") == 1
