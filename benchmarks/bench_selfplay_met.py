@@ -84,7 +84,7 @@ def main() -> int:
     base = gnubg_nn_loop(args.baseline_games)
     print(f"gnubg-nn cubeless loop: {base:.0f} games per CPU-second")
 
-    met3, cpu3, wall3 = ours(3, args.games, seed=11)
+    met3, cpu3, _ = ours(3, args.games, seed=11)
     n3 = int(met3.frames["scores"]["games"].sum())
     rate = n3 / cpu3
     print(f"mathbg self-play with cube decisions (3-point table, {n3} games): "
@@ -126,7 +126,7 @@ def main() -> int:
         import distributed
 
         small = max(60, args.games // 2)
-        local, cpu_l, wall_l = ours(4, small, seed=13)
+        local, _, wall_l = ours(4, small, seed=13)
         with (
             distributed.LocalCluster(
                 n_workers=2, threads_per_worker=1, dashboard_address=None
