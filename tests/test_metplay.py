@@ -238,3 +238,37 @@ def test_cli_selfplay_bad_input_exit_2(argv, words, capsys: pytest.CaptureFixtur
     rc = main(["met", "--model", "selfplay", *argv])
     err = capsys.readouterr().err
     assert rc == 2 and words in err and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_killed_process_resumes_to_the_same_bits(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    store = tmp_path / "store"
+    code = (
+        "from mathbg.analysis import selfplay_met\n"
+        f"selfplay_met(6, games=6000, players=({INSTANT!r},) * 2, cube_limit=1, seed=9, "
+        f"batch_size=120, progress=False, store={str(store)!r})\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            if len(list(store.glob("*/batch-*.npz"))) >= 40:
+                proc.send_signal(signal.SIGKILL)
+                break
+            time.sleep(0.05)
+    finally:
+        proc.kill()
+        proc.wait()
+    done = len(list(store.glob("*/batch-*.npz")))
+    assert 40 <= done < 20 * 50  # killed part-way
+    kw = {"games": 6000, "players": (INSTANT, INSTANT), "cube_limit": 1, "seed": 9,
+          "batch_size": 120, "progress": False}  # fmt: skip
+    resumed = selfplay_met(6, store=store, **kw)
+    assert _same_bits(resumed, selfplay_met(6, **kw))
