@@ -40,21 +40,24 @@ import numpy as np
 BASELINE_BOARD = ((0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0),) * 2
 
 
-def gnubg_nn_loop(games: int, seed: int = 0) -> float:
-    """gnubg-nn's own cubeless self-play from the opening: games per CPU-second."""
+def gnubg_nn_loop(games: int, seed: int = 0) -> tuple[float, float]:
+    """gnubg-nn's own cubeless self-play from the opening: games and rolls per CPU-second."""
     import gnubg_nn as nn
 
     rng = np.random.default_rng(seed)
+    rolls = 0
     t0 = time.process_time()
     for _ in range(games):
         board = BASELINE_BOARD
         while True:
             d1, d2 = (int(v) for v in rng.integers(1, 7, 2))
             _, key = nn.best_move(board, d1, d2, n=0, b=1)
+            rolls += 1
             board = nn.board_from_position_key(key)
             if not any(board[0]):
                 break
-    return games / (time.process_time() - t0)
+    cpu = time.process_time() - t0
+    return games / cpu, rolls / cpu
 
 
 def ours(length: int, games: int, seed: int, client=None, store=None):
@@ -81,14 +84,18 @@ def main() -> int:
     pd.set_option("display.width", 200)
     print(f"load average at start: {os.getloadavg()}")
     gnubg_nn_loop(20)  # warm up the networks
-    base = gnubg_nn_loop(args.baseline_games)
-    print(f"gnubg-nn cubeless loop: {base:.0f} games per CPU-second")
+    base, base_rolls = gnubg_nn_loop(args.baseline_games)
+    print(f"gnubg-nn cubeless loop: {base:.0f} games ({base_rolls:.0f} rolls) per CPU-second")
 
     met3, cpu3, _ = ours(3, args.games, seed=11)
     n3 = int(met3.frames["scores"]["games"].sum())
     rate = n3 / cpu3
+    sc3 = met3.frames["scores"]
+    rolls3 = float((sc3["mean_rolls"] * sc3["games"]).sum()) / cpu3
     print(f"mathbg self-play with cube decisions (3-point table, {n3} games): "
-          f"{rate:.0f} games per CPU-second, ratio {rate / base:.2f} (goal >= 0.5)")  # fmt: skip
+          f"{rate:.0f} games per CPU-second, ratio {rate / base:.2f} (goal >= 0.5); "
+          f"{rolls3:.0f} rolls per CPU-second, ratio {rolls3 / base_rolls:.2f} (doubles "
+          f"and passes shorten the match games)")  # fmt: skip
 
     met5, cpu5, wall5 = ours(5, args.games, seed=12)
     sc = met5.frames["scores"]
