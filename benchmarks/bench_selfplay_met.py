@@ -37,6 +37,7 @@ import time
 
 import numpy as np
 
+BATCH = 1800  # games per task of the full table (a multiple of the 30 strata)
 BASELINE_BOARD = ((0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0),) * 2
 
 
@@ -60,14 +61,24 @@ def gnubg_nn_loop(games: int, seed: int = 0) -> tuple[float, float]:
     return games / cpu, rolls / cpu
 
 
-def ours(length: int, games: int, seed: int, client=None, store=None):
+def ours(length: int, games: int, seed: int, client=None, store=None, batch_size=None):
     from mathbg.analysis import selfplay_met
 
     c0, w0 = time.process_time(), time.perf_counter()
     met = selfplay_met(length, games=games, seed=seed, client=client, store=store,
-                       batch_size=games, progress=False)  # fmt: skip
+                       batch_size=batch_size or games, progress=False)  # fmt: skip
     cpu, wall = time.process_time() - c0, time.perf_counter() - w0
     return met, cpu, wall
+
+
+def _warm() -> None:
+    """Load what a batch needs (networks, cube theory) in a worker before timing."""
+    import gnubg_nn
+
+    import mathbg.analysis.metplay
+    import mathbg.cube.cubeful
+
+    gnubg_nn.probabilities([list(b) for b in BASELINE_BOARD], 0)
 
 
 def main() -> int:
@@ -107,7 +118,7 @@ def main() -> int:
           f"{gain.min():.3f}..{gain.max():.3f}); effective {rate5 * gain.mean():.0f} games per "
           f"CPU-second against {rate5:.0f} plain")  # fmt: skip
     se_max = float(np.nanmax(np.concatenate([met5.stderr.ravel(), met5.post_stderr[0]])))
-    need = int(np.ceil(args.games * (se_max / 0.005) ** 2 / 30) * 30)
+    need = int(np.ceil(args.games * (se_max / 0.005) ** 2 / BATCH) * BATCH)
     total = need * len(sc)
     cpu_need = total / rate5
     print(f"largest SE {100 * se_max:.2f} pp at {args.games} games: SE <= 0.5 pp needs "
@@ -132,16 +143,17 @@ def main() -> int:
     if not args.no_dask:
         import distributed
 
-        small = max(60, args.games // 2)
-        local, _, wall_l = ours(4, small, seed=13)
+        small = max(60, args.games // 60 * 30)
+        batch = small // 2 // 30 * 30 or 30
+        local, _, wall_l = ours(4, small, seed=13, batch_size=batch)
         with (
             distributed.LocalCluster(
                 n_workers=2, threads_per_worker=1, dashboard_address=None
             ) as cluster,  # fmt: skip
             distributed.Client(cluster) as client,
         ):
-            client.submit(sum, [1]).result()  # workers up
-            remote, _, wall_r = ours(4, small, seed=13, client=client)
+            client.run(_warm)  # workers up, networks loaded (the local process has them)
+            remote, _, wall_r = ours(4, small, seed=13, client=client, batch_size=batch)
         same = np.array_equal(local.pre, remote.pre) and np.array_equal(local.post, remote.post)
         print(f"Dask LocalCluster (2 workers) {wall_r:.1f} s vs local {wall_l:.1f} s: ratio "
               f"{wall_r / wall_l:.2f} (goal <= 1.2), same bits: {same}")  # fmt: skip
@@ -155,7 +167,8 @@ def main() -> int:
             ) as cluster,  # fmt: skip
             distributed.Client(cluster) as client,
         ):
-            full, _, wall = ours(5, need, seed=5, client=client)
+            client.run(_warm)
+            full, _, wall = ours(5, need, seed=5, client=client, batch_size=BATCH)
         d = np.concatenate([(full.pre - xg.pre)[np.isfinite(full.stderr)],
                             (full.post[0] - xg.post[0])[1:]])  # fmt: skip
         s = np.concatenate([full.stderr[np.isfinite(full.stderr)], full.post_stderr[0][1:]])
