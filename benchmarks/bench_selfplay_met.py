@@ -76,7 +76,7 @@ def _warm() -> None:
     import gnubg_nn
 
     import mathbg.analysis.metplay
-    import mathbg.cube.cubeful
+    import mathbg.cube.cubeful  # noqa: F401
 
     gnubg_nn.probabilities([list(b) for b in BASELINE_BOARD], 0)
 
