@@ -272,3 +272,55 @@ def test_killed_process_resumes_to_the_same_bits(tmp_path: Path) -> None:
           "batch_size": 120, "progress": False}  # fmt: skip
     resumed = selfplay_met(6, store=store, **kw)
     assert _same_bits(resumed, selfplay_met(6, **kw))
+
+
+@pytest.mark.parametrize("entry", [("normal", 3, 5), ("post", 4, 1), ("normal", 2, 3)])
+def test_a_score_reads_only_entries_of_lower_level(entry) -> None:
+    """Cube decisions and game values at (a, b) read only scores of smaller a + b: the
+    table's entries at or above that level (still placeholders during a build) change no
+    bit of the batch."""
+    from mathbg.analysis.metplay import PlayerSpec, _Job, _run_job
+    from mathbg.met import load
+
+    xg = load("kazaross-xg2").extend(6)
+    level = entry[1] + entry[2]
+    a, b = np.meshgrid(np.arange(1, 7), np.arange(1, 7), indexing="ij")
+    pre = np.where(a + b >= level, 0.5 * xg.pre, xg.pre)
+    post = np.array(xg.post)
+    post[:, np.arange(1, 7) + 1 >= level] = 0.9
+    spec = PlayerSpec("instant", 0, (0.72, 0.05, 0.0, 0.02, 0.0))
+
+    def run(p: np.ndarray, q: np.ndarray) -> dict:
+        job = _Job(entry, 0, 720, 1, (spec, spec), ([0, 0, 0, 0, 0, 2],) * 2, None, True, p, q)
+        return _run_job(job)
+
+    one, two = run(np.array(xg.pre), np.array(xg.post)), run(pre, post)
+    assert all(np.array_equal(one[k], two[k]) for k in one)
+    assert (one["first_double"] >= 0).any()  # the cube was used
+
+
+def test_vectorised_decisions_agree_with_cube_decision() -> None:
+    """The batch's cube decisions are mathbg's scalar cube_decision, element by element."""
+    from mathbg.analysis.metplay import _decide
+    from mathbg.cube.cubeful import cube_decision
+    from mathbg.met import load
+
+    xg = load("kazaross-xg2").extend(7)
+    rng = np.random.default_rng(0)
+    n = 200
+    w = rng.uniform(0.3, 0.95, n)
+    wg = w * rng.uniform(0, 0.4, n)
+    lg = (1 - w) * rng.uniform(0, 0.4, n)
+    probs = np.stack([w, wg, wg * 0.1, lg, lg * 0.1], axis=1)
+    ar = rng.integers(2, 8, n)
+    br = rng.integers(1, 8, n)
+    cube = np.where(ar > 2, rng.choice([1, 2], n), 1)
+    centred = (cube == 1) & (rng.random(n) < 0.7)
+    x = rng.uniform(0.6, 0.7, n)
+    nd, dt = _decide(probs, x, [xg], np.zeros(n, dtype=np.int64), ar, br, cube, centred)
+    for i in range(n):
+        d = cube_decision(probs[i], xg, int(ar[i]), int(br[i]), cube=int(cube[i]),
+                          owner="centre" if centred[i] else "player", x=float(x[i]))  # fmt: skip
+        assert nd[i] == pytest.approx(d.no_double, abs=1e-12)
+        assert dt[i] == pytest.approx(d.double_take, abs=1e-12)
+        assert ((dt[i] >= nd[i]) and (d.double_pass >= nd[i])) == d.action.doubles
