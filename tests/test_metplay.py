@@ -324,3 +324,15 @@ def test_vectorised_decisions_agree_with_cube_decision() -> None:
         assert nd[i] == pytest.approx(d.no_double, abs=1e-12)
         assert dt[i] == pytest.approx(d.double_take, abs=1e-12)
         assert ((dt[i] >= nd[i]) and (d.double_pass >= nd[i])) == d.action.doubles
+
+
+def test_json_keeps_the_error_bars_and_metadata() -> None:
+    from mathbg.met.formats import render
+    from mathbg.met.formats.text import parse_json
+
+    met = selfplay_met(3, games=60, players=(INSTANT, INSTANT), cube_limit=1, progress=False)
+    back = parse_json(render(met, "json"))
+    np.testing.assert_allclose(back.stderr, met.stderr, rtol=1e-13)
+    np.testing.assert_allclose(back.post_stderr, met.post_stderr, rtol=1e-13)
+    assert np.array_equal(back.games, met.games)
+    assert dict(back.metadata) == dict(met.metadata)

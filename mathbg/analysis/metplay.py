@@ -941,6 +941,7 @@ def selfplay_met(
         "start": start_json,
         "batch_size": int(batch_size),
     }
+    params = json.loads(json.dumps(params))  # JSON's own types: what a file gives back
     st = SelfPlayStore(store) if store is not None else None
     if st is not None:
         st.check_manifest(params)

@@ -526,7 +526,9 @@ class MET:
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python form: ``name``, ``length``, ``pre`` (rows a = 1..N), ``post`` (n = 1..N).
 
-        ``post_player1`` is added for tables whose players' post-Crawford vectors differ.
+        ``post_player1`` is added for tables whose players' post-Crawford vectors differ;
+        ``stderr``, ``post_stderr``, ``games``, ``post_games`` (None where exact) and
+        ``metadata`` for a measured table.
         """
         out: dict[str, Any] = {
             "name": self.name,
@@ -539,6 +541,12 @@ class MET:
         }
         if not np.array_equal(self.post[0], self.post[1]):
             out["post_player1"] = [float(x) for x in self.post[1]]
+        for key in ("stderr", "post_stderr", "games", "post_games"):
+            arr = getattr(self, key)
+            if arr is not None:  # a measured table's error bars (null where exact)
+                out[key] = [[float(x) if np.isfinite(x) else None for x in row] for row in arr]
+        if self.metadata:
+            out["metadata"] = dict(self.metadata)
         return out
 
     def write(
