@@ -224,7 +224,9 @@ def _client(address: str | None) -> object:
         cluster = distributed.LocalCluster(
             n_workers=int(n or 2), threads_per_worker=1, dashboard_address=None
         )
-        return distributed.Client(cluster)
+        client = distributed.Client(cluster)
+        client.mathbg_owned_cluster = cluster  # type: ignore[attr-defined]  # closed with it
+        return client
     return distributed.Client(address)
 
 
@@ -259,6 +261,9 @@ def _selfplay(args: argparse.Namespace, params: dict[str, float]) -> int:
     finally:
         if client is not None:
             client.close()  # type: ignore[attr-defined]
+            owned = getattr(client, "mathbg_owned_cluster", None)
+            if owned is not None:
+                owned.close()
     if args.out:
         write(met, args.out, format=args.format, force=args.force)
     elif args.format != "table":
