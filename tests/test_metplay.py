@@ -336,3 +336,38 @@ def test_json_keeps_the_error_bars_and_metadata() -> None:
     np.testing.assert_allclose(back.post_stderr, met.post_stderr, rtol=1e-13)
     assert np.array_equal(back.games, met.games)
     assert dict(back.metadata) == dict(met.metadata)
+
+
+def test_cube_life_fit_recovers_a_known_cube_life() -> None:
+    """Games whose realised MWC is the 0-ply prediction at x = 0.5 give back x = 0.5."""
+    from mathbg.analysis.metplay import _FIELDS, _after, _decide, fit_cube_life
+    from mathbg.met import load
+
+    xg = load("kazaross-xg2").extend(5)
+    entry = ("normal", 3, 4)
+    rng = np.random.default_rng(1)
+    m = 400
+    w = rng.uniform(0.55, 0.85, m)
+    probs = np.stack([w, 0.2 * w, 0.01 * w, 0.15 * (1 - w), 0.005 * (1 - w)], axis=1)
+    games = {f: np.zeros(m) for f in _FIELDS}
+    games["first"] = rng.integers(0, 2, m)
+    games["dec_turn"] = np.zeros(m, dtype=np.int64)
+    for i in range(5):
+        games[f"dec_p{i}"] = probs[:, i]
+    roller = games["first"]
+    ar, br = np.where(roller == 0, 3, 4), np.where(roller == 0, 4, 3)
+    ones = np.ones(m, dtype=np.int64)
+    nd, dt = _decide(probs, np.full(m, 0.5), [xg], 0 * ones, ar, br, ones, ones == 1)
+    dp = np.where(roller == 0, _after(xg, 3, 4, "normal", 1, 0),
+                  1 - _after(xg, 3, 4, "normal", 0, 1))  # fmt: skip
+    value = np.maximum(nd, np.minimum(dt, dp))
+    games["value"] = np.where(roller == 0, value, 1 - value)
+    row = fit_cube_life(entry, games, xg)
+    assert row["cube_life"] == pytest.approx(0.5, abs=1e-9) and row["decisions"] == m
+
+
+def test_cube_life_frame_with_gnubg_nn() -> None:
+    pytest.importorskip("gnubg_nn")
+    met = selfplay_met(2, games=60, batch_size=60, seed=3, cube_life=True, progress=False)
+    life = met.frames["cube_life"]
+    assert list(life["kind"]) == ["post"] and life["decisions"].iloc[0] > 0

@@ -76,6 +76,7 @@ __all__ = [
     "SelfPlayStore",
     "StoreMismatchError",
     "entry_frame",
+    "fit_cube_life",
     "selfplay_met",
 ]
 
@@ -337,7 +338,9 @@ class _Job:
 
 
 _FIELDS = ("value", "stratum", "first", "winner", "points", "result", "cube", "first_double",
-           "first_passed", "rolls")  # fmt: skip
+           "first_passed", "rolls", "dec_turn", "dec_p0", "dec_p1", "dec_p2", "dec_p3",
+           "dec_p4", "dec_x")  # fmt: skip
+_FLOATS = {"value", "dec_p0", "dec_p1", "dec_p2", "dec_p3", "dec_p4", "dec_x"}
 
 
 def _strata(job: _Job) -> tuple[int, Callable[[int], tuple[int, tuple[int, int] | None]]]:
@@ -416,8 +419,9 @@ def _play_theory(job: _Job, met: Any, rng: np.random.Generator) -> dict[str, NDA
             after[key] = _after(met, a, b, kind, won0, won1)
         return after[key]
 
-    out = {f: np.zeros(n, dtype=np.float64 if f == "value" else np.int64) for f in _FIELDS}
+    out = {f: np.zeros(n, dtype=np.float64 if f in _FLOATS else np.int64) for f in _FIELDS}
     out["first_double"][:] = -1
+    out["dec_turn"][:] = -1
     roller = np.empty(n, dtype=np.int64)
     boards: list[Any] = [None] * n
     first_roll: list[tuple[int, int] | None] = [None] * n
@@ -462,6 +466,12 @@ def _play_theory(job: _Job, met: Any, rng: np.random.Generator) -> dict[str, NDA
                     else:
                         probs[k] = nn.probabilities(boards[g], spec.plies)
                         x[k] = _cube_life(nn, boards[g])
+                for k, g in enumerate(asking.tolist()):  # the first decision (cube life fit)
+                    if out["dec_turn"][g] < 0:
+                        out["dec_turn"][g] = turn
+                        for i in range(5):
+                            out[f"dec_p{i}"][g] = probs[k, i]
+                        out["dec_x"][g] = x[k]
                 view = roller[asking] if not equal else np.zeros(len(asking), dtype=np.int64)
                 nd, dt = _decide(probs, x, views, view, ar[asking], br[asking], cube[asking],
                                  owner[asking] == -1)  # fmt: skip
@@ -472,8 +482,8 @@ def _play_theory(job: _Job, met: Any, rng: np.random.Generator) -> dict[str, NDA
                 if not equal and doubles.any():  # the taker judges with its own engine
                     d = np.flatnonzero(doubles)
                     tprobs = np.empty((len(d), 5))
-                    for k, i in enumerate(d):
-                        g = asking[i]
+                    for k, i in enumerate(d.tolist()):
+                        g = int(asking[i])
                         spec = job.players[1 - roller[g]]
                         tprobs[k] = (spec.probabilities if spec.engine == "instant"
                                      else nn.probabilities(boards[g], spec.plies))  # fmt: skip
@@ -481,8 +491,8 @@ def _play_theory(job: _Job, met: Any, rng: np.random.Generator) -> dict[str, NDA
                                      br[asking][d], cube[asking][d],
                                      owner[asking][d] == -1)  # fmt: skip
                     takes[d] = dtt < dp[d]
-                for i in np.flatnonzero(doubles):
-                    g = asking[i]
+                for i in np.flatnonzero(doubles).tolist():
+                    g = int(asking[i])
                     if out["first_double"][g] < 0:
                         out["first_double"][g] = turn
                         out["first_passed"][g] = 0 if takes[i] else 1
@@ -607,8 +617,9 @@ def _play_exact(job: _Job, met: Any, rng: np.random.Generator) -> dict[str, NDAr
 
     n = job.games
     H, stratum_of = _strata(job)
-    out = {f: np.zeros(n, dtype=np.float64 if f == "value" else np.int64) for f in _FIELDS}
+    out = {f: np.zeros(n, dtype=np.float64 if f in _FLOATS else np.int64) for f in _FIELDS}
     out["first_double"][:] = -1
+    out["dec_turn"][:] = -1
     away = (a, b)
     from mathbg.bearoff.moves import roll_index
 
@@ -794,6 +805,51 @@ def _propagate(
     return row
 
 
+def fit_cube_life(
+    entry: tuple[str, int, int], games: dict[str, NDArray[Any]], met: Any
+) -> dict[str, Any]:
+    """The cube life x that makes the 0-ply decisions' predicted MWC match the realised one.
+
+    At each game's first cube decision (cube 1, centred) the roller's predicted MWC is
+    ``max(ND(x), min(DT(x), DP))`` from the recorded cubeless chances; the realised MWC is
+    the table's value after the game. ``x`` solves ``mean(predicted) = mean(realised)`` on
+    a grid of 0, 0.1, ..., 1 (linear in between; NaN without a root), its standard error
+    the realised-minus-predicted one over the slope. Equal players only.
+    """
+    kind, a, b = entry
+    row: dict[str, Any] = {"kind": kind, "away": a, "opp_away": b, "cube_life": math.nan,
+                           "stderr": math.nan, "decisions": 0}  # fmt: skip
+    d = games["dec_turn"] >= 0
+    m = int(d.sum())
+    row["decisions"] = m
+    if m < 10:
+        return row
+    first = games["first"][d]
+    roller = np.where(games["dec_turn"][d] % 2 == 0, first, 1 - first)
+    probs = np.stack([games[f"dec_p{i}"][d] for i in range(5)], axis=1)
+    ar, br = np.where(roller == 0, a, b), np.where(roller == 0, b, a)
+    realised = np.where(roller == 0, games["value"][d], 1.0 - games["value"][d])
+    win = {0: _after(met, a, b, kind, 1, 0), 1: 1.0 - _after(met, a, b, kind, 0, 1)}
+    dp = np.array([win[int(r)] for r in roller])
+    grid = np.linspace(0.0, 1.0, 11)
+    ones = np.ones(m, dtype=np.int64)
+    preds = []
+    for xv in grid:
+        nd, dt = _decide(probs, np.full(m, xv), [met], 0 * ones, ar, br, ones, ones == 1)
+        preds.append(np.maximum(nd, np.minimum(dt, dp)))
+    gap = np.array([p.mean() for p in preds]) - realised.mean()
+    for i in range(len(grid) - 1):
+        if gap[i] == 0 or gap[i] * gap[i + 1] < 0:
+            t = gap[i] / (gap[i] - gap[i + 1]) if gap[i] != gap[i + 1] else 0.0
+            slope = (gap[i + 1] - gap[i]) / (grid[i + 1] - grid[i])
+            resid = realised - ((1 - t) * preds[i] + t * preds[i + 1])
+            row["cube_life"] = float(grid[i] + t * (grid[i + 1] - grid[i]))
+            if slope != 0:
+                row["stderr"] = float(resid.std(ddof=1) / math.sqrt(m) / abs(slope))
+            break
+    return row
+
+
 def entry_frame(entry: tuple[str, int, int], games: dict[str, NDArray[Any]]) -> dict[str, Any]:
     """One entry's by-products (a row of ``met.frames["scores"]``)."""
     kind, a, b = entry
@@ -863,6 +919,7 @@ def selfplay_met(
     store: Any = None,
     progress: bool = True,
     batch_size: int = BATCH_SIZE,
+    cube_life: bool = False,
 ) -> Any:
     """A match equity table measured by self-play at every score, with standard errors.
 
@@ -899,6 +956,9 @@ def selfplay_met(
         A tqdm bar over the games (its ETA from the games finished in this run).
     batch_size : int
         Games per batch (one task; a multiple of the strata count), part of the seeding.
+    cube_life : bool
+        Also fit each score's cube life (:func:`fit_cube_life`; gnubg-nn and instant
+        engines, equal players) into ``frames["cube_life"]``.
 
     Returns
     -------
@@ -907,7 +967,8 @@ def selfplay_met(
         ``post_games``, ``metadata`` (everything needed to rebuild it) and ``frames``:
         ``"scores"`` (a row per played entry: value, SE, plain SE, gammon, backgammon and
         pass rates, first double and its pass rate, mean cube, game length in rolls) and
-        ``"cubes"`` (final cube level shares by entry).
+        ``"cubes"`` (final cube level shares by entry) and, with ``cube_life``,
+        ``"cube_life"`` (the fitted cube life per entry with its standard error).
     """
     _check_args(length, games, seed, cube_limit, batch_size)
     specs = (_spec(players[0], engine, plies), _spec(players[1], engine, plies))
@@ -934,7 +995,7 @@ def selfplay_met(
     )
     params: dict[str, Any] = {
         "method": "selfplay",
-        "version": 1,
+        "version": 2,
         "length": int(length),
         "games": per_entry,
         "seed": int(seed),
@@ -960,6 +1021,7 @@ def selfplay_met(
                    unit="game", leave=False)  # fmt: skip
     rows: list[dict[str, Any]] = []
     cube_rows: list[dict[str, Any]] = []
+    life_rows: list[dict[str, Any]] = []
     own: dict[tuple[str, int, int], float] = {}
     jac: dict[tuple[str, int, int], dict[tuple[str, int, int], float]] = {}
     try:
@@ -999,6 +1061,8 @@ def selfplay_met(
                 row = {**entry_frame(e, merged), "mwc": mean, "stderr": total,
                        "stderr_own": se, "plain_stderr_own": plain}  # fmt: skip
                 rows.append(row)
+                if cube_life and equal and kinds != {"exact"} and e[0] != "crawford":
+                    life_rows.append(fit_cube_life(e, merged, met))
                 levels_c, counts = np.unique(merged["cube"], return_counts=True)
                 for c, cnt in zip(levels_c, counts, strict=True):
                     share = cnt / len(merged["cube"])
@@ -1007,7 +1071,7 @@ def selfplay_met(
     finally:
         if bar is not None:
             bar.close()
-    return _result(table, params, specs, rows, cube_rows)
+    return _result(table, params, specs, rows, cube_rows, life_rows)
 
 
 def _execute(jobs: list[_Job], client: Any) -> Any:
@@ -1029,6 +1093,7 @@ def _result(
     specs: tuple[PlayerSpec, PlayerSpec],
     rows: list[dict[str, Any]],
     cube_rows: list[dict[str, Any]],
+    life_rows: list[dict[str, Any]],
 ) -> Any:
     import pandas as pd
 
@@ -1057,5 +1122,5 @@ def _result(
         games=table.pre_n,
         post_games=table.post_n,
         metadata=params,
-        frames={"scores": scores, "cubes": cubes},
+        frames={"scores": scores, "cubes": cubes, "cube_life": pd.DataFrame(life_rows)},
     )
