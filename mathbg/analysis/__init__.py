@@ -10,6 +10,8 @@
   (``pip install 'mathbg[engine]'``).
 - :mod:`mathbg.analysis.gnubg_program`: the GNU Backgammon program in one subprocess
   (its evaluation and its own cubeful decisions).
+- :mod:`mathbg.analysis.metplay`: :func:`selfplay_met`, a match equity table measured by
+  self-play at every score with error bars (locally or on a Dask cluster).
 - :mod:`mathbg.analysis.matrix`: :func:`analyze` / :func:`position_matrix`: every score of
   a match (Crawford and post-Crawford), cube levels, money, exact bearoff values beside the
   approximation, and a second MET for sensitivity.
@@ -39,14 +41,26 @@ _LAZY = {
     "analyze": "mathbg.analysis.matrix",
     "analyze_many": "mathbg.analysis.matrix",
     "position_matrix": "mathbg.analysis.matrix",
+    "PlayerSpec": "mathbg.analysis.metplay",
+    "selfplay_met": "mathbg.analysis.metplay",
 }
-_SUBMODULES = {"base", "evaluation", "gnubg_nn", "gnubg_program", "matrix", "registry", "sample"}
+_SUBMODULES = {
+    "base",
+    "evaluation",
+    "gnubg_nn",
+    "gnubg_program",
+    "matrix",
+    "metplay",
+    "registry",
+    "sample",
+}
 __all__ = [
     "ENGINES",
     "EngineNotAvailableError",
     "EngineSpec",
     "Evaluation",
     "Evaluator",
+    "PlayerSpec",
     "PositionAnalysis",
     "UnknownEngineError",
     "analyze",
@@ -57,6 +71,7 @@ __all__ = [
     "position_class",
     "position_matrix",
     "register_engine",
+    "selfplay_met",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -72,5 +87,6 @@ if TYPE_CHECKING:  # pragma: no cover
         get_evaluator,
         register_engine,
     )
+    from mathbg.analysis.metplay import PlayerSpec, selfplay_met
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals(), _SUBMODULES)

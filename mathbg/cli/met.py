@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from mathbg.cli._args import add_command, add_force, check_output, pyplot, save_figure
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.met import MET
 
 DESCRIPTION = """\
 Print or write a match equity table: a shipped published table (default kazaross-xg2)
@@ -24,7 +28,9 @@ examples:
   mathbg met --model mec --win-rate 0.55            (a favourite's table)
   mathbg met --model montgomery --length 11
   mathbg met --model woolsey --plot woolsey.png
-  mathbg met --list"""
+  mathbg met --list
+  mathbg met --model selfplay --length 3 --games 600 --seed 1 --compare kazaross-xg2
+  mathbg met --model selfplay --length 5 --games 9000 --store run5 --scheduler local:2"""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -73,6 +79,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", metavar="PATH", help="write to PATH instead of stdout")
     parser.add_argument("--plot", metavar="PNG", help="also save a heatmap + post-Crawford plot")
     parser.add_argument("--list", action="store_true", help="list the shipped tables and models")
+    sp = parser.add_argument_group("self-play (--model selfplay)")
+    sp.add_argument("--games", type=int, default=1000, help="games per entry (default 1000)")
+    sp.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    sp.add_argument("--engine", default="gnubg-nn", help="gnubg-nn (default) or exact")
+    sp.add_argument("--plies", type=int, default=0, help="gnubg-nn plies (default 0)")
+    sp.add_argument("--no-crawford", action="store_true", help="matches without Crawford rule")
+    sp.add_argument("--cube-limit", type=int, help="largest cube value (a power of two)")
+    sp.add_argument(
+        "--start",
+        metavar="COUNTS/COUNTS",
+        help="every game from this bearoff (checkers on points 1..6, e.g. 0,0,0,0,0,6/0,0,0,0,0,6)",
+    )
+    sp.add_argument(
+        "--scheduler", metavar="ADDRESS", help="Dask scheduler address, or local:N (a LocalCluster)"
+    )
+    sp.add_argument("--store", metavar="DIR_OR_URL", help="keep finished batches here (resume)")
+    sp.add_argument("--compare", metavar="TABLE", help="print the differences from TABLE")
     add_force(parser)
     parser.set_defaults(handler=run)
 
@@ -135,6 +158,8 @@ def run(args: argparse.Namespace) -> int:
         score(args.length, "--length", lo=1)
     if args.decimals is not None:
         integer(args.decimals, "--decimals", 0, 17)  # float64 holds 17 significant digits
+    if args.model.strip().lower() == "selfplay":
+        return _selfplay(args, params)
     if _is_path(args.model):
         if params:
             raise InvalidParameterError("model parameters do not apply to a MET file")
@@ -165,3 +190,132 @@ def run(args: argparse.Namespace) -> int:
         post_crawford(met, ax=ax2)
         save_figure(fig, args.plot, force=args.force)
     return 0
+
+
+def _start(text: str | None) -> tuple[list[int], list[int]] | None:
+    from mathbg.errors import InvalidParameterError
+
+    if text is None:
+        return None
+    try:
+        sides = [[int(v) for v in side.split(",")] for side in text.split("/")]
+    except ValueError:
+        sides = []
+    if len(sides) != 2:
+        raise InvalidParameterError(
+            f"--start wants two sides' checker counts, e.g. 0,0,0,0,0,6/0,0,0,0,0,6; got {text!r}"
+        )
+    return sides[0], sides[1]
+
+
+def _client(address: str | None) -> object:
+    from mathbg.errors import InvalidParameterError
+
+    if address is None:
+        return None
+    try:
+        import distributed
+    except ImportError:
+        raise InvalidParameterError("--scheduler needs Dask: pip install 'mathbg[dask]'") from None
+    if address.startswith("local"):
+        _, _, n = address.partition(":")
+        if n and not n.isdigit():
+            raise InvalidParameterError(f"--scheduler local:N wants a number, got {address!r}")
+        cluster = distributed.LocalCluster(
+            n_workers=int(n or 2), threads_per_worker=1, dashboard_address=None
+        )
+        client = distributed.Client(cluster)
+        client.mathbg_owned_cluster = cluster  # type: ignore[attr-defined]  # closed with it
+        return client
+    return distributed.Client(address)
+
+
+def _selfplay(args: argparse.Namespace, params: dict[str, float]) -> int:
+    """``--model selfplay``: measure the table, print it with standard errors."""
+    import numpy as np
+
+    from mathbg.analysis.metplay import selfplay_met
+    from mathbg.errors import InvalidParameterError
+    from mathbg.met import build
+    from mathbg.met.formats import render, write
+
+    if params:
+        raise InvalidParameterError("model parameters do not apply to --model selfplay")
+    ref = build(args.compare) if args.compare else None
+    check_output(args.out, args.force)  # before the work, not after
+    client = _client(args.scheduler)
+    try:
+        met = selfplay_met(
+            5 if args.length is None else args.length,
+            games=args.games,
+            engine=args.engine.strip().lower(),
+            plies=args.plies,
+            seed=args.seed,
+            crawford=not args.no_crawford,
+            cube_limit=args.cube_limit,
+            start=_start(args.start),
+            client=client,
+            store=args.store,
+            progress=sys.stderr.isatty(),
+        )
+    finally:
+        if client is not None:
+            client.close()  # type: ignore[attr-defined]
+            owned = getattr(client, "mathbg_owned_cluster", None)
+            if owned is not None:
+                owned.close()
+    if args.out:
+        write(met, args.out, format=args.format, force=args.force)
+    elif args.format != "table":
+        sys.stdout.write(render(met, args.format))
+    else:
+        sys.stdout.write(_table_with_errors(met))
+    if ref is not None:
+        n = met.length
+        ref = ref.extend(n)
+        assert met.stderr is not None and met.post_stderr is not None
+        pre = (met.pre - ref.pre)[np.isfinite(met.stderr)]
+        pre_z = pre / met.stderr[np.isfinite(met.stderr)]
+        post = (met.post[0] - ref.post[0])[np.isfinite(met.post_stderr[0])]
+        post_z = post / met.post_stderr[0][np.isfinite(met.post_stderr[0])]
+        d = np.concatenate([pre, post]) * 100
+        z = np.concatenate([pre_z, post_z])
+        print(f"\ndifferences from {ref.name} (self-play minus table):")
+        print(_grid(met.pre - ref.pre, met.stderr, met.post[0] - ref.post[0],
+                    met.post_stderr[0], diff=True))  # fmt: skip
+        if len(d):
+            ad, az = np.abs(d), np.abs(z)
+            print(f"mean |diff| {ad.mean():.2f} pp, largest {ad.max():.2f} pp; "
+                  f"mean |diff|/SE {az.mean():.2f}, largest {az.max():.2f}")  # fmt: skip
+    return 0
+
+
+def _grid(pre: object, se: object, post: object, post_se: object, *, diff: bool) -> str:
+    import numpy as np
+
+    pre_a, se_a = np.asarray(pre), np.asarray(se)
+    post_a, post_se_a = np.asarray(post), np.asarray(post_se)
+    n = pre_a.shape[0]
+
+    def cell(v: float, e: float) -> str:
+        if diff:
+            return f"{100 * v:+6.2f} ({v / e:+5.1f})" if np.isfinite(e) else f"{'exact':>14}"
+        return f"{100 * v:6.2f} ±{100 * e:5.2f}" if np.isfinite(e) else f"{100 * v:6.2f}{'':7}"
+
+    head = "away " + "".join(f"{b:>14}" for b in range(1, n + 1))
+    lines = [head]
+    for a in range(n):
+        lines.append(f"{a + 1:>4} " + "".join(f"{cell(pre_a[a, b], se_a[a, b]):>14}"
+                                              for b in range(n)))  # fmt: skip
+    lines.append("post " + "".join(f"{cell(post_a[b], post_se_a[b]):>14}" for b in range(n)))
+    return "\n".join(lines)
+
+
+def _table_with_errors(met: MET) -> str:
+    head = (
+        f"{met.source}\nMWC % of player 0 (rows: away, columns: opponent away; column 1: "
+        "Crawford game; last row: post-Crawford trailer) ± standard error\n"
+    )
+    assert met.post_stderr is not None
+    body = _grid(met.pre, met.stderr, met.post[0], met.post_stderr[0], diff=False)
+    return head + body + "\n"

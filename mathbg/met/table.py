@@ -94,6 +94,23 @@ class MET:
         with Montgomery's model. ``None`` means all of them.
     notes : str
         Anything else worth knowing (e.g. which entries are not from the source).
+    stderr : array_like, shape (N, N), optional
+        Standard error of each ``pre`` entry of a measured table (self-play), NaN where
+        the entry is exact (``M(a, a) = 1/2`` for equal players); an entry filled from
+        ``M(b, a) = 1 - M(a, b)`` carries the played entry's error. ``None``: a
+        published or model table without error bars.
+    post_stderr : array_like, shape (2, N), optional
+        The same for ``post``.
+    games : array_like, shape (N, N), optional
+        Games played for each ``pre`` entry (0 where exact; a mirrored entry counts
+        the played entry's games).
+    post_games : array_like, shape (2, N), optional
+        The same for ``post``.
+    metadata : Mapping[str, Any]
+        How a measured table was made (engine, plies, seed, rules, games, ...), enough
+        to rebuild it bit for bit.
+    frames : Mapping[str, Any]
+        By-products of a measured table as tidy DataFrames (gammon rates, cube use, ...).
 
     Notes
     -----
@@ -112,6 +129,12 @@ class MET:
     notice: str = ""
     native_length: int | None = None
     notes: str = ""
+    stderr: np.ndarray | None = field(default=None, repr=False)
+    post_stderr: np.ndarray | None = field(default=None, repr=False)
+    games: np.ndarray | None = field(default=None, repr=False)
+    post_games: np.ndarray | None = field(default=None, repr=False)
+    metadata: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    frames: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         pre = np.asarray(self.pre, dtype=np.float64)
@@ -129,6 +152,19 @@ class MET:
         object.__setattr__(self, "parameters", MappingProxyType(params))
         if self.native_length is not None and not 1 <= self.native_length <= n:
             raise InvalidParameterError(f"native_length {self.native_length} must lie in 1..{n}")
+        for name, shape in (("stderr", (n, n)), ("post_stderr", (2, n)),
+                            ("games", (n, n)), ("post_games", (2, n))):  # fmt: skip
+            value = getattr(self, name)
+            if value is not None:
+                arr = np.array(value, dtype=np.float64, copy=True)
+                if arr.shape != shape:
+                    raise InvalidParameterError(
+                        f"MET {name} must have shape {shape}, got {arr.shape}"
+                    )
+                arr.setflags(write=False)
+                object.__setattr__(self, name, arr)
+        object.__setattr__(self, "metadata", MappingProxyType(dict(self.metadata)))
+        object.__setattr__(self, "frames", MappingProxyType(dict(self.frames)))
 
     # ------------------------------------------------------------------ basics
     @property
@@ -178,6 +214,10 @@ class MET:
                 self,
                 pre=self.pre[:n_new, :n_new],
                 post=self.post[:, :n_new],
+                stderr=None if self.stderr is None else self.stderr[:n_new, :n_new],
+                post_stderr=None if self.post_stderr is None else self.post_stderr[:, :n_new],
+                games=None if self.games is None else self.games[:n_new, :n_new],
+                post_games=None if self.post_games is None else self.post_games[:, :n_new],
                 native_length=min(native, n_new) if self.native_length is not None else None,
             )
         aways = np.arange(1, n_new + 1)
@@ -190,6 +230,10 @@ class MET:
             self,
             pre=pre,
             post=post,
+            stderr=None,  # the model's entries have no error bars
+            post_stderr=None,
+            games=None,
+            post_games=None,
             model=model,
             native_length=native,
             notes=f"{self.notes}; {note}" if self.notes else note,
@@ -482,7 +526,9 @@ class MET:
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python form: ``name``, ``length``, ``pre`` (rows a = 1..N), ``post`` (n = 1..N).
 
-        ``post_player1`` is added for tables whose players' post-Crawford vectors differ.
+        ``post_player1`` is added for tables whose players' post-Crawford vectors differ;
+        ``stderr``, ``post_stderr``, ``games``, ``post_games`` (None where exact) and
+        ``metadata`` for a measured table.
         """
         out: dict[str, Any] = {
             "name": self.name,
@@ -495,6 +541,12 @@ class MET:
         }
         if not np.array_equal(self.post[0], self.post[1]):
             out["post_player1"] = [float(x) for x in self.post[1]]
+        for key in ("stderr", "post_stderr", "games", "post_games"):
+            arr = getattr(self, key)
+            if arr is not None:  # a measured table's error bars (null where exact)
+                out[key] = [[float(x) if np.isfinite(x) else None for x in row] for row in arr]
+        if self.metadata:
+            out["metadata"] = dict(self.metadata)
         return out
 
     def write(

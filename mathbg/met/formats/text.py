@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -215,6 +216,7 @@ def parse_json(data: bytes | str, *, length: int | None = None, path: Path | Non
             source=str(obj.get("source", "")),
             parameters=obj.get("parameters") or {},
             model=str(obj.get("model", "explicit")),
+            **_measured(obj),
         )
     except (ValueError, TypeError) as exc:
         raise METFormatError(f"{where}invalid JSON MET: {exc}") from None
@@ -223,6 +225,19 @@ def parse_json(data: bytes | str, *, length: int | None = None, path: Path | Non
     if length is not None and length != met.length:
         met = met.extend(length)
     return met
+
+
+def _measured(obj: dict[str, Any]) -> dict[str, Any]:
+    """A measured table's error bars, game counts and metadata (null: exact, NaN)."""
+    out: dict[str, Any] = {}
+    for key in ("stderr", "post_stderr", "games", "post_games"):
+        if obj.get(key) is not None:
+            out[key] = np.array(
+                [[np.nan if v is None else v for v in row] for row in obj[key]], dtype=np.float64
+            )
+    if isinstance(obj.get("metadata"), dict):
+        out["metadata"] = obj["metadata"]
+    return out
 
 
 def format_text(met: MET, *, decimals: int = 1) -> str:

@@ -1,0 +1,373 @@
+"""The self-play MET (:func:`mathbg.analysis.selfplay_met`): exact cases, bits, bad input.
+
+Every reference number comes from theory: the cubeless MET of a game with fixed outcome
+rates (:func:`mathbg.met.cubeless`, Zoidis's recurrence) and the exact race-game MET of
+the bearoff match solver (:func:`mathbg.bearoff.exact_match.race_met`). Statistical
+agreement is checked within 3 standard errors of the self-play entries.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mathbg.analysis import selfplay_met
+from mathbg.analysis.metplay import MAX_LENGTH, StoreMismatchError
+from mathbg.errors import InvalidParameterError, InvalidScoreError, MathbgError
+from mathbg.met import cubeless
+
+# the first roller's chances: win 0.55 (gammons 0.20, backgammons 0.02), loses gammons 0.15
+# (backgammons 0.01); each side wins half the games, G = 0.20 + 0.15, B = 0.02 + 0.01
+INSTANT = "instant:0.55,0.2,0.02,0.15,0.01"
+G, B = 0.35, 0.03
+
+
+def _z(met, ref) -> np.ndarray:
+    """Differences in standard errors over every played entry (pre and post)."""
+    pre = (met.pre - ref.pre) / met.stderr
+    post = (met.post - ref.post) / met.post_stderr
+    return np.concatenate([pre[np.isfinite(pre)], post[np.isfinite(post)]])
+
+
+def _same_bits(m1, m2) -> bool:
+    return (
+        np.array_equal(m1.pre, m2.pre)
+        and np.array_equal(m1.post, m2.post)
+        and np.array_equal(m1.stderr, m2.stderr, equal_nan=True)
+        and np.array_equal(m1.post_stderr, m2.post_stderr, equal_nan=True)
+    )
+
+
+@pytest.mark.parametrize("crawford", [True, False])
+def test_instant_game_without_cube_is_the_cubeless_met(crawford: bool) -> None:
+    met = selfplay_met(5, games=3000, players=(INSTANT, INSTANT), cube_limit=1, seed=3,
+                       crawford=crawford, progress=False)  # fmt: skip
+    ref = cubeless(5, G, B, one_away=None)
+    z = _z(met, ref)
+    assert len(z) == 2 * 10 + 2 * 4  # 10 scores a < b mirrored, 4 post-Crawford entries x 2
+    assert np.all(np.abs(z) < 3.0), z
+    assert np.all(np.diag(met.pre) == 0.5) and np.all(np.isnan(np.diag(met.stderr)))
+    assert met.post[0, 0] == 0.5 and np.isnan(met.post_stderr[0, 0])
+    np.testing.assert_allclose(met.pre + met.pre.T, 1.0, atol=1e-15)
+    scores = met.frames["scores"]
+    # every game is decided at once: one roll, no cube
+    assert (scores["mean_rolls"] == 1).all() and (scores["mean_cube"] == 1).all()
+    np.testing.assert_allclose(scores["gammon_rate"] + scores["backgammon_rate"], G, atol=0.04)
+    assert met.metadata["games"] == 3000 and met.metadata["seed"] == 3
+    assert met.games is not None and met.games[1, 2] == 3000
+
+
+def test_games_round_up_to_the_strata_and_are_recorded() -> None:
+    met = selfplay_met(2, games=31, players=(INSTANT, INSTANT), cube_limit=1, progress=False)
+    assert met.metadata["games"] == 60  # 30 strata (first roller x opening roll)
+    assert set(met.frames["scores"]["games"]) == {60}
+
+
+def _cubeless_unequal(n: int, p0: tuple[float, float, float], p1: tuple[float, float, float]):
+    """The cubeless recurrence with each player's own (single, gammon, backgammon) chances."""
+    m = np.zeros((n + 4, n + 4))
+
+    def mwc(i: int, j: int) -> float:
+        return 1.0 if i <= 0 else 0.0 if j <= 0 else m[i, j]
+
+    for total in range(2, 2 * n + 1):
+        for i in range(1, n + 1):
+            j = total - i
+            if 1 <= j <= n:
+                m[i, j] = sum(p0[k] * mwc(i - k - 1, j) + p1[k] * mwc(i, j - k - 1)
+                              for k in range(3))  # fmt: skip
+    return m[1 : n + 1, 1 : n + 1]
+
+
+def test_unequal_players_fill_every_entry() -> None:
+    # player 0 rolls first half the time: wins 0.6 (gammons 0.2, bg 0.02) as first roller,
+    # 1 - 0.55 (gammons 0.15, bg 0.01) as second; player 1 the other way round
+    strong = "instant:0.6,0.2,0.02,0.15,0.01"
+    met = selfplay_met(3, games=3000, players=(strong, INSTANT), cube_limit=1, seed=4,
+                       progress=False)  # fmt: skip
+    win0 = 0.5 * (0.6 + 0.45)
+    g0, b0 = 0.5 * (0.2 + 0.15), 0.5 * (0.02 + 0.01)
+    g1, b1 = 0.5 * (0.15 + 0.2), 0.5 * (0.01 + 0.02)
+    ref = _cubeless_unequal(3, (win0 - g0, g0 - b0, b0), (1 - win0 - g1, g1 - b1, b1))
+    assert np.all(np.isfinite(met.stderr)) and np.all(np.isfinite(met.post_stderr))
+    assert np.all(np.abs((met.pre - ref) / met.stderr) < 3.0)
+    assert np.all(np.abs((met.post[0] - ref[:, 0]) / met.post_stderr[0]) < 3.0)
+    assert met.pre[0, 0] == met.post[0, 0] == 1.0 - met.post[1, 0]
+    assert not met.is_symmetric()
+
+
+@pytest.mark.slow
+def test_exact_bearoff_race_converges_to_the_exact_race_met() -> None:
+    """The 4-checkers-on-the-6-point race (a small space, so the test takes ~40 s): both
+    checker play and cube from the exact solver, every entry within 3 SE of the exact
+    table of the same game."""
+    from mathbg.bearoff.exact_match import race_met
+
+    start = [0, 0, 0, 0, 0, 4]
+    ref = race_met(start, length=5, progress=False)
+    met = selfplay_met(5, games=2160, engine="exact", start=(start, start), seed=1,
+                       batch_size=2160, progress=False)  # fmt: skip
+    z = _z(met, ref)
+    assert len(z) == 2 * 10 + 2 * 4
+    assert np.all(np.abs(z) < 3.0), z
+    # a race without gammons: every game single or passed
+    scores = met.frames["scores"]
+    assert (scores["gammon_rate"] == 0).all()
+
+
+def test_same_seed_same_bits_and_resume_from_store(tmp_path: Path) -> None:
+    kw = {"games": 600, "players": (INSTANT, INSTANT), "cube_limit": 1, "progress": False,
+          "batch_size": 120, "seed": 7}  # fmt: skip
+    m1 = selfplay_met(4, **kw)
+    m2 = selfplay_met(4, **kw)
+    assert _same_bits(m1, m2)
+    full = tmp_path / "full"
+    m3 = selfplay_met(4, store=full, **kw)
+    assert _same_bits(m1, m3)
+    # a run killed part-way: some batches written, one half-written temporary file
+    part = tmp_path / "part"
+    part.mkdir()
+    shutil.copy(full / "manifest.json", part / "manifest.json")
+    batches = sorted(full.glob("*/batch-*.npz"))
+    for f in batches[: len(batches) // 2]:
+        (part / f.parent.name).mkdir(exist_ok=True)
+        shutil.copy(f, part / f.parent.name / f.name)
+    (part / batches[-1].parent.name).mkdir(exist_ok=True)
+    (part / batches[-1].parent.name / (batches[-1].name + ".tmp-1")).write_bytes(b"junk")
+    m4 = selfplay_met(4, store=part, **kw)
+    assert _same_bits(m1, m4)
+    assert len(list(part.glob("*/batch-*.npz"))) == len(batches)
+    with pytest.raises(StoreMismatchError):
+        selfplay_met(4, store=part, **{**kw, "seed": 8})
+    m5 = selfplay_met(4, **{**kw, "seed": 8})
+    assert not _same_bits(m1, m5)
+
+
+def test_gnubg_nn_same_bits_twice() -> None:
+    pytest.importorskip("gnubg_nn")
+    m1 = selfplay_met(2, games=60, batch_size=60, seed=2, progress=False)
+    m2 = selfplay_met(2, games=60, batch_size=60, seed=2, progress=False)
+    assert _same_bits(m1, m2)
+    scores = m1.frames["scores"].set_index("kind")
+    # post-Crawford 2-away/1-away: the trailer doubles at his first turn
+    assert scores.loc["post", "first_double_rate"] > 0.9
+    assert scores.loc["crawford", "mean_cube"] == 1.0
+
+
+@pytest.mark.slow
+def test_local_cluster_gives_the_same_bits() -> None:
+    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("gnubg_nn")
+    kw = {"games": 60, "batch_size": 30, "seed": 5, "progress": False}
+    local = selfplay_met(3, **kw)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,  # fmt: skip
+        distributed.Client(cluster) as client,
+    ):
+        remote = selfplay_met(3, client=client, **kw)
+    assert _same_bits(local, remote)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "words"),
+    [
+        ({"length": 0}, InvalidScoreError, "length must lie in 1.."),
+        ({"length": MAX_LENGTH + 1}, InvalidScoreError, "length must lie in 1.."),
+        ({"games": 0}, InvalidParameterError, "games must lie in 1..100000000"),
+        ({"games": -5}, InvalidParameterError, "games must lie"),
+        ({"games": 10**9}, InvalidParameterError, "games must lie"),
+        ({"cube_limit": 3}, InvalidParameterError, "power of two"),
+        ({"cube_limit": 0}, InvalidParameterError, "power of two"),
+        ({"engine": "foo"}, InvalidParameterError, "unknown self-play engine 'foo'"),
+        ({"engine": "gnubg"}, InvalidParameterError, "cannot play games here"),
+        ({"engine": "exact"}, InvalidParameterError, "start=(counts, counts)"),
+        (
+            {"engine": "exact", "start": ([0, 0, 0, 0, 0, 2],) * 2, "cube_limit": 4},
+            InvalidParameterError,
+            "no cube limit",
+        ),
+        ({"players": ("instant:0.5,0.1", None)}, InvalidParameterError, "5 probabilities"),
+        ({"batch_size": 100}, InvalidParameterError, "multiple of 30"),
+    ],
+)
+def test_bad_input_fails_before_any_work(kwargs, error, words) -> None:
+    args = {"length": 3, "games": 10, "progress": False, **kwargs}
+    with pytest.raises(error, match=None) as info:
+        selfplay_met(**args)
+    assert words in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_engine_not_installed_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mathbg.analysis.evaluation as ev
+
+    monkeypatch.setattr(ev, "gnubg_nn_installed", lambda: False)
+    with pytest.raises(MathbgError, match=r"mathbg\[engine\]"):
+        selfplay_met(3, games=10, progress=False)
+
+
+def test_cli_selfplay_table_with_errors_and_compare(capsys: pytest.CaptureFixture[str]) -> None:
+    from mathbg.cli import main
+
+    rc = main(["met", "--model", "selfplay", "--length", "2", "--games", "30",
+               "--engine", "exact", "--start", "0,0,0,0,0,2/0,0,0,0,0,2", "--games", "72",
+               "--compare", "kazaross-xg2"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "±" in out and "differences from kazaross-xg2" in out and "largest" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--games", "0"], "games must lie"),
+        (["--cube-limit", "6"], "power of two"),
+        (["--engine", "nope"], "unknown self-play engine"),
+        (["--length", "30"], "length must lie"),
+        (["--start", "1,2"], "--start wants two sides"),
+    ],
+)
+def test_cli_selfplay_bad_input_exit_2(argv, words, capsys: pytest.CaptureFixture[str]) -> None:
+    from mathbg.cli import main
+
+    rc = main(["met", "--model", "selfplay", *argv])
+    err = capsys.readouterr().err
+    assert rc == 2 and words in err and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_killed_process_resumes_to_the_same_bits(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    store = tmp_path / "store"
+    code = (
+        "from mathbg.analysis import selfplay_met\n"
+        f"selfplay_met(6, games=6000, players=({INSTANT!r},) * 2, cube_limit=1, seed=9, "
+        f"batch_size=120, progress=False, store={str(store)!r})\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            if len(list(store.glob("*/batch-*.npz"))) >= 40:
+                proc.send_signal(signal.SIGKILL)
+                break
+            time.sleep(0.05)
+    finally:
+        proc.kill()
+        proc.wait()
+    done = len(list(store.glob("*/batch-*.npz")))
+    assert 40 <= done < 20 * 50  # killed part-way
+    kw = {"games": 6000, "players": (INSTANT, INSTANT), "cube_limit": 1, "seed": 9,
+          "batch_size": 120, "progress": False}  # fmt: skip
+    resumed = selfplay_met(6, store=store, **kw)
+    assert _same_bits(resumed, selfplay_met(6, **kw))
+
+
+@pytest.mark.parametrize("entry", [("normal", 3, 5), ("post", 4, 1), ("normal", 2, 3)])
+def test_a_score_reads_only_entries_of_lower_level(entry) -> None:
+    """Cube decisions and game values at (a, b) read only scores of smaller a + b: the
+    table's entries at or above that level (still placeholders during a build) change no
+    bit of the batch."""
+    from mathbg.analysis.metplay import PlayerSpec, _Job, _run_job
+    from mathbg.met import load
+
+    xg = load("kazaross-xg2").extend(6)
+    level = entry[1] + entry[2]
+    a, b = np.meshgrid(np.arange(1, 7), np.arange(1, 7), indexing="ij")
+    pre = np.where(a + b >= level, 0.5 * xg.pre, xg.pre)
+    post = np.array(xg.post)
+    post[:, np.arange(1, 7) + 1 >= level] = 0.9
+    spec = PlayerSpec("instant", 0, (0.72, 0.05, 0.0, 0.02, 0.0))
+
+    def run(p: np.ndarray, q: np.ndarray) -> dict:
+        job = _Job(entry, 0, 720, 1, (spec, spec), ([0, 0, 0, 0, 0, 2],) * 2, None, True, p, q)
+        return _run_job(job)
+
+    one, two = run(np.array(xg.pre), np.array(xg.post)), run(pre, post)
+    assert all(np.array_equal(one[k], two[k]) for k in one)
+    assert (one["first_double"] >= 0).any()  # the cube was used
+
+
+def test_vectorised_decisions_agree_with_cube_decision() -> None:
+    """The batch's cube decisions are mathbg's scalar cube_decision, element by element."""
+    from mathbg.analysis.metplay import _decide
+    from mathbg.cube.cubeful import cube_decision
+    from mathbg.met import load
+
+    xg = load("kazaross-xg2").extend(7)
+    rng = np.random.default_rng(0)
+    n = 200
+    w = rng.uniform(0.3, 0.95, n)
+    wg = w * rng.uniform(0, 0.4, n)
+    lg = (1 - w) * rng.uniform(0, 0.4, n)
+    probs = np.stack([w, wg, wg * 0.1, lg, lg * 0.1], axis=1)
+    ar = rng.integers(2, 8, n)
+    br = rng.integers(1, 8, n)
+    cube = np.where(ar > 2, rng.choice([1, 2], n), 1)
+    centred = (cube == 1) & (rng.random(n) < 0.7)
+    x = rng.uniform(0.6, 0.7, n)
+    nd, dt = _decide(probs, x, [xg], np.zeros(n, dtype=np.int64), ar, br, cube, centred)
+    for i in range(n):
+        d = cube_decision(probs[i], xg, int(ar[i]), int(br[i]), cube=int(cube[i]),
+                          owner="centre" if centred[i] else "player", x=float(x[i]))  # fmt: skip
+        assert nd[i] == pytest.approx(d.no_double, abs=1e-12)
+        assert dt[i] == pytest.approx(d.double_take, abs=1e-12)
+        assert ((dt[i] >= nd[i]) and (d.double_pass >= nd[i])) == d.action.doubles
+
+
+def test_json_keeps_the_error_bars_and_metadata() -> None:
+    from mathbg.met.formats import render
+    from mathbg.met.formats.text import parse_json
+
+    met = selfplay_met(3, games=60, players=(INSTANT, INSTANT), cube_limit=1, progress=False)
+    back = parse_json(render(met, "json"))
+    np.testing.assert_allclose(back.stderr, met.stderr, rtol=1e-13)
+    np.testing.assert_allclose(back.post_stderr, met.post_stderr, rtol=1e-13)
+    assert np.array_equal(back.games, met.games)
+    assert dict(back.metadata) == dict(met.metadata)
+
+
+def test_cube_life_fit_recovers_a_known_cube_life() -> None:
+    """Games whose realised MWC is the 0-ply prediction at x = 0.5 give back x = 0.5."""
+    from mathbg.analysis.metplay import _FIELDS, _after, _decide, fit_cube_life
+    from mathbg.met import load
+
+    xg = load("kazaross-xg2").extend(5)
+    entry = ("normal", 3, 4)
+    rng = np.random.default_rng(1)
+    m = 400
+    w = rng.uniform(0.55, 0.85, m)
+    probs = np.stack([w, 0.2 * w, 0.01 * w, 0.15 * (1 - w), 0.005 * (1 - w)], axis=1)
+    games = {f: np.zeros(m) for f in _FIELDS}
+    games["first"] = rng.integers(0, 2, m)
+    games["dec_turn"] = np.zeros(m, dtype=np.int64)
+    for i in range(5):
+        games[f"dec_p{i}"] = probs[:, i]
+    roller = games["first"]
+    ar, br = np.where(roller == 0, 3, 4), np.where(roller == 0, 4, 3)
+    ones = np.ones(m, dtype=np.int64)
+    nd, dt = _decide(probs, np.full(m, 0.5), [xg], 0 * ones, ar, br, ones, ones == 1)
+    dp = np.where(roller == 0, _after(xg, 3, 4, "normal", 1, 0),
+                  1 - _after(xg, 3, 4, "normal", 0, 1))  # fmt: skip
+    value = np.maximum(nd, np.minimum(dt, dp))
+    games["value"] = np.where(roller == 0, value, 1 - value)
+    row = fit_cube_life(entry, games, xg)
+    assert row["cube_life"] == pytest.approx(0.5, abs=1e-9) and row["decisions"] == m
+
+
+def test_cube_life_frame_with_gnubg_nn() -> None:
+    pytest.importorskip("gnubg_nn")
+    met = selfplay_met(2, games=60, batch_size=60, seed=3, cube_life=True, progress=False)
+    life = met.frames["cube_life"]
+    assert list(life["kind"]) == ["post"] and life["decisions"].iloc[0] > 0
