@@ -66,6 +66,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mathbg.cube.life import CONTACT_CUBE_LIFE, cube_life
 from mathbg.errors import InvalidParameterError, InvalidScoreError, MathbgError
 
 __all__ = [
@@ -89,8 +90,6 @@ MAX_GAMES = 10**8
 #: Default games per batch (a multiple of the 30 and 72 strata).
 BATCH_SIZE = 3600
 _KINDS = ("normal", "crawford", "post")
-_CONTACT_X = 0.68
-_BEAROFF_X = 0.6
 _OPENING = tuple((hi, lo) for hi in range(2, 7) for lo in range(1, hi))  # 15 non-doubles
 
 
@@ -160,7 +159,7 @@ def _parse_spec(value: Any, engine: str, plies: int) -> PlayerSpec:
 
 def _check_spec(value: PlayerSpec) -> None:
     if value.engine not in ENGINES:
-        from mathbg.analysis.evaluation import ENGINES as ANALYZE
+        from mathbg.analysis.registry import ENGINES as ANALYZE
 
         extra = (
             " (it evaluates positions but cannot play games here)"
@@ -177,7 +176,7 @@ def _check_spec(value: PlayerSpec) -> None:
         from mathbg.analysis.gnubg_nn import MAX_PLIES
 
         if not gnubg_nn_installed():
-            from mathbg.analysis.base import EngineNotAvailableError
+            from mathbg.errors import EngineNotAvailableError
 
             raise EngineNotAvailableError(
                 "the gnubg-nn package is not installed: pip install 'mathbg[engine]' "
@@ -295,11 +294,11 @@ def _after(met: Any, a: int, b: int, kind: str, won0: int, won1: int) -> float:
 def _cube_life(nn: Any, board: Any) -> float:
     klass = int(nn.classify([list(board[0]), list(board[1])]))
     if klass in (nn.c_contact, nn.c_crashed):
-        return _CONTACT_X
+        return CONTACT_CUBE_LIFE
     if klass == nn.c_race:
         pips = sum((i + 1) * c for i, c in enumerate(board[1]))
-        return float(min(0.7, max(0.6, 0.55 + 0.00125 * pips)))
-    return _BEAROFF_X
+        return float(cube_life("race", pips))
+    return cube_life("bearoff")
 
 
 _OPENING_BOARD = ((0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0),) * 2
@@ -392,10 +391,10 @@ def _decide(
             g = (view == v) & (centred == own)
             if g.any():
                 nd[g] = cubeful_mwc(probs[g], views[v], ar[g], br[g], cube=cube[g],
-                                    owner="centre" if own else "player", x=x[g])  # fmt: skip
+                                    owner="centre" if own else "player", cube_life=x[g])  # fmt: skip
         g = view == v
         dt[g] = cubeful_mwc(probs[g], views[v], ar[g], br[g], cube=2 * cube[g],
-                            owner="opponent", x=x[g])  # fmt: skip
+                            owner="opponent", cube_life=x[g])  # fmt: skip
     return nd, dt
 
 
@@ -462,7 +461,7 @@ def _play_theory(job: _Job, met: Any, rng: np.random.Generator) -> dict[str, NDA
                     spec = job.players[roller[g]]
                     if spec.engine == "instant":
                         probs[k] = spec.probabilities
-                        x[k] = _CONTACT_X
+                        x[k] = CONTACT_CUBE_LIFE
                     else:
                         probs[k] = nn.probabilities(boards[g], spec.plies)
                         x[k] = _cube_life(nn, boards[g])
