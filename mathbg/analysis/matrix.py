@@ -76,6 +76,7 @@ __all__ = [
     "analyze_many",
     "matrix_states",
     "position_matrix",
+    "rows_at",
 ]
 
 #: Default match equity table (gnubg 1.07's and XG2's default).
@@ -781,6 +782,61 @@ def _base_row(
         "exact_action": None, "exact_no_double": np.nan, "exact_double_take": np.nan,
         "exact_double_pass": np.nan, "exact_optimal": np.nan, "exact_differs": False,
     }  # fmt: skip
+
+
+def rows_at(
+    positions: Sequence[Position],
+    evaluations: Sequence[Evaluation],
+    states: Sequence[MatrixState],
+    met: Any = DEFAULT_MET,
+    *,
+    lengths: Sequence[int | None] | None = None,
+    exact: bool = True,
+    jacoby: bool = True,
+    beavers: bool = True,
+    disk_cache: bool = False,
+) -> list[dict[str, Any]]:
+    """One matrix row per position, each at its own score and cube state.
+
+    The same values as the row of that state in :func:`analyze_many` (keys
+    :data:`COLUMNS`), without the rest of the matrix: positions that share a state are
+    computed in one vectorised block. ``states[i]`` is seen by the side on roll of
+    ``positions[i]``; ``lengths`` only fills the ``length`` column.
+    """
+    n = len(positions)
+    if len(evaluations) != n or len(states) != n:
+        raise InvalidParameterError("rows_at needs one evaluation and one state per position")
+    met_table = _resolve_met(met)
+    lens = list(lengths) if lengths is not None else [None] * n
+    probs = np.array([e.probabilities for e in evaluations], dtype=np.float64).reshape(n, 5)
+    xs = np.array([e.cube_life for e in evaluations], dtype=np.float64)
+    exact_eval = ExactEvaluator()
+    out: list[dict[str, Any]] = [{} for _ in range(n)]
+    groups: dict[MatrixState, list[int]] = {}
+    for i, st in enumerate(states):
+        groups.setdefault(st, []).append(i)
+    none = (None, None, None)
+    for st, idx in groups.items():
+        for start in range(0, len(idx), _CHUNK):
+            chunk = idx[start : start + _CHUNK]
+            sel = np.array(chunk)
+            block = _match_block(probs[sel], xs[sel], met_table, [st]) if st.away else {}
+            for k, i in enumerate(chunk):
+                pos, ev = positions[i], evaluations[i]
+                row = _base_row(pos.id, ev, met_table, lens[i], st, none, xs[i])
+                if ev.position_class == "two-sided bearoff":
+                    row.update(_two_sided_rows(pos, probs[i], met_table, st, float(xs[i]),
+                                               jacoby, beavers))  # fmt: skip
+                elif st.away is None:
+                    row.update(_money_row(probs[i], float(xs[i]), jacoby, beavers))
+                else:
+                    for key, column in block.items():
+                        row[key] = column[0][k]
+                if exact and exact_eval.covers(pos):
+                    row.update(_exact_row(exact_eval, pos, met_table, st, beavers, disk_cache))
+                    row["exact_differs"] = str(row["exact_action"]) != str(row["action"])
+                out[i] = row
+    return out
 
 
 def analyze(position: Any, **options: Any) -> PositionAnalysis:
