@@ -103,3 +103,23 @@ class ContactPositionError(MathbgError):
 
 class MathbgWarning(UserWarning):
     """A warning from mathbg (e.g. a corrupted cache rebuilt); the CLI prints it on one line."""
+
+
+class MatchFileError(MathbgError):
+    """A match file that cannot be read: not a match, truncated, binary, an unknown line,
+    a score or cube value that is impossible. The message names the file and the line;
+    ``path`` and ``line`` hold them (either may be None)."""
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None):
+        where = path or "<match>"
+        if line is not None:
+            where += f", line {line}"
+        super().__init__(f"{where}: {message}")
+        self.path = path
+        self.line = line
+
+
+class MatchReplayError(MatchFileError, IllegalPlayError):
+    """A match record that breaks the rules when replayed: an illegal play, a cube action
+    the state does not allow, a result or score the record contradicts. The message names
+    the file, the game, the move number and the play."""

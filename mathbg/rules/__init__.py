@@ -15,6 +15,8 @@
 - :mod:`~mathbg.rules.clock`: the delay + reserve + bonus clock.
 - :mod:`~mathbg.rules.ruleset`: rule sets (variants plug in here, through
   :mod:`~mathbg.rules.registry`).
+- :mod:`~mathbg.rules.record`: match records (:class:`MatchRecord`, :func:`read_match`,
+  :func:`replay`); their file formats in :mod:`~mathbg.rules.formats`.
 - :mod:`~mathbg.rules.variants`: Portes, Plakoto, Fevga, Tavla, Long Nardi; the Tavli match.
 
 Names are imported lazily: ``import mathbg.rules`` does not load numba.
@@ -46,6 +48,22 @@ _LAZY = {
     "get_ruleset": "mathbg.rules.ruleset",
     "Variant": "mathbg.rules.variants",
     "VariantPosition": "mathbg.rules.variants",
+    # match records (mathbg.rules.record; file formats in mathbg.rules.formats)
+    "MatchRecord": "mathbg.rules.record",
+    "GameRecord": "mathbg.rules.record",
+    "GameOutcome": "mathbg.rules.record",
+    "MatchRules": "mathbg.rules.record",
+    "Decision": "mathbg.rules.record",
+    "Move": "mathbg.rules.record",
+    "Double": "mathbg.rules.record",
+    "Take": "mathbg.rules.record",
+    "Pass": "mathbg.rules.record",
+    "Beaver": "mathbg.rules.record",
+    "Resign": "mathbg.rules.record",
+    "Accept": "mathbg.rules.record",
+    "Reject": "mathbg.rules.record",
+    "read_match": "mathbg.rules.record",
+    "replay": "mathbg.rules.record",
 }
 
 __all__ = sorted(_LAZY)

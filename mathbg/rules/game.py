@@ -46,11 +46,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.plays import Play, Plays
 
 __all__ = [
-    "GameRecord",
     "GameResult",
     "GameState",
-    "MatchRecord",
     "Phase",
+    "PlayedGame",
+    "PlayedMatch",
     "Resignation",
     "classify_result",
     "play_random_game",
@@ -456,7 +456,7 @@ class GameState:
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class PlayedGame:
     """A finished game: every state from the opening to the end, and the result."""
 
     states: tuple[GameState, ...]
@@ -476,7 +476,7 @@ def play_random_game(
     resignations: bool = False,
     max_turns: int = 20_000,
     variant: str | RuleSet = "backgammon",
-) -> GameRecord:
+) -> PlayedGame:
     """Play a game with uniformly random legal choices (for tests and position sampling).
 
     Parameters
@@ -499,7 +499,7 @@ def play_random_game(
     for _ in range(max_turns * 4):
         if state.phase == Phase.OVER:
             assert state.result is not None
-            return GameRecord(states=tuple(states), result=state.result)
+            return PlayedGame(states=tuple(states), result=state.result)
         if state.phase == Phase.OPENING:
             state = state.opening(r.randint(1, 6), r.randint(1, 6))
         elif state.phase == Phase.ROLL:
@@ -529,7 +529,7 @@ def play_random_game(
 
 
 @dataclass(frozen=True)
-class MatchRecord:
+class PlayedMatch:
     """A finished match: the state before each game with that game's result, and the end."""
 
     games: tuple[tuple[MatchState, GameResult], ...]
@@ -541,7 +541,7 @@ def play_random_match(
     rng: random.Random | int | None = None,
     *,
     cube_actions: bool = True,
-) -> MatchRecord:
+) -> PlayedMatch:
     """Play a whole match of ``length`` points with random choices."""
     r = rng if isinstance(rng, random.Random) else random.Random(rng)
     m = MatchState(length=length, status=GameStatus.NONE)
@@ -551,4 +551,4 @@ def play_random_match(
         games.append((m, rec.result))
         assert rec.result.winner is not None  # a finished game has a winner
         m = m.after_game(rec.result.winner, rec.result.points)
-    return MatchRecord(games=tuple(games), final=m)
+    return PlayedMatch(games=tuple(games), final=m)
