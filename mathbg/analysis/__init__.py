@@ -8,6 +8,9 @@
   (``pip install 'mathbg[engine]'``).
 - :mod:`mathbg.analysis.gnubg_program`: the GNU Backgammon program in one subprocess
   (its evaluation and its own cubeful decisions).
+- :mod:`mathbg.analysis.audit`: :func:`audit`: every cube decision of a real match judged
+  at its score (errors in EMG and MWC, gnubg's categories, a second MET);
+  :mod:`mathbg.analysis.corpus`: :func:`corpus_stats`: a collection's rates by score.
 - :mod:`mathbg.analysis.matrix`: :func:`analyze` / :func:`position_matrix`: every score of
   a match (Crawford and post-Crawford), cube levels, money, exact bearoff values beside the
   approximation, and a second MET for sensitivity.
@@ -33,16 +36,25 @@ _LAZY = {
     "analyze": "mathbg.analysis.matrix",
     "analyze_many": "mathbg.analysis.matrix",
     "position_matrix": "mathbg.analysis.matrix",
+    "AuditResult": "mathbg.analysis.audit",
+    "audit": "mathbg.analysis.audit",
+    "CorpusStats": "mathbg.analysis.corpus",
+    "corpus_stats": "mathbg.analysis.corpus",
 }
-_SUBMODULES = {"base", "evaluation", "gnubg_nn", "gnubg_program", "matrix", "sample"}
+_SUBMODULES = {"audit", "base", "corpus", "evaluation", "gnubg_nn", "gnubg_program", "matrix",
+               "sample"}
 __all__ = [
     "ENGINES",
+    "AuditResult",
+    "CorpusStats",
     "EngineNotAvailableError",
     "Evaluation",
     "Evaluator",
     "PositionAnalysis",
     "analyze",
     "analyze_many",
+    "audit",
+    "corpus_stats",
     "cube_life",
     "get_evaluator",
     "position_class",
@@ -50,6 +62,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.analysis.audit import AuditResult, audit
+    from mathbg.analysis.corpus import CorpusStats, corpus_stats
     from mathbg.analysis.evaluation import (
         ENGINES,
         EngineNotAvailableError,

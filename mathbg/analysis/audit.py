@@ -139,7 +139,7 @@ class CubeValues(FrameMixin):
             double_take=float(row["double_take"]),
             double_pass=float(row["double_pass"]),
             emg=(float(row["emg_no_double"]), float(row["emg_double_take"]),
-                 float(row["emg_double_pass"])),  # fmt: skip
+                 float(row["emg_double_pass"])),
             take_point=_num(row["take_point"]),
             take_margin=_num(row["take_margin"]),
             cube_life=float(row["cube_life"]),
@@ -185,7 +185,9 @@ def judge(
     (best, error, error_emg, category)
         ``error`` in the values' unit (MWC, or money equity), both >= 0.
     """
-    get = values.get if isinstance(values, dict) else (lambda k: getattr(values, k))
+    def get(key: str) -> Any:
+        return values[key] if isinstance(values, dict) else getattr(values, key)
+
     nd, dt, dp = float(get("no_double")), float(get("double_take")), float(get("double_pass"))
     end, edt, edp = (float(v) for v in get("emg"))
     action = str(get("action"))
@@ -594,7 +596,7 @@ def _audit_one(
     ev0 = evaluations[0] if evaluations else None
     engine = {"name": getattr(evaluator, "name", str(evaluator)),
               "plies": ev0.plies if ev0 is not None else getattr(evaluator, "plies", None)}
-    result = MatchAudit(record.source, record.length, tuple(record.players), _rules(record),
+    result = MatchAudit(record.source, record.length, record.players, _rules(record),
                         engine, _met_name(met), _games(record), decisions)  # fmt: skip
     if compare_met is not None:
         result.compare_met = _met_name(compare_met)
