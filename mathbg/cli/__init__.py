@@ -32,6 +32,8 @@ SUBCOMMANDS: tuple[str, ...] = (
     "race",
     "selfplay",
     "analyze",
+    "audit",
+    "corpus",
 )
 
 EPILOG = """examples:
@@ -43,6 +45,8 @@ EPILOG = """examples:
   mathbg race /38AAADfAwAAAA
   mathbg selfplay --variant plakoto --games 1000 --seed 1
   mathbg analyze 4HPwATDgc/ABMA --length 7 --probs 0.70,0.20,0.01,0.05,0.002
+  mathbg audit match.mat --engine gnubg-nn --compare-met woolsey
+  mathbg corpus matches/ --plot gammons.png
 
 run 'mathbg COMMAND --help' for a command's options."""
 
