@@ -892,9 +892,9 @@ def audit_timeline(
     """A match's MWC along its cube decisions, with the decisions and their errors marked.
 
     The line is the first-named player's match winning chance (percent) before each cube
-    decision, after the right action (:func:`mathbg.analysis.audit.audit` values); doubles
-    are triangles, takes circles, passes crosses; an error is red, its marker growing with
-    the MWC it cost. Vertical lines separate the games.
+    decision, after the right action (:func:`mathbg.analysis.audit` values); doubles are
+    triangles, takes circles, passes crosses; an error is red, its marker growing with the
+    MWC it cost. Vertical lines separate the games.
 
     Parameters
     ----------

@@ -8,8 +8,8 @@
   (``pip install 'mathbg[engine]'``).
 - :mod:`mathbg.analysis.gnubg_program`: the GNU Backgammon program in one subprocess
   (its evaluation and its own cubeful decisions).
-- :mod:`mathbg.analysis.audit`: :func:`audit`: every cube decision of a real match judged
-  at its score (errors in EMG and MWC, gnubg's categories, a second MET);
+- :mod:`mathbg.analysis.match_audit`: :func:`audit`: every cube decision of a real match
+  judged at its score (errors in EMG and MWC, gnubg's categories, a second MET);
   :mod:`mathbg.analysis.corpus`: :func:`corpus_stats`: a collection's rates by score.
 - :mod:`mathbg.analysis.matrix`: :func:`analyze` / :func:`position_matrix`: every score of
   a match (Crawford and post-Crawford), cube levels, money, exact bearoff values beside the
@@ -36,13 +36,15 @@ _LAZY = {
     "analyze": "mathbg.analysis.matrix",
     "analyze_many": "mathbg.analysis.matrix",
     "position_matrix": "mathbg.analysis.matrix",
-    "AuditResult": "mathbg.analysis.audit",
-    "audit": "mathbg.analysis.audit",
+    "AuditResult": "mathbg.analysis.match_audit",
+    "audit": "mathbg.analysis.match_audit",
     "CorpusStats": "mathbg.analysis.corpus",
     "corpus_stats": "mathbg.analysis.corpus",
 }
-_SUBMODULES = {"audit", "base", "corpus", "evaluation", "gnubg_nn", "gnubg_program", "matrix",
-               "sample"}
+_SUBMODULES = {
+    "base", "corpus", "evaluation", "gnubg_nn", "gnubg_program", "match_audit", "matrix",
+    "sample",
+}  # fmt: skip
 __all__ = [
     "ENGINES",
     "AuditResult",
@@ -62,7 +64,6 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mathbg.analysis.audit import AuditResult, audit
     from mathbg.analysis.corpus import CorpusStats, corpus_stats
     from mathbg.analysis.evaluation import (
         ENGINES,
@@ -73,6 +74,7 @@ if TYPE_CHECKING:  # pragma: no cover
         get_evaluator,
         position_class,
     )
+    from mathbg.analysis.match_audit import AuditResult, audit
     from mathbg.analysis.matrix import PositionAnalysis, analyze, analyze_many, position_matrix
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals(), _SUBMODULES)

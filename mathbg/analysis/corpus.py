@@ -15,7 +15,7 @@ Per score (and overall):
   passed double counts the value before it);
 - ``ci95``: Wilson's 95 % score interval of each rate (``[lo, hi]``; None without games).
 
-With ``audit=True`` the cube audit (:func:`mathbg.analysis.audit.audit`, exact solver off)
+With ``audit=True`` the cube audit (:func:`mathbg.analysis.match_audit.audit`, exact solver off)
 runs on every match and its totals are added per score (the game's score): ``decisions``,
 ``errors``, ``mwc_lost``, ``emg_lost``, ``error_rate`` (see the audit's notes).
 
@@ -165,7 +165,7 @@ def file_stats(
 def _audit_rows(
     record: MatchRecord, engine: str, plies: int | None, met: Any
 ) -> list[dict[str, Any]]:
-    from mathbg.analysis.audit import audit
+    from mathbg.analysis.match_audit import audit
     from mathbg.analysis.matrix import DEFAULT_MET
 
     res = audit(record, engine=engine, plies=plies, met=met or DEFAULT_MET, exact=False)

@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     """Handler of ``mathbg audit``."""
     check_output(args.plot, args.force)
     check_output(args.csv, args.force, marked=False)
-    from mathbg.analysis.audit import audit
+    from mathbg.analysis.match_audit import audit
 
     result = audit(args.files, engine=args.engine, plies=args.plies, met=load_met(args.met),
                    compare_met=load_met(args.compare_met) if args.compare_met else None,
