@@ -84,6 +84,58 @@ def test_cube_access() -> None:
     assert cube_access(m, 0) and not cube_access(m, 0, cube_limit=4)
 
 
+# ----------------------------------------------------------------------------- exact
+
+
+def _last_roll_successes(x: int, y: int) -> int:
+    """Rolls (of 36) that bear off two checkers on points x >= y: each die takes one
+    checker (the larger die the higher one), a double moves four times."""
+    ok = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            if a == b:
+                ok += -(-x // a) - (-y // a) <= 4
+            else:
+                ok += max(a, b) >= x and min(a, b) >= y
+    return ok
+
+
+@pytest.mark.slow
+def test_hand_built_missed_double_in_a_last_roll_bearoff() -> None:
+    """A hand-built 5-point match: a race played to the last roll, where Alice (two
+    checkers on her 2-point, Bob one on his ace and sure to finish) rolls without
+    doubling at 0-0. The exact answer is arithmetic on the Kazaross-XG2 table: with p her
+    chance to bear off both, no double = p W1 + (1-p) L1, double/take = p W2 + (1-p) L2,
+    double/pass = W1 (W_k / L_k: MWC after winning / losing k points); Bob's redouble or
+    pass after a miss changes nothing (he wins the cube either way)."""
+    res = audit(DATA / "handbuilt_last_roll.mat", engine="auto")
+    d = res.decisions[-1]
+    assert (d.game, d.move, d.player, d.kind, d.taken) == (1, 37, "Alice", "double",
+                                                           "no double")  # fmt: skip
+    assert d.away == (5, 5) and d.cube == 1 and d.owner == "centre"
+    met = as_met("kazaross-xg2")
+    w1, w2 = met.mwc(4, 5), met.mwc(3, 5)
+    l1, l2 = 1 - w1, 1 - w2
+    p = _last_roll_successes(2, 2) / 36
+    assert p == 26 / 36
+    nd, dt, dp = p * w1 + (1 - p) * l1, p * w2 + (1 - p) * l2, w1
+    assert nd < dt < dp  # double, take: doubling is right, Bob should take
+    ex = d.values.exact
+    assert ex is not None and ex["action"] == "double, take"
+    assert ex["no_double"] == pytest.approx(nd, abs=1e-12)
+    assert ex["double_take"] == pytest.approx(dt, abs=1e-12)
+    assert ex["double_pass"] == pytest.approx(dp, abs=1e-12)
+    assert d.exact_best == "double" and d.exact_error_mwc == pytest.approx(dt - nd, abs=1e-12)
+    # the approximation (gnubg's rule in the two-sided database) agrees here exactly
+    assert (d.best, d.category) == ("double", "missed double")
+    assert d.error_mwc == pytest.approx(dt - nd, abs=1e-9)
+    # EMG: 2 (MWC - L1) / (W1 - L1) - 1, so no double is 2p - 1
+    assert d.values.emg[0] == pytest.approx(2 * p - 1, abs=1e-9)
+    assert d.error_emg == pytest.approx(2 * (dt - nd) / (w1 - l1), abs=1e-9)
+    # every other decision of the game is a roller's "no double" (the cube never moved)
+    assert all(x.kind == "double" and x.taken == "no double" for x in res.decisions)
+
+
 # ----------------------------------------------------------------------------- results
 
 
