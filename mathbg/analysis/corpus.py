@@ -75,7 +75,9 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    lo = 0.0 if k == 0 else max(0.0, centre - half)  # exact ends at k = 0 and k = n
+    hi = 1.0 if k == n else min(1.0, centre + half)
+    return (lo, hi)
 
 
 def match_files(paths: str | os.PathLike[str] | Iterable[Any]) -> list[Path]:
