@@ -211,6 +211,15 @@ class Plays(Sequence[Play[P]]):
         """
         return resolve(self, text)
 
+    def find_index(self, cells: bytes) -> int:
+        """The index of the play whose result (mover's view) has the 50 checker counts
+        ``cells``, or -1 when no legal play leads there."""
+        if len(cells) != 50 or not len(self):
+            return -1
+        target = np.frombuffer(cells, dtype=np.uint8)
+        hit = np.flatnonzero((self._boards == target).all(axis=1))
+        return int(hit[0]) if hit.size else -1
+
     def find(self, result: BasePosition) -> Play[P] | None:
         """The play leading to ``result`` (mover's point of view), or None."""
         target = result.cells
