@@ -182,6 +182,7 @@ def test_audit_player_filter_and_errors() -> None:
         audit(FIVE, engine="gnubg-nn", player="nobody")
 
 
+@pytest.mark.slow
 def test_compare_met_lists_exactly_the_changed_verdicts() -> None:
     first = audit(SEVEN, engine="gnubg-nn", exact=False).to_frame()
     second = audit(SEVEN, engine="gnubg-nn", met="woolsey", exact=False).to_frame()
