@@ -812,30 +812,30 @@ def rows_at(
     xs = np.array([e.cube_life for e in evaluations], dtype=np.float64)
     exact_eval = ExactEvaluator()
     out: list[dict[str, Any]] = [{} for _ in range(n)]
-    groups: dict[MatrixState, list[int]] = {}
-    for i, st in enumerate(states):
-        groups.setdefault(st, []).append(i)
     none = (None, None, None)
-    for st, idx in groups.items():
-        for start in range(0, len(idx), _CHUNK):
-            chunk = idx[start : start + _CHUNK]
-            sel = np.array(chunk)
-            block = _match_block(probs[sel], xs[sel], met_table, [st]) if st.away else {}
-            for k, i in enumerate(chunk):
-                pos, ev = positions[i], evaluations[i]
-                row = _base_row(pos.id, ev, met_table, lens[i], st, none, xs[i])
-                if ev.position_class == "two-sided bearoff":
-                    row.update(_two_sided_rows(pos, probs[i], met_table, st, float(xs[i]),
-                                               jacoby, beavers))  # fmt: skip
-                elif st.away is None:
-                    row.update(_money_row(probs[i], float(xs[i]), jacoby, beavers))
-                else:
-                    for key, column in block.items():
-                        row[key] = column[0][k]
-                if exact and exact_eval.covers(pos):
-                    row.update(_exact_row(exact_eval, pos, met_table, st, beavers, disk_cache))
-                    row["exact_differs"] = str(row["exact_action"]) != str(row["action"])
-                out[i] = row
+    # one vectorised block per chunk of positions over the chunk's distinct states (the
+    # cost of a block is mostly per call, not per cell)
+    for start in range(0, n, _CHUNK):
+        chunk = list(range(start, min(n, start + _CHUNK)))
+        distinct = list(dict.fromkeys(states[i] for i in chunk if states[i].away is not None))
+        where = {st: j for j, st in enumerate(distinct)}
+        sel = np.array(chunk)
+        block = _match_block(probs[sel], xs[sel], met_table, distinct) if distinct else {}
+        for k, i in enumerate(chunk):
+            pos, ev, st = positions[i], evaluations[i], states[i]
+            row = _base_row(pos.id, ev, met_table, lens[i], st, none, xs[i])
+            if ev.position_class == "two-sided bearoff":
+                row.update(_two_sided_rows(pos, probs[i], met_table, st, float(xs[i]),
+                                           jacoby, beavers))  # fmt: skip
+            elif st.away is None:
+                row.update(_money_row(probs[i], float(xs[i]), jacoby, beavers))
+            else:
+                for key, column in block.items():
+                    row[key] = column[where[st]][k]
+            if exact and exact_eval.covers(pos):
+                row.update(_exact_row(exact_eval, pos, met_table, st, beavers, disk_cache))
+                row["exact_differs"] = str(row["exact_action"]) != str(row["action"])
+            out[i] = row
     return out
 
 
