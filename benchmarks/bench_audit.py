@@ -30,7 +30,9 @@ from mathbg.analysis.gnubg_program import find_gnubg, run_gnubg_script
 from mathbg.rules import read_match
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "matches" / "galaxy"
+#: The shared collection: the first ``shared/matches/galaxy`` above the checkout.
+SHARED = next((d / "shared" / "matches" / "galaxy" for d in ROOT.parents
+               if (d / "shared" / "matches" / "galaxy").is_dir()), ROOT / "missing")  # fmt: skip
 LONGEST = "match2287710.txt"
 
 PEER_SCRIPT = r"""
