@@ -170,7 +170,8 @@ def _audit_rows(
     from mathbg.analysis.match_audit import audit
     from mathbg.analysis.matrix import DEFAULT_MET
 
-    res = audit(record, engine=engine, plies=plies, met=met or DEFAULT_MET, exact=False)
+    res = audit(record, engine=engine, plies=plies, met=met or DEFAULT_MET, exact=False,
+                take_points=False)
     n = record.length
     score_of = {g.number: g.score for g in record.games}
     out = []

@@ -159,7 +159,11 @@ def _rates(p: NDArray[np.float64]) -> tuple[NDArray[np.float64], ...]:
 
 
 def _match_block(
-    probs: NDArray[np.float64], xs: NDArray[np.float64], met: Any, states: list[MatrixState]
+    probs: NDArray[np.float64],
+    xs: NDArray[np.float64],
+    met: Any,
+    states: list[MatrixState],
+    take_points: bool = True,
 ) -> dict[str, Any]:
     """The approximation at every match state (rows) for every position (columns), in a
     few vectorised calls of :func:`mathbg.cube.cubeful.cubeful_mwc` (one per cube owner
@@ -196,7 +200,9 @@ def _match_block(
     aj, bj, cj, crj = a[j], b[j], c[j], cr[j]
     dp = np.asarray(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, aj, bj, cj, crawford=crj))
     # the positions' own double/take values and the take-point grid in one call
-    grid = np.concatenate([probs[:, None, :], _with_win(probs, _grid(n))], axis=1)
+    grid = probs[:, None, :]
+    if take_points:
+        grid = np.concatenate([grid, _with_win(probs, _grid(n))], axis=1)
     both = np.asarray(cubeful_mwc(grid[None], met, aj[:, None, None], bj[:, None, None],
                                   cube=2 * cj[:, None, None], owner=CubeOwner.OPPONENT,
                                   x=xs[None, :, None], crawford=crj[:, None, None]))  # fmt: skip
@@ -211,9 +217,11 @@ def _match_block(
                                       owner=CubeOwner.OPPONENT, x=xs[p_, None],
                                       crawford=crj[s_, None]), dtype=np.float64)  # fmt: skip
 
-    dp_flat = dp[flat_s]
-    tp = 1.0 - _break_even(dt_at, dp_flat, j.size * n, both[:, :, 1:].reshape(j.size * n, -1))
-    tp = tp.reshape(j.size, n)
+    if take_points:
+        on_grid = both[:, :, 1:].reshape(j.size * n, -1)
+        tp = 1.0 - _break_even(dt_at, dp[flat_s], j.size * n, on_grid).reshape(j.size, n)
+    else:
+        tp = np.full((j.size, n), np.nan)
     for r, jj in enumerate(j):
         acts = [classify(float(nd[jj, i]), float(dt[r, i]), float(dp[r]),
                          can_gammon=bool(probs[i, 1] > 0.0), money=False)
@@ -795,13 +803,15 @@ def rows_at(
     jacoby: bool = True,
     beavers: bool = True,
     disk_cache: bool = False,
+    take_points: bool = True,
 ) -> list[dict[str, Any]]:
     """One matrix row per position, each at its own score and cube state.
 
     The same values as the row of that state in :func:`analyze_many` (keys
     :data:`COLUMNS`), without the rest of the matrix: positions that share a state are
     computed in one vectorised block. ``states[i]`` is seen by the side on roll of
-    ``positions[i]``; ``lengths`` only fills the ``length`` column.
+    ``positions[i]``; ``lengths`` only fills the ``length`` column. ``take_points=False``
+    skips the take point search (NaN; about three times faster at match scores).
     """
     n = len(positions)
     if len(evaluations) != n or len(states) != n:
@@ -820,7 +830,8 @@ def rows_at(
         distinct = list(dict.fromkeys(states[i] for i in chunk if states[i].away is not None))
         where = {st: j for j, st in enumerate(distinct)}
         sel = np.array(chunk)
-        block = _match_block(probs[sel], xs[sel], met_table, distinct) if distinct else {}
+        block = (_match_block(probs[sel], xs[sel], met_table, distinct, take_points)
+                 if distinct else {})  # fmt: skip
         for k, i in enumerate(chunk):
             pos, ev, st = positions[i], evaluations[i], states[i]
             row = _base_row(pos.id, ev, met_table, lens[i], st, none, xs[i])
