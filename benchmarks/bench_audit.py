@@ -94,12 +94,16 @@ def bench_one(path: Path, repeat: int, gnubg: bool) -> None:
 
 def bench_corpus(folder: Path, dask: bool) -> None:
     files = sorted(folder.glob("*.txt")) + sorted(folder.glob("*.mat"))
-    start = time.perf_counter()
+    import os
+
+    start, cpu = time.perf_counter(), time.process_time()
     local = corpus_stats(files, audit=True, engine="gnubg-nn", progress=False)
-    t_local = time.perf_counter() - start
+    t_local, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(f"2. corpus statistics + audit of {local.files} files ({len(local.skipped)} skipped), "
           f"{local.games} games, {local.overall['audit']['decisions']} cube decisions")
-    print(f"   local, one process: {t_local:.1f} s (goal < 180 s on 2 cores)")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"   local, one process: {t_local:.1f} s wall, {cpu:.1f} s CPU (goal < 180 s on 2 "
+          f"cores; load average {load:.1f})")
     if not dask:
         return
     from dask.distributed import Client, LocalCluster
