@@ -45,6 +45,7 @@ BAD_INPUT: dict[tuple[str, ...], list[str]] = {
     ("race",): ["race", "4HPwATDgc/ABMA"],  # a contact position: not a race
     ("selfplay",): ["selfplay", "--variant", "chess"],
     ("analyze",): ["analyze", "4HPwATDgc/ABMA", "--length", "5", "--engine", "race"],
+    ("convert",): ["convert", "no-such-match.mat", "out.sgf"],
     ("audit",): ["audit", "no-such-match.mat"],
     ("corpus",): ["corpus", "no-such-folder"],
 }

@@ -216,9 +216,11 @@ class Plays(Sequence[Play[P]]):
         ``cells``, or -1 when no legal play leads there."""
         if len(cells) != 50 or not len(self):
             return -1
-        target = np.frombuffer(cells, dtype=np.uint8)
-        hit = np.flatnonzero((self._boards == target).all(axis=1))
-        return int(hit[0]) if hit.size else -1
+        buf = self._boards.tobytes()  # rows of 50 bytes; a match must start on a row
+        i = buf.find(cells)
+        while i > 0 and i % 50:
+            i = buf.find(cells, i + 1)
+        return i // 50 if i >= 0 else -1
 
     def find(self, result: BasePosition) -> Play[P] | None:
         """The play leading to ``result`` (mover's point of view), or None."""

@@ -294,6 +294,17 @@ class MatchRecord:
             return None
         return 0 if a >= self.length else 1
 
+    def crawford_games(self) -> tuple[bool, ...]:
+        """For each game, whether it is the Crawford game (gnubg's rule: the first game in
+        which exactly one player is 1-away, when the Crawford rule is in force)."""
+        seen = False
+        out = []
+        for g in self.games:
+            c = _is_crawford(self, g.score, seen)
+            seen = seen or c
+            out.append(c)
+        return tuple(out)
+
     # -------------------------------------------------------------- replay
     def replay(self, *, check: bool = True) -> Iterator[Decision]:
         """Every action of every game with the state before it: see :func:`replay`."""
@@ -479,6 +490,19 @@ class Decision:
             self._play = self._plays[self._play_index]
         return self._play
 
+    @property
+    def before_roll(self) -> MatchState:
+        """The match state of the on-roll player's cube decision before this turn's roll
+        (no dice, nothing on offer): for a :class:`Move` or a :class:`Double`, the state in
+        which the roller could double; its ``.id`` is the Match ID gnubg prints for that
+        cube decision."""
+        from dataclasses import replace
+
+        from mathbg.rules.match import GameStatus
+
+        return replace(self.match, dice=None, turn=self.on_roll, doubled=False, resigned=0,
+                       status=GameStatus.PLAYING)
+
     def _key(self) -> tuple[Any, ...]:
         return (self.game, self.index, self.player, self.on_roll, self.position, self.match,
                 self.action)
@@ -661,6 +685,7 @@ def _replay_game(
     cube, owner = 1, None
     on_roll: int | None = None
     offer: tuple[int, int] | None = None  # (doubler, value if taken)
+    beavered = False  # the offer on the table is a beaver
     resign: tuple[int, int] | None = None  # (by, level)
     slot = 0
     jacoby = rules.jacoby if not length else False
@@ -795,11 +820,8 @@ def _replay_game(
                 if beaver and (length or not rules.beavers):
                     raise fail(i, "beavers are not allowed under these rules", move_no)
             yield Decision(number, move_no, i, p, roller, position, ms, action, None)
-            if beaver:
-                assert offer is not None
-                offer = (p, value)  # the beaver's author keeps the cube if taken
-            else:
-                offer = (p, value)
+            offer = (p, value)
+            beavered = beaver
         elif kind is Take or kind is Pass:
             if offer is None:
                 raise fail(i, f"{_describe(action)} but no double is on offer", move_no)
@@ -814,7 +836,8 @@ def _replay_game(
             yield Decision(number, move_no, i, p, roller, position, ms, action, None)
             offer = None
             if kind is Take:
-                cube, owner = value, p
+                # the taker owns the cube; after a beaver, its author keeps it
+                cube, owner = value, (doubler if beavered else p)
             else:
                 end.over, end.winner, end.kind = True, doubler, "pass"
                 end.cube = value // 2

@@ -72,6 +72,10 @@ def format_for_path(path: str | os.PathLike[str]) -> str:
 
 
 def _decode(data: bytes, name: str) -> str:
+    if data[:4] == b"RGMH":
+        raise MatchFileError(
+            "an eXtreme Gammon binary match (.xg): mathbg does not read these yet; export the "
+            "match from XG as a .mat text file", name, None)
     if b"\x00" in data[:65536]:
         raise MatchFileError("a binary file, not a match file (.mat or .sgf text)", name, None)
     try:

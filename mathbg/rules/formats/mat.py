@@ -53,6 +53,7 @@ _SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
 _NUMBERED = re.compile(r"^\s*(\d+)\)(.*)$")
 _SEGMENT = re.compile(r"\S+(?: \S+)*")
 _ROLL = re.compile(r"^([1-6])([1-6]):(.*)$")
+_BARE_ROLL = re.compile(r"^[1-6][1-6]:$")
 _ENTRY_START = re.compile(
     r"^(?:[1-6][1-6]:|doubles?\b|beavers?\b|raccoons?\b|takes?\b|accepts?\b|drops?\b|"
     r"pass(?:es)?\b|rejects?\b|wins?\b|loses\b|losses\b|resign)",
@@ -222,7 +223,7 @@ class _Reader:
                 col += len(part) + 1
         merged: list[tuple[int, str]] = []
         for col, text in segs:
-            if merged and not _ENTRY_START.match(text) and _ROLL.match(merged[-1][1]):
+            if merged and not _ENTRY_START.match(text) and _BARE_ROLL.match(merged[-1][1]):
                 pcol, ptext = merged[-1]
                 merged[-1] = (pcol, f"{ptext} {text}")
             else:
@@ -417,13 +418,20 @@ def dumps(record: MatchRecord) -> str:
             rows.setdefault(slot // 2 + 1, ["", ""])[a.player] = _entry(
                 a, cells_of.get((g.number, i)))
             slot += 1
+        wins_line = None
+        if g.result is not None:
+            r = g.result
+            text = f"Wins {r.points} point{'s' if r.points != 1 else ''}"
+            if r.winner == 1 and slot % 2 == 1:
+                # the winner's next turn is on the last line: gnubg writes it there
+                rows[slot // 2 + 1][1] = " " + text
+            else:
+                wins_line = (" " * 34 if r.winner == 1 else " " * 6) + text
         for k in sorted(rows):
             left, right = rows[k]
             line = f"{k:3d}) " + (left.ljust(28) + right if right else left)
             out.append(line.rstrip() if not right else line)
-        if g.result is not None:
-            r = g.result
-            text = f"Wins {r.points} point{'s' if r.points != 1 else ''}"
-            out.append((" " * 34 if r.winner == 1 else " " * 6) + text)
+        if wins_line is not None:
+            out.append(wins_line)
         out.append("")
     return "\n".join(out) + "\n"

@@ -298,17 +298,13 @@ def _esc(text: str) -> str:
 def dumps(record: MatchRecord) -> str:
     """The record as gnubg ``.sgf`` text, one game tree per game."""
     from mathbg._files import marker
-    from mathbg.rules.record import _is_crawford
 
     version = marker().split(" ", 1)[1]
 
     out = []
     rules = record.rules
-    crawford_seen = False
     p0, p1 = record.players
-    for gi, g in enumerate(record.games):
-        crawford = _is_crawford(record, g.score, crawford_seen)
-        crawford_seen = crawford_seen or crawford
+    for gi, (g, crawford) in enumerate(zip(record.games, record.crawford_games(), strict=True)):
         root = [
             f"(;FF[4]GM[6]CA[UTF-8]AP[mathbg:{version}]",
             f"MI[length:{record.length}][game:{g.number - 1}][ws:{g.score[0]}][bs:{g.score[1]}]",

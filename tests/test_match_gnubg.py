@@ -1,0 +1,137 @@
+"""Match files against gnubg 1.07: its import, its exports, and its IDs of every decision.
+
+- gnubg imports a sample of the shared Galaxy matches (``import mat``) and exports each as
+  ``.sgf`` (``save match``) and as its own ``.mat`` (``export match mat``): mathbg reads
+  both back to the same record (same plays, cube actions and results).
+- gnubg's ``export match text`` prints the Position ID and Match ID of every decision:
+  mathbg's replay gives the same IDs, decision by decision.
+- gnubg imports the ``.mat`` and ``.sgf`` files mathbg writes, and its IDs of every
+  decision are again mathbg's.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from mathbg.rules import MatchRecord, Move, read_match
+from mathbg.rules.record import Double
+
+pytestmark = pytest.mark.gnubg
+
+DATA = Path(__file__).resolve().parent / "data" / "matches"
+#: Matches whose results gnubg reads as the file says (the Galaxy quirks aside).
+SAMPLE = ["match10014006.txt", "match10059423.txt", "match2516058.txt", "match10147827.txt"]
+
+_BLOCK = re.compile(
+    r"Move number \d+:\s+(?P<desc>[^\n]*)\n.*?"
+    r"Position ID: (?P<pid>\S+)\n\s+Match ID\s+: (?P<mid>\S+)",
+    re.S,
+)
+
+
+def gnubg_decisions(directory: Path) -> list[tuple[str, str, str]]:
+    """(kind, Position ID, Match ID) of every decision in gnubg's text export of a match
+    (one file per game: x.txt, x_002.txt, ...)."""
+    files = sorted(directory.glob("x*.txt"), key=lambda p: (len(p.name), p.name))
+    out = []
+    for f in files:
+        for m in _BLOCK.finditer(f.read_text()):
+            desc = m.group("desc")
+            if " to play " in desc:
+                kind = "move"
+            elif "cube decision" in desc:
+                kind = "double"
+            elif "doubles to" in desc:
+                kind = "answer"
+            else:
+                continue  # resignations and the like: not decisions mathbg replays
+            out.append((kind, m.group("pid"), m.group("mid")))
+    return out
+
+
+def mathbg_decisions(record: MatchRecord) -> list[tuple[str, str, str]]:
+    out = []
+    for d in record.replay():
+        a = d.action
+        if isinstance(a, Move):
+            if not a.moves and d.play is None and len(d.position.legal_plays(a.dice)):
+                continue  # a roll its player resigned after: gnubg records only the dice
+            kind = "move"
+        elif isinstance(a, Double):
+            kind = "double"
+        else:
+            kind = "answer"
+        out.append((kind, d.position_id, d.match_id))
+    return out
+
+
+def _capped(record: MatchRecord, game):  # type: ignore[no-untyped-def]
+    r = game.result
+    needed = record.length - game.score[r.winner]
+    return (r.winner, r.kind, r.cube, r.resign_level, min(r.points, needed))
+
+
+def _script(jobs: list[tuple[str, str, Path]]) -> str:
+    lines = ["import gnubg"]
+    for load, src, out in jobs:
+        for command in (
+            f"{load} {src}",
+            f"export match text {out / 'x.txt'}",
+            f"save match {out / 'g.sgf'}",
+            f"export match mat {out / 'g.mat'}",
+        ):
+            lines.append(f"gnubg.command({command!r})")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture(scope="module")
+def exported(gnubg, tmp_path_factory):  # type: ignore[no-untyped-def]
+    """gnubg's exports of the sample, and of mathbg's own .mat and .sgf of it."""
+    root = tmp_path_factory.mktemp("gnubg-matches")
+    jobs = []
+    for name in SAMPLE:
+        rec = read_match(DATA / name)
+        for tag, load, path in (
+            ("orig", "import mat", DATA / name),
+            ("ours-mat", "import mat", rec.write(root / f"{name}.mat")),
+            ("ours-sgf", "load match", rec.write(root / f"{name}.sgf")),
+        ):
+            out = root / f"{name}-{tag}"
+            out.mkdir()
+            jobs.append((load, str(path), out))
+    gnubg.run_python(_script(jobs), timeout=1200)
+    return root
+
+
+@pytest.mark.parametrize("name", SAMPLE)
+def test_gnubg_prints_mathbgs_ids_for_every_decision(exported: Path, name: str) -> None:
+    ours = mathbg_decisions(read_match(DATA / name))
+    theirs = gnubg_decisions(exported / f"{name}-orig")
+    assert len(theirs) > 80
+    assert theirs == ours
+
+
+@pytest.mark.parametrize("name", SAMPLE)
+def test_mathbg_reads_gnubgs_sgf_and_mat_exports_to_the_same_record(
+    exported: Path, name: str
+) -> None:
+    ours = read_match(DATA / name).normalized()
+    for export in ("g.sgf", "g.mat"):
+        theirs = read_match(exported / f"{name}-orig" / export).normalized()
+        assert theirs.length == ours.length and theirs.players == ours.players
+        assert [g.actions for g in theirs.games] == [g.actions for g in ours.games]
+        assert [g.score for g in theirs.games] == [g.score for g in ours.games]
+        # points as written: gnubg writes a resignation's full value, Galaxy caps it at
+        # what the winner needed; both give the same score
+        assert [_capped(theirs, g) for g in theirs.games] == [_capped(ours, g) for g in ours.games]
+        assert theirs.final_score == ours.final_score
+
+
+@pytest.mark.parametrize("name", SAMPLE)
+@pytest.mark.parametrize("fmt", ["mat", "sgf"])
+def test_gnubg_imports_what_mathbg_writes(exported: Path, name: str, fmt: str) -> None:
+    ours = mathbg_decisions(read_match(DATA / name))
+    assert gnubg_decisions(exported / f"{name}-ours-{fmt}") == ours
