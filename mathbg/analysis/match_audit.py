@@ -286,13 +286,14 @@ def cube_points(record: MatchRecord) -> list[_Point]:
             follows_double = isinstance(prev, (Take, Beaver))
             if prev is not None and not follows_double and cube_access(d.match, d.player, limit):
                 out.append(_Point(d.game, d.move, d.player, d.player, d.position, d.match,
-                                  d.position_id, _no_dice_id(d.match), "double",
+                                  d.position_id, d.before_roll.id, "double",
                                   "no double"))  # fmt: skip
         elif isinstance(a, Double):
             last_double = d
             if cube_access(d.match, d.player, limit):
                 out.append(_Point(d.game, d.move, d.player, d.player, d.position, d.match,
-                                  d.position_id, d.match_id, "double", "double"))  # fmt: skip
+                                  d.position_id, d.before_roll.id, "double",
+                                  "double"))  # fmt: skip
         elif isinstance(a, (Take, Pass, Beaver)) and last_double is not None:
             if cube_access(last_double.match, last_double.player, limit):
                 taken = "take" if isinstance(a, Take) else "pass" if isinstance(a, Pass) \
@@ -302,13 +303,6 @@ def cube_points(record: MatchRecord) -> list[_Point]:
                                   last_double.position_id, d.match_id, "take", taken))  # fmt: skip
         prev = a
     return out
-
-
-def _no_dice_id(match: MatchState) -> str:
-    """The Match ID before the roll (the cube decision's), as gnubg prints it there."""
-    from dataclasses import replace
-
-    return str(replace(match, dice=None).id)
 
 
 # ----------------------------------------------------------------------------- results
