@@ -10,9 +10,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from mathbg.analysis import audit
 from mathbg.analysis.match_audit import DECISION_COLUMNS, cube_access, judge
+from mathbg.cube.decisions import classify
 from mathbg.errors import InvalidParameterError
 from mathbg.met import as_met
 from mathbg.rules.match import MatchState
@@ -246,3 +249,32 @@ def test_gnubg_nn_within_engine_distance(gnubg) -> None:
                 for d, r in zip(ours, ref, strict=True) if d.kind == "double")  # fmt: skip
     n = sum(d.kind == "double" for d in ours)
     assert agree >= 0.97 * n
+
+
+# ----------------------------------------------------------------------------- properties
+
+_mwc = st.floats(0.0, 1.0, allow_nan=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_mwc, _mwc, _mwc, st.booleans())
+def test_judge_properties(nd: float, dt: float, dp: float, gammons: bool) -> None:
+    """For any values: errors are >= 0, the best decision costs nothing, the roller's best
+    is "double" exactly when gnubg's classification doubles, and the error of the other
+    decision is the value difference (the double worth min(DT, DP)). Without gammons a
+    position cannot be worth more than cashing (ND <= DP; gnubg then names "too good" as
+    double/pass)."""
+    assume(gammons or nd <= dp)
+    action = str(classify(nd, dt, dp, can_gammon=gammons, money=False))
+    v = _values(nd, dt, dp, action)
+    best = "double" if action.startswith("double") else "no double"
+    value = {"no double": nd, "double": min(dt, dp)}
+    for taken in ("no double", "double"):
+        b, err, err_emg, cat = judge(v, "double", taken)
+        assert b == best and err >= 0 and err_emg >= 0
+        assert err == pytest.approx(value[best] - value[taken], abs=1e-12)
+        assert (cat is None) == (err_emg <= 1e-9)
+    for taken in ("take", "pass"):
+        b, err, _, _ = judge(v, "take", taken)
+        assert b == ("take" if dt <= dp else "pass")
+        assert err == (0.0 if taken == b else pytest.approx(abs(dt - dp)))

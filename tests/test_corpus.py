@@ -7,6 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mathbg.analysis import corpus_stats
 from mathbg.analysis.corpus import wilson
@@ -134,3 +136,12 @@ def test_dask_equals_local(collection: tuple[Path, dict[str, int]]) -> None:
         with distributed.Client(cluster) as client:
             remote = corpus_stats(folder, client=client)
     assert remote.as_dict() == local.as_dict()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 5000), st.data())
+def test_wilson_interval_holds_the_estimate(n: int, data: st.DataObject) -> None:
+    k = data.draw(st.integers(0, n))
+    lo, hi = wilson(k, n) or (None, None)
+    assert 0.0 <= lo <= k / n <= hi <= 1.0
+    assert (lo == 0.0) == (k == 0) and (hi == 1.0) == (k == n)
