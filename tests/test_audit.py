@@ -278,3 +278,27 @@ def test_judge_properties(nd: float, dt: float, dp: float, gammons: bool) -> Non
         b, err, _, _ = judge(v, "take", taken)
         assert b == ("take" if dt <= dp else "pass")
         assert err == (0.0 if taken == b else pytest.approx(abs(dt - dp)))
+
+
+def test_money_session_with_a_beaver_option() -> None:
+    """A money session (Jacoby, beavers): equities per unit cube, no MWC; when gnubg's
+    action says beaver the taker's best answer is the beaver (2 DT to the doubler), and a
+    plain take misses it by -DT (DT < 0 there)."""
+    from mathbg.rules import record as r
+
+
+    game = r.GameRecord(1, (0, 0), (
+        r.Move(0, (3, 1), ((8, 5), (6, 5))), r.Double(1, 2), r.Take(0),
+        r.Move(1, (3, 1), ((8, 5), (6, 5))), r.Move(0, (4, 2), ((8, 4), (6, 4))),
+        r.Resign(1, 1), r.Accept(0)), r.GameOutcome(0, 2, "resign", 2, 1))  # fmt: skip
+    rules = r.MatchRules(crawford=False, jacoby=True, beavers=True)
+    record = r.MatchRecord(0, ("A", "B"), (game,), rules)
+    res = audit(record, engine="gnubg-nn")
+    double, take = res.decisions[:2]
+    assert double.away is None and double.error_mwc is None and take.error_mwc is None
+    assert double.taken == "double" and double.category == "wrong double"
+    dt = take.values.double_take
+    assert take.values.action == "no double, beaver" and -2.0 <= dt <= 0.0
+    assert (take.best, take.category) == ("beaver", "missed beaver")
+    assert take.error_emg == pytest.approx(dt - 2 * dt)
+    assert res.matches[0].summary()["A"]["mwc_lost"] is None

@@ -28,8 +28,9 @@ The doubler's value of doubling is ``min(DT, DP)`` (the taker answers at their b
 - roller: best ``"double"`` when the action doubles (double/take or double/pass), else
   ``"no double"`` (no double, take; too good). Error = value(best) - value(taken).
 - taker: best ``"take"`` when ``DT <= DP`` (the doubler gains less from the take),
-  else ``"pass"``; error = ``|DT - DP|`` when the other was chosen. A beaver is judged as
-  a take (the audit does not price the beavered cube).
+  else ``"pass"``; error = ``|DT - DP|`` when the other was chosen. Money play with
+  beavers, where gnubg's action says beaver: a beaver is worth ``2 DT`` to the doubler and
+  is best when that is lowest (``"missed beaver"``, ``"wrong beaver"``).
 
 Errors are losses of the deciding player, >= 0, in MWC (fractions of 1) and in EMG
 (normalised to the current cube: the EMG scale is the same from either side, so the
@@ -38,7 +39,8 @@ the cube; ``error_mwc`` does not apply.
 
 Categories, as gnubg names them: ``"missed double"``, ``"wrong double"`` (``"wrong
 double (too good)"`` when the position was too good to double: the player should have
-played on for the gammon), ``"wrong take"``, ``"wrong pass"``; None for a right decision.
+played on for the gammon), ``"wrong take"``, ``"wrong pass"`` (money: ``"missed beaver"``,
+``"wrong beaver"``); None for a right decision.
 A decision is an *error* when its EMG error exceeds 1e-9 (float noise).
 
 Totals and the error rate
@@ -210,15 +212,22 @@ def judge(
     if kind != "take" or taken not in ("take", "pass", "beaver"):
         raise InvalidParameterError(f"a taker's decision is 'take', 'pass' or 'beaver', "
                                     f"got {kind!r}/{taken!r}")  # fmt: skip
-    best = "take" if dt <= dp else "pass"
-    chose = "pass" if taken == "pass" else "take"
+    # the doubler's value of each answer (money with beavers: a beaver doubles DT)
+    options = {"take": (dt, edt), "pass": (dp, edp)}
+    if "beaver" in action:
+        options["beaver"] = (2.0 * dt, 2.0 * edt)
+    best = min(options, key=lambda k: options[k][0])
+    chose = taken if taken in options else "take"
     if chose == best:
         return best, 0.0, 0.0, None
-    err, err_emg = abs(dt - dp), abs(edt - edp)
+    err = options[chose][0] - options[best][0]
+    err_emg = options[chose][1] - options[best][1]
     category = None
     if err_emg > ERROR_TOLERANCE:
-        category = "wrong take" if chose == "take" else "wrong pass"
-    return best, err, err_emg, category
+        category = {"take": "wrong take", "pass": "wrong pass", "beaver": "wrong beaver"}[chose]
+        if best == "beaver" and chose == "take":
+            category = "missed beaver"
+    return best, max(err, 0.0), max(err_emg, 0.0), category
 
 
 # ----------------------------------------------------------------------------- the cube
