@@ -114,7 +114,10 @@ class MatchFileError(MathbgError):
         where = path or "<match>"
         if line is not None:
             where += f", line {line}"
-        super().__init__(f"{where}: {message}")
+        text = " ".join(str(message).split())  # one line, whatever the file held
+        if len(text) > 400:
+            text = text[:397] + "..."
+        super().__init__(f"{where}: {text}")
         self.path = path
         self.line = line
 

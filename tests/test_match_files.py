@@ -505,3 +505,19 @@ def test_before_roll_is_the_cube_decision_state_gnubg_prints() -> None:
     assert doubles[0].before_roll.id == "cAmgAAAAAAAE"
     move = next(d for d in decisions if isinstance(d.action, Move) and d.index > 0)
     assert move.before_roll.dice is None and move.before_roll.cube == move.cube
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), fmt=st.sampled_from(["mat", "sgf"]))
+def test_damaged_files_fail_with_one_match_file_error(data: st.DataObject, fmt: str) -> None:
+    """Any damage to a match file (characters cut, changed or inserted) either still reads
+    or fails with a MatchFileError naming the file: never another exception."""
+    text = read_match(CLASSIC).dumps(fmt)
+    i = data.draw(st.integers(0, len(text) - 1))
+    j = data.draw(st.integers(i, min(len(text), i + 40)))
+    junk = data.draw(st.text(alphabet="0123456789/:*()[]; abxyzWBDoublesTakeWins\n", max_size=8))
+    damaged = text[:i] + junk + text[j:]
+    try:
+        read_match(damaged.encode())
+    except MatchFileError as exc:
+        assert "\n" not in str(exc) and str(exc).startswith("<bytes>")

@@ -412,19 +412,15 @@ class Decision:
         The player on roll (whose turn it is).
     position : Position
         The board before the action, from ``on_roll``'s side.
-    match : MatchState
-        The match state before the action: score, cube value and owner, Crawford, the
-        dice for a move (``turn`` = ``player``; ``doubled`` set for a take/pass).
     action : Action
         What was done.
-    play : Play or None
-        For a :class:`Move`, the legal play it resolves to (None for a dance, or when
-        replayed with ``check=False``).
 
     Notes
     -----
-    ``match`` and ``play`` are built when first read, so a replay that only checks the
-    match costs no more than the check.
+    The properties ``match`` (the :class:`~mathbg.rules.match.MatchState` before the
+    action: score, cube value and owner, Crawford, the dice for a move, ``doubled`` set for
+    a take or pass) and ``play`` (the legal play a :class:`Move` resolves to) are built
+    when first read, so a replay that only checks the match costs no more than the check.
     """
 
     __slots__ = (

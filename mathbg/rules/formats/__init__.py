@@ -89,7 +89,7 @@ def read_source(
 ) -> MatchRecord:
     """Read a match from a path, a text (a ``str`` holding a newline) or bytes."""
     if isinstance(source, bytes):
-        return read_text(_decode(source, "<bytes>"), format=format, check=check)
+        return read_text(_decode(source, "<bytes>"), format=format, check=check, name="<bytes>")
     if isinstance(source, str) and ("\n" in source or "\r" in source):
         return read_text(source, format=format, check=check)
     path = Path(source)
