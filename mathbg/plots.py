@@ -26,8 +26,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from mathbg.met import MET
 
 __all__ = [
+    "audit_timeline",
     "bearoff_distribution",
     "bearoff_wastage",
+    "corpus_heatmap",
     "cube_action_grid",
     "cube_point_heatmap",
     "exact_take_boundary",
@@ -882,4 +884,107 @@ def cube_action_grid(
     what = "exact " if exact else ""
     ax.set_title(title or f"{what}cube action, cube {cube} {owner}\n(text: take margin, pp)",
                  fontsize=9)  # fmt: skip
+    return ax
+
+
+def audit_timeline(
+    result: Any, match: int = 0, ax: Axes | None = None, *, title: str | None = None
+) -> Axes:
+    """A match's MWC along its cube decisions, with the decisions and their errors marked.
+
+    The line is the first-named player's match winning chance (percent) before each cube
+    decision, after the right action (:func:`mathbg.analysis.audit` values); doubles are
+    triangles, takes circles, passes crosses; an error is red, its marker growing with the
+    MWC it cost. Vertical lines separate the games.
+
+    Parameters
+    ----------
+    result : AuditResult
+        :func:`mathbg.analysis.audit`.
+    match : int
+        Which of the result's matches.
+    """
+    m = result.matches[match]
+    if not m.decisions:
+        raise InvalidParameterError("the audit has no cube decisions to draw")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(10, 4))
+    first = m.players[0]
+    xs, ys = [], []
+    last_game = None
+    for i, d in enumerate(m.decisions):
+        v = d.values
+        roller_is_first = (d.player == first) == (d.kind == "double")
+        best = v.no_double if not v.doubles else min(v.double_take, v.double_pass)
+        value = best if roller_is_first else 1.0 - best
+        if v.money:
+            value = best if roller_is_first else -best
+        xs.append(i)
+        ys.append(value * (1.0 if v.money else 100.0))
+        if d.game != last_game:
+            if last_game is not None:
+                ax.axvline(i - 0.5, color="0.85", lw=0.8, zorder=0)
+            ax.text(i, 1.0, f"g{d.game}", transform=ax.get_xaxis_transform(), fontsize=6,
+                    va="bottom", color="0.4")  # fmt: skip
+            last_game = d.game
+    ax.plot(xs, ys, color="0.3", lw=1.0, zorder=1)
+    marks = {"double": "^", "take": "o", "pass": "x", "beaver": "o"}
+    for i, d in enumerate(m.decisions):
+        if d.kind == "double" and d.taken == "no double" and not d.is_error:
+            continue
+        marker = marks.get(d.taken, "s") if d.taken != "no double" else "v"
+        lost = 100.0 * (d.error_mwc if d.error_mwc is not None else d.error_emg / 2.0)
+        colour = "tab:red" if d.is_error else "tab:blue"
+        size = 25.0 + 60.0 * lost if d.is_error else 25.0
+        ax.scatter([xs[i]], [ys[i]], marker=marker, s=size, color=colour, zorder=2)
+    money = m.decisions[0].values.money
+    ax.set_xlabel("cube decision (in match order)")
+    ax.set_ylabel(f"{first}'s equity" if money else f"{first}'s MWC %")
+    ax.set_title(title or f"{m.players[0]} v {m.players[1]}: cube decisions "
+                 f"(red: errors; MET {m.met}, {m.engine['name']})", fontsize=9)  # fmt: skip
+    return ax
+
+
+def corpus_heatmap(
+    stats: Any,
+    rate: str = "gammon_rate",
+    ax: Axes | None = None,
+    *,
+    crawford: bool = False,
+    annotate: bool | None = None,
+    cmap: str = "viridis",
+    title: str | None = None,
+) -> Axes:
+    """A corpus rate (percent) by score: leader's away (rows) against trailer's (columns).
+
+    ``crawford=False`` draws the games before the Crawford game and the post-Crawford
+    games (the 1-away row); ``crawford=True`` the Crawford games. Scores without games
+    are blank.
+
+    Parameters
+    ----------
+    stats : CorpusStats
+        :func:`mathbg.analysis.corpus_stats`.
+    rate : str
+        ``gammon_rate``, ``backgammon_rate``, ``pass_rate``, ``double_rate`` or
+        ``resign_rate``.
+    """
+    rows = [r for r in stats.by_score if r["away"] is not None and bool(r["crawford"]) == crawford]
+    if not rows:
+        raise InvalidParameterError("the corpus has no match-play games to draw")
+    if rate not in rows[0]:
+        raise InvalidParameterError(f"unknown rate {rate!r}")
+    n = max(max(r["away"]) for r in rows)
+    data = np.full((n, n), np.nan)
+    for r in rows:
+        a, b = r["away"]
+        if r[rate] is not None:
+            data[a - 1, b - 1] = 100.0 * r[rate]
+    labels = _away_labels(n)
+    ax = _heatmap(data, ax, cmap=cmap, xticklabels=labels, yticklabels=labels,
+                  xlabel="trailer needs (away)", ylabel="leader needs (away)",
+                  annotate=annotate, fmt="{:.0f}", font_step=0.25, colorbar=True,
+                  colorbar_label=rate.replace("_", " ") + " %")  # fmt: skip
+    what = "Crawford games" if crawford else "games by score"
+    ax.set_title(title or f"{rate.replace('_', ' ')}: {what} ({stats.games} games)", fontsize=9)
     return ax

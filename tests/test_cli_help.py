@@ -46,6 +46,8 @@ BAD_INPUT: dict[tuple[str, ...], list[str]] = {
     ("selfplay",): ["selfplay", "--variant", "chess"],
     ("analyze",): ["analyze", "4HPwATDgc/ABMA", "--length", "5", "--engine", "race"],
     ("convert",): ["convert", "no-such-match.mat", "out.sgf"],
+    ("audit",): ["audit", "no-such-match.mat"],
+    ("corpus",): ["corpus", "no-such-folder"],
 }
 
 #: Usage errors that argparse itself reports.

@@ -130,6 +130,16 @@ def _cases() -> dict[str, list[Case]]:
                 [(3, 3), (5, 4)], checkers=3), ax=ax),
              "pip count", "implied cube life x", None),
         ],
+        "audit_timeline": [
+            (lambda ax, f: plots.audit_timeline(_audit(), ax=ax),
+             "cube decision", "MWC %", None),
+        ],
+        "corpus_heatmap": [
+            (lambda ax, f: plots.corpus_heatmap(_corpus(), "gammon_rate", ax=ax),
+             "trailer needs", "leader needs", "gammon rate %"),
+            (lambda ax, f: plots.corpus_heatmap(_corpus(), "pass_rate", ax=ax),
+             "trailer needs", "leader needs", "pass rate %"),
+        ],
         "cube_action_grid": [
             (lambda ax, f: plots.cube_action_grid(_analysis(), ax=ax),
              "opponent (taker) away", "roller away", None),
@@ -145,6 +155,23 @@ def _analysis() -> Any:
 
     return analyze("4HPwATDgc/ABMA", length=5, probabilities=(0.7, 0.2, 0.01, 0.1, 0.005),
                    max_cube=2)  # fmt: skip
+
+
+_MATCHES = Path(__file__).parent / "data" / "matches"
+
+
+def _audit() -> Any:
+    """The audit of a shared 5-point match (gnubg-nn, else the race/exact engines fail on
+    contact: the test needs gnubg-nn, an engine extra installed in CI)."""
+    from mathbg.analysis import audit
+
+    return audit(_MATCHES / "match10014006.txt", engine="gnubg-nn", exact=False)
+
+
+def _corpus() -> Any:
+    from mathbg.analysis import corpus_stats
+
+    return corpus_stats(_MATCHES, progress=False)
 
 
 def _match_analysis() -> Any:

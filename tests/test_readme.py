@@ -158,6 +158,10 @@ def test_tour_command_runs(line: str, tmp_path: Path, monkeypatch: pytest.Monkey
     from mathbg.cli import main
 
     monkeypatch.chdir(tmp_path)  # files a command writes (--out, --plot) land here
+    if "matches/" in line:  # the match files of the tests, as a folder the command reads
+        import shutil
+
+        shutil.copytree(Path(__file__).parent / "data" / "matches", tmp_path / "matches")
     monkeypatch.setenv("MPLBACKEND", "Agg")
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

@@ -12,6 +12,9 @@
   (its evaluation and its own cubeful decisions).
 - :mod:`mathbg.analysis.metplay`: :func:`selfplay_met`, a match equity table measured by
   self-play at every score with error bars (locally or on a Dask cluster).
+- :mod:`mathbg.analysis.match_audit`: :func:`audit`: every cube decision of a real match
+  judged at its score (errors in EMG and MWC, gnubg's categories, a second MET);
+  :mod:`mathbg.analysis.corpus`: :func:`corpus_stats`: a collection's rates by score.
 - :mod:`mathbg.analysis.matrix`: :func:`analyze` / :func:`position_matrix`: every score of
   a match (Crawford and post-Crawford), cube levels, money, exact bearoff values beside the
   approximation, and a second MET for sensitivity.
@@ -33,9 +36,9 @@ _LAZY = {
     "engine_help": "mathbg.analysis.registry",
     "engines": "mathbg.analysis.registry",
     "register_engine": "mathbg.analysis.registry",
+    "get_evaluator": "mathbg.analysis.registry",
     "Evaluation": "mathbg.analysis.evaluation",
     "Evaluator": "mathbg.analysis.evaluation",
-    "get_evaluator": "mathbg.analysis.registry",
     "position_class": "mathbg.analysis.evaluation",
     "PositionAnalysis": "mathbg.analysis.matrix",
     "analyze": "mathbg.analysis.matrix",
@@ -43,12 +46,18 @@ _LAZY = {
     "position_matrix": "mathbg.analysis.matrix",
     "PlayerSpec": "mathbg.analysis.metplay",
     "selfplay_met": "mathbg.analysis.metplay",
+    "AuditResult": "mathbg.analysis.match_audit",
+    "audit": "mathbg.analysis.match_audit",
+    "CorpusStats": "mathbg.analysis.corpus",
+    "corpus_stats": "mathbg.analysis.corpus",
 }
 _SUBMODULES = {
     "base",
+    "corpus",
     "evaluation",
     "gnubg_nn",
     "gnubg_program",
+    "match_audit",
     "matrix",
     "metplay",
     "registry",
@@ -56,6 +65,8 @@ _SUBMODULES = {
 }
 __all__ = [
     "ENGINES",
+    "AuditResult",
+    "CorpusStats",
     "EngineNotAvailableError",
     "EngineSpec",
     "Evaluation",
@@ -65,6 +76,8 @@ __all__ = [
     "UnknownEngineError",
     "analyze",
     "analyze_many",
+    "audit",
+    "corpus_stats",
     "engine_help",
     "engines",
     "get_evaluator",
@@ -75,8 +88,11 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.analysis.corpus import CorpusStats, corpus_stats
     from mathbg.analysis.evaluation import Evaluation, Evaluator, position_class
+    from mathbg.analysis.match_audit import AuditResult, audit
     from mathbg.analysis.matrix import PositionAnalysis, analyze, analyze_many, position_matrix
+    from mathbg.analysis.metplay import PlayerSpec, selfplay_met
     from mathbg.analysis.registry import (
         ENGINES,
         EngineNotAvailableError,
@@ -87,6 +103,5 @@ if TYPE_CHECKING:  # pragma: no cover
         get_evaluator,
         register_engine,
     )
-    from mathbg.analysis.metplay import PlayerSpec, selfplay_met
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals(), _SUBMODULES)

@@ -85,6 +85,7 @@ __all__ = [
     "analyze_many",
     "matrix_states",
     "position_matrix",
+    "rows_at",
 ]
 
 #: Default match equity table (gnubg 1.07's and XG2's default).
@@ -299,7 +300,11 @@ class _Block:
 
 
 def _match_block(
-    probs: NDArray[np.float64], xs: NDArray[np.float64], met: MET, states: list[MatrixState]
+    probs: NDArray[np.float64],
+    xs: NDArray[np.float64],
+    met: MET,
+    states: list[MatrixState],
+    take_points: bool = True,
 ) -> _Block:
     """The approximation at every match state for every position, in a few vectorised
     calls of :func:`mathbg.cube.cubeful.cubeful_mwc` (one per cube owner for no double,
@@ -328,7 +333,13 @@ def _match_block(
     j = np.nonzero(d)[0]
     aj, bj, cj, crj = a[j], b[j], c[j], cr[j]
     dp = np.asarray(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, aj, bj, cj, crawford=crj))
-    dt, tp = match_take_points(probs, met, aj, bj, cj, crj, xs, dp)
+    if take_points:
+        dt, tp = match_take_points(probs, met, aj, bj, cj, crj, xs, dp)
+    else:  # the double/take values alone (the take point search is most of the cost)
+        dt = np.asarray(cubeful_mwc(probs[None], met, aj[:, None], bj[:, None],
+                                    cube=2 * cj[:, None], owner=CubeOwner.OPPONENT,
+                                    cube_life=xs[None], crawford=crj[:, None]))  # fmt: skip
+        tp = np.full((j.size, n), np.nan)
     for r, jj in enumerate(j):
         acts = [classify(float(nd[jj, i]), float(dt[r, i]), float(dp[r]),
                          can_gammon=bool(probs[i, 1] > 0.0), money=False)
@@ -807,6 +818,82 @@ class _Batch:
             "equity" if st.away is None else "mwc", x,
             *(getattr(values, f.name) for f in fields(CubeValues)),
         )  # fmt: skip
+
+
+def rows_at(
+    positions: Sequence[Position],
+    evaluations: Sequence[Evaluation],
+    states: Sequence[MatrixState],
+    met: MET | str = DEFAULT_MET,
+    *,
+    lengths: Sequence[int | None] | None = None,
+    exact: bool = True,
+    jacoby: bool = True,
+    beavers: bool = True,
+    disk_cache: bool = False,
+    take_points: bool = True,
+) -> list[MatrixRow]:
+    """One matrix row per position, each at its own score and cube state.
+
+    Parameters
+    ----------
+    positions : sequence of Position
+        The positions, each seen by its side on roll.
+    evaluations : sequence of Evaluation
+        One engine evaluation per position.
+    states : sequence of MatrixState
+        One score and cube state per position, seen by the side on roll.
+    met : MET or str, optional
+        The match equity table (anything :func:`mathbg.met.as_met` takes).
+    lengths : sequence of int or None, optional
+        Fills the ``length`` column only.
+    exact : bool, optional
+        The exact solver's values beside the approximation where it covers a position.
+    jacoby, beavers : bool, optional
+        Money rules.
+    disk_cache : bool, optional
+        Cache the exact match solver's tables on disk.
+    take_points : bool, optional
+        ``False`` skips the take-point search (NaN; several times faster at match scores).
+
+    Returns
+    -------
+    list of MatrixRow
+        The same values as the row of that state in :func:`analyze_many`, without the rest
+        of the matrix: positions that share a state are computed in one vectorised block.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the three sequences differ in length.
+    """
+    n = len(positions)
+    if len(evaluations) != n or len(states) != n:
+        raise InvalidParameterError("rows_at needs one evaluation and one state per position")
+    table = as_met(met)
+    lens = list(lengths) if lengths is not None else [None] * n
+    options = _Options(None, False, None, 1, jacoby, beavers)
+    batch = _Batch.of([(p, None) for p in positions], list(evaluations), options)
+    exact_eval = ExactEvaluator()
+    out: list[MatrixRow] = []
+    # one vectorised block per chunk of positions over the chunk's distinct states (the
+    # cost of a block is mostly per call, not per cell)
+    for start in range(0, n, _CHUNK):
+        chunk = list(range(start, min(n, start + _CHUNK)))
+        distinct = list(dict.fromkeys(states[i] for i in chunk if states[i].away is not None))
+        where = {st: j for j, st in enumerate(distinct)}
+        block = None
+        if distinct:
+            sel = np.array(chunk)
+            block = _match_block(batch.probs[sel], batch.xs[sel], table, distinct, take_points)
+        for k, i in enumerate(chunk):
+            st = states[i]
+            row = batch._row(i, st, table, lens[i], block, where.get(st, -1), k)
+            if exact and exact_eval.covers(positions[i]):
+                row.set_exact(_exact_decision(exact_eval, positions[i], table, st, beavers,
+                                              disk_cache))  # fmt: skip
+            out.append(row)
+    return out
 
 
 def _met_name(met: MET) -> str:

@@ -390,8 +390,9 @@ def _decide(
         for own in (True, False):
             g = (view == v) & (centred == own)
             if g.any():
+                owner = "centre" if own else "player"
                 nd[g] = cubeful_mwc(probs[g], views[v], ar[g], br[g], cube=cube[g],
-                                    owner="centre" if own else "player", cube_life=x[g])  # fmt: skip
+                                    owner=owner, cube_life=x[g])  # fmt: skip
         g = view == v
         dt[g] = cubeful_mwc(probs[g], views[v], ar[g], br[g], cube=2 * cube[g],
                             owner="opponent", cube_life=x[g])  # fmt: skip

@@ -33,6 +33,8 @@ SUBCOMMANDS: tuple[str, ...] = (
     "selfplay",
     "analyze",
     "convert",
+    "audit",
+    "corpus",
 )
 
 EPILOG = """examples:
@@ -45,6 +47,8 @@ EPILOG = """examples:
   mathbg selfplay --variant plakoto --games 1000 --seed 1
   mathbg analyze 4HPwATDgc/ABMA --length 7 --probs 0.70,0.20,0.01,0.05,0.002
   mathbg convert match.txt match.sgf
+  mathbg audit match.mat --engine gnubg-nn --compare-met woolsey
+  mathbg corpus matches/ --plot gammons.png
 
 run 'mathbg COMMAND --help' for a command's options."""
 

@@ -1,0 +1,69 @@
+"""``mathbg audit`` and ``mathbg corpus`` from the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data" / "matches"
+FIVE = DATA / "match10014006.txt"
+
+
+def _run(argv: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, MATHBG_DATA=str(tmp_path), MPLBACKEND="Agg")
+    return subprocess.run([sys.executable, "-m", "mathbg", *argv], capture_output=True,
+                          text=True, env=env, timeout=600)  # fmt: skip
+
+
+@pytest.mark.slow
+def test_audit_json_csv_plot(tmp_path: Path) -> None:
+    out_csv, out_png = tmp_path / "d.csv", tmp_path / "m.png"
+    proc = _run(["audit", str(FIVE), "--engine", "gnubg-nn", "--no-exact", "--compare-met",
+                 "woolsey", "--csv", str(out_csv), "--plot", str(out_png)], tmp_path)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "lasse: 56 cube decisions, 2 errors" in proc.stdout
+    assert "missed double" in proc.stdout and "under woolsey: 3 verdict(s) change" in proc.stdout
+    assert out_png.read_bytes().startswith(b"\x89PNG")
+    header = out_csv.read_text().splitlines()[0].split(",")
+    assert header[:4] == ["file", "game", "move", "player"]
+    assert len(out_csv.read_text().splitlines()) == 81
+    proc = _run(["audit", str(FIVE), "--engine", "gnubg-nn", "--no-exact", "--json",
+                 "--player", "leon77"], tmp_path)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (m,) = json.loads(proc.stdout)["matches"]
+    assert {d["player"] for d in m["decisions"]} == {"leon77"}
+    assert m["summary"]["leon77"]["errors"] == 1
+
+
+def test_audit_bad_input_is_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.mat"
+    bad.write_bytes(b"\x00\x01\x02 not a match")
+    for argv in (["audit", str(bad)], ["audit", str(tmp_path / "missing.mat")],
+                 ["audit", str(FIVE), "--player", "nobody", "--engine", "race"]):  # fmt: skip
+        proc = _run(argv, tmp_path)
+        assert proc.returncode == 2, (argv, proc.stderr)
+        assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def test_corpus_json_skips_bad_files(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / "a.txt").write_text(FIVE.read_text())
+    (folder / "b.mat").write_text("this is not a match\n")
+    proc = _run(["corpus", str(folder), "--json"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["files"] == 2 and out["games"] == 3
+    assert [Path(s["file"]).name for s in out["skipped"]] == ["b.mat"]
+    assert set(out["overall"]) >= {"games", "gammon_rate", "backgammon_rate", "pass_rate",
+                                   "double_rate", "resign_rate", "cube_max", "ci95"}  # fmt: skip
+    rows = out["by_score"]
+    assert all(r["away"][0] <= r["away"][1] and isinstance(r["crawford"], bool) for r in rows)
+    assert out["overall"]["cube_max"] == {"1": 1, "2": 2}
+    proc = _run(["corpus", str(tmp_path / "nothing-here")], tmp_path)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
