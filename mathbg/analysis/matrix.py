@@ -872,7 +872,7 @@ def rows_at(
         raise InvalidParameterError("rows_at needs one evaluation and one state per position")
     table = as_met(met)
     lens = list(lengths) if lengths is not None else [None] * n
-    options = _Options(None, False, None, 1, jacoby, beavers)
+    options = _Options(None, True, None, 1, jacoby, beavers)  # no current state: money info
     batch = _Batch.of([(p, None) for p in positions], list(evaluations), options)
     exact_eval = ExactEvaluator()
     out: list[MatrixRow] = []
