@@ -24,7 +24,7 @@ LAYERS: list[set[str]] = [
     {"race"},
     {"analysis"},
     {"plots"},
-    {"cli", "io", "__main__"},
+    {"cli", "__main__"},
 ]
 LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}
 

@@ -298,8 +298,9 @@ def test_isight_estimate_clamped_and_labelled(short_race, capsys):
     # unclamped); as a winning chance it is clamped to 1 and called an estimate
     assert short_race.isight == (21, 47)
     assert short_race.isight_p_win_estimate == 1.0
-    with pytest.warns(DeprecationWarning, match="isight_p_win_estimate"):
-        assert short_race.isight_p_win == pytest.approx(125.0)
+    from mathbg.race.counts import isight_win_probability
+
+    assert isight_win_probability(*short_race.isight) == pytest.approx(125.0)
     d = short_race.as_dict()
     assert d["isight_p_win_estimate"] == 1.0 and "isight_p_win" not in d
     from mathbg.cli.race import format_text

@@ -36,7 +36,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mathbg._deprecation import warn_deprecated
 from mathbg._validate import cube_state
 from mathbg.cube._solver import MetView, solve, view_mwc
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
@@ -61,7 +60,6 @@ __all__ = [
     "cubeful_mwc",
     "cubeless_mwc",
     "emg",
-    "money_cubeful_equity",
 ]
 
 #: gnubg's cube efficiency for contact and crashed positions (``show cubeefficiency``).
@@ -308,18 +306,6 @@ def _money_equity(
     value = np.asarray(_money_cubeful(pw, w, l_, x, owner, jacoby=jacoby))
     extreme = (pw <= 1e-7) | (pw >= 1.0 - 1e-7)
     return _out(np.where(extreme, cubeless, value))
-
-
-def money_cubeful_equity(
-    probs: ArrayLike,
-    *,
-    owner: str = "centre",
-    x: ArrayLike = GNUBG_CONTACT_X,
-    jacoby: bool = False,
-) -> Float:
-    """Deprecated: :func:`cubeful_equity` ``(probs)`` (money play when ``met`` is None)."""
-    warn_deprecated("mathbg.cube.cubeful.money_cubeful_equity", "cubeful_equity(probs)")
-    return _money_equity(probs, owner=owner, x=x, jacoby=jacoby)
 
 
 def cubeful_equity(

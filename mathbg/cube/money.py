@@ -53,7 +53,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mathbg._deprecation import warn_deprecated
 from mathbg._output import FrameMixin
 from mathbg.cube.decisions import CubeAction, CubeDecision
 from mathbg.cube.inputs import (
@@ -74,7 +73,6 @@ __all__ = [
     "MoneyPoint",
     "MoneyPoints",
     "beaver_point",
-    "cash_point",
     "cube_action",
     "cubeful_equity",
     "equity_centred",
@@ -89,8 +87,6 @@ __all__ = [
     "money_too_good_point",
     "raccoon_point",
     "redouble_point",
-    "take_point",
-    "too_good_point",
     "win_value",
 ]
 
@@ -556,24 +552,3 @@ def cube_action(
         too_good_point=tg,
         raccoon_point=rp,
     )
-
-
-def take_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
-    """Deprecated: :func:`money_take_point` (the match take point is
-    :func:`mathbg.cube.match.take_point`)."""
-    warn_deprecated("mathbg.cube.money.take_point", "mathbg.cube.money.money_take_point")
-    return money_take_point(W, L, x)
-
-
-def cash_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
-    """Deprecated: :func:`money_cash_point` (the match cash point is
-    :func:`mathbg.cube.match.cash_point`)."""
-    warn_deprecated("mathbg.cube.money.cash_point", "mathbg.cube.money.money_cash_point")
-    return money_cash_point(W, L, x)
-
-
-def too_good_point(W: ArrayLike, L: ArrayLike, x: ArrayLike) -> Float:
-    """Deprecated: :func:`money_too_good_point` (the match too-good point is
-    :func:`mathbg.cube.match.too_good_point`)."""
-    warn_deprecated("mathbg.cube.money.too_good_point", "mathbg.cube.money.money_too_good_point")
-    return money_too_good_point(W, L, x)

@@ -825,20 +825,6 @@ class RaceEvaluation(FrameMixin):
     }
 
     @property
-    def isight_p_win(self) -> float:
-        """Deprecated: Isight's unclamped GWC formula in percent; use
-        :attr:`isight_p_win_estimate` (a fraction in [0, 1])."""
-        import warnings
-
-        warnings.warn(
-            "RaceEvaluation.isight_p_win (percent, unclamped) is deprecated; use "
-            "isight_p_win_estimate (a fraction clamped to [0, 1])",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return float(_counts.isight_win_probability(*self.isight))
-
-    @property
     def lead_8912_fraction(self) -> float:
         """The 8-9-12 lead as a fraction of the roller's pip count (``lead_8912 / 100``)."""
         return float(self.lead_8912) / 100.0
