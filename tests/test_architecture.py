@@ -67,7 +67,8 @@ def test_package_faces_list_the_public_api_only() -> None:
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
-    """Every ``mathbg`` import of a module, module-level and inside functions."""
+    """Every ``mathbg`` import of a module, module-level and inside functions, and the
+    modules its lazy face (``_LAZY``) names."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found = []
     for node in ast.walk(tree):
@@ -78,6 +79,14 @@ def _imports(path: Path) -> list[tuple[int, str]]:
                 found += [(node.lineno, f"mathbg.{a.name}") for a in node.names]
             elif node.module.startswith("mathbg."):
                 found.append((node.lineno, node.module))
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict):
+            # a lazy package face (``_LAZY = {"name": "mathbg.module"}``) imports its values
+            if any(isinstance(t, ast.Name) and t.id == "_LAZY" for t in node.targets):
+                found += [
+                    (v.lineno, v.value)
+                    for v in node.value.values
+                    if isinstance(v, ast.Constant) and str(v.value).startswith("mathbg.")
+                ]
     return found
 
 
@@ -117,3 +126,54 @@ def test_no_module_imports_another_modules_private_names() -> None:
                     if alias.name.startswith("_") and not alias.name.startswith("__"):
                         wrong.append(f"{path.relative_to(ROOT)}:{node.lineno} {alias.name}")
     assert not wrong, "\n".join(wrong)
+
+
+#: The places that load modules by name on purpose: the lazy package faces, the rule-set
+#: providers (plug-ins by name) and the CLI's sub-commands.
+LOADS_BY_NAME = ("mathbg/_lazy.py", "mathbg/rules/registry.py", "mathbg/cli/")
+_LOADERS = {"import_module", "__import__", "find_spec", "reload", "spec_from_file_location"}
+
+
+def _loads_by_name(path: Path) -> list[tuple[int, str]]:
+    """Calls that import a module by name (``importlib.import_module``, ``__import__``, ...)
+    whose name is, or may be, a ``mathbg`` module: a literal starting with ``mathbg``, or
+    anything computed."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if called not in _LOADERS:
+            continue
+        arg = node.args[0]
+        literal = isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+        if literal and not arg.value.startswith("mathbg"):  # type: ignore[union-attr]
+            continue
+        if called == "find_spec" and not literal and path.name == "_compile.py":
+            continue  # the numba import hook looks up "numba" only (it checks the name)
+        found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+def test_no_module_imports_mathbg_by_name_outside_the_plugin_loaders() -> None:
+    wrong = []
+    for path in sorted((ROOT / "mathbg").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith(LOADS_BY_NAME):
+            continue
+        wrong += [f"{rel}:{line} {call}" for line, call in _loads_by_name(path)]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_import_by_name_check_catches_a_planted_import(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"
+    planted.write_text(
+        "import importlib\n"
+        "def f(name):\n"
+        "    importlib.import_module('mathbg.met.nocube')\n"
+        "    __import__(name)\n"
+        "    importlib.import_module('json')\n",
+        encoding="utf-8",
+    )
+    assert [line for line, _ in _loads_by_name(planted)] == [3, 4]
