@@ -25,6 +25,7 @@ __all__ = [
     "MathbgError",
     "Position",
     "__version__",
+    "analysis",
     "bearoff",
     "cube",
     "errors",

@@ -23,8 +23,7 @@ def lazy_exports(
     sub-modules of ``package`` exported as attributes; ``namespace`` is the package's
     ``globals()``. ``dir(package)`` lists the public API only: the package's ``__all__``
     (else the names of ``table`` and ``submodules``), never ``TYPE_CHECKING``,
-    ``annotations`` or the private tables; deprecated names may stay in ``table``
-    without being listed.
+    ``annotations`` or the private tables.
     """
 
     def __getattr__(name: str) -> Any:

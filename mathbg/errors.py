@@ -7,6 +7,32 @@ prints that message and exits with status 2.
 
 from __future__ import annotations
 
+__all__ = [
+    "AmbiguousPlayError",
+    "ConfigurationError",
+    "ContactPositionError",
+    "DatabaseCorruptError",
+    "DatabaseError",
+    "IllegalActionError",
+    "IllegalPlayError",
+    "InputTooLargeError",
+    "InsufficientMemoryError",
+    "InsufficientSpaceError",
+    "InvalidIdError",
+    "InvalidNotationError",
+    "InvalidParameterError",
+    "InvalidPositionError",
+    "InvalidRollError",
+    "InvalidScoreError",
+    "METFormatError",
+    "MathbgError",
+    "MathbgWarning",
+    "ResourceError",
+    "TargetExistsError",
+    "UnknownTableError",
+    "UnknownVariantError",
+]
+
 
 class MathbgError(ValueError):
     """Base class of all input errors raised by mathbg."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -28,3 +29,75 @@ def gnubg() -> GnubgPeer:
             pytest.fail(reason + " (MATHBG_REQUIRE_GNUBG=1 forbids skipping)")
         pytest.skip(reason)
     return peer
+
+
+# ----------------------------------------------------------------------------- the fast lane
+#
+# `pytest -m "not slow"` is the fast lane (CI's first stage). A test that is not marked
+# `slow` fails when its call phase spends more than FAST_CPU_BUDGET seconds of CPU time
+# (time.process_time of the test process: all its threads). CPU time, not wall time, so the
+# verdict does not depend on how loaded the machine is; numba compiling mathbg's kernels on
+# first use is not counted (a cold cache costs every process the same compile once, whichever
+# test comes first), nor are subprocesses (a CLI run in a child process). Set
+# MATHBG_FAST_CPU_BUDGET to change the budget (0 turns the check off), and
+# MATHBG_TEST_CPU_LOG=PATH to append every test's "nodeid<TAB>cpu<TAB>compile" to PATH.
+
+FAST_CPU_BUDGET = float(os.environ.get("MATHBG_FAST_CPU_BUDGET", "5"))
+_COMPILE_CPU = [0.0]  # CPU seconds numba spent compiling in this process so far
+
+
+def _watch_numba_compiles() -> None:
+    from numba.core import event
+
+    class _CompileClock(event.Listener):  # type: ignore[misc]
+        depth = 0
+        started = 0.0
+
+        def on_start(self, ev: object) -> None:
+            self.depth += 1
+            if self.depth == 1:
+                self.started = time.process_time()
+
+        def on_end(self, ev: object) -> None:
+            self.depth -= 1
+            if self.depth == 0:
+                _COMPILE_CPU[0] += time.process_time() - self.started
+
+    event.register("numba:compile", _CompileClock())
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from mathbg._compile import after_numba_import
+
+    after_numba_import(_watch_numba_compiles)  # without importing numba
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item):  # type: ignore[no-untyped-def]
+    cpu, compiled = time.process_time(), _COMPILE_CPU[0]
+    yield
+    compiled = _COMPILE_CPU[0] - compiled
+    item.stash[_CPU_KEY] = (time.process_time() - cpu - compiled, compiled)
+
+
+_CPU_KEY = pytest.StashKey[tuple[float, float]]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+    outcome = yield
+    report = outcome.get_result()
+    if call.when != "call" or _CPU_KEY not in item.stash:
+        return
+    cpu, compiled = item.stash[_CPU_KEY]
+    log = os.environ.get("MATHBG_TEST_CPU_LOG")
+    if log:
+        with open(log, "a", encoding="utf-8") as fh:
+            fh.write(f"{item.nodeid}\t{cpu:.3f}\t{compiled:.3f}\n")
+    if report.passed and 0 < FAST_CPU_BUDGET < cpu and item.get_closest_marker("slow") is None:
+        report.outcome = "failed"
+        report.longrepr = (
+            f"{item.nodeid} spent {cpu:.1f} s of CPU time (numba's compiling excluded), over "
+            f"the fast lane's budget of {FAST_CPU_BUDGET:g} s: mark it @pytest.mark.slow "
+            "(or make it faster)"
+        )

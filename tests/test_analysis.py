@@ -143,6 +143,7 @@ def test_take_margin_sign_is_the_take_decision(w, g0, g1, x):
 # ----------------------------------------------------------------------------- engines
 
 
+@pytest.mark.slow  # 28 s of CPU on a cold numba cache (the exact and race engines)
 def test_engine_choice_and_errors(monkeypatch):
     race = Position.from_counts({6: 5, 8: 5, 10: 5}, {6: 5, 8: 5, 9: 5})
     bearoff = Position.from_counts({1: 2, 3: 2}, {2: 3})

@@ -7,6 +7,8 @@ import importlib
 import re
 import subprocess
 import sys
+import tomllib
+import warnings
 from pathlib import Path
 
 import pytest
@@ -14,60 +16,138 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "architecture.md"
 
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+CONTRACTS = PYPROJECT["tool"]["importlinter"]["contracts"]
+
+
+def _layers() -> tuple[list[set[str]], list[set[str]]]:
+    """The layers of the import-linter contract in pyproject.toml (the one copy), bottom to
+    top, as package names (``"met"``, ``"_files"``); and the groups of independent packages."""
+    (contract,) = [c for c in CONTRACTS if c["type"] == "layers"]
+    layers, independent = [], []
+    for layer in reversed(contract["layers"]):
+        layer = layer.strip().strip("()")
+        names = [n.strip().removeprefix("mathbg.") for n in re.split(r"[|:]", layer)]
+        layers.append(set(names))
+        if "|" in layer:
+            independent.append(set(names))
+    for c in CONTRACTS:
+        if c["type"] == "independence":
+            independent.append({n.removeprefix("mathbg.") for n in c["modules"]})
+    return layers, independent
+
+
 #: Bottom to top; a module may import its own package and the packages of lower layers.
-LAYERS: list[set[str]] = [
-    {"errors", "_lazy", "_paths", "_deprecation", "_output", "_resources", "_validate", "_files",
-     "__init__"},
-    {"rules", "met"},
-    {"cube"},
-    {"bearoff"},
-    {"race"},
-    {"analysis"},
-    {"plots"},
-    {"cli", "io", "__main__"},
-]
+LAYERS, INDEPENDENT = _layers()
 LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}
 
 
-def _documented() -> list[tuple[str, str]]:
+def test_the_layers_are_read_from_pyproject() -> None:
+    assert LAYERS[0] >= {"errors", "_files", "_jit", "_compile", "_special", "_paths", "_lazy"}
+    assert LAYER["rules"] == LAYER["met"] < LAYER["cube"] < LAYER["bearoff"] < LAYER["race"]
+    assert LAYER["race"] < LAYER["analysis"] < LAYER["plots"] < LAYER["cli"]
+    assert {"rules", "met"} in INDEPENDENT
+    # every module of the package's top level is in a layer (a new base module too)
+    tops = {p.stem for p in (ROOT / "mathbg").glob("*.py")} | {
+        p.parent.name for p in (ROOT / "mathbg").glob("*/__init__.py")
+    }
+    unplaced = tops - set(LAYER) - {"__init__", "__main__", "_deprecation"}
+    assert not unplaced, f"add {sorted(unplaced)} to the layers in pyproject.toml"
+
+
+def test_the_architecture_doc_shows_the_same_layers() -> None:
     text = DOC.read_text(encoding="utf-8")
-    section = text.split("## Public API", 1)[1]
-    pairs = []
-    for module, names in re.findall(r"^- `(mathbg[\w.]*)`: (.+)$", section, re.M):
-        pairs += [(module, name) for name in re.findall(r"`(\w+)`", names)]
-    return pairs
+    table = text.split("## Layers, bottom to top", 1)[1].split("\n\n", 2)[1]
+    rows: dict[int, set[str]] = {}
+    for number, modules in re.findall(r"^\| (\d+) \| ([^|]+) \|", table, re.M):
+        names = re.findall(r"`mathbg\.([\w.]+)`", modules)
+        rows.setdefault(int(number), set()).update(n for n in names if n != "_deprecation")
+    assert [rows[i] for i in sorted(rows)] == LAYERS
 
 
-DOCUMENTED = _documented()
+def _public_modules() -> list[str]:
+    """Every public module (no ``_`` in its dotted name) of the package, sorted."""
+    names = []
+    for path in sorted((ROOT / "mathbg").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if not any(part.startswith("_") for part in parts):
+            names.append(".".join(parts))
+    return sorted(names)
 
 
-def test_the_doc_lists_the_public_api() -> None:
-    assert len(DOCUMENTED) > 150
-    assert ("mathbg", "parse_id") in DOCUMENTED and ("mathbg.cube", "CubeOwner") in DOCUMENTED
+PUBLIC = _public_modules()
 
 
-@pytest.mark.parametrize(("module", "name"), DOCUMENTED)
-def test_every_documented_name_imports(module: str, name: str) -> None:
-    assert getattr(importlib.import_module(module), name) is not None
+def _dunder(name: str) -> bool:
+    return name.startswith("__") and name.endswith("__")
 
 
-def test_package_faces_list_the_public_api_only() -> None:
-    code = (
-        "import mathbg, sys; print(mathbg.cube.__name__, sorted(dir(mathbg)));"
-        "import mathbg.plots as p; print(sorted(dir(p)))"
-    )
+def test_the_doc_points_to_the_generated_api() -> None:
+    section = DOC.read_text(encoding="utf-8").split("## Public API", 1)[1]
+    assert "`__all__`" in section and "docs/_ext/mathbg_api.py" in section
+
+
+def test_every_public_module_has_an_all_and_every_name_imports() -> None:
+    missing, broken = [], []
+    for name in PUBLIC:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            module = importlib.import_module(name)
+        if (module.__doc__ or "").lstrip().startswith("Deprecated"):
+            continue  # the last of the development spellings (bearoff), going in 0.1.0
+        if name.startswith("mathbg.cli"):
+            continue  # the command's modules: its interface is the command (docs/cli.md)
+        if not hasattr(module, "__all__"):
+            missing.append(name)
+            continue
+        broken += [f"{name}.{n}" for n in module.__all__ if getattr(module, n, None) is None]
+    assert not missing, f"public modules without __all__: {missing}"
+    assert not broken, f"__all__ names that do not import: {broken}"
+
+
+def test_the_root_face_names_every_sub_package() -> None:
+    import mathbg
+
+    packages = {p.parent.name for p in (ROOT / "mathbg").glob("*/__init__.py")}
+    packages |= {"errors", "plots"}  # the public modules of the top level
+    packages -= {"cli"}  # the command, not an API
+    assert {n for n in packages if not n.startswith("_")} <= set(mathbg.__all__)
+    assert "analysis" in mathbg.__all__
+
+
+def _faces() -> list[str]:
+    """The public modules that define ``dir()`` (the lazy package faces, ``mathbg.plots``)."""
+    faces = []
+    for name in PUBLIC:
+        path = ROOT / name.replace(".", "/")
+        path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+        if re.search(r"^(__getattr__, )?__dir__ = |^def __dir__\(", path.read_text(), re.M):
+            faces.append(name)
+    return faces
+
+
+def test_the_faces_include_the_root_and_the_sub_packages() -> None:
+    assert {"mathbg", "mathbg.cube", "mathbg.analysis", "mathbg.plots"} <= set(_faces())
+
+
+@pytest.mark.parametrize("package", _faces())
+def test_dir_of_a_package_face_is_its_all(package: str) -> None:
+    # in a fresh process: what users see before anything else is imported
+    code = f"import {package} as m; print(sorted(dir(m))); print(sorted(m.__all__))"
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     ).stdout.splitlines()
-    assert out[0].startswith("mathbg.cube ")
-    for hidden in ("TYPE_CHECKING", "annotations", "_LAZY", "np", "plt"):
-        assert f"'{hidden}'" not in out[0] + out[1]
-    documented = {n for m, n in DOCUMENTED if m == "mathbg"}
-    assert documented <= set(ast.literal_eval(out[0].split(" ", 1)[1]))
+    listed, exported = (ast.literal_eval(line) for line in out)
+    assert all(_dunder(n) for n in set(listed) - set(exported))
+    assert [n for n in listed if not _dunder(n)] == [n for n in exported if not _dunder(n)]
+    assert len(exported) == len(set(exported))
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
-    """Every ``mathbg`` import of a module, module-level and inside functions."""
+    """Every ``mathbg`` import of a module, module-level and inside functions, and the
+    modules its lazy face (``_LAZY``) names."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found = []
     for node in ast.walk(tree):
@@ -78,6 +158,14 @@ def _imports(path: Path) -> list[tuple[int, str]]:
                 found += [(node.lineno, f"mathbg.{a.name}") for a in node.names]
             elif node.module.startswith("mathbg."):
                 found.append((node.lineno, node.module))
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict):
+            # a lazy package face (``_LAZY = {"name": "mathbg.module"}``) imports its values
+            if any(isinstance(t, ast.Name) and t.id == "_LAZY" for t in node.targets):
+                found += [
+                    (v.lineno, v.value)
+                    for v in node.value.values
+                    if isinstance(v, ast.Constant) and str(v.value).startswith("mathbg.")
+                ]
     return found
 
 
@@ -95,9 +183,10 @@ def test_imports_go_down_the_layers_including_inside_functions() -> None:
             continue
         for line, target in _imports(path):
             other = _package(target)
-            if other in LAYER and other != own and LAYER[other] > LAYER[own]:
+            # __main__ (and a module the layers do not place yet) sits on top
+            if other in LAYER and other != own and LAYER[other] > LAYER.get(own, len(LAYERS)):
                 wrong.append(f"{path.relative_to(ROOT)}:{line} imports {target}")
-            if {own, other} == {"rules", "met"}:
+            if own != other and any({own, other} <= group for group in INDEPENDENT):
                 wrong.append(f"{path.relative_to(ROOT)}:{line} imports {target} (independent)")
     assert not wrong, "\n".join(wrong)
 
@@ -117,3 +206,54 @@ def test_no_module_imports_another_modules_private_names() -> None:
                     if alias.name.startswith("_") and not alias.name.startswith("__"):
                         wrong.append(f"{path.relative_to(ROOT)}:{node.lineno} {alias.name}")
     assert not wrong, "\n".join(wrong)
+
+
+#: The places that load modules by name on purpose: the lazy package faces, the rule-set
+#: providers (plug-ins by name) and the CLI's sub-commands.
+LOADS_BY_NAME = ("mathbg/_lazy.py", "mathbg/rules/registry.py", "mathbg/cli/")
+_LOADERS = {"import_module", "__import__", "find_spec", "reload", "spec_from_file_location"}
+
+
+def _loads_by_name(path: Path) -> list[tuple[int, str]]:
+    """Calls that import a module by name (``importlib.import_module``, ``__import__``, ...)
+    whose name is, or may be, a ``mathbg`` module: a literal starting with ``mathbg``, or
+    anything computed."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if called not in _LOADERS:
+            continue
+        arg = node.args[0]
+        literal = isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+        if literal and not arg.value.startswith("mathbg"):  # type: ignore[union-attr]
+            continue
+        if called == "find_spec" and not literal and path.name == "_compile.py":
+            continue  # the numba import hook looks up "numba" only (it checks the name)
+        found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+def test_no_module_imports_mathbg_by_name_outside_the_plugin_loaders() -> None:
+    wrong = []
+    for path in sorted((ROOT / "mathbg").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith(LOADS_BY_NAME):
+            continue
+        wrong += [f"{rel}:{line} {call}" for line, call in _loads_by_name(path)]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_import_by_name_check_catches_a_planted_import(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"
+    planted.write_text(
+        "import importlib\n"
+        "def f(name):\n"
+        "    importlib.import_module('mathbg.met.nocube')\n"
+        "    __import__(name)\n"
+        "    importlib.import_module('json')\n",
+        encoding="utf-8",
+    )
+    assert [line for line, _ in _loads_by_name(planted)] == [3, 4]

@@ -119,6 +119,7 @@ def test_u16_6x8_equals_a_fresh_makebearoff_run(gnubg, tmp_path, u16_6x8):
     assert out.read_bytes() == _bd_bytes(u16_6x8, 6, 8)
 
 
+@pytest.mark.slow  # over 5 s of CPU in the fast lane (tests/conftest.py)
 def test_cubeless_u16_is_the_first_value_of_the_cubeful_one(tmp_path, u16_6x8):
     # gnubg's cubeless recursion reads only cubeless values (makebearoff -C stores them)
     assert np.array_equal(_build(tmp_path, 6, 8, cubeful=False), u16_6x8[..., :1])
@@ -151,6 +152,7 @@ def test_restriction_to_six_checkers_is_the_6x6_database(u16_6x8, u16_6x6):
     assert np.array_equal(u16_6x8[:924, :924], u16_6x6)
 
 
+@pytest.mark.slow  # over 5 s of CPU in the fast lane (tests/conftest.py)
 def test_out_of_core_build_equals_the_in_memory_one(tmp_path, u16_6x8):
     spec = BuildSpec(6, 8, True, "u16")
     budget = minimum_memory(spec)

@@ -108,6 +108,7 @@ def test_gnubg_export_matches_the_published_md5(tmp_path):
     assert back.mean_rolls([0, 0, 0, 0, 0, 15]) == pytest.approx(12.2662, abs=2e-4)
 
 
+@pytest.mark.slow  # 12 s of numba compiling (the min-rolls policy) on a cold cache
 def test_min_rolls_policy_database(tmp_path):
     db = OneSided.build(6, 3, policy="min-rolls", path=tmp_path / "mr", progress=False)
     assert db.policy == "min-rolls"

@@ -17,7 +17,8 @@ def run(capsys, *argv):
 
 def test_json_with_roll(capsys):
     status, out, err = run(capsys, "position", "4HPwATDgc/ABMA", "--roll", "31", "--json")
-    assert status == 0 and err == ""
+    # stderr is empty, or (numba's cache cold) the CLI's one-line compile notice
+    assert status == 0 and err in ("", "compiling the move generator (first use only) ...\n")
     data = json.loads(out)
     assert data["id"] == "4HPwATDgc/ABMA"
     assert data["pips"] == [167, 167]  # the standard start

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -224,7 +225,13 @@ def _read(f: Path):
     return gnubg_bd.read(f)
 
 
-@pytest.mark.parametrize("name", ["published-os.bd", "published-ts.bd"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "published-os.bd",
+        pytest.param("published-ts.bd", marks=pytest.mark.slow),  # 20 s of CPU
+    ],
+)
 def test_any_bit_flip_in_a_published_gnubg_file_is_refused(tmp_path, bd_files, name):
     """Refused, or (a two-sided flip within the 16-bit rounding, or in the header's 'x'
     padding) served with every value within 3 units of 1/32767.5 of the original."""
@@ -317,6 +324,7 @@ def test_small_flips_in_a_two_sided_file_break_its_equations(tmp_path, bd_files,
             _read(f)
 
 
+@pytest.mark.slow  # over 5 s of CPU in the fast lane (tests/conftest.py)
 def test_rounded_two_sided_export_with_the_published_header_reads(tmp_path, bd_files):
     """A 6x6 table written from float equities has gnubg's header but other bytes: it is
     verified by its equations instead of by gnubg's MD5, and reads."""
@@ -367,6 +375,7 @@ def test_damaged_match_cache_is_solved_again(tmp_path, monkeypatch, kind, capsys
     assert main(argv) == 0
     out, err = capsys.readouterr()
     assert json.loads(out) == good
+    err = re.sub(r"^compiling .* \(first use only\) \.\.\.\n", "", err, flags=re.M)  # cold cache
     assert err.count("\n") == 1 and "damaged match cache" in err
     M._MEMORY.clear()
     assert main(argv) == 0  # the cache was rewritten: no warning now

@@ -110,14 +110,6 @@ def test_met_write_replaces_its_own_file(tmp_path, met, name):
     assert read(target).name != "" and not _temporaries(tmp_path)
 
 
-def test_deprecated_met_write_refuses_too(tmp_path, met):
-    target = tmp_path / "t.xml"
-    target.write_bytes(FOREIGN)
-    with pytest.warns(DeprecationWarning), pytest.raises(TargetExistsError):
-        met.write(target)
-    assert target.read_bytes() == FOREIGN
-
-
 def test_met_csv_checks_the_post_crawford_file_first(tmp_path, met):
     target, post = tmp_path / "t.csv", tmp_path / "t.post-crawford.csv"
     post.write_bytes(FOREIGN)

@@ -5,8 +5,9 @@
   (``python -m venv --system-site-packages``, so the scientific stack is not downloaded
   again) inside a copy of the repository without any generated data: it must succeed, print
   the take points and write the PNG heatmap it names.
-- The second is ``bash .ci/run``, and that script runs ruff and the whole test suite with the
-  notebooks (it is not run from here: it would run this test again).
+- The second is ``bash .ci/run``, and that script runs ruff, the fast lane (``-m "not slow"``)
+  first, then the slow tests and the notebooks (it is not run from here: it would run this
+  test again).
 - Every ``mathbg`` command of the README's tour runs (exit status 0, some output), and the
   Python example runs.
 """
@@ -66,8 +67,14 @@ def test_second_command_runs_exactly_what_ci_runs() -> None:
     extras = re.search(r"pip install .*-e '\.\[([\w,]+)\]'", script)
     assert extras and {"test", "notebooks"} <= set(extras.group(1).split(","))
     assert "apt-get install" in script and "gnubg" in script
-    assert re.search(r"^\s*python3? -m ruff check \.", script, re.M)
-    assert re.search(r"^\s*python3? -m pytest .*\btests\b.*--nbmake notebooks", script, re.M)
+    ruff = re.search(r"^\s*python3? -m ruff check \.", script, re.M)
+    # the fast lane first, right after ruff, so that a failure stops CI early; then the rest
+    fast = re.search(r'^\s*python3? -m pytest .*-m "not slow" tests$', script, re.M)
+    slow = re.search(r"^\s*python3? -m pytest .*-m slow tests$", script, re.M)
+    notebooks = re.search(r"^\s*python3? -m pytest .*--nbmake notebooks$", script, re.M)
+    assert ruff and fast and slow and notebooks
+    assert ruff.end() < fast.start() < slow.start() and fast.start() < script.index("lint-imports")
+    assert "NUMBA_CACHE_DIR" in script[: fast.start()]  # timed with an empty numba cache
     assert "set -euo pipefail" in script  # any failure fails CI
 
 

@@ -125,3 +125,27 @@ def test_jacoby_money_only():
     assert game_points(2, 2, jacoby=True, cube_centred=False, money=True) == 4
     assert game_points(2, 1, jacoby=True, cube_centred=True, money=False) == 2
     assert game_points(3, 4, jacoby=False) == 12
+
+
+def test_cube_owner_is_one_vocabulary():
+    import json
+
+    from mathbg.cube.inputs import OWNERS
+    from mathbg.rules.cube import CubeOwner
+
+    assert tuple(CubeOwner) == OWNERS == ("centre", "player", "opponent")
+    assert json.dumps(CubeOwner.PLAYER) == '"player"'
+    assert CubeOwner.parse("PLAYER") is CubeOwner.PLAYER
+    assert CubeOwner.of(None, 0) is CubeOwner.CENTRE
+    assert CubeOwner.of(1, 1) is CubeOwner.PLAYER and CubeOwner.of(0, 1) is CubeOwner.OPPONENT
+    with pytest.raises(InvalidParameterError, match="centre, player, opponent"):
+        CubeOwner.parse("nobody")
+
+
+@pytest.mark.parametrize("old", ["roller", "owned", "centred", "center", "opponent_owns"])
+def test_cube_owner_has_no_other_spellings(old):
+    # the unreleased spellings are gone (CHANGELOG 0.1.0), not silently mapped
+    from mathbg.rules.cube import CubeOwner
+
+    with pytest.raises(InvalidParameterError, match="centre, player, opponent"):
+        CubeOwner.parse(old)

@@ -132,22 +132,10 @@ def parse_counts(text: str) -> list[int]:
 
 
 def cube_owner(text: str) -> str:
-    """argparse ``type`` of ``--owner``: a :class:`~mathbg.rules.cube.CubeOwner` value.
-
-    Old spellings (``roller``, ``centred``, ``owned``, ...) keep working for one release with
-    a note on stderr.
-    """
-    import sys
-    import warnings
-
+    """argparse ``type`` of ``--owner``: a :class:`~mathbg.rules.cube.CubeOwner` value."""
     from mathbg.rules.cube import CubeOwner
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", DeprecationWarning)
-        owner = CubeOwner.parse(text)
-    for w in caught:
-        print(f"mathbg: {w.message}", file=sys.stderr)
-    return owner.value
+    return CubeOwner.parse(text).value
 
 
 def add_owner_argument(

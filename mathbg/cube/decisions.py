@@ -191,14 +191,6 @@ class CubeDecision(FrameMixin):
         return bool(self.action.doubles)
 
     @property
-    def equity(self) -> float:
-        """Deprecated: :attr:`optimal` (the spelling of the two-sided bearoff results)."""
-        from mathbg._deprecation import warn_deprecated
-
-        warn_deprecated("CubeDecision.equity", "CubeDecision.optimal")
-        return self.optimal
-
-    @property
     def available(self) -> bool:
         """Whether the player has access to the cube."""
         return self.action != CubeAction.NOT_AVAILABLE

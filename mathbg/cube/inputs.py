@@ -20,6 +20,22 @@ from mathbg._validate import MAX_SCORE
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 from mathbg.rules.cube import CubeOwner
 
+__all__ = [
+    "CUBE_LEVELS",
+    "MAX_AWAY",
+    "MAX_CUBE",
+    "OWNERS",
+    "average_win_value",
+    "check_away",
+    "check_cube",
+    "check_owner",
+    "check_pair",
+    "check_rates",
+    "check_x",
+    "is_power_of_two",
+    "rates_from_probabilities",
+]
+
 #: Largest score (points away) the cube solvers accept; largest cube value (2**12).
 MAX_AWAY, MAX_CUBE = MAX_SCORE, _MAX_CUBE
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -548,24 +547,6 @@ class MET:
         if self.metadata:
             out["metadata"] = dict(self.metadata)
         return out
-
-    def write(
-        self, path: str | Path, format: str | None = None, *, force: bool = False, **options: Any
-    ) -> Path:
-        """Deprecated: use :func:`mathbg.met.write` ``(met, path, ...)``.
-
-        The file formats sit above the value object (:mod:`mathbg.met.formats`), so this
-        deprecated spelling reaches them through :func:`importlib.import_module`.
-        """
-        import importlib
-
-        from mathbg._deprecation import warn_deprecated
-
-        warn_deprecated("MET.write(path)", "mathbg.met.write(met, path)")
-        formats = importlib.import_module("mathbg.met.formats")
-        return formats.write(  # type: ignore[no-any-return]
-            self, path, format=format, force=force, **options
-        )
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v:g}" for k, v in self.parameters.items())

@@ -30,7 +30,6 @@ import enum
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from mathbg._deprecation import warn_deprecated
 from mathbg.errors import IllegalActionError, InvalidParameterError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -56,11 +55,8 @@ class CubeOwner(enum.StrEnum):
 
     @classmethod
     def parse(cls, value: CubeOwner | str) -> CubeOwner:
-        """The owner named by ``value`` (case-insensitive).
-
-        The spellings of earlier releases (``"center"``, ``"centred"``, ``"none"``;
-        ``"roller"``, ``"owned"``, ``"me"``; ``"opponent_owns"``, ``"opp"``) are accepted
-        with a :class:`DeprecationWarning`.
+        """The owner named by ``value`` (case-insensitive): ``"centre"``, ``"player"`` or
+        ``"opponent"``.
 
         Raises
         ------
@@ -73,14 +69,9 @@ class CubeOwner(enum.StrEnum):
         try:
             return cls(key)
         except ValueError:
-            pass
-        old = _OLD_OWNER_NAMES.get(key)
-        if old is None:
             raise InvalidParameterError(
                 f"cube owner must be one of centre, player, opponent; got {value!r}"
-            )
-        warn_deprecated(f"the cube owner {value!r}", f"{old.value!r} (CubeOwner.{old.name})")
-        return old
+            ) from None
 
     @classmethod
     def of(cls, owner: int | None, player: int) -> CubeOwner:
@@ -88,19 +79,6 @@ class CubeOwner(enum.StrEnum):
         if owner is None:
             return cls.CENTRE
         return cls.PLAYER if owner == player else cls.OPPONENT
-
-
-_OLD_OWNER_NAMES = {
-    "center": CubeOwner.CENTRE,
-    "centred": CubeOwner.CENTRE,
-    "centered": CubeOwner.CENTRE,
-    "none": CubeOwner.CENTRE,
-    "roller": CubeOwner.PLAYER,
-    "owned": CubeOwner.PLAYER,
-    "me": CubeOwner.PLAYER,
-    "opponent_owns": CubeOwner.OPPONENT,
-    "opp": CubeOwner.OPPONENT,
-}
 
 
 def _is_power_of_two(n: int) -> bool:

@@ -46,10 +46,7 @@ register(VARIANT_RULESETS)
 
 _LAZY = {
     "VariantPlays": "mathbg.rules.variants.plays",
-    "TavliMatch": "mathbg.rules.variants.match",  # deprecated (VariantMatch.tavli)
     "VariantMatch": "mathbg.rules.variants.match",
-    "match_equity": "mathbg.rules.variants.match",  # deprecated (mathbg.met.match_mwc)
-    "rotation_met": "mathbg.rules.variants.match",  # deprecated (mathbg.met.rotation_met)
     "play_game": "mathbg.rules.variants.selfplay",
     "play_match": "mathbg.rules.variants.selfplay",
     "selfplay": "mathbg.rules.variants.selfplay",

@@ -24,14 +24,10 @@ which reads a :class:`VariantMatch` through its :meth:`~VariantMatch.away`,
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from mathbg._deprecation import warn_deprecated
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 from mathbg.rules.ruleset import get_ruleset
 from mathbg.rules.variants.geometry import Variant
@@ -45,10 +41,7 @@ __all__ = [
     "DEFAULT_DRAW_RATES",
     "DEFAULT_GAMMON_RATES",
     "TAVLI_ROTATION",
-    "TavliMatch",
     "VariantMatch",
-    "match_equity",
-    "rotation_met",
 ]
 
 #: The games of a Tavli match, in order.
@@ -205,52 +198,6 @@ class VariantMatch:
         """``D_k`` for each game of the rotation: ``given`` (one per game, or a dict by
         variant), else :data:`DEFAULT_DRAW_RATES`."""
         return _rates(self.rotation, given, DEFAULT_DRAW_RATES, "draw rates")
-
-    def mwc(
-        self,
-        player: int = 0,
-        gammon_rates: Sequence[float] | dict[Any, float] | None = None,
-        draw_rates: Sequence[float] | dict[Any, float] | None = None,
-    ) -> float:
-        """Deprecated: use :func:`mathbg.met.match_mwc` ``(match, player, ...)``."""
-        warn_deprecated("VariantMatch.mwc", "mathbg.met.match_mwc(match, player)")
-        return _met_nocube().match_mwc(  # type: ignore[no-any-return]
-            self, player, gammon_rates=gammon_rates, draw_rates=draw_rates
-        )
-
-
-def _met_nocube() -> Any:
-    """:mod:`mathbg.met.nocube`, for the deprecated equity spellings only (the rules model
-    does not depend on :mod:`mathbg.met`)."""
-    return importlib.import_module("mathbg.met.nocube")
-
-
-def TavliMatch(length: int = 5) -> VariantMatch:
-    """Deprecated: use :meth:`VariantMatch.tavli`."""
-    warn_deprecated("TavliMatch(length)", "VariantMatch.tavli(length)")
-    return VariantMatch.tavli(length)
-
-
-def match_equity(
-    match: VariantMatch,
-    player: int = 0,
-    *,
-    gammon_rates: Sequence[float] | dict[Any, float] | None = None,
-    draw_rates: Sequence[float] | dict[Any, float] | None = None,
-) -> float:
-    """Deprecated: use :func:`mathbg.met.match_mwc`."""
-    warn_deprecated("mathbg.rules.variants.match.match_equity", "mathbg.met.match_mwc")
-    return _met_nocube().match_mwc(  # type: ignore[no-any-return]
-        match, player, gammon_rates=gammon_rates, draw_rates=draw_rates
-    )
-
-
-def rotation_met(
-    length: int, gammon_rates: Sequence[float], draw_rates: Sequence[float] | None = None
-) -> np.ndarray:
-    """Deprecated: use :func:`mathbg.met.rotation_met`."""
-    warn_deprecated("mathbg.rules.variants.match.rotation_met", "mathbg.met.rotation_met")
-    return _met_nocube().rotation_met(length, gammon_rates, draw_rates)  # type: ignore[no-any-return]
 
 
 def _rates(
