@@ -31,7 +31,6 @@ __all__ = [
     "check_owner",
     "check_pair",
     "check_rates",
-    "check_x",
     "is_power_of_two",
     "rates_from_probabilities",
 ]

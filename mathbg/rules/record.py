@@ -371,15 +371,10 @@ class MatchRecord:
                             is_ours=formats.written_by_mathbg)
 
 
-#: The package of the file formats. The formats build records, so this module reaches them
-#: by name, as :mod:`mathbg.rules.registry` reaches the variants (no import cycle).
-FORMATS_PACKAGE = "mathbg.rules.formats"
-
-
 def _formats() -> Any:
-    import importlib
+    from mathbg.rules.registry import match_formats
 
-    return importlib.import_module(FORMATS_PACKAGE)
+    return match_formats()
 
 
 def _score_after(length: int, score: tuple[int, int], result: GameOutcome) -> tuple[int, int]:
