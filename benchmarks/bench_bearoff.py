@@ -51,7 +51,8 @@ GOALS = {"one-sided": 0.25, "two-sided": 0.10}
 def worker(kind: str, points: int, checkers: int, out: str) -> None:
     """Run one mathbg build in this process and print a JSON line with the timings."""
     t0 = time.perf_counter()
-    from mathbg.bearoff import OneSided, TwoSided, onesided, twosided
+    from mathbg.bearoff import OneSided, TwoSided
+    from mathbg.bearoff.build import onesided, twosided
 
     cls = OneSided if kind == "one-sided" else TwoSided
     # warm-up: compile (or load from numba's cache) every kernel the build uses, the

@@ -15,7 +15,7 @@ import pytest
 
 from mathbg import _resources
 from mathbg.bearoff import OneSided, TwoSided
-from mathbg.bearoff import db as db_mod
+from mathbg.bearoff import native as db_mod
 from mathbg.bearoff.storage import LOCK_PREFIX, TMP_PREFIX
 from mathbg.cli import main
 from mathbg.errors import DatabaseError, InsufficientMemoryError, MathbgWarning
@@ -69,7 +69,7 @@ def test_interrupted_build_leaves_nothing_loadable(tmp_path, monkeypatch):
     def boom(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(db_mod, "_write_header", boom)
+    monkeypatch.setattr(db_mod, "write_header", boom)
     with pytest.raises(KeyboardInterrupt):
         TwoSided.build(3, 3, path=path, progress=False)
     assert not path.exists()

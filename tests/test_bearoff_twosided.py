@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from mathbg.bearoff import TwoSided, play_results, rank
+from mathbg.bearoff.build.twosided import build_arrays
 from mathbg.bearoff.index import all_positions
-from mathbg.bearoff.twosided import build_arrays, cube_decision
+from mathbg.bearoff.twosided import cube_decision
 from mathbg.errors import DatabaseError, InvalidParameterError
 
 SIX = [0, 0, 0, 0, 0, 1]

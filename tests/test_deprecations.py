@@ -13,8 +13,6 @@ OLD_MODULES = {
     "mathbg.io.gnubg_bd": "mathbg.bearoff.gnubg_bd",
     "mathbg.met.io": "mathbg.met.formats",
     "mathbg.cube.convert": "mathbg.cube.cubeful",
-    "mathbg.bearoff.match": "mathbg.bearoff.exact_match",
-    "mathbg.bearoff.match_analysis": "mathbg.bearoff.exact_match_analysis",
 }
 
 

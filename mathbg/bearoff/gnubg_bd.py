@@ -425,7 +425,7 @@ def check_recurrence(bd: TwoSidedBd, path: object = "file") -> None:
     mathbg.errors.DatabaseCorruptError
         Naming the first pair whose value breaks its equation.
     """
-    from mathbg.bearoff.moves import ROLL_WEIGHTS, successors
+    from mathbg.bearoff.plays import ROLL_WEIGHTS, successors
 
     h = bd.header
     v = bd.values.astype(np.float64) / 32767.5 - 1.0
@@ -467,6 +467,14 @@ def read(path: str | os.PathLike[str]) -> OneSidedBd | TwoSidedBd:
     """Read any supported ``.bd`` file."""
     header = read_header(path)
     return read_onesided(path) if header.kind == "OS" else read_twosided(path)
+
+
+def is_gnubg_file(path: Path) -> bool:
+    """Does ``path`` hold a gnubg bearoff file (its header starts with ``gnubg-``)?"""
+    if not path.is_file():
+        return False
+    with open(path, "rb") as fh:
+        return fh.read(6) == b"gnubg-"
 
 
 def _is_bd(kind: str) -> Callable[[Path], bool]:

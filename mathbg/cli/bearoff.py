@@ -267,8 +267,9 @@ def _build_gnubg_file(args: argparse.Namespace, checkers: int, out: Path) -> Pat
     """Write a one-sided gnubg .bd file with gnubg's own arithmetic (byte-identical to
     makebearoff); two-sided files come from the 16-bit block build
     (:func:`_build_gnubg_two_sided`)."""
-    from mathbg.bearoff import gnubg_bd, onesided
-    from mathbg.bearoff.db import progress_bar
+    from mathbg.bearoff import gnubg_bd
+    from mathbg.bearoff.build import onesided
+    from mathbg.bearoff.build.onesided import progress_bar
     from mathbg.bearoff.index import n_positions
     from mathbg.errors import InvalidParameterError
 

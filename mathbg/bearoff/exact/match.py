@@ -38,7 +38,7 @@ MWC of winning ``c`` points::
 
 (``S(i, r)`` the positions the roller reaches with roll r, ``w_r`` 1 for doubles and 2
 otherwise; a play bearing off the last checker is worth ``DP``). The DP runs over pairs in
-shells ``m = max(i, j)`` in numba (:mod:`mathbg.bearoff._match_kernels`); the cube states
+shells ``m = max(i, j)`` in numba (:mod:`mathbg.bearoff.exact._kernels`); the cube states
 that can never differ (same leaves, same options) are merged before solving, and for a
 query only the states reachable from it are kept.
 
@@ -323,7 +323,7 @@ class _Space:
         return n_positions(self.points, self.checkers)
 
     def table(self) -> Any:
-        from mathbg.bearoff.moves import successors
+        from mathbg.bearoff.plays import successors
 
         return successors(self.points, self.checkers)
 
@@ -349,7 +349,7 @@ def _run_kernel(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Solve every pair; return ``QT`` (see the kernel module) and ``N`` of ``report``."""
     from mathbg._resources import check_memory
-    from mathbg.bearoff import _match_kernels as k
+    from mathbg.bearoff.exact import _kernels as k
 
     n = space.n
     S = states.n
@@ -408,7 +408,7 @@ def _root_values(
     space: _Space, states: CubeStates, qt: NDArray[np.float64], i: int, j: int
 ) -> NDArray[np.float64]:
     """``N[i, j, :]`` of every state class from a solved ``QT``."""
-    from mathbg.bearoff import _match_kernels as k
+    from mathbg.bearoff.exact import _kernels as k
 
     table = space.table()
     out = np.empty(states.n)
@@ -1116,11 +1116,11 @@ def race_met(
         bar = tqdm(total=total_jobs, desc=f"race MET to {length}", unit="score", leave=False)
     from concurrent.futures import ThreadPoolExecutor
 
-    from mathbg.bearoff._schedule import threads
+    import numba
 
     space.table()  # build the successor table once, outside the threads
     try:
-        with ThreadPoolExecutor(max_workers=max(1, threads())) as pool:
+        with ThreadPoolExecutor(max_workers=max(1, int(numba.get_num_threads()))) as pool:
             for wave in waves:
                 for (a, b, kind), value in zip(wave, pool.map(run, wave), strict=True):
                     if kind == "post":

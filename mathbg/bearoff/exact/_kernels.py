@@ -1,6 +1,6 @@
 """numba kernels of the exact match-play bearoff solver (internal; compiled on first call).
 
-Nothing here is public API; :mod:`mathbg.bearoff.exact_match` builds the inputs and wraps them.
+Nothing here is public API; :mod:`mathbg.bearoff.exact.match` builds the inputs and wraps them.
 
 Layout
 ------
@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from mathbg.bearoff._kernels import ROLL_WEIGHTS
+from mathbg.bearoff._play_kernels import ROLL_WEIGHTS
 
 
 @njit(cache=True, nogil=True)
