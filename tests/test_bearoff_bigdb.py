@@ -124,7 +124,7 @@ def test_cubeless_u16_is_the_first_value_of_the_cubeful_one(tmp_path, u16_6x8):
     assert np.array_equal(_build(tmp_path, 6, 8, cubeful=False), u16_6x8[..., :1])
 
 
-def test_u16_equals_the_shell_builder_in_gnubg_arithmetic(u16_6x6):
+def test_u16_file_equals_the_in_memory_table_in_gnubg_arithmetic(u16_6x6):
     from mathbg.bearoff.build.twosided import build_arrays
 
     fixed = build_arrays(6, 6, gnubg=True)
@@ -133,10 +133,10 @@ def test_u16_equals_the_shell_builder_in_gnubg_arithmetic(u16_6x6):
 
 # ----------------------------------------------------------------- float encodings
 @pytest.mark.slow
-def test_f64_equals_the_float64_shell_builder_and_f32_is_within_2e5(tmp_path):
+def test_f64_file_equals_the_in_memory_table_and_f32_is_within_2e5(tmp_path):
     from mathbg.bearoff.build.twosided import build_arrays
 
-    reference = build_arrays(6, 7)  # today's float64 build (shell order)
+    reference = build_arrays(6, 7)  # the float64 table built in memory
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     assert np.array_equal(_build(tmp_path / "a", 6, 7, dtype="f64"), reference)
@@ -453,7 +453,7 @@ def test_removing_a_store_leaves_other_files_alone(tmp_path):
 # ----------------------------------------------------------------- small builds
 def test_a_small_database_build_keeps_its_blocks_in_memory(tmp_path, monkeypatch):
     """6x6 and smaller: no block files (writing them took longer than the build) and
-    one thread; the bytes are the shell builder's all the same."""
+    one thread; the bytes are the in-memory table's all the same."""
     from mathbg.bearoff.build import blockbuild
     from mathbg.bearoff.build.twosided import build_arrays
 

@@ -151,7 +151,7 @@ def test_every_two_sided_entry_matches_gnubg(gnubg_ts, capsys):
     diff = np.abs(ours - theirs)
     worst = diff.reshape(-1, 4).max(axis=0)
     over = (diff > 1e-5).reshape(-1, 4).sum(axis=0)
-    names = ["cubeless", "owned", "centred", "opponent owns"]
+    names = ["cubeless", "player", "centre", "opponent"]
     report(
         capsys,
         "two-sided 6x6 vs gnubg_ts0.bd (853,776 pairs): max |diff| "

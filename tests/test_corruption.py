@@ -183,13 +183,13 @@ def test_a_database_just_built_is_hashed_once_and_a_changed_one_again(tmp_path, 
     process does not read them a second time (22 GiB for 6x15), but a file changed since
     is verified again and refused."""
     calls = []
-    real = db_mod.storage.sha256_files
+    real = db_mod._files.sha256_files
 
     def counting(*args, **kwargs):
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(db_mod.storage, "sha256_files", counting)
+    monkeypatch.setattr(db_mod._files, "sha256_files", counting)
     path = tmp_path / "db"
     if kind == "one-sided":
         OneSided.build(4, 4, path=path, progress=False)

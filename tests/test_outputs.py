@@ -376,9 +376,9 @@ def test_bearoff_results_to_frame():
 
     # Janowski's man-on-6 vs man-on-6 (theory 2.1): the roller wins 27/36 + 9/36 x 1/4 =
     # 81.25 %, cubeless equity 0.625; centred and opponent-owned cubeful values 0.5
-    eq = Equities(cubeless=0.625, owned=0.625, centred=0.5, opponent_owns=0.5)
+    eq = Equities(cubeless=0.625, player=0.625, centre=0.5, opponent=0.5)
     row = eq.to_frame().iloc[0]
-    assert row["centred"] == 0.5 and eq.to_frame().attrs["name"] == "Equities"
+    assert row["centre"] == 0.5 and eq.to_frame().attrs["name"] == "Equities"
     dec = cube_decision(np.array([0.625, 0.625, 0.5, 0.5]))
     frame = dec.to_frame()
     assert frame.iloc[0]["double_take"] == 1.0 and frame.iloc[0]["double_pass"] == 1.0

@@ -19,8 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mathbg import _files as storage
 from mathbg import _resources
-from mathbg.bearoff import OneSided, TwoSided, gnubg_bd, storage
+from mathbg.bearoff import OneSided, TwoSided, gnubg_bd
 from mathbg.bearoff import native as db_mod
 from mathbg.cli import main
 from mathbg.errors import InsufficientSpaceError, TargetExistsError
@@ -179,7 +180,8 @@ _CHILD = """
 import os, signal, sys
 from pathlib import Path
 import numpy as np
-from mathbg.bearoff import OneSided, TwoSided, storage
+from mathbg import _files as storage
+from mathbg.bearoff import OneSided, TwoSided
 from mathbg.bearoff import native as db_mod
 from mathbg.bearoff.build import onesided, twosided
 

@@ -7,14 +7,22 @@
   unit mass at 0) and, for gnubg's policy, ``gnubg.npy`` uint16[N, 64] (gnubg's own
   fixed-point table, for exact ``.bd`` export);
 - two-sided (``twosided-PPxCC``, :class:`mathbg.bearoff.twosided.TwoSided`): ``equity.npy``
-  float64[n, n, 4], ``[roller, opponent]`` -> cubeless equity, owned, centred, opponent
-  owns (money, before the roller's cube decision).
+  [n, n, 4] (float64, float32 or gnubg's uint16 fixed point), ``[roller, opponent]`` ->
+  the cubeless equity and the cubeful ones by cube owner (money, before the roller's cube
+  decision), or [n, n, 1] (cubeless only).
 
-``header.json`` records the format name and version (2), kind, points, checkers,
-policy, the arrays' shapes, dtypes and file sizes, ``header_checksum`` (SHA-256 of the
-canonical header fields) and ``checksum`` (SHA-256 of the canonical header followed by
-every array file), so a wrong header field is caught as surely as a flipped bit.
-Writing goes through :mod:`mathbg.bearoff.storage`: a temporary directory beside the
+``header.json`` records the format name and version (:data:`FORMAT_VERSION`), kind,
+points, checkers, policy (one-sided), the names of the values (two-sided: ``values``,
+the keys of :data:`mathbg.bearoff.twosided.CUBE_STATES`: ``cubeless``, ``player``,
+``centre``, ``opponent``), the arrays' shapes, dtypes and file sizes, ``header_checksum``
+(SHA-256 of the canonical header fields: JSON with sorted keys and no spaces, without the
+two checksums) and ``checksum`` (SHA-256 of the canonical header followed by every array
+file), so a wrong header field is caught as surely as a flipped bit.
+
+Versions: 3 (this one); 2, still read, named the two-sided values ``cubeless``,
+``owned``, ``centred``, ``opponent_owns`` (same columns, same numbers): its header is
+verified as written and presented in today's names (:func:`current_names`).
+Writing goes through :mod:`mathbg._files`: a temporary directory beside the
 target, renamed into place only when complete, a lock so concurrent builds take turns,
 refusal of a target that is not a database of the same kind (unless ``force``).
 The classes' ``build`` reuse a valid database at the target path (checksum verified,
@@ -37,14 +45,16 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mathbg import _files
 from mathbg.bearoff import index as _index
-from mathbg.bearoff import storage
 from mathbg.bearoff.build.onesided import POLICIES
 from mathbg.errors import DatabaseCorruptError, DatabaseError, MathbgWarning
 
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
+    "READABLE_VERSIONS",
+    "current_names",
     "generator",
     "is_native",
     "load_arrays",
@@ -55,8 +65,15 @@ __all__ = [
 ]
 
 FORMAT = "mathbg-bearoff"
-#: Bump when the generated numbers or the layout change: older caches are rebuilt.
-FORMAT_VERSION = 2
+#: Bump when the generated numbers or the layout change (older caches are rebuilt unless
+#: :data:`READABLE_VERSIONS` lists them).
+FORMAT_VERSION = 3
+#: Header versions this reader accepts.
+READABLE_VERSIONS = (2, 3)
+#: Today's name of each two-sided value name of version 2 (version 3 took
+#: :class:`~mathbg.rules.cube.CubeOwner`'s vocabulary).
+_V2_VALUES = {"cubeless": "cubeless", "owned": "player", "centred": "centre",
+              "opponent_owns": "opponent"}  # fmt: skip
 
 PathLike = str | os.PathLike[str]
 
@@ -79,7 +96,7 @@ def _header_digest(header: dict[str, Any]) -> str:
 
 def _full_digest(directory: Path, header: dict[str, Any]) -> str:
     files = [directory / f"{name}.npy" for name in header["arrays"]]
-    return "sha256:" + storage.sha256_files(files, prefix=_canonical(header))
+    return "sha256:" + _files.sha256_files(files, prefix=_canonical(header))
 
 
 def is_native(kind: str) -> Callable[[Path], bool]:
@@ -137,10 +154,10 @@ def read_header(directory: Path, kind: str) -> dict[str, Any]:
         raise _corrupt(directory, f"unreadable header.json ({exc})") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise DatabaseError(f"{directory}: not a mathbg bearoff database")
-    if header.get("version") != FORMAT_VERSION:
+    if header.get("version") not in READABLE_VERSIONS:
         raise DatabaseError(
             f"{directory}: format version {header.get('version')}, this mathbg reads "
-            f"{FORMAT_VERSION}: rebuild it"
+            f"{', '.join(map(str, READABLE_VERSIONS))}: rebuild it"
         )
     if header.get("kind") != kind:
         raise DatabaseError(f"{directory}: a {header.get('kind')} database, not {kind}")
@@ -148,6 +165,17 @@ def read_header(directory: Path, kind: str) -> dict[str, Any]:
         raise _corrupt(directory, "header.json does not match its checksum")
     _check_fields(directory, header, kind)
     return header
+
+
+def current_names(header: dict[str, Any]) -> dict[str, Any]:
+    """The header in today's vocabulary (a copy; the stored one is what the checksums cover).
+
+    A version 2 two-sided header's ``values`` (``owned``, ``centred``, ``opponent_owns``)
+    become ``player``, ``centre``, ``opponent``; a version 3 header is returned as it is.
+    """
+    if header.get("version") != 2 or "values" not in header:
+        return header
+    return {**header, "values": [_V2_VALUES.get(v, v) for v in header["values"]]}
 
 
 def _check_fields(directory: Path, header: dict[str, Any], kind: str) -> None:
@@ -246,7 +274,7 @@ def reuse(
         return None
     if db._identity() != wanted:
         return None
-    storage.clean_stale(target.parent)  # debris of a killed build beside a valid database
+    _files.clean_stale(target.parent)  # debris of a killed build beside a valid database
     return db
 
 

@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mathbg import _resources
-from mathbg.bearoff import gnubg_bd, native, storage
+from mathbg import _files, _resources
+from mathbg.bearoff import gnubg_bd, native
 from mathbg.bearoff import index as _index
 from mathbg.bearoff.build import onesided as _gen
 from mathbg.bearoff.index import is_position, position_side
@@ -220,8 +220,8 @@ class OneSided:
         n = _index.n_positions(points, checkers)
         _check_memory(n * _BYTES_PER_ONESIDED_POSITION, f"one-sided {points}x{checkers}")
         same_kind = native.is_native("one-sided")
-        storage.check_target(target, is_same_kind=same_kind, what=what, force=force or default)
-        with storage.build_lock(target):
+        _files.check_target(target, is_same_kind=same_kind, what=what, force=force or default)
+        with _files.build_lock(target):
             if not rebuild and (db := native.reuse(cls, target, wanted, default)) is not None:
                 return db  # built meanwhile by a concurrent build
             # before the bar, so its ETA measures the build (gnubg's policy: nothing to compile)
@@ -243,7 +243,7 @@ class OneSided:
             seconds = time.perf_counter() - start
             names = ["dist", "gammon"] + (["gnubg"] if with_gnubg else [])
             needed = sum(getattr(arrays, name).nbytes + 4096 for name in names)
-            with storage.atomic_directory(
+            with _files.atomic_directory(
                 target, what=what, is_same_kind=same_kind, force=force or default,
                 needed_bytes=needed, locked=True,
             ) as tmp:  # fmt: skip

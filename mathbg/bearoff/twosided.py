@@ -5,9 +5,12 @@ holds four values, as gnubg's ``makebearoff -t PxC`` does (``makebearoff.c:BearO
 
 0. cubeless equity ``2p - 1`` (gammons are impossible to count here: with at most C
    checkers a side, p is the probability that the roller finishes first);
-1. cubeful money equity per unit cube when the roller owns the cube;
-2. ... when the cube is centred;
-3. ... when the opponent owns the cube.
+1. ``player``: cubeful money equity per unit cube when the roller owns the cube;
+2. ``centre``: ... when the cube is centred;
+3. ``opponent``: ... when the opponent owns the cube
+
+(the keys of :data:`CUBE_STATES`, the names of the database header's values and of the
+:class:`Equities` fields: :class:`~mathbg.rules.cube.CubeOwner`'s vocabulary).
 
 The cubeful values are *before the roller's own cube decision* ("no double" values, as
 gnubg and Sconyers store them): both sides use the cube optimally at every later turn,
@@ -40,10 +43,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mathbg import _resources
-from mathbg._deprecation import warn_deprecated
+from mathbg import _files, _resources
 from mathbg._output import FrameMixin
-from mathbg.bearoff import gnubg_bd, native, storage
+from mathbg.bearoff import gnubg_bd, native
 from mathbg.bearoff import index as _index
 from mathbg.bearoff.index import is_position, position_side
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
@@ -61,13 +63,14 @@ __all__ = [
 
 PathLike = str | os.PathLike[str]
 
-#: Column of each cube state in a two-sided table.
-CUBE_STATES = {"cubeless": 0, "owned": 1, "centred": 2, "opponent_owns": 3}
+#: Column of each value in a two-sided table: the cubeless equity, then the cubeful ones by
+#: who owns the cube (:class:`~mathbg.rules.cube.CubeOwner`'s names; ``player`` = the
+#: roller). The database header names its values with these keys.
+CUBE_STATES = {"cubeless": 0, "player": 1, "centre": 2, "opponent": 3}
 #: Column of the stored 4-vector holding the no-double equity for each cube owner.
 OWNER_COLUMN: dict[CubeOwner, int] = {
-    CubeOwner.PLAYER: 1,
-    CubeOwner.CENTRE: 2,
-    CubeOwner.OPPONENT: 3,
+    owner: CUBE_STATES[owner.value]
+    for owner in (CubeOwner.PLAYER, CubeOwner.CENTRE, CubeOwner.OPPONENT)
 }
 
 
@@ -75,14 +78,15 @@ OWNER_COLUMN: dict[CubeOwner, int] = {
 class Equities(FrameMixin):
     """The four stored values of a two-sided pair (money, per unit cube, roller's view).
 
-    ``owned``, ``centred`` and ``opponent_owns`` are cubeful equities *before* the
-    roller's own cube decision (see :meth:`TwoSided.cube_decision`).
+    ``player``, ``centre`` and ``opponent`` (who owns the cube, ``player`` = the roller) are
+    cubeful equities *before* the roller's own cube decision (see
+    :meth:`TwoSided.cube_decision`).
     """
 
     cubeless: float  #: 2p - 1, p the probability that the roller finishes first
-    owned: float  #: the roller owns the cube
-    centred: float  #: centred cube
-    opponent_owns: float  #: the opponent owns the cube
+    player: float  #: the roller owns the cube
+    centre: float  #: centred cube
+    opponent: float  #: the opponent owns the cube
 
     @property
     def win_probability(self) -> float:
@@ -224,8 +228,8 @@ class TwoSided:
         n = _index.n_positions(points, checkers)
         table_bytes = n * n * spec.nv * spec.numpy_dtype.itemsize
         same_kind = native.is_native("two-sided")
-        storage.check_target(target, is_same_kind=same_kind, what=what, force=force or default)
-        with storage.build_lock(target):
+        _files.check_target(target, is_same_kind=same_kind, what=what, force=force or default)
+        with _files.build_lock(target):
             if not rebuild and (db := native.reuse(cls, target, wanted, default)) is not None:
                 return db  # built meanwhile by a concurrent build
             # the block store (resumable after a kill) lives beside the target
@@ -247,7 +251,7 @@ class TwoSided:
                     shutil.rmtree(work, ignore_errors=True)
                 raise
             try:
-                with storage.atomic_directory(
+                with _files.atomic_directory(
                     target, what=what, is_same_kind=same_kind, force=force or default,
                     needed_bytes=table_bytes + 4096, locked=True,
                 ) as tmp:  # fmt: skip
@@ -261,7 +265,7 @@ class TwoSided:
                             "points": points,
                             "checkers": checkers,
                             "n_positions": n,
-                            "values": ["cubeless", "owned", "centred", "opponent_owns"][: spec.nv],
+                            "values": list(CUBE_STATES)[: spec.nv],
                             "dtype": dtype,
                             "encoding": "gnubg fixed point: equity = u / 32767.5 - 1"
                             if dtype == "u16"
@@ -341,7 +345,7 @@ class TwoSided:
             points=header["points"],
             checkers=header["checkers"],
             path=p,
-            header=header,
+            header=native.current_names(header),
         )
 
     def _identity(self) -> tuple[Any, ...]:
@@ -412,7 +416,7 @@ class TwoSided:
     def values(
         self, roller: ArrayLike, opponent: ArrayLike | None = None, *, in_play: bool = False
     ) -> NDArray[np.float64]:
-        """The stored 4-vector(s) [cubeless, owned, centred, opponent owns] as equities.
+        """The stored 4-vector(s) [cubeless, player, centre, opponent] as equities.
 
         ``in_play`` refuses a pair where a side has no checker left (the game is over).
         """
@@ -447,21 +451,19 @@ class TwoSided:
         roller: ArrayLike,
         opponent: ArrayLike | None = None,
         owner: CubeOwner | str = CubeOwner.CENTRE,
-        *,
-        cube: str | None = None,
     ) -> CubeDecision:
         """The roller's cube decision: no double, double/take, double/pass and the action.
 
         ND is the stored value for ``owner`` (``"centre"``, ``"player"`` = the roller, or
-        ``"opponent"``), DT twice the stored "opponent owns" value, DP = +1 (see
-        :func:`mathbg.bearoff.twosided.cube_decision`; ``cube=`` is the deprecated
-        spelling of ``owner``). Returns a :class:`mathbg.cube.decisions.CubeDecision`.
+        ``"opponent"``), DT twice the stored ``opponent`` value, DP = +1 (see
+        :func:`mathbg.bearoff.twosided.cube_decision`). Returns a
+        :class:`mathbg.cube.decisions.CubeDecision`.
         """
         v = self.values(roller, opponent, in_play=True)
         if v.ndim != 1:
             raise InvalidParameterError("cube_decision() takes one pair")
         self._require_cubeful()
-        return cube_decision(v, owner, cube=cube)
+        return cube_decision(v, owner)
 
     def __repr__(self) -> str:
         return (
@@ -473,27 +475,23 @@ class TwoSided:
 def cube_decision(
     values: NDArray[np.floating],
     owner: CubeOwner | str = CubeOwner.CENTRE,
-    *,
-    cube: str | None = None,
 ) -> CubeDecision:
     """Apply the roller's root cube decision to a stored 4-vector of equities.
 
     Parameters
     ----------
     values : array_like, shape (4,)
-        [cubeless, roller owns, centred, opponent owns] no-double equities of a pair.
+        The no-double equities of a pair in the columns of :data:`CUBE_STATES`:
+        [cubeless, player, centre, opponent].
     owner : CubeOwner or str
         Who owns the cube before the roller's turn (``"centre"``, ``"player"`` = the
-        roller, ``"opponent"``; the old ``"centred"``, ``"owned"``, ``"opponent_owns"``
-        are deprecated).
-    cube : str, optional
-        Deprecated spelling of ``owner``.
+        roller, ``"opponent"``).
 
     Returns
     -------
     mathbg.cube.decisions.CubeDecision
         Money equities per unit cube (``unit="equity"``): ND = the stored value for the
-        owner, DT = 2 x the stored "opponent owns" value (after the double the opponent
+        owner, DT = 2 x the stored ``opponent`` value (after the double the opponent
         owns a 2-cube), DP = +1; the action is named by
         :func:`mathbg.cube.decisions.classify` without gammons (doubling wins ties, and
         DT = DP is named a pass), or "cube not available" when the opponent owns the cube.
@@ -503,9 +501,6 @@ def cube_decision(
     The roller doubles when ``min(DT, DP) >= ND`` (gnubg's ``CubeEquity`` convention) and
     the optimal value is ``max(ND, min(DT, DP))``.
     """
-    if cube is not None:
-        warn_deprecated("cube_decision(cube=...)", "cube_decision(owner=...)")
-        owner = cube
     who = CubeOwner.parse(owner)
     v = np.asarray(values, dtype=np.float64)
     nd = float(v[OWNER_COLUMN[who]])

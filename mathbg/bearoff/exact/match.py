@@ -740,7 +740,7 @@ def _arrays_digest(arrays: dict[str, NDArray]) -> str:
 
 def _save(sol: GameSolution, path: Path) -> None:
     """Write a solution to the disk cache (atomic; checksummed over every array)."""
-    from mathbg.bearoff import storage
+    from mathbg import _files
 
     arrays: dict[str, Any] = {
         "no_double": np.asarray(sol.no_double),
@@ -750,7 +750,7 @@ def _save(sol: GameSolution, path: Path) -> None:
     }
     checksum = np.frombuffer(_arrays_digest(arrays).encode(), dtype=np.uint8)
     needed = sum(a.nbytes for a in arrays.values()) + 4096
-    with storage.atomic_file(
+    with _files.atomic_file(
         path,
         what="match cache file",
         is_same_kind=lambda p: p.suffix == ".npz",
