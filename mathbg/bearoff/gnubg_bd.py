@@ -46,6 +46,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -503,7 +504,7 @@ def check_target(path: str | os.PathLike[str], kind: str, *, force: bool = False
 
 
 def _write(
-    path: str | os.PathLike[str], chunks: list[bytes | NDArray], kind: str, force: bool
+    path: str | os.PathLike[str], chunks: list[bytes | NDArray[Any]], kind: str, force: bool
 ) -> None:
     """Write ``chunks`` to ``path`` (:func:`mathbg._files.atomic_file`)."""
     needed = sum(len(c) if isinstance(c, bytes) else np.asarray(c).nbytes for c in chunks)
@@ -605,7 +606,8 @@ def u16_from_equity(e: NDArray[np.floating]) -> NDArray[np.uint16]:
     e = np.asarray(e, dtype=np.float64)
     if np.any(np.abs(e) > 1.0 + 1e-12):
         raise DatabaseError("two-sided equities must lie in [-1, 1]")
-    return np.clip(np.rint((e + 1.0) * 32767.5), 0, 0xFFFF).astype(np.uint16)
+    u: NDArray[np.uint16] = np.clip(np.rint((e + 1.0) * 32767.5), 0, 0xFFFF).astype(np.uint16)
+    return u
 
 
 def u16_from_distribution(dist: NDArray[np.floating]) -> NDArray[np.uint16]:

@@ -40,7 +40,7 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, Self, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -223,7 +223,7 @@ def remember_written(directory: Path, header: dict[str, Any]) -> None:
     _VERIFIED.add(_verified_key(directory, header))
 
 
-def load_arrays(directory: Path, header: dict[str, Any], verify: bool) -> dict[str, NDArray]:
+def load_arrays(directory: Path, header: dict[str, Any], verify: bool) -> dict[str, NDArray[Any]]:
     """Memory-map the arrays, checking shape, dtype and file size (always) and the full
     checksum (when ``verify``, once per process and file state)."""
     arrays = {}
@@ -255,9 +255,23 @@ def _warn(message: str) -> None:
     warnings.warn(message, MathbgWarning, stacklevel=3)
 
 
+class Database(Protocol):
+    """What :func:`reuse` needs of a database class (OneSided, TwoSided)."""
+
+    @classmethod
+    def open(cls, path: PathLike, *, verify: bool = True) -> Self:
+        """Open (and check) the database at ``path``."""
+        ...
+
+    def _identity(self) -> tuple[Any, ...]: ...
+
+
+_Db = TypeVar("_Db", bound=Database)
+
+
 def reuse(
-    cls: Any, target: Path, wanted: tuple[Any, ...], default: bool, *, warn: bool = True
-) -> Any:
+    cls: type[_Db], target: Path, wanted: tuple[Any, ...], default: bool, *, warn: bool = True
+) -> _Db | None:
     """The valid database at ``target`` when it is the one wanted, else None.
 
     A damaged one is reported with a one-line warning (it is about to be rebuilt).

@@ -372,7 +372,7 @@ class OneSided:
     @property
     def max_rolls(self) -> int:
         """Length of the stored distributions minus one (the longest possible bearoff)."""
-        return self._dist.shape[1] - 1
+        return int(self._dist.shape[1]) - 1
 
     def index(self, counts: ArrayLike) -> Any:
         """Bearoff index of a position (int) or of each row of a 2-D array (int64 array)."""

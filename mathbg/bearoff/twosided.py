@@ -390,7 +390,7 @@ class TwoSided:
     @property
     def n_positions(self) -> int:
         """One-side positions n = C(P + C, P) (the table has n^2 pairs)."""
-        return self._equity.shape[0]
+        return int(self._equity.shape[0])
 
     def _pair(
         self, roller: ArrayLike, opponent: ArrayLike | None, *, in_play: bool = False
@@ -411,7 +411,7 @@ class TwoSided:
     @property
     def cubeful(self) -> bool:
         """Whether the cubeful equities are stored (else the cubeless one only)."""
-        return self._equity.shape[2] == 4
+        return bool(self._equity.shape[2] == 4)
 
     def values(
         self, roller: ArrayLike, opponent: ArrayLike | None = None, *, in_play: bool = False

@@ -271,7 +271,7 @@ def _accumulate_fixed(fixed: NDArray[np.int32], best: NDArray[np.int64]) -> NDAr
     twice = part[6:].sum(axis=0, dtype=np.int32)
     twice <<= 1
     twice += part[:6].sum(axis=0, dtype=np.int32)
-    acc = np.empty_like(twice)
+    acc: NDArray[np.int32] = np.empty_like(twice)
     acc[:, 0] = 0
     acc[:, 1:] = twice[:, :31]
     return acc

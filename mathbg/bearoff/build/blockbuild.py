@@ -362,7 +362,7 @@ def build_blocks(
     progress: bool = True,
     stop_after: int | None = None,
     persist: bool | None = True,
-) -> tuple[NDArray | None, ArenaPlan, BuildStats]:
+) -> tuple[NDArray[Any] | None, ArenaPlan, BuildStats]:
     """Compute every block of ``spec`` into ``store`` (resuming from the blocks there).
 
     Parameters
@@ -411,7 +411,7 @@ def build_blocks(
     arena = np.empty(plan.capacity, spec.numpy_dtype)
     start = np.full((nc, nc), -1, np.int64)
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mathbg-blocks")
-    pending: list[tuple[int, Future]] = []  # (last layer reading the group, write future)
+    pending: list[tuple[int, Future[None]]] = []  # (last layer reading the group, write future)
     lock = threading.Lock()  # the writer thread updates ``done``
     t0 = time.perf_counter()
 
@@ -422,7 +422,7 @@ def build_blocks(
             item[1].result()
             pending.remove(item)
 
-    def view(ab: tuple[int, int]) -> NDArray:
+    def view(ab: tuple[int, int]) -> NDArray[Any]:
         a, b = ab
         off = plan.start[ab]
         shape = (int(lay.sizes[a]), int(lay.sizes[b]), spec.nv)
@@ -494,9 +494,9 @@ def _bands(
     spec: BuildSpec,
     store: BlockStore,
     lay: PipLayout,
-    arena: NDArray | None,
+    arena: NDArray[Any] | None,
     plan: ArenaPlan | None,
-) -> Iterator[tuple[NDArray[np.int64], NDArray]]:
+) -> Iterator[tuple[NDArray[np.int64], NDArray[Any]]]:
     """The table by roller pip class: ``(rows, band)``, the gnubg indices of the class's
     rollers and their rows ``[roller, opponent, value]`` with the opponents in gnubg order.
 
@@ -531,7 +531,7 @@ def assemble(
     store: BlockStore,
     path: str | os.PathLike[str],
     *,
-    arena: NDArray | None = None,
+    arena: NDArray[Any] | None = None,
     plan: ArenaPlan | None = None,
     progress: bool = False,
 ) -> None:
@@ -570,7 +570,7 @@ def assemble(
     os.replace(tmp, path)
 
 
-def table(spec: BuildSpec) -> NDArray:
+def table(spec: BuildSpec) -> NDArray[Any]:
     """The whole table of ``spec`` in memory, ``[roller, opponent, value]`` in gnubg order.
 
     The blocks are computed in memory (:func:`build_blocks` with the whole table as the

@@ -47,6 +47,8 @@ gnubg ``makebearoff.c`` (``BearOff2``, ``CubeEquity``), ``eval.c``
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -56,7 +58,7 @@ from mathbg.bearoff.index import check_size
 __all__ = ["build_arrays", "compile_kernels"]
 
 
-def build_arrays(points: int, checkers: int, *, gnubg: bool = False) -> NDArray:
+def build_arrays(points: int, checkers: int, *, gnubg: bool = False) -> NDArray[Any]:
     """Compute the two-sided table ``E[roller, opponent, value]`` of a P x C space in memory.
 
     Parameters

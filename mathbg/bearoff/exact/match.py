@@ -729,7 +729,7 @@ def _cache_path(points: int, checkers: int, a: int, b: int, kind: str, key: str)
     return cache_dir("bearoff") / "match" / name
 
 
-def _arrays_digest(arrays: dict[str, NDArray]) -> str:
+def _arrays_digest(arrays: dict[str, NDArray[Any]]) -> str:
     digest = hashlib.sha256()
     for name in sorted(arrays):
         arr = np.ascontiguousarray(arrays[name])
@@ -1024,7 +1024,7 @@ def _game_start(
         if opening_double and states.can_double[k]:
             v = max(v, min(nvec[states.dbl[k]], states.win[k]))
         values.append(v)
-    return 0.5 * values[0] + 0.5 * (1.0 - values[1])
+    return float(0.5 * values[0] + 0.5 * (1.0 - values[1]))
 
 
 def race_met(
@@ -1090,10 +1090,10 @@ def race_met(
 
     def mwc(a: int, b: int, kind: str) -> float:
         if kind == "post":
-            return post[a] if b == 1 else 1.0 - post[b]
+            return float(post[a] if b == 1 else 1.0 - post[b])
         if kind == "crawford":
-            return crawford[b] if a == 1 else 1.0 - crawford[a]
-        return pre[a, b]
+            return float(crawford[b] if a == 1 else 1.0 - crawford[a])
+        return float(pre[a, b])
 
     # waves of independent games: the post-Crawford chain (each reads the one before),
     # the Crawford games (read post-Crawford entries), then the scores by a + b
