@@ -175,7 +175,7 @@ def test_kernel_cache_goes_to_the_user_cache_not_the_source_tree(tmp_path):
     assert Path(ours).is_relative_to(root)
     assert not Path(theirs).is_relative_to(root)  # other packages' functions untouched
     assert dice == "(3, 1)"
-    assert list(root.rglob("_kernels.roll_dice-*.nbi"))
+    assert list(root.rglob("_play_kernels.roll_dice-*.nbi"))
 
 
 def test_numba_cache_dir_still_wins(tmp_path):
