@@ -51,7 +51,7 @@ def test_listener_is_removed_after_the_block():
 
 
 def test_labels_name_the_package():
-    assert label_of("mathbg.bearoff._kernels") == "the bearoff kernels"
+    assert label_of("mathbg.bearoff._play_kernels") == "the bearoff kernels"
     assert label_of("mathbg.rules.variants._kernel") == "the variant move generator"
     assert label_of("mathbg.rules.movegen") == "the move generator"
     assert label_of("elsewhere") == "numba kernels"
@@ -60,7 +60,7 @@ def test_labels_name_the_package():
 _SCRIPT = """
 from numba.core import event
 
-from mathbg.bearoff import onesided, twosided
+from mathbg.bearoff.build import onesided, twosided
 
 class Count(event.Listener):
     n = 0
@@ -148,7 +148,7 @@ import sys
 import mathbg
 assert "numba" not in sys.modules  # importing mathbg does not import numba
 import numba
-from mathbg.bearoff import _kernels
+from mathbg.bearoff import _play_kernels as _kernels
 
 @numba.njit(cache=True)
 def elsewhere(x):
@@ -175,7 +175,7 @@ def test_kernel_cache_goes_to_the_user_cache_not_the_source_tree(tmp_path):
     assert Path(ours).is_relative_to(root)
     assert not Path(theirs).is_relative_to(root)  # other packages' functions untouched
     assert dice == "(3, 1)"
-    assert list(root.rglob("_kernels.roll_dice-*.nbi"))
+    assert list(root.rglob("_play_kernels.roll_dice-*.nbi"))
 
 
 def test_numba_cache_dir_still_wins(tmp_path):

@@ -175,7 +175,7 @@ def _corpus() -> Any:
 
 
 def _match_analysis() -> Any:
-    from mathbg.bearoff import exact_match_analysis as match_analysis
+    from mathbg.bearoff.exact import analysis as match_analysis
 
     return match_analysis
 
