@@ -742,7 +742,7 @@ def exact_take_boundary(
 ) -> Axes:
     """The exact take/pass margin of every pair against the taker's cubeless chance.
 
-    ``frame`` is :func:`mathbg.bearoff.exact_match_analysis.take_boundary`: each dot is a pair,
+    ``frame`` is :func:`mathbg.bearoff.exact.analysis.take_boundary`: each dot is a pair,
     at the taker's cubeless winning chance (x) and its MWC gained by taking rather than
     passing (y, percentage points; above 0 the exact answer is a take). The vertical lines
     are the take points of the rules: no recube, dead (gnubg's convention, with the taker's
@@ -791,7 +791,7 @@ def implied_cube_life(
 ) -> Axes:
     """Implied cube life x by pip count, one line per score (median with quartile band).
 
-    ``table`` is :func:`mathbg.bearoff.exact_match_analysis.cube_life_table`. gnubg uses
+    ``table`` is :func:`mathbg.bearoff.exact.analysis.cube_life_table`. gnubg uses
     x = 0.6 in bearoffs and 0.68 in contact; the exact x is where its blend
     ``(1 - x) dead + x live`` would have to sit to give the exact no-double MWC.
     """

@@ -2,7 +2,7 @@
 
 Every reference number comes from theory: the cubeless MET of a game with fixed outcome
 rates (:func:`mathbg.met.cubeless`, Zoidis's recurrence) and the exact race-game MET of
-the bearoff match solver (:func:`mathbg.bearoff.exact_match.race_met`). Statistical
+the bearoff match solver (:func:`mathbg.bearoff.exact.match.race_met`). Statistical
 agreement is checked within 3 standard errors of the self-play entries.
 """
 
@@ -104,7 +104,7 @@ def test_exact_bearoff_race_converges_to_the_exact_race_met() -> None:
     """The 4-checkers-on-the-6-point race (a small space, so the test takes ~40 s): both
     checker play and cube from the exact solver, every entry within 3 SE of the exact
     table of the same game."""
-    from mathbg.bearoff.exact_match import race_met
+    from mathbg.bearoff.exact.match import race_met
 
     start = [0, 0, 0, 0, 0, 4]
     ref = race_met(start, length=5, progress=False)

@@ -20,7 +20,7 @@ Method
   class as gnubg's ``EvalEfficiency``) under the table built so far: double when
   ``DT >= ND`` and ``DP >= ND`` (gnubg's ``FindBestCubeDecision``), take when ``DT < DP``.
   The ``exact`` engine takes both checker play and cube decisions from the exact match
-  bearoff solver (:func:`mathbg.bearoff.exact_match.solve_game`) under that table.
+  bearoff solver (:func:`mathbg.bearoff.exact.match.solve_game`) under that table.
   Doubles follow gnubg's access rules (:func:`mathbg.cube.match.may_double`) and the cube
   limit.
 - Variance reduction: stratified first rolls. Each batch plays the 30 (first roller,
@@ -560,7 +560,7 @@ def _exact_solutions(
     points: int, checkers: int, entry: tuple[str, int, int], digest: str, table: Any
 ) -> tuple[Any, Any]:
     """Both rollers' exact solutions of one entry under the table (cached per process)."""
-    from mathbg.bearoff.exact_match import solve_game
+    from mathbg.bearoff.exact.match import solve_game
 
     kind, a, b = entry
     met = table[0]
@@ -599,7 +599,7 @@ class _Boxed:
 
 def _play_exact(job: _Job, met: Any, rng: np.random.Generator) -> dict[str, NDArray[Any]]:
     """Both players exact: the bearoff solver's checker play and cube decisions."""
-    from mathbg.bearoff.moves import successors
+    from mathbg.bearoff.plays import successors
 
     kind, a, b = job.entry
     points, checkers, x0, y0 = _exact_space(job.start)
@@ -621,7 +621,7 @@ def _play_exact(job: _Job, met: Any, rng: np.random.Generator) -> dict[str, NDAr
     out["first_double"][:] = -1
     out["dec_turn"][:] = -1
     away = (a, b)
-    from mathbg.bearoff.moves import roll_index
+    from mathbg.bearoff.plays import roll_index
 
     rolls = {(d1, d2): roll_index((max(d1, d2), min(d1, d2)))
              for d1 in range(1, 7) for d2 in range(1, 7)}  # fmt: skip
@@ -945,7 +945,7 @@ def selfplay_met(
         unequal table (player 0 the row player), every entry played.
     start : position or (counts, counts), optional
         Every game starts here with the first roller (a fair coin) on roll, who may double
-        before his first roll (as :func:`mathbg.bearoff.exact_match.race_met`): a
+        before his first roll (as :func:`mathbg.bearoff.exact.match.race_met`): a
         Position / Position ID, or the checker counts on points 1..6 of the first roller
         and of the other side.
     client : dask.distributed.Client, optional
