@@ -618,6 +618,8 @@ def analyze_many(
     if cube_life is not None and not 0.0 <= float(cube_life) <= 1.0:
         raise InvalidParameterError(f"cube life must lie in [0, 1], got {cube_life}")
     parsed = [as_position(p) for p in positions]
+    for _, m in parsed:  # the score of every position is checked before any evaluation
+        _length_and_current(length, money, m)
     if evaluations is None:
         ev = engine if not isinstance(engine, str) else get_evaluator(
             engine, plies=plies, probabilities=probabilities)  # fmt: skip

@@ -122,11 +122,10 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _read_ids(path: str) -> list[str]:
-    from pathlib import Path
-
+    from mathbg._validate import read_text
     from mathbg.errors import InvalidIdError
 
-    lines = [ln.strip() for ln in Path(path).read_text().splitlines()]
+    lines = [ln.strip() for ln in read_text(path).splitlines()]
     ids = [ln for ln in lines if ln and not ln.startswith("#")]
     if not ids:
         raise InvalidIdError(f"{path}: no position IDs (one per line)")
