@@ -533,10 +533,25 @@ def _resolve_met(met: Any) -> Any:
     return met
 
 
+#: Longest match :func:`analyze` tabulates (its matrix has N x N scores per cube level).
+MAX_MATCH_LENGTH = 128
+
+
 def _length_and_current(
     length: int | None, money: bool, match: MatchState | None
 ) -> tuple[int | None, tuple[tuple[int, int], bool] | None, tuple[int, CubeOwner] | None]:
     """Match length, current (away, crawford) and current (cube, owner) seen by the roller."""
+    if length is not None:
+        from mathbg._validate import integer
+
+        integer(length, "match length", 1, MAX_MATCH_LENGTH, error=InvalidScoreError)
+    if match is not None and not match.is_money and length is None:
+        integer_length = int(match.length)
+        if integer_length > MAX_MATCH_LENGTH:
+            raise InvalidScoreError(
+                f"match length {integer_length} (from the Match ID) is beyond the "
+                f"{MAX_MATCH_LENGTH} points analyze tabulates"
+            )
     if money:
         if length is not None:
             raise InvalidParameterError("give either a match length or money play, not both")

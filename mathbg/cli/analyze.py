@@ -55,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("position", nargs="?", metavar="POSITION",
                    help="gnubg Position ID, POSID:MATCHID or XGID")  # fmt: skip
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--length", type=int, metavar="N", help="match length")
+    where.add_argument("--length", type=int, metavar="N", help="match length (1..128)")
     where.add_argument("--money", action="store_true", help="money play only")
     p.add_argument("--engine", default="auto",
                    choices=("auto", "exact", "race", "gnubg-nn", "gnubg", "given"),
