@@ -3,8 +3,9 @@
 Arguments are drawn from valid values and hostile ones (huge, negative, non-finite,
 empty, over-long, non-ASCII, mutated IDs and MET files). Every call must end with exit
 status 0 or 2, and a status-2 call prints exactly one stderr line; never a traceback,
-never "internal error" (exit 1). Each call has a time limit (SIGALRM), each subcommand a
-case and CPU-time budget, after an untimed warm-up call that compiles its kernels; the seed makes every failure reproducible (it is in the message).
+never "internal error" (exit 1). Each call has a CPU-time limit (SIGPROF), each
+subcommand a case and CPU-time budget, after an untimed warm-up call that compiles its
+kernels; the seed makes every failure reproducible (it is in the message).
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ import contextlib
 import io
 import random
 import time
-from pathlib import Path
 
 import pytest
 
@@ -169,7 +168,7 @@ def test_plot_target_is_checked_before_the_work(command, tmp_path):
     assert "cannot draw a .txt file" in msg
     msg = error_line(*command, "--plot", str(tmp_path / "missing" / "tp.png"))
     assert "no such directory" in msg and "missing" in msg
-    code, out, _ = run(*command, "--plot", "tp.txt")
+    _, out, _ = run(*command, "--plot", "tp.txt")
     assert out == ""  # refused before anything was computed or printed
 
 
@@ -180,8 +179,8 @@ def test_memory_beyond_any_float_is_refused():
 
 
 def test_a_memory_refusal_leaves_no_store(tmp_path):
-    code, _, err = run("bearoff", "build", "--two-sided", "--points", "3", "--checkers", "3",
-                       "--memory", "1e400", "--out", str(tmp_path / "db"))  # fmt: skip
+    code, _, _ = run("bearoff", "build", "--two-sided", "--points", "3", "--checkers", "3",
+                     "--memory", "1e400", "--out", str(tmp_path / "db"))  # fmt: skip
     assert code == 2
     assert not list(tmp_path.glob(".*build*")) and not (tmp_path / "db").exists()
 
