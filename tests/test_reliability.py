@@ -12,10 +12,13 @@ import contextlib
 import io
 import random
 import time
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from mathbg.cli import main
+from mathbg.errors import DatabaseCorruptError, DatabaseError
 
 
 def run(*argv: str) -> tuple[int, str, str]:
@@ -246,3 +249,290 @@ def test_bd_extension_is_case_insensitive(tmp_path):
     assert code == 0, err
     assert (tmp_path / "x.BD").is_file()
     assert (tmp_path / "x.BD").read_bytes().startswith(b"gnubg")
+
+
+# ------------------------------------------------------------ stored pieces and their identity
+
+
+def _u16_spec(points, checkers):
+    from mathbg.bearoff.blockbuild import BuildSpec
+
+    return BuildSpec(points, checkers, True, "u16")
+
+
+def _clean_table(tmp_path, spec):
+    from mathbg.bearoff.blockbuild import assemble, build_blocks
+    from mathbg.bearoff.blockstore import BlockStore
+
+    store = BlockStore(tmp_path / "clean")
+    build_blocks(spec, store, progress=False)
+    assemble(spec, store, tmp_path / "clean.npy")
+    return (tmp_path / "clean.npy").read_bytes()
+
+
+@pytest.mark.slow
+def test_a_block_copied_to_another_coordinate_is_recomputed(tmp_path):
+    """The issue's reproducer on a smaller space: a build stopped half way, one block file
+    replaced by a same-shape block of another coordinate renamed to this one (its name's
+    checksum taken along); the resumed build must give the clean bytes."""
+    import shutil
+
+    from mathbg.bearoff.blockbuild import assemble, build_blocks
+    from mathbg.bearoff.blockstore import BlockStore
+    from mathbg.bearoff.pipblocks import layout
+
+    spec = _u16_spec(5, 6)
+    clean = _clean_table(tmp_path, spec)
+    lay = layout(5, 6)
+    store = BlockStore(tmp_path / "s")
+    build_blocks(spec, store, progress=False, stop_after=lay.n_classes**2 // 4, persist=True)
+    listing = store.listing()
+    by_shape: dict[tuple[int, int], list[int]] = {}
+    for a, b in sorted(listing):
+        by_shape.setdefault((int(lay.sizes[a]), b), []).append(a)
+    (_, b), (a1, a2, *_) = next((k, v) for k, v in sorted(by_shape.items()) if len(v) >= 2)
+    for sha in listing[(a1, b)]:
+        Path(store._path(a1, b, sha)).unlink()
+    sha2 = listing[(a2, b)][0]
+    shutil.copy(store._path(a2, b, sha2), store._path(a1, b, sha2))
+    resumed = BlockStore(tmp_path / "s")
+    build_blocks(spec, resumed, progress=False)
+    assemble(spec, resumed, tmp_path / "s.npy")
+    assert (tmp_path / "s.npy").read_bytes() == clean
+
+
+@pytest.mark.slow
+def test_a_block_of_another_space_is_recomputed(tmp_path):
+    """A block file of another build (another space, same coordinate) in the store: not
+    an internal error, not served: recomputed to the clean bytes."""
+    import shutil
+
+    from mathbg.bearoff.blockbuild import assemble, build_blocks
+    from mathbg.bearoff.blockstore import BlockStore
+    from mathbg.bearoff.pipblocks import layout
+
+    spec = _u16_spec(3, 4)
+    clean = _clean_table(tmp_path, spec)
+    other = BlockStore(tmp_path / "other")
+    build_blocks(_u16_spec(4, 3), other, progress=False)
+    store = BlockStore(tmp_path / "s")
+    store.claim(spec.identity(layout(3, 4)))
+    for (a, b), shas in other.listing().items():
+        shutil.copy(other._path(a, b, shas[0]), store._path(a, b, shas[0]))
+    build_blocks(spec, BlockStore(tmp_path / "s"), progress=False)
+    assemble(spec, BlockStore(tmp_path / "s"), tmp_path / "s.npy")
+    assert (tmp_path / "s.npy").read_bytes() == clean
+
+
+def test_the_final_manifest_lists_the_only_trusted_copy(tmp_path):
+    from mathbg.bearoff.blockbuild import build_blocks
+    from mathbg.bearoff.blockstore import BlockStore
+    from mathbg.bearoff.pipblocks import layout
+
+    spec = _u16_spec(3, 3)
+    store = BlockStore(tmp_path / "s")
+    build_blocks(spec, store, progress=False)
+    listing = store.listing()
+    (a, b), _ = next(iter(sorted(listing.items())))
+    block, _ = store.get(a, b)
+    # a second, self-consistent copy the manifest does not list is not trusted
+    import hashlib
+
+    manifest = store.read_manifest()
+    manifest["blocks"][f"{a},{b}"] = hashlib.sha256(b"x").hexdigest()
+    store.write_manifest(manifest)
+    assert BlockStore(tmp_path / "s", spec.identity(layout(3, 3))).get(a, b) is None
+    assert block is not None
+
+
+@pytest.mark.slow
+def test_a_match_cache_file_of_another_score_is_not_served(tmp_path):
+    """The issue's reproducer: the 3a5a cache file copied over the 3a3a one."""
+    import shutil
+
+    from mathbg.bearoff import exact_match
+
+    args = ["bearoff", "match", "0,0,1,1,1,1", "0,0,0,2,1,1", "--json"]
+    code, fresh, _ = run(*args, "--away", "3,3")
+    assert code == 0
+    for away in ("3,3", "3,5"):
+        exact_match._MEMORY.clear()  # the solutions kept in memory: solve (and cache) again
+        assert run(*args, "--away", away, "--cache")[0] == 0
+    cache = tmp_path / "data" / "bearoff" / "match"
+    (three,) = cache.glob("*3a3a*.npz")
+    (five,) = cache.glob("*3a5a*.npz")
+    shutil.copy(five, three)
+    exact_match._MEMORY.clear()
+    code, served, err = run(*args, "--away", "3,3", "--cache")
+    assert code == 0 and "damaged match cache" in err
+    assert served == fresh
+
+
+def _gnubg_onesided(tmp_path, points=6, checkers=6):
+    path = tmp_path / f"os{points}{checkers}.bd"
+    assert run("bearoff", "build", "--points", str(points), "--checkers", str(checkers),
+               "--out", str(path), "--quiet")[0] == 0  # fmt: skip
+    return path
+
+
+def test_every_position_of_a_gnubg_file_passes_its_own_recurrence(tmp_path):
+    from mathbg.bearoff import gnubg_bd
+
+    bd = gnubg_bd.read_onesided(_gnubg_onesided(tmp_path, 5, 4))
+    for i in range(bd.dist.shape[0]):
+        gnubg_bd.check_position(bd, i)
+
+
+def test_probability_moved_between_bins_is_caught_at_query(tmp_path):
+    """Sums and support unchanged (the load checks pass); the row's own equation fails."""
+    from mathbg.bearoff import gnubg_bd
+    from mathbg.bearoff.index import rank
+
+    bd = gnubg_bd.read_onesided(_gnubg_onesided(tmp_path))
+    i = int(rank([0, 0, 1, 1, 1, 1]))
+    nz = np.flatnonzero(bd.dist[i])
+    damaged = bd.dist.copy()
+    amount = min(int(damaged[i, nz[0]]), 20000)
+    damaged[i, nz[0]] -= amount
+    damaged[i, nz[-1]] += amount
+    bad = gnubg_bd.OneSidedBd(bd.header, damaged, bd.gammon)
+    gnubg_bd.check_onesided(bad)  # what the load sees: plausible
+    with pytest.raises(DatabaseCorruptError, match=f"position {i}"):
+        gnubg_bd.check_position(bad, i)
+
+
+def test_a_changed_two_sided_pair_is_caught_at_query(tmp_path):
+    from mathbg.bearoff import gnubg_bd
+
+    path = tmp_path / "ts.bd"
+    assert run("bearoff", "build", "--two-sided", "--points", "4", "--checkers", "4",
+               "--out", str(path), "--quiet")[0] == 0  # fmt: skip
+    bd = gnubg_bd.read_twosided(path)
+    n = bd.values.shape[0]
+    for i, j in [(1, 1), (5, 9), (n - 1, n - 1), (n // 2, 3)]:
+        gnubg_bd.check_pair(bd, i, j)
+    values = bd.values.copy()
+    values[7, 11, 0] += 150  # about 0.0046 of equity
+    with pytest.raises(DatabaseCorruptError, match=r"pair \(7, 11\)"):
+        gnubg_bd.check_pair(gnubg_bd.TwoSidedBd(bd.header, values), 7, 11)
+
+
+# ------------------------------------------------------------------------------- Dask
+
+
+class _Future:
+    def __init__(self, done):
+        self._done = done
+
+    def done(self):
+        return self._done
+
+
+def test_progress_loop_reads_both_wait_behaviours(tmp_path):
+    """distributed before 2026: wait(timeout=) returns the finished set; 2026.x raises
+    TimeoutError when the time passes. Both mean "not all done yet"."""
+    from mathbg.bearoff import blockdask
+    from mathbg.bearoff.blockstore import BlockStore
+    from mathbg.bearoff.pipblocks import layout
+
+    lay = layout(2, 2)
+    store = BlockStore(tmp_path / "s")
+    sinks = [_Future(True), _Future(False)]
+    calls = []
+
+    def old_wait(futures, timeout=None):
+        calls.append("old")
+        if len(calls) >= 3:
+            sinks[1]._done = True
+        return [f for f in futures if f.done()], [f for f in futures if not f.done()]
+
+    def new_wait(futures, timeout=None):
+        calls.append("new")
+        if not all(f.done() for f in futures):
+            if len(calls) >= 6:
+                sinks[1]._done = True
+            raise TimeoutError
+        return list(futures), []
+
+    blockdask._wait(None, sinks, old_wait, store, lay, None, 0, 60)
+    sinks[1]._done = False
+    blockdask._wait(None, sinks, new_wait, store, lay, None, 0, 60)
+    assert calls.count("old") == 3 and calls.count("new") >= 3
+
+
+def test_a_stalled_dask_build_says_so_in_one_line(tmp_path):
+    from mathbg.bearoff import blockdask
+    from mathbg.bearoff.blockstore import BlockStore
+    from mathbg.bearoff.pipblocks import layout
+
+    class Client:
+        def scheduler_info(self):
+            return {"workers": {}}
+
+    def never(futures, timeout=None):
+        time.sleep(min(timeout or 0, 0.05))
+        raise TimeoutError
+
+    with pytest.raises(DatabaseError, match=r"no progress for 0 s .* 0 worker\(s\)") as exc:
+        blockdask._wait(Client(), [_Future(False)], never, BlockStore(tmp_path / "s"),
+                        layout(2, 2), None, 0, 0.2)  # fmt: skip
+    assert "\n" not in str(exc.value)
+
+
+@pytest.mark.slow
+def test_cli_scheduler_path_with_the_progress_bar(tmp_path):
+    """`bearoff build --two-sided --scheduler ADDRESS` as the CLI runs it (bar on),
+    against a LocalCluster (threads: the block reader runs in several threads), gives the
+    local build's bytes."""
+    distributed = pytest.importorskip("distributed")
+    local = tmp_path / "local.bd"
+    assert run("bearoff", "build", "--two-sided", "--points", "4", "--checkers", "5",
+               "--out", str(local), "--quiet")[0] == 0  # fmt: skip
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=2, processes=False,
+                                  protocol="tcp", dashboard_address=None) as cluster:  # fmt: skip
+        out = tmp_path / "dask.bd"
+        code, _, err = run("bearoff", "build", "--two-sided", "--points", "4", "--checkers",
+                           "5", "--out", str(out), "--scheduler", cluster.scheduler_address,
+                           "--store", str(tmp_path / "store"))  # fmt: skip
+    assert code == 0, err
+    assert "two-sided (dask)" in err  # the bar was drawn
+    assert out.read_bytes() == local.read_bytes()
+
+
+@pytest.mark.slow
+def test_a_killed_dask_worker_does_not_stop_the_build(tmp_path):
+    """SIGKILL one of two worker processes mid-build: the build finishes (its tasks move
+    to the worker left or the restarted one) with the local build's bytes."""
+    import os
+    import signal
+    import threading
+
+    distributed = pytest.importorskip("distributed")
+    from mathbg.bearoff import blockdask
+    from mathbg.bearoff.blockbuild import assemble
+    from mathbg.bearoff.blockstore import BlockStore
+
+    spec = _u16_spec(5, 6)
+    clean = _clean_table(tmp_path, spec)
+    store = BlockStore(tmp_path / "s")
+    killed = []
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                 dashboard_address=None) as cluster,  # fmt: skip
+        distributed.Client(cluster) as client,
+    ):
+        pids = client.run(os.getpid)
+        victim = pids[sorted(pids)[0]]
+
+        def kill_mid_build():
+            deadline = time.monotonic() + 300
+            while len(store.listing()) < 150 and time.monotonic() < deadline:
+                time.sleep(0.02)
+            os.kill(victim, signal.SIGKILL)
+            killed.append(len(store.listing()))
+
+        threading.Thread(target=kill_mid_build, daemon=True).start()
+        blockdask.build_blocks(spec, store, client, progress=False, stall=240)
+    assert killed and killed[0] < 961  # killed before the end
+    assemble(spec, store, tmp_path / "s.npy")
+    assert (tmp_path / "s.npy").read_bytes() == clean

@@ -502,6 +502,7 @@ def assemble(
     """
     lay = layout(spec.points, spec.checkers)
     n, nv, dt = lay.n, spec.nv, spec.numpy_dtype
+    store.bind(spec.identity(lay))  # every block read is checked against this build
     shas = store.listing()
     header = _npy_header((n, n, nv), dt)
     row_bytes = n * nv * dt.itemsize
