@@ -51,16 +51,17 @@ GOALS = {"one-sided": 0.25, "two-sided": 0.10}
 def worker(kind: str, points: int, checkers: int, out: str) -> None:
     """Run one mathbg build in this process and print a JSON line with the timings."""
     t0 = time.perf_counter()
-    from mathbg.bearoff import OneSided, TwoSided, onesided, twosided
+    from mathbg.bearoff import OneSided, TwoSided
+    from mathbg.bearoff.build import blockbuild, onesided
 
     cls = OneSided if kind == "one-sided" else TwoSided
     # warm-up: compile (or load from numba's cache) every kernel the build uses, the
     # parallel variants too (a tiny build runs them when the thresholds are zero)
-    saved = onesided._PARALLEL_LAYER, twosided._PARALLEL_SHELL
-    onesided._PARALLEL_LAYER, twosided._PARALLEL_SHELL = 0, 0.0
+    saved = onesided._PARALLEL_LAYER, blockbuild._SERIAL_BUILD, blockbuild._PARALLEL_WORK
+    onesided._PARALLEL_LAYER, blockbuild._SERIAL_BUILD, blockbuild._PARALLEL_WORK = 0, 0.0, 0.0
     for size in ((3, 3), (3, 15)) if kind == "one-sided" else ((3, 3),):
         cls.build(*size, path=Path(out) / "warmup", progress=False, rebuild=True)
-    onesided._PARALLEL_LAYER, twosided._PARALLEL_SHELL = saved
+    onesided._PARALLEL_LAYER, blockbuild._SERIAL_BUILD, blockbuild._PARALLEL_WORK = saved
     warm = time.perf_counter() - t0
     t1 = time.perf_counter()
     db = cls.build(points, checkers, path=Path(out) / "db", progress=False, rebuild=True)

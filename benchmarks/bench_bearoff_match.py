@@ -1,4 +1,4 @@
-"""Benchmark: exact match play in bearoffs (``mathbg.bearoff.exact_match``).
+"""Benchmark: exact match play in bearoffs (``mathbg.bearoff.exact.match``).
 
 gnubg has no equivalent (its two-sided database is exact for money only; at a match score
 it converts money equities with a cube life), so the reference is the closest work gnubg
@@ -59,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
 
     import numba
 
-    from mathbg.bearoff import exact_match as M
-    from mathbg.bearoff.twosided import build_arrays
+    from mathbg.bearoff.build.twosided import build_arrays
+    from mathbg.bearoff.exact import match as M
     from mathbg.met import as_met
 
     print(

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from mathbg import _resources
+from mathbg._files import LOCK_PREFIX, TMP_PREFIX
 from mathbg.bearoff import OneSided, TwoSided
-from mathbg.bearoff import db as db_mod
-from mathbg.bearoff.storage import LOCK_PREFIX, TMP_PREFIX
+from mathbg.bearoff import native as db_mod
 from mathbg.cli import main
 from mathbg.errors import DatabaseError, InsufficientMemoryError, MathbgWarning
 
@@ -49,6 +49,56 @@ def test_build_writes_header_and_reuses(tmp_path):
     np.testing.assert_array_equal(again._dist, db._dist)
 
 
+def test_a_version_2_header_with_the_old_value_names_is_read(tmp_path):
+    """Format version 2 named the two-sided values "cubeless", "owned", "centred",
+    "opponent_owns" (the native format's documentation); version 3 uses the cube owners'
+    names. A version 2 database is verified as written and shown in today's names."""
+    path = tmp_path / "ts"
+    TwoSided.build(6, 1, path=path, progress=False)
+    header = json.loads((path / "header.json").read_text())
+    assert header["version"] == 3
+    assert header["values"] == ["cubeless", "player", "centre", "opponent"]
+
+    def rewrite(version: int) -> None:
+        # the documented layout: the header checksum covers the canonical JSON of every
+        # field but the two checksums, the checksum that followed by the array file
+        old = {k: v for k, v in header.items() if k not in ("checksum", "header_checksum")}
+        old["version"] = version
+        old["values"] = ["cubeless", "owned", "centred", "opponent_owns"]
+        canonical = json.dumps(old, sort_keys=True, separators=(",", ":")).encode()
+        array = (path / "equity.npy").read_bytes()
+        old["header_checksum"] = "sha256:" + hashlib.sha256(canonical).hexdigest()
+        old["checksum"] = "sha256:" + hashlib.sha256(canonical + array).hexdigest()
+        (path / "header.json").write_text(json.dumps(old, indent=2) + "\n")
+
+    rewrite(2)
+    stamp = (path / "header.json").stat().st_mtime_ns
+    ts = TwoSided.open(path, verify=True)
+    assert ts.header["version"] == 2
+    assert ts.header["values"] == ["cubeless", "player", "centre", "opponent"]
+    # Janowski's man on the 6-point each (theory 2.1): p = 27/36 + 9/36 x 1/4 = 0.8125,
+    # cubeless 0.625, the roller's cube 0.625, centred and the opponent's cube 0.5
+    eq = ts.equities([0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 1])
+    assert (eq.cubeless, eq.player, eq.centre, eq.opponent) == pytest.approx(
+        (0.625, 0.625, 0.5, 0.5)
+    )
+    again = TwoSided.build(6, 1, path=path, progress=False)  # reused, not rebuilt
+    assert (path / "header.json").stat().st_mtime_ns == stamp and again.header["version"] == 2
+    rewrite(1)
+    with pytest.raises(DatabaseError, match="format version 1"):
+        TwoSided.open(path)
+
+
+@pytest.mark.slow
+def test_show_names_the_cube_owner(data_dir, capsys):
+    args = ["bearoff", "show", "--two-sided", "0,0,0,0,0,1", "0,0,0,0,0,1", "--json"]
+    assert main([*args, "--owner", "player"]) == 0
+    new = json.loads(capsys.readouterr().out)
+    assert new["cube_decision"]["owner"] == "player"
+    assert main([*args, "--cube", "owned"]) == 2  # the old --cube flag is gone
+    assert "--cube" in capsys.readouterr().err
+
+
 def test_corrupt_database_is_detected_and_rebuilt(tmp_path):
     path = tmp_path / "os"
     OneSided.build(3, 4, path=path, progress=False)
@@ -69,7 +119,7 @@ def test_interrupted_build_leaves_nothing_loadable(tmp_path, monkeypatch):
     def boom(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(db_mod, "_write_header", boom)
+    monkeypatch.setattr(db_mod, "write_header", boom)
     with pytest.raises(KeyboardInterrupt):
         TwoSided.build(3, 3, path=path, progress=False)
     assert not path.exists()
@@ -141,7 +191,10 @@ def test_cli_show_two_sided(data_dir, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["p_win"] == 0.8125
     assert out["cubeless_equity"] == pytest.approx(0.625)
-    assert (out["owned"], out["centred"], out["opponent_owns"]) == pytest.approx((0.625, 0.5, 0.5))
+    cubeful = out["cubeful"]
+    assert (cubeful["player"], cubeful["centre"], cubeful["opponent"]) == pytest.approx(
+        (0.625, 0.5, 0.5)
+    )
     assert out["decision"] == "double, pass"
     assert out["cube_decision"]["double_take"] == pytest.approx(1.0)
 

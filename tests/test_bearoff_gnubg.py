@@ -32,7 +32,8 @@ import pytest
 
 from mathbg.bearoff import OneSided, TwoSided, gnubg_bd, successors
 from mathbg.bearoff import onesided as os_
-from mathbg.bearoff import twosided as ts_
+from mathbg.bearoff.build import onesided as os_gen
+from mathbg.bearoff.build import twosided as ts_
 from mathbg.errors import DatabaseError
 
 pytestmark = pytest.mark.gnubg
@@ -72,7 +73,7 @@ def gnubg_ts(gnubg) -> gnubg_bd.TwoSidedBd:
 # ------------------------------------------------------------------ one-sided
 @pytest.mark.slow
 def test_every_one_sided_distribution_matches_gnubg(gnubg_os, capsys):
-    ours = os_.build_arrays(6, 15)
+    ours = os_gen.build_arrays(6, 15)
     assert gnubg_os.header.points == 6 and gnubg_os.header.checkers == 15
     theirs = gnubg_bd.probability_from_u16(gnubg_os.dist)
     assert ours.dist.shape[0] == theirs.shape[0] == 54264
@@ -103,7 +104,7 @@ def test_every_one_sided_distribution_matches_gnubg(gnubg_os, capsys):
 
 @pytest.mark.slow
 def test_exact_policy_differs_only_where_gnubg_rounding_misleads(gnubg_os, capsys):
-    exact = os_.build_arrays(6, 15, policy="min-rolls")
+    exact = os_gen.build_arrays(6, 15, policy="min-rolls")
     exact_mean = os_.mean_rolls(exact.dist)
     gnubg_rolls = (gnubg_os.dist.astype(np.int64) * np.arange(32)).sum(axis=1)
     table = successors(6, 15)
@@ -150,7 +151,7 @@ def test_every_two_sided_entry_matches_gnubg(gnubg_ts, capsys):
     diff = np.abs(ours - theirs)
     worst = diff.reshape(-1, 4).max(axis=0)
     over = (diff > 1e-5).reshape(-1, 4).sum(axis=0)
-    names = ["cubeless", "owned", "centred", "opponent owns"]
+    names = ["cubeless", "player", "centre", "opponent"]
     report(
         capsys,
         "two-sided 6x6 vs gnubg_ts0.bd (853,776 pairs): max |diff| "
@@ -165,7 +166,7 @@ def test_every_two_sided_entry_matches_gnubg(gnubg_ts, capsys):
 # ------------------------------------------------------------------ byte identity
 @pytest.mark.slow
 def test_one_sided_output_is_byte_identical_to_gnubg_os0(gnubg, tmp_path):
-    tab = os_.build_gnubg_arrays(6, 15)
+    tab = os_gen.build_gnubg_arrays(6, 15)
     out = tmp_path / "os.bd"
     gnubg_bd.write_onesided(out, tab[:, :32], tab[:, 32:], points=6)
     assert out.read_bytes() == gnubg.os_db.read_bytes()
@@ -204,7 +205,7 @@ def _makebearoff(gnubg, tmp_path, *args: str):
 def test_one_sided_matches_fresh_makebearoff(gnubg, tmp_path, args, compressed, gammon):
     ref = _makebearoff(gnubg, tmp_path, *args)
     points = int(args[1])
-    tab = os_.build_gnubg_arrays(points, 15)
+    tab = os_gen.build_gnubg_arrays(points, 15)
     ours = tmp_path / "ours.bd"
     gnubg_bd.write_onesided(
         ours, tab[:, :32], tab[:, 32:] if gammon else None, points=points, compressed=compressed
@@ -253,7 +254,7 @@ def test_normal_approximation_file_has_our_means_and_sds(gnubg, tmp_path):
     # recursion with the law of total variance): they must equal ours
     ref = gnubg_bd.read_onesided(_makebearoff(gnubg, tmp_path, "-o", "4", "-n"))
     assert ref.header.normal and ref.dist is None
-    ours = os_.build_arrays(4, 15)
+    ours = os_gen.build_arrays(4, 15)
     np.testing.assert_allclose(os_.mean_rolls(ours.dist), ref.normal[:, 0], atol=2e-5)
     np.testing.assert_allclose(os_.std_rolls(ours.dist), ref.normal[:, 1], atol=1e-4)
     gammon = np.zeros((len(ours.dist), ours.gammon.shape[1]))

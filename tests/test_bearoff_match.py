@@ -1,4 +1,4 @@
-"""Exact match play in bearoffs (mathbg.bearoff.exact_match): identities, limits, properties.
+"""Exact match play in bearoffs (mathbg.bearoff.exact.match): identities, limits, properties.
 
 Where the expected numbers come from:
 - cubeless winning chances: the two-sided money database (``twosided.build_arrays``,
@@ -22,9 +22,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mathbg import met as metmod
-from mathbg.bearoff import exact_match as M
 from mathbg.bearoff import match_equity, rank
-from mathbg.bearoff.twosided import build_arrays
+from mathbg.bearoff.build.twosided import build_arrays
+from mathbg.bearoff.exact import match as M
 from mathbg.cube.decisions import CubeAction
 from mathbg.errors import (
     DatabaseError,

@@ -17,8 +17,8 @@ import pytest
 matplotlib.use("Agg")
 
 from mathbg import met as metmod
-from mathbg.bearoff import exact_match as M
-from mathbg.bearoff import exact_match_analysis as A
+from mathbg.bearoff.exact import analysis as A
+from mathbg.bearoff.exact import match as M
 from mathbg.cube.match import market_window, take_point_dead, take_point_live
 from mathbg.errors import InvalidParameterError
 

@@ -158,9 +158,9 @@ def test_successor_table_structure():
 def test_move_table_walk_equals_checker_moves(points, checkers):
     # the fast generator (walking the one-checker move table) and the checker-moving one
     # give the same successors in the same order, for every position and roll
-    from mathbg.bearoff._kernels import MAX_SUCC, roll_successors, roll_successors_indexed
+    from mathbg.bearoff._play_kernels import MAX_SUCC, roll_successors, roll_successors_indexed
     from mathbg.bearoff.index import binomial_table
-    from mathbg.bearoff.moves import move_table
+    from mathbg.bearoff.plays import move_table
 
     table, outside2 = move_table(points, checkers)
     assert table.shape[0] == len(all_positions(points, checkers))

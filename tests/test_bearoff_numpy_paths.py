@@ -1,9 +1,9 @@
 """The numpy paths of the bearoff package against the numba kernels (and so gnubg).
 
-- the one-sided build with gnubg's policy (``mathbg.bearoff._os_vector``);
+- the one-sided build with gnubg's policy (``mathbg.bearoff.build._os_vector``);
 - the successor tables of small spaces (``mathbg.bearoff._plays_vector``).
 
-The vectorised build (``mathbg.bearoff._os_vector``) replaces the kernel for gnubg's
+The vectorised build (``mathbg.bearoff.build._os_vector``) replaces the kernel for gnubg's
 policy on spaces up to 6x15; its claim is the kernel's arrays bit for bit (the kernel
 itself is checked byte for byte against gnubg's makebearoff in test_bearoff_gnubg.py,
 which now runs through the numpy path). Here both are run on the same spaces.
@@ -21,9 +21,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mathbg.bearoff import _os_vector, _plays_vector
-from mathbg.bearoff import moves as moves_
-from mathbg.bearoff import onesided as os_
+from mathbg.bearoff import _plays_vector
+from mathbg.bearoff import plays as moves_
+from mathbg.bearoff.build import _os_vector
+from mathbg.bearoff.build import onesided as os_
 
 GNUBG_FLAGS = 1 | 2 | 4  # float64 arrays, gnubg's table, plays chosen by gnubg's table
 

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from mathbg.bearoff import OneSided, TwoSided, play_results, rank, successors
 from mathbg.bearoff import onesided as os_
+from mathbg.bearoff.build import onesided as os_gen
 from mathbg.bearoff.index import all_positions
 from mathbg.errors import DatabaseError, InvalidParameterError, InvalidPositionError
 
@@ -32,8 +33,8 @@ def db(tmp_path_factory) -> OneSided:
 
 
 @pytest.fixture(scope="module")
-def exact() -> os_.OneSidedArrays:
-    return os_.build_arrays(6, 15, policy="min-rolls")
+def exact() -> os_gen.OneSidedArrays:
+    return os_gen.build_arrays(6, 15, policy="min-rolls")
 
 
 def pos(text: str) -> list[int]:
@@ -266,6 +267,6 @@ def test_bad_input(db):
     with pytest.raises(InvalidPositionError):
         db.epc([-1, 0])
     with pytest.raises(InvalidParameterError):
-        os_.build_arrays(2, 2, policy="best")
+        os_gen.build_arrays(2, 2, policy="best")
     with pytest.raises(DatabaseError):
         OneSided.build(0, 15)

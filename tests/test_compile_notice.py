@@ -51,7 +51,7 @@ def test_listener_is_removed_after_the_block():
 
 
 def test_labels_name_the_package():
-    assert label_of("mathbg.bearoff._kernels") == "the bearoff kernels"
+    assert label_of("mathbg.bearoff._play_kernels") == "the bearoff kernels"
     assert label_of("mathbg.rules.variants._kernel") == "the variant move generator"
     assert label_of("mathbg.rules.movegen") == "the move generator"
     assert label_of("elsewhere") == "numba kernels"
@@ -60,7 +60,7 @@ def test_labels_name_the_package():
 _SCRIPT = """
 from numba.core import event
 
-from mathbg.bearoff import onesided, twosided
+from mathbg.bearoff.build import onesided, twosided
 
 class Count(event.Listener):
     n = 0
@@ -148,7 +148,7 @@ import sys
 import mathbg
 assert "numba" not in sys.modules  # importing mathbg does not import numba
 import numba
-from mathbg.bearoff import _kernels
+from mathbg.bearoff import _play_kernels as _kernels
 
 @numba.njit(cache=True)
 def elsewhere(x):

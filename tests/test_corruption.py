@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from mathbg.bearoff import OneSided, TwoSided, gnubg_bd
-from mathbg.bearoff import db as db_mod
+from mathbg.bearoff import native as db_mod
 from mathbg.cli import main
 from mathbg.errors import DatabaseCorruptError, DatabaseError, MathbgWarning
 
@@ -183,13 +183,13 @@ def test_a_database_just_built_is_hashed_once_and_a_changed_one_again(tmp_path, 
     process does not read them a second time (22 GiB for 6x15), but a file changed since
     is verified again and refused."""
     calls = []
-    real = db_mod.storage.sha256_files
+    real = db_mod._files.sha256_files
 
     def counting(*args, **kwargs):
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(db_mod.storage, "sha256_files", counting)
+    monkeypatch.setattr(db_mod._files, "sha256_files", counting)
     path = tmp_path / "db"
     if kind == "one-sided":
         OneSided.build(4, 4, path=path, progress=False)
@@ -338,7 +338,7 @@ def test_clean_gnubg_files_pass_the_plausibility_checks(bd_files):
 
 @pytest.mark.parametrize("kind", ["flip", "truncate", "zero-fill", "garbage", "wrong-array"])
 def test_damaged_match_cache_is_solved_again(tmp_path, monkeypatch, kind, capsys):
-    from mathbg.bearoff import exact_match as M
+    from mathbg.bearoff.exact import match as M
 
     monkeypatch.setenv("MATHBG_DATA", str(tmp_path))
     argv = ["bearoff", "match", "0,0,0,1,1", "0,0,1,1", "--away", "3,2", "--checkers", "2",

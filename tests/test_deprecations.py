@@ -13,8 +13,6 @@ OLD_MODULES = {
     "mathbg.io.gnubg_bd": "mathbg.bearoff.gnubg_bd",
     "mathbg.met.io": "mathbg.met.formats",
     "mathbg.cube.convert": "mathbg.cube.cubeful",
-    "mathbg.bearoff.match": "mathbg.bearoff.exact_match",
-    "mathbg.bearoff.match_analysis": "mathbg.bearoff.exact_match_analysis",
 }
 
 
@@ -104,18 +102,3 @@ def test_money_point_names() -> None:
     # Janowski, dead cube, no gammons: take point 1/4, cash point 3/4 (Janowski 1993)
     assert money.money_take_point(1.0, 1.0, 0.0) == pytest.approx(0.25)
     assert money.money_cash_point(1.0, 1.0, 0.0) == pytest.approx(0.75)
-
-
-def test_bearoff_show_cube_flag_is_deprecated(capsys) -> None:
-    import json
-
-    from mathbg.cli import main
-
-    args = ["bearoff", "show", "--two-sided", "0,0,0,0,0,1", "0,0,0,0,0,1", "--json"]
-    assert main([*args, "--owner", "player"]) == 0
-    new = json.loads(capsys.readouterr().out)
-    assert main([*args, "--cube", "owned"]) == 0
-    captured = capsys.readouterr()
-    assert "--owner" in captured.err
-    old = json.loads(captured.out)
-    assert old == new and new["cube_decision"]["owner"] == "player"

@@ -167,7 +167,7 @@ def test_reproducer_match_bearoff_that_cannot_fit_in_memory(capsys, monkeypatch)
         capsys, ["bearoff", "match", "0,0,0,0,0,14", "0,0,0,0,0,1", "--away", "3,3"], "GiB"
     )
     assert "38,760" in err
-    from mathbg.bearoff.exact_match import solve_score
+    from mathbg.bearoff.exact.match import solve_score
 
     with pytest.raises(InsufficientMemoryError):
         solve_score((3, 3), checkers=14)

@@ -372,14 +372,13 @@ def test_met_json_and_csv_decimals_and_no_noise(capsys):
 def test_bearoff_results_to_frame():
     import numpy as np
 
-    from mathbg.bearoff.db import Equities
-    from mathbg.bearoff.twosided import cube_decision
+    from mathbg.bearoff.twosided import Equities, cube_decision
 
     # Janowski's man-on-6 vs man-on-6 (theory 2.1): the roller wins 27/36 + 9/36 x 1/4 =
     # 81.25 %, cubeless equity 0.625; centred and opponent-owned cubeful values 0.5
-    eq = Equities(cubeless=0.625, owned=0.625, centred=0.5, opponent_owns=0.5)
+    eq = Equities(cubeless=0.625, player=0.625, centre=0.5, opponent=0.5)
     row = eq.to_frame().iloc[0]
-    assert row["centred"] == 0.5 and eq.to_frame().attrs["name"] == "Equities"
+    assert row["centre"] == 0.5 and eq.to_frame().attrs["name"] == "Equities"
     dec = cube_decision(np.array([0.625, 0.625, 0.5, 0.5]))
     frame = dec.to_frame()
     assert frame.iloc[0]["double_take"] == 1.0 and frame.iloc[0]["double_pass"] == 1.0
@@ -405,7 +404,7 @@ def test_roll_distribution_to_frame(short_race):
 
 
 def test_met_fit_to_frame():
-    from mathbg.bearoff.exact_match_analysis import fit_met_model
+    from mathbg.bearoff.exact.analysis import fit_met_model
 
     # fitting Tornberg's model to its own 26 % table recovers the 26 % gammon rate
     fit = fit_met_model(metmod.mec(9, gammon_rate=0.26), "mec")
@@ -489,9 +488,9 @@ def test_score_points_json_and_frame_agree(a, b, c, g):
 
 
 def test_every_result_object_has_to_frame():
-    from mathbg.bearoff.db import Equities
-    from mathbg.bearoff.exact_match import GameSolution, MatchEquity
-    from mathbg.bearoff.exact_match_analysis import MetFit
+    from mathbg.bearoff.exact.analysis import MetFit
+    from mathbg.bearoff.exact.match import GameSolution, MatchEquity
+    from mathbg.bearoff.twosided import Equities
     from mathbg.cube.decisions import CubeDecision
     from mathbg.cube.match import MarketWindow, PlayerPoints, ScorePoints
     from mathbg.cube.money import CubeActionResult, MoneyPoint, MoneyPoints
@@ -511,7 +510,7 @@ def test_every_result_object_has_to_frame():
 def test_exact_game_solution_to_frame():
     import numpy as np
 
-    from mathbg.bearoff.exact_match import solve_score
+    from mathbg.bearoff.exact.match import solve_score
 
     # 2-away/2-away: after a double both sides win the match with any win, so DT is the
     # cubeless chance; a pass leaves 1-away/2-away Crawford (the published table's entry)

@@ -148,7 +148,7 @@ def _analysis() -> Any:
 
 
 def _match_analysis() -> Any:
-    from mathbg.bearoff import exact_match_analysis as match_analysis
+    from mathbg.bearoff.exact import analysis as match_analysis
 
     return match_analysis
 

@@ -255,14 +255,14 @@ def test_bd_extension_is_case_insensitive(tmp_path):
 
 
 def _u16_spec(points, checkers):
-    from mathbg.bearoff.blockbuild import BuildSpec
+    from mathbg.bearoff.build.blockbuild import BuildSpec
 
     return BuildSpec(points, checkers, True, "u16")
 
 
 def _clean_table(tmp_path, spec):
-    from mathbg.bearoff.blockbuild import assemble, build_blocks
-    from mathbg.bearoff.blockstore import BlockStore
+    from mathbg.bearoff.build.blockbuild import assemble, build_blocks
+    from mathbg.bearoff.build.blockstore import BlockStore
 
     store = BlockStore(tmp_path / "clean")
     build_blocks(spec, store, progress=False)
@@ -277,9 +277,9 @@ def test_a_block_copied_to_another_coordinate_is_recomputed(tmp_path):
     checksum taken along); the resumed build must give the clean bytes."""
     import shutil
 
-    from mathbg.bearoff.blockbuild import assemble, build_blocks
-    from mathbg.bearoff.blockstore import BlockStore
-    from mathbg.bearoff.pipblocks import layout
+    from mathbg.bearoff.build.blockbuild import assemble, build_blocks
+    from mathbg.bearoff.build.blockstore import BlockStore
+    from mathbg.bearoff.build.pipblocks import layout
 
     spec = _u16_spec(5, 6)
     clean = _clean_table(tmp_path, spec)
@@ -307,9 +307,9 @@ def test_a_block_of_another_space_is_recomputed(tmp_path):
     an internal error, not served: recomputed to the clean bytes."""
     import shutil
 
-    from mathbg.bearoff.blockbuild import assemble, build_blocks
-    from mathbg.bearoff.blockstore import BlockStore
-    from mathbg.bearoff.pipblocks import layout
+    from mathbg.bearoff.build.blockbuild import assemble, build_blocks
+    from mathbg.bearoff.build.blockstore import BlockStore
+    from mathbg.bearoff.build.pipblocks import layout
 
     spec = _u16_spec(3, 4)
     clean = _clean_table(tmp_path, spec)
@@ -325,9 +325,9 @@ def test_a_block_of_another_space_is_recomputed(tmp_path):
 
 
 def test_the_final_manifest_lists_the_only_trusted_copy(tmp_path):
-    from mathbg.bearoff.blockbuild import build_blocks
-    from mathbg.bearoff.blockstore import BlockStore
-    from mathbg.bearoff.pipblocks import layout
+    from mathbg.bearoff.build.blockbuild import build_blocks
+    from mathbg.bearoff.build.blockstore import BlockStore
+    from mathbg.bearoff.build.pipblocks import layout
 
     spec = _u16_spec(3, 3)
     store = BlockStore(tmp_path / "s")
@@ -350,7 +350,7 @@ def test_a_match_cache_file_of_another_score_is_not_served(tmp_path):
     """The issue's reproducer: the 3a5a cache file copied over the 3a3a one."""
     import shutil
 
-    from mathbg.bearoff import exact_match
+    from mathbg.bearoff.exact import match as exact_match
 
     args = ["bearoff", "match", "0,0,1,1,1,1", "0,0,0,2,1,1", "--json"]
     code, fresh, _ = run(*args, "--away", "3,3")
@@ -431,9 +431,9 @@ class _Future:
 def test_progress_loop_reads_both_wait_behaviours(tmp_path):
     """distributed before 2026: wait(timeout=) returns the finished set; 2026.x raises
     TimeoutError when the time passes. Both mean "not all done yet"."""
-    from mathbg.bearoff import blockdask
-    from mathbg.bearoff.blockstore import BlockStore
-    from mathbg.bearoff.pipblocks import layout
+    from mathbg.bearoff.build import blockdask
+    from mathbg.bearoff.build.blockstore import BlockStore
+    from mathbg.bearoff.build.pipblocks import layout
 
     lay = layout(2, 2)
     store = BlockStore(tmp_path / "s")
@@ -461,9 +461,9 @@ def test_progress_loop_reads_both_wait_behaviours(tmp_path):
 
 
 def test_a_stalled_dask_build_says_so_in_one_line(tmp_path):
-    from mathbg.bearoff import blockdask
-    from mathbg.bearoff.blockstore import BlockStore
-    from mathbg.bearoff.pipblocks import layout
+    from mathbg.bearoff.build import blockdask
+    from mathbg.bearoff.build.blockstore import BlockStore
+    from mathbg.bearoff.build.pipblocks import layout
 
     class Client:
         def scheduler_info(self):
@@ -508,9 +508,9 @@ def test_a_killed_dask_worker_does_not_stop_the_build(tmp_path):
     import threading
 
     distributed = pytest.importorskip("distributed")
-    from mathbg.bearoff import blockdask
-    from mathbg.bearoff.blockbuild import assemble
-    from mathbg.bearoff.blockstore import BlockStore
+    from mathbg.bearoff.build import blockdask
+    from mathbg.bearoff.build.blockbuild import assemble
+    from mathbg.bearoff.build.blockstore import BlockStore
 
     spec = _u16_spec(5, 6)
     clean = _clean_table(tmp_path, spec)

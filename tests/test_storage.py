@@ -19,9 +19,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mathbg import _files as storage
 from mathbg import _resources
-from mathbg.bearoff import OneSided, TwoSided, gnubg_bd, storage
-from mathbg.bearoff import db as db_mod
+from mathbg.bearoff import OneSided, TwoSided, gnubg_bd
+from mathbg.bearoff import native as db_mod
 from mathbg.cli import main
 from mathbg.errors import InsufficientSpaceError, TargetExistsError
 
@@ -179,9 +180,10 @@ _CHILD = """
 import os, signal, sys
 from pathlib import Path
 import numpy as np
-from mathbg.bearoff import OneSided, TwoSided, storage
-from mathbg.bearoff import db as db_mod
-from mathbg.bearoff import onesided, twosided
+from mathbg import _files as storage
+from mathbg.bearoff import OneSided, TwoSided
+from mathbg.bearoff import native as db_mod
+from mathbg.bearoff.build import onesided, twosided
 
 moment, kind, path = sys.argv[1], sys.argv[2], Path(sys.argv[3])
 
@@ -197,7 +199,7 @@ if moment == "computing":
         onesided.build_arrays = build_arrays
     else:  # the block build: killed after a few finished blocks (a 4x4 build keeps them
         # in memory; the block store's kill and resume are tested in test_bearoff_bigdb)
-        from mathbg.bearoff import blockbuild
+        from mathbg.bearoff.build import blockbuild
         real_update = blockbuild._Progress.update
         done = []
         def update(self, *a, **k):
@@ -207,7 +209,7 @@ if moment == "computing":
             return real_update(self, *a, **k)
         blockbuild._Progress.update = update
 elif moment == "arrays-written":
-    db_mod._write_header = die
+    db_mod.write_header = die
 elif moment == "before-install":
     storage._install = die
 elif moment == "after-exchange":

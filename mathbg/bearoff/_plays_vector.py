@@ -1,13 +1,13 @@
 """Bearoff plays on numpy alone (internal): one-checker moves and small successor tables.
 
 :func:`single_moves` is the one-checker move table of a space (the numba kernel
-:func:`mathbg.bearoff._kernels.single_moves` computes the same table);
-:func:`successor_table` the CSR successor table of :func:`mathbg.bearoff.moves.successors`
+:func:`mathbg.bearoff._play_kernels.single_moves` computes the same table);
+:func:`successor_table` the CSR successor table of :func:`mathbg.bearoff.plays.successors`
 for small spaces, where compiling the numba kernels (about 3 s on first use) would cost
 more than the whole table: every move sequence of a roll is enumerated at once, in
 gnubg's order, and reduced to the distinct results of the plays that use the most dice.
 
-gnubg's order (``GenerateMoves``; see :func:`mathbg.bearoff._kernels.roll_successors`):
+gnubg's order (``GenerateMoves``; see :func:`mathbg.bearoff._play_kernels.roll_successors`):
 
 - a non-double ``a > b``: die ``a`` from the highest source down, then die ``b`` from the
   highest source down; then the order ``b``, ``a``. Plays of both dice if there are any;
@@ -55,7 +55,7 @@ def moves_by_source(
     """The table of :func:`single_moves` as ``[s, d - 1, i]`` (contiguous in ``i``), or
     with ``lookup`` (``N + 1`` entries) its image ``lookup[S]``, in ``lookup``'s dtype.
 
-    The rules of :func:`mathbg.bearoff._kernels.single_moves`: a checker may bear off
+    The rules of :func:`mathbg.bearoff._play_kernels.single_moves`: a checker may bear off
     when no checker is outside points 1..6, exactly or from the highest occupied point.
     The new index follows from the closed form of the rank: moving a checker from ``s``
     to ``dest`` lowers ``T_k`` by one for ``dest < k <= s``, which lowers the index by
@@ -165,7 +165,7 @@ def _first_occurrences(cand: NDArray[np.int64], n: int) -> NDArray[np.bool_]:
 
 
 def successor_table(points: int, checkers: int) -> tuple[NDArray[np.int64], NDArray[np.int32]]:
-    """``(ptr, succ)`` of :class:`mathbg.bearoff.moves.SuccessorTable` for a small space
+    """``(ptr, succ)`` of :class:`mathbg.bearoff.plays.SuccessorTable` for a small space
     (see :func:`fits`): row ``i * 21 + r`` lists the distinct results of roll ``r`` from
     position ``i`` in gnubg's order."""
     boards = all_positions(points, checkers)

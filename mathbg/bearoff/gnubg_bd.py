@@ -36,7 +36,7 @@ equation that defines it (:func:`check_recurrence`, within 3 units of 1/32767.5;
 up to 1000 positions a side, a sample beyond). gnubg's published files
 (:data:`PUBLISHED_MD5`) are recognised by their MD5 instead. A file that fails is refused
 with :class:`mathbg.errors.DatabaseCorruptError` naming it. Writing
-goes through :mod:`mathbg.bearoff.storage` (atomic, umask permissions, refuses to
+goes through :mod:`mathbg._files` (atomic, umask permissions, refuses to
 replace a file that is not a ``.bd`` of the same kind unless ``force``).
 """
 
@@ -46,11 +46,13 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from mathbg.errors import DatabaseCorruptError, DatabaseError
+from mathbg import _files
+from mathbg.errors import DatabaseCorruptError, DatabaseError, TargetExistsError
 
 __all__ = [
     "PUBLISHED_MD5",
@@ -425,7 +427,7 @@ def check_recurrence(bd: TwoSidedBd, path: object = "file") -> None:
     mathbg.errors.DatabaseCorruptError
         Naming the first pair whose value breaks its equation.
     """
-    from mathbg.bearoff.moves import ROLL_WEIGHTS, successors
+    from mathbg.bearoff.plays import ROLL_WEIGHTS, successors
 
     h = bd.header
     v = bd.values.astype(np.float64) / 32767.5 - 1.0
@@ -486,7 +488,7 @@ def check_position(bd: OneSidedBd, i: int, path: object = "file") -> None:
     """
     if bd.dist is None or i <= 0:
         return
-    from mathbg.bearoff.moves import ROLL_WEIGHTS, successors
+    from mathbg.bearoff.plays import ROLL_WEIGHTS, successors
 
     h = bd.header
     table = successors(h.points, h.checkers)
@@ -529,7 +531,7 @@ def check_pair(bd: TwoSidedBd, i: int, j: int, path: object = "file") -> None:
     """
     if i <= 0 or j <= 0:
         return  # a side with no checkers: checked at load
-    from mathbg.bearoff.moves import ROLL_WEIGHTS, successors
+    from mathbg.bearoff.plays import ROLL_WEIGHTS, successors
 
     h = bd.header
     k = bd.values.shape[2]
@@ -557,6 +559,14 @@ def read(path: str | os.PathLike[str]) -> OneSidedBd | TwoSidedBd:
     return read_onesided(path) if header.kind == "OS" else read_twosided(path)
 
 
+def is_gnubg_file(path: Path) -> bool:
+    """Does ``path`` hold a gnubg bearoff file (its header starts with ``gnubg-``)?"""
+    if not path.is_file():
+        return False
+    with open(path, "rb") as fh:
+        return fh.read(6) == b"gnubg-"
+
+
 def _is_bd(kind: str) -> Callable[[Path], bool]:
     def check(path: Path) -> bool:
         if not path.is_file():
@@ -569,33 +579,28 @@ def _is_bd(kind: str) -> Callable[[Path], bool]:
     return check
 
 
+def _what(kind: str) -> str:
+    return "gnubg " + ("one-sided" if kind == "OS" else "two-sided") + " bearoff file"
+
+
 def check_target(path: str | os.PathLike[str], kind: str, *, force: bool = False) -> None:
     """Refuse (before any work) to write a ``kind`` ("OS"/"TS") file over a foreign one."""
-    from mathbg.bearoff import storage
-
-    what = "gnubg " + ("one-sided" if kind == "OS" else "two-sided") + " bearoff file"
     target = Path(path)
     if target.is_dir():
-        from mathbg.errors import TargetExistsError
-
-        raise TargetExistsError(f"{target}: is a directory; a {what} is a single file")
-    storage.check_target(target, is_same_kind=_is_bd(kind), what=what, force=force)
+        raise TargetExistsError(f"{target}: is a directory; a {_what(kind)} is a single file")
+    _files.check_target(target, is_same_kind=_is_bd(kind), what=_what(kind), force=force)
 
 
-def _atomic_write(
-    path: str | os.PathLike[str], chunks: list[bytes | NDArray], kind: str, force: bool
+def _write(
+    path: str | os.PathLike[str], chunks: list[bytes | NDArray[Any]], kind: str, force: bool
 ) -> None:
-    """Write ``chunks`` to ``path`` through :func:`mathbg.bearoff.storage.atomic_file`."""
-    from mathbg.bearoff import storage
-
-    what = "gnubg " + ("one-sided" if kind == "OS" else "two-sided") + " bearoff file"
+    """Write ``chunks`` to ``path`` (:func:`mathbg._files.atomic_file`)."""
     needed = sum(len(c) if isinstance(c, bytes) else np.asarray(c).nbytes for c in chunks)
-    with storage.atomic_file(
-        path, what=what, is_same_kind=_is_bd(kind), force=force, needed_bytes=needed
-    ) as tmp:
-        with open(tmp, "wb") as fh:
-            for chunk in chunks:
-                fh.write(chunk if isinstance(chunk, bytes) else np.ascontiguousarray(chunk).data)
+    with _files.atomic_file(
+        path, what=_what(kind), is_same_kind=_is_bd(kind), force=force, needed_bytes=needed
+    ) as tmp, open(tmp, "wb") as fh:  # fmt: skip
+        for chunk in chunks:
+            fh.write(chunk if isinstance(chunk, bytes) else np.ascontiguousarray(chunk).data)
 
 
 def _window(tab: NDArray[np.uint16]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
@@ -630,7 +635,7 @@ def write_onesided(
     header = BdHeader("OS", points, checkers, gammon=gammon is not None, compressed=compressed)
     tabs = [dist] if gammon is None else [dist, np.asarray(gammon, dtype=np.uint16)]
     if not compressed:
-        _atomic_write(path, [header.to_bytes(), np.hstack(tabs).astype("<u2")], "OS", force)
+        _write(path, [header.to_bytes(), np.hstack(tabs).astype("<u2")], "OS", force)
         return
     windows = [_window(t) for t in tabs]
     lengths = sum(w[1] for w in windows)
@@ -652,7 +657,7 @@ def write_onesided(
         which = np.concatenate([np.zeros(len(pieces[0][0])), np.ones(len(pieces[1][0]))])
         order = np.lexsort((which, rows))  # stable: dist window before gammon window
         data = np.concatenate([pieces[0][1], pieces[1][1]])[order]
-    _atomic_write(path, [header.to_bytes(), index, data.astype("<u2")], "OS", force)
+    _write(path, [header.to_bytes(), index, data.astype("<u2")], "OS", force)
 
 
 def write_twosided(
@@ -671,7 +676,7 @@ def write_twosided(
             f"two-sided {points}x{checkers} values must have shape ({n}, {n}, 4 or 1)"
         )
     header = BdHeader("TS", points, checkers, cubeful=values.shape[2] == 4)
-    _atomic_write(path, [header.to_bytes(), values.astype("<u2")], "TS", force)
+    _write(path, [header.to_bytes(), values.astype("<u2")], "TS", force)
 
 
 def probability_from_u16(u: NDArray[np.integer]) -> NDArray[np.float64]:
@@ -689,7 +694,8 @@ def u16_from_equity(e: NDArray[np.floating]) -> NDArray[np.uint16]:
     e = np.asarray(e, dtype=np.float64)
     if np.any(np.abs(e) > 1.0 + 1e-12):
         raise DatabaseError("two-sided equities must lie in [-1, 1]")
-    return np.clip(np.rint((e + 1.0) * 32767.5), 0, 0xFFFF).astype(np.uint16)
+    u: NDArray[np.uint16] = np.clip(np.rint((e + 1.0) * 32767.5), 0, 0xFFFF).astype(np.uint16)
+    return u
 
 
 def u16_from_distribution(dist: NDArray[np.floating]) -> NDArray[np.uint16]:

@@ -260,3 +260,16 @@ def pips(boards: NDArray[np.integer]) -> Any:
     arr = np.asarray(boards, dtype=np.int64)
     value = arr @ np.arange(1, arr.shape[-1] + 1)
     return int(value) if np.ndim(value) == 0 else value
+
+
+def is_position(obj: Any) -> bool:
+    """Is ``obj`` a rules-model :class:`~mathbg.rules.position.Position` (duck-typed)?"""
+    return hasattr(obj, "player") and hasattr(obj, "opponent") and hasattr(obj, "cells")
+
+
+def position_side(position: Any, side: str) -> Any:
+    """Checker counts of a rules-model Position's side ("player" on roll or "opponent")."""
+    counts = getattr(position, side)
+    if len(counts) == 25 and counts[24]:
+        raise DatabaseError(f"the {side} has a checker on the bar: not a bearoff position")
+    return counts[:24]

@@ -1,104 +1,61 @@
-"""One-sided bearoff distributions: generation and statistics.
+"""One-sided bearoff databases: :class:`OneSided` and the statistics of a distribution.
 
 For a side alone on the board, ``dist[n]`` is the probability of needing exactly ``n``
 rolls to bear off all its checkers, and the "gammon" distribution ``gdist[n]`` the
 probability that the first checker comes off on roll ``n`` (meaningful only when all
-15 checkers are on the board; otherwise it is a unit mass at 0).
-
-Move policy
------------
-A one-sided distribution depends on how the side plays. Two policies are offered:
-
-- ``"gnubg"`` (default): the plays gnubg's ``makebearoff`` chooses, so that results are
-  comparable with gnubg's databases. For each roll, the play minimising the expected
-  number of rolls to bear off (``RollsOS``), and separately, for the gammon
-  distribution, the play minimising the expected rolls until the first checker is off;
-  as gnubg, the expectations are those of its 16-bit fixed-point distributions and the
-  first strict minimum in its move-generation order wins. Those rounded expectations
-  mislead gnubg in 117 of the 1,139,523 position-rolls of the 6x15 space (plays worse by
-  at most 2e-4 expected rolls); the distributions are then computed exactly (float64)
-  for the chosen plays.
-- ``"min-rolls"``: the play of minimum expected rolls computed in float64 (ties within
-  ``tol`` go to the first play in gnubg's order). By Bellman's principle this minimises
-  the expected number of rolls of every position.
-
-Either is a policy, not optimal play against an opponent: the play that maximises the
-chance of winning a race depends on the opponent's position (only the two-sided database
-is exact for that; see :mod:`mathbg.bearoff.twosided`).
-
-Recursion (float64, exact up to rounding), over positions in increasing pip count (every
-play lowers the pip count, so successors are done; positions of one pip layer are
-independent). Builds with gnubg's policy up to about 6x15 run on numpy alone
-(:mod:`mathbg.bearoff._os_vector`: no compilation, no numba start-up); the ``"min-rolls"``
-policy and bigger spaces run the numba kernel, in parallel for big spaces:
-
-.. math::
-
-    d_i[n] = \\sum_{r} \\frac{w_r}{36} d_{s^*(i, r)}[n - 1], \\qquad
-    s^*(i, r) = \\arg\\min_{s \\in S(i, r)} E[N_s], \\qquad d_0 = \\delta_0
-
-with weights ``w_r`` 1 (double) or 2 and ``S(i, r)`` the positions reachable with roll r.
+15 checkers are on the board; otherwise it is a unit mass at 0). The distributions
+depend on the move policy (``"gnubg"`` or ``"min-rolls"``), see
+:mod:`mathbg.bearoff.build.onesided`, which generates them; the database directory's
+format is :mod:`mathbg.bearoff.native`, gnubg's ``.bd`` files open with the same class
+(``OneSided.open("gnubg_os0.bd")``, :mod:`mathbg.bearoff.gnubg_bd`).
 
 Statistics: mean ``E[N] = sum n d[n]``, variance ``sum (n - E[N])^2 d[n]``; effective
 pip count ``EPC = E[N] * 49/6`` (49/6 = 8.1667 is the average pips of a roll,
 Trice/Walter Trice's definition), wastage ``EPC - pips``.
 
+Positions are checker counts on points 1..P (the side's own numbering, ace point
+first), or a :class:`mathbg.rules.position.Position` whose checkers are all within the
+database's points (queries use the side on roll).
+
 References
 ----------
-gnubg ``makebearoff.c`` (``BearOff``, ``RollsOS``); ``bearoff.c`` (``BearoffEvalOneSided``);
-Walter Trice, "Effective pip count"; Stig Eide's minimal wastage table (r.g.b. 1996).
+gnubg ``bearoff.c`` (``BearoffEvalOneSided``); Walter Trice, "Effective pip count";
+Stig Eide's minimal wastage table (r.g.b. 1996).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+import os
+import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
-from mathbg.bearoff.index import (
-    all_positions,
-    binomial_table,
-    block_start,
-    check_size,
-    n_positions,
-    pips,
-)
+from mathbg import _files, _resources
+from mathbg.bearoff import gnubg_bd, native
+from mathbg.bearoff import index as _index
+from mathbg.bearoff.build import onesided as _gen
+from mathbg.bearoff.index import is_position, position_side
+from mathbg.errors import DatabaseError, InvalidParameterError
 
 __all__ = [
     "AVERAGE_ROLL_PIPS",
-    "OneSidedArrays",
-    "build_arrays",
-    "build_gnubg_arrays",
-    "compile_kernels",
+    "OneSided",
     "epc",
     "mean_rolls",
-    "pip_layers",
     "std_rolls",
     "variance_rolls",
     "wastage",
     "win_probability",
 ]
 
+PathLike = str | os.PathLike[str]
+
 #: Average pips of one roll, doubles counted four times: (2*sum_{a<b}(a+b) + sum_d 4d)/36.
 AVERAGE_ROLL_PIPS = 49.0 / 6.0
-
-#: Default tie tolerance (rolls) between plays of equal expected rolls.
-TIE_TOLERANCE = 1e-9
-
-ProgressHook = Callable[[int], None]
-
-#: Layers (two pip counts) with at least this many positions run in parallel
-#: (see ``_schedule``).
-_PARALLEL_LAYER = 1000
-#: Positions per kernel call at most (progress granularity) for serial layers.
-_BATCH = 20000
-#: Spaces with fewer positions are built on one thread: the whole 6x15 build takes about
-#: 0.2 s serially, less than compiling the parallel kernel costs on first use.
-_PARALLEL_MIN_POSITIONS = 200_000
 
 
 def mean_rolls(dist: NDArray[np.floating]) -> Any:
@@ -150,210 +107,346 @@ def win_probability(dist_roller: NDArray[np.floating], dist_opponent: NDArray[np
     return float(value) if np.ndim(value) == 0 else value
 
 
-def pip_layers(points: int, checkers: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """Positions in increasing pip count: ``order`` and layer bounds ``starts``.
+#: Peak memory per position of a one-sided build in bytes (measured: 10x15 one-sided
+#: 4.3 GiB for 3.27 M positions), with a margin.
+_BYTES_PER_ONESIDED_POSITION = 1500
 
-    Layer ``p`` (pip count p) is ``order[starts[p]:starts[p + 1]]``. Every bearoff play
-    lowers the pip count, so a layer depends only on earlier layers.
+
+def _check_memory(needed: int, what: str) -> None:
+    """Refuse a build that cannot fit in memory instead of letting the system kill it."""
+    _resources.check_memory(needed, what)
+
+
+class OneSided:
+    """A one-sided bearoff database: the distribution of rolls to bear off, per position.
+
+    Build or load with :meth:`build` (cached) or :meth:`open`; query with checker counts
+    on points 1..P (or 2-D arrays of them, one position per row).
+
+    Examples
+    --------
+    >>> db = OneSided.build(points=6, checkers=15)          # doctest: +SKIP
+    >>> round(db.mean_rolls([0, 0, 0, 0, 0, 15]), 4)         # doctest: +SKIP
+    12.2662
     """
-    pip = pips(all_positions(points, checkers))
-    order = np.argsort(pip, kind="stable")
-    starts = np.searchsorted(pip[order], np.arange(int(pip.max()) + 2))
-    return order.astype(np.int64), starts.astype(np.int64)
 
+    def __init__(
+        self,
+        dist: NDArray[np.float64],
+        gammon: NDArray[np.float64],
+        *,
+        points: int,
+        checkers: int,
+        policy: str,
+        gammon_start: int,
+        gnubg_table: NDArray[np.uint16] | None = None,
+        path: Path | None = None,
+        header: dict[str, Any] | None = None,
+    ) -> None:
+        self._dist = dist
+        self._gammon = gammon
+        self._gnubg = gnubg_table
+        self.points = int(points)
+        self.checkers = int(checkers)
+        self.policy = policy
+        self.gammon_start = int(gammon_start)
+        self.path = path
+        self.header = header or {}
+        expected = _index.n_positions(self.points, self.checkers)
+        if dist.shape[0] != expected:
+            raise DatabaseError(
+                f"one-sided {points}x{checkers} needs {expected} rows, got {dist.shape[0]}"
+            )
 
-#: Move policies: ``"gnubg"`` takes the play gnubg's makebearoff takes (minimum expected
-#: rolls computed in its 16-bit fixed point; first strict minimum in its move order);
-#: ``"min-rolls"`` the play of minimum expected rolls in float64 (ties within the
-#: tolerance go to the first play in gnubg's order).
-POLICIES = ("gnubg", "min-rolls")
+    # ---------------------------------------------------------------- construction
+    @staticmethod
+    def default_path(points: int = 6, checkers: int = 15, policy: str = "gnubg") -> Path:
+        """Where :meth:`build` keeps the database: ``cache_dir("bearoff")/onesided-...``."""
+        from mathbg._paths import cache_dir
 
+        return cache_dir("bearoff") / f"onesided-{points:02d}x{checkers:02d}-{policy}"
 
-@dataclass(frozen=True)
-class OneSidedArrays:
-    """The arrays of a float64 one-sided database (see :func:`build_arrays`)."""
+    @classmethod
+    def build(
+        cls,
+        points: int = 6,
+        checkers: int = 15,
+        *,
+        policy: str = "gnubg",
+        path: PathLike | None = None,
+        progress: bool = True,
+        rebuild: bool = False,
+        force: bool = False,
+    ) -> OneSided:
+        """Return the database for ``points`` x ``checkers``, generating it if needed.
 
-    dist: NDArray[np.float64]  #: [N, nb] P(exactly n rolls to bear off all)
-    gammon: NDArray[np.float64]  #: [N15, nbg] P(first checker off on roll n), 15-checker block
-    gammon_start: int  #: index of the first 15-checker position (N when none)
-    gnubg: NDArray[np.uint16] | None = None  #: [N, 64] gnubg's fixed-point table (optional)
+        A valid database (matching header, verified checksum) at ``path`` (default
+        :meth:`default_path`) is reused unless ``rebuild``; otherwise it is generated
+        (numba, both cores, a tqdm bar when ``progress``) and written atomically.
 
+        Parameters
+        ----------
+        points : int
+            Points 1..P the checkers may occupy (1..13 for gnubg compatibility).
+        checkers : int
+            At most this many checkers (1..15); gammon distributions need 15.
+        policy : {"gnubg", "min-rolls"}
+            The move policy (see :mod:`mathbg.bearoff.onesided`): gnubg's choice
+            (default, comparable with gnubg) or exact minimum expected rolls.
+        path : path, optional
+            Where to keep it (default :meth:`default_path`, the cache).
+        progress : bool
+            Show a tqdm bar.
+        rebuild : bool
+            Build even when a valid database is there.
+        force : bool
+            Replace an existing ``path`` that is not a one-sided database (refused
+            otherwise with :class:`~mathbg.errors.TargetExistsError`).
 
-def _trim(a: NDArray[np.float64], minimum: int = 1) -> NDArray[np.float64]:
-    nz = np.nonzero(np.any(a != 0.0, axis=0))[0]
-    width = max(minimum, int(nz[-1]) + 1 if len(nz) else 1)
-    return np.ascontiguousarray(a[:, :width])
+        Concurrent builds of one path serialise (a lock file beside it): the second
+        waits and returns the first's result. A damaged database at the path is rebuilt
+        with a one-line :class:`~mathbg.errors.MathbgWarning`.
+        """
+        _index.check_size(points, checkers)
+        if policy not in _gen.POLICIES:
+            raise InvalidParameterError(f"policy must be one of {_gen.POLICIES}, got {policy!r}")
+        default = path is None
+        target = Path(path) if path is not None else cls.default_path(points, checkers, policy)
+        wanted = (points, checkers, policy)
+        what = "one-sided bearoff database"
+        reused = None if rebuild else native.reuse(cls, target, wanted, default, warn=False)
+        if reused is not None:
+            return reused
+        n = _index.n_positions(points, checkers)
+        _check_memory(n * _BYTES_PER_ONESIDED_POSITION, f"one-sided {points}x{checkers}")
+        same_kind = native.is_native("one-sided")
+        _files.check_target(target, is_same_kind=same_kind, what=what, force=force or default)
+        with _files.build_lock(target):
+            if not rebuild and (db := native.reuse(cls, target, wanted, default)) is not None:
+                return db  # built meanwhile by a concurrent build
+            # before the bar, so its ETA measures the build (gnubg's policy: nothing to compile)
+            _gen.compile_kernels(points, checkers, policy=policy)
+            bar = _gen.progress_bar(n, f"one-sided {points}x{checkers}", progress)
+            start = time.perf_counter()
+            try:
+                with_gnubg = policy == "gnubg"
+                arrays = _gen.build_arrays(
+                    points,
+                    checkers,
+                    policy=policy,
+                    progress=bar.update if bar is not None else None,
+                    gnubg_table=with_gnubg,
+                )
+            finally:
+                if bar is not None:
+                    bar.close()
+            seconds = time.perf_counter() - start
+            names = ["dist", "gammon"] + (["gnubg"] if with_gnubg else [])
+            needed = sum(getattr(arrays, name).nbytes + 4096 for name in names)
+            with _files.atomic_directory(
+                target, what=what, is_same_kind=same_kind, force=force or default,
+                needed_bytes=needed, locked=True,
+            ) as tmp:  # fmt: skip
+                for name in names:
+                    np.save(tmp / f"{name}.npy", getattr(arrays, name))
+                header = native.write_header(
+                    tmp,
+                    {
+                        "kind": "one-sided",
+                        "points": points,
+                        "checkers": checkers,
+                        "policy": policy,
+                        "n_positions": _index.n_positions(points, checkers),
+                        "gammon_start": arrays.gammon_start,
+                        "build_seconds": round(seconds, 3),
+                        "generator": native.generator(),
+                    },
+                    names,
+                )
+            native.remember_written(target, header)
+            return cls.open(target)
 
+    @classmethod
+    def open(cls, path: PathLike, *, verify: bool = True) -> OneSided:
+        """Open a native database directory or a gnubg one-sided ``.bd`` file.
 
-def _parallel_build(points: int, checkers: int) -> bool:
-    """Whether the build of this space uses the parallel kernel (big spaces, several threads)."""
-    from mathbg.bearoff._schedule import threads
+        Native arrays are memory-mapped. The header (fields and its own checksum) and the
+        file sizes are always checked; ``verify`` (default) also checks the full
+        checksum, over the header and every array, once per process and file. A gnubg
+        file is read into memory, checked for plausibility (:mod:`mathbg.bearoff.gnubg_bd`)
+        and converted from 16-bit fixed point (``u / 65535``).
 
-    return n_positions(points, checkers) >= _PARALLEL_MIN_POSITIONS and threads() > 1
+        Raises
+        ------
+        mathbg.errors.DatabaseCorruptError
+            The database fails a check: it is never served.
+        """
+        p = Path(path)
+        if gnubg_bd.is_gnubg_file(p):
+            return cls._from_gnubg(p)
+        if not p.is_dir():
+            raise DatabaseError(f"{p}: no such bearoff database")
+        header = native.read_header(p, "one-sided")
+        arrays = native.load_arrays(p, header, verify)
+        return cls(
+            arrays["dist"],
+            arrays["gammon"],
+            points=header["points"],
+            checkers=header["checkers"],
+            policy=header["policy"],
+            gammon_start=header["gammon_start"],
+            gnubg_table=arrays.get("gnubg"),
+            path=p,
+            header=header,
+        )
 
+    def _identity(self) -> tuple[Any, ...]:
+        return (self.points, self.checkers, self.policy)
 
-def _vectorised(points: int, checkers: int, flags: int) -> bool:
-    """Whether a build runs on the numpy path (:mod:`mathbg.bearoff._os_vector`): gnubg's
-    policy on a space of at most about 6x15 (nothing to compile, no numba to load)."""
-    from mathbg.bearoff import _os_vector
-
-    return bool(flags & 4) and _os_vector.fits(points, checkers)
-
-
-def compile_kernels(points: int, checkers: int, *, policy: str = "gnubg") -> None:
-    """Compile (or load from numba's cache) the kernels a ``points`` x ``checkers`` build uses.
-
-    Runs the build of a tiny space with the same argument types, under
-    :func:`mathbg._compile.compile_notice`, so a caller can start its progress bar after
-    the compiler has finished (an honest ETA). Milliseconds once numba's cache is warm;
-    nothing at all for the builds of the numpy path (gnubg's policy, up to about 6x15).
-    """
-    from mathbg._compile import compile_notice
-
-    if _vectorised(points, checkers, 4 if policy == "gnubg" else 0):
-        return
-    with compile_notice("the bearoff kernels"):
-        _generate(3, 3, 7, TIE_TOLERANCE, None, vectorised=False)
-        if _parallel_build(points, checkers):
-            _generate(3, 3, 7, TIE_TOLERANCE, None, force_parallel=True)
-
-
-def _generate(
-    points: int,
-    checkers: int,
-    flags: int,
-    tol: float,
-    progress: ProgressHook | None,
-    *,
-    force_parallel: bool = False,
-    vectorised: bool | None = None,
-) -> tuple[NDArray[np.float64], NDArray[np.float64], int, NDArray[np.uint16]]:
-    check_size(points, checkers)
-    if vectorised is None:
-        vectorised = not force_parallel and _vectorised(points, checkers, flags)
-    if vectorised:
-        from mathbg.bearoff import _os_vector
-
-        return _os_vector.build(points, checkers, progress, want_float=bool(flags & 1))
-    from mathbg.bearoff._kernels import os_layer_parallel, os_layers_serial
-    from mathbg.bearoff._schedule import dynamic_chunks, plan, threads
-    from mathbg.bearoff.moves import move_table
-
-    n = n_positions(points, checkers)
-    boards = all_positions(points, checkers)
-    order, starts = pip_layers(points, checkers)
-    max_pips = len(starts) - 2
-    gstart = block_start(points, 15) if checkers == 15 else n
-    want_float = bool(flags & 1)
-    # A roll that bears nothing off moves >= 3 pips, and at most `checkers` rolls bear off.
-    nb = max_pips // 3 + checkers + 2 if want_float else 1
-    nbg = max_pips // 3 + 2 if want_float else 1
-    dist = np.zeros((n if want_float else 1, nb))
-    mean = np.zeros(n)
-    gdist = np.zeros((n - gstart if want_float else 0, nbg))
-    gmean = np.zeros(n)
-    dist[0, 0] = 1.0
-    want_int = bool(flags & 2)
-    tab = np.zeros((n if want_int else 1, 64), np.uint16)
-    rolls = np.zeros((n if want_int else 1, 2), np.int64)
-    tab[0, 0] = tab[0, 32] = 0xFFFF
-    win = np.zeros((n if want_float else 1, 4), np.int64)  # window [0, 0] for index 0
-    binom = binomial_table()
-    moves, outside2 = move_table(points, checkers)
-    n_threads = threads() if force_parallel or n >= _PARALLEL_MIN_POSITIONS else 1
-    # Every roll lowers the pip count by at least 2 (while a checker is left both dice
-    # can be played, each moving or bearing off at least one pip) unless it bears off the
-    # last checker (successor: the empty board, done first). So positions whose pip
-    # counts differ by one never depend on each other: a layer holds two pip counts.
-    bounds = np.unique(np.append(starts[::2], starts[-1]))
-    bounds[0] = 1  # position 0 (the empty board) is the base case
-    # binom=None: the kernels follow the move table and never compile the checker-moving path
-    kernel_binom = None if moves.shape[0] > 1 else binom
-    arrays = (
-        boards, kernel_binom, moves, outside2, dist, mean, gdist, gmean, gstart, tol, tab, rolls,
-        win, flags,
-    )  # fmt: skip
-    layers = np.diff(bounds)
-    parallel_min = 0 if force_parallel else _PARALLEL_LAYER
-    chunks = plan(layers, parallel_min=parallel_min, batch=_BATCH, n_threads=n_threads)
-    for a, b, parallel in chunks:
-        lo, hi = int(bounds[a]), int(bounds[b])
-        if parallel:
-            with dynamic_chunks():
-                for p in range(a, b):
-                    l0, l1 = int(bounds[p]), int(bounds[p + 1])
-                    os_layer_parallel(order, l0, l1, *arrays, min(l1 - l0, 32 * n_threads))
+    @classmethod
+    def _from_gnubg(cls, path: Path) -> OneSided:
+        bd = gnubg_bd.read_onesided(path)
+        if bd.dist is None:
+            raise DatabaseError(
+                f"{path}: a normal-approximation database (mean and sd only) has no "
+                "distributions; use a full one-sided database"
+            )
+        h = bd.header
+        n = h.n_positions
+        start = _index.block_start(h.points, 15) if h.checkers == 15 else n
+        dist = gnubg_bd.probability_from_u16(bd.dist)
+        if bd.gammon is not None:
+            gammon = gnubg_bd.probability_from_u16(bd.gammon[start:])
+            table = np.hstack([bd.dist, bd.gammon])
         else:
-            os_layers_serial(order, lo, hi, *arrays)
-        if progress is not None:
-            progress(hi - lo)
-    return dist, gdist, gstart, tab
+            gammon = np.zeros((0, 2))
+            start = n
+            table = None
+        return cls(
+            dist,
+            gammon,
+            points=h.points,
+            checkers=h.checkers,
+            policy="gnubg",
+            gammon_start=start,
+            gnubg_table=table,
+            path=path,
+            header={"kind": "one-sided", "source": "gnubg", "gnubg_header": h.to_bytes().decode()},
+        )
 
+    def to_gnubg(self, path: PathLike, *, compressed: bool = True, force: bool = False) -> None:
+        """Write a gnubg ``.bd`` file (32 bins, 16-bit fixed point, gammon distributions).
 
-def build_arrays(
-    points: int,
-    checkers: int,
-    *,
-    policy: str = "gnubg",
-    tol: float = TIE_TOLERANCE,
-    progress: ProgressHook | None = None,
-    gnubg_table: bool = False,
-) -> OneSidedArrays:
-    """Generate the one-sided distributions of every position, in float64.
+        With gnubg's policy the stored gnubg table is written, so the file equals what
+        ``makebearoff -o P`` produces, byte for byte; otherwise the float distributions
+        are rounded (:func:`mathbg.bearoff.gnubg_bd.u16_from_distribution`).
+        """
+        if self._gnubg is not None:
+            dist, gammon = self._gnubg[:, :32], self._gnubg[:, 32:]
+        else:
+            n = len(self._dist)
+            dist = gnubg_bd.u16_from_distribution(self._dist)
+            full = np.zeros((n, 32))
+            full[:, 0] = 1.0
+            if len(self._gammon):
+                full[self.gammon_start :] = 0.0
+                width = min(32, self._gammon.shape[1])
+                full[self.gammon_start :, :width] = self._gammon[:, :width]
+            gammon = gnubg_bd.u16_from_distribution(full)
+        gnubg_bd.write_onesided(
+            path,
+            dist,
+            gammon,
+            points=self.points,
+            checkers=self.checkers,
+            compressed=compressed,
+            force=force,
+        )
 
-    Parameters
-    ----------
-    points, checkers : int
-        The space: at most ``checkers`` (1..15) checkers on points 1..``points``.
-    policy : {"gnubg", "min-rolls"}
-        Which play is chosen for each roll (see :data:`POLICIES`). ``"gnubg"`` makes the
-        distributions comparable with gnubg's files (same plays; gnubg's 16-bit rounding
-        makes it choose a slightly worse play in a few cases: 117 of the 1.1 million
-        position-rolls of 6x15, changing some probabilities by up to 0.003).
-    tol : float
-        For ``"min-rolls"``: plays whose expected rolls differ by less than ``tol`` are
-        tied; the first in gnubg's move order wins the tie.
-    progress : callable, optional
-        Called with the number of positions finished after each pip layer.
-    gnubg_table : bool
-        With ``policy="gnubg"``: also return gnubg's own fixed-point table (computed on
-        the way, see :func:`build_gnubg_arrays`).
+    # ---------------------------------------------------------------- queries
+    @property
+    def n_positions(self) -> int:
+        """Number of positions C(P + C, P)."""
+        return len(self._dist)
 
-    Returns
-    -------
-    OneSidedArrays
-        ``dist`` has as many bins as the longest possible bearoff needs (no truncation,
-        unlike gnubg's 32 bins); ``gammon`` covers the block of 15-checker positions.
-    """
-    if policy not in POLICIES:
-        from mathbg.errors import InvalidParameterError
+    @property
+    def max_rolls(self) -> int:
+        """Length of the stored distributions minus one (the longest possible bearoff)."""
+        return int(self._dist.shape[1]) - 1
 
-        raise InvalidParameterError(f"policy must be one of {POLICIES}, got {policy!r}")
-    if gnubg_table and policy != "gnubg":
-        from mathbg.errors import InvalidParameterError
+    def index(self, counts: ArrayLike) -> Any:
+        """Bearoff index of a position (int) or of each row of a 2-D array (int64 array)."""
+        if is_position(counts):
+            counts = position_side(counts, "player")
+        arr = _index.validate_counts(counts, self.points, self.checkers)
+        return _index.rank(arr, self.points)
 
-        raise InvalidParameterError("gnubg's fixed-point table exists only for policy 'gnubg'")
-    flags = 1 | (6 if policy == "gnubg" else 0)
-    dist, gdist, gstart, tab = _generate(points, checkers, flags, tol, progress)
-    return OneSidedArrays(
-        dist=_trim(dist),
-        gammon=_trim(gdist, 2),
-        gammon_start=gstart,
-        gnubg=tab if gnubg_table else None,
-    )
+    def distribution(self, counts: ArrayLike) -> NDArray[np.float64]:
+        """P(exactly n rolls to bear off all checkers), n = 0, 1, ..., :attr:`max_rolls`.
 
+        Returns a copy, shape (nb,) for one position or (k, nb) for a 2-D input.
+        """
+        return np.array(self._dist[self.index(counts)], dtype=np.float64)
 
-def build_gnubg_arrays(
-    points: int,
-    checkers: int = 15,
-    *,
-    progress: ProgressHook | None = None,
-) -> NDArray[np.uint16]:
-    """The one-sided database exactly as gnubg's ``makebearoff -o P`` computes it.
+    def gammon_distribution(self, counts: ArrayLike) -> NDArray[np.float64]:
+        """P(the first checker comes off on roll n), n = 0, 1, ...
 
-    16-bit fixed point (0xFFFF = 1), 32 bins per distribution, gnubg's integer
-    arithmetic and tie-breaks (see :func:`mathbg.bearoff._kernels.os_layers_serial`). Returns
-    ``uint16[N, 64]`` (distribution, then gammon distribution); written with
-    :func:`mathbg.bearoff.gnubg_bd.write_onesided` it reproduces gnubg's file byte for byte.
-    """
-    return _generate(points, checkers, 2 | 4, 0.0, progress)[3]
+        Only meaningful with all 15 checkers on the board (the probability of saving a
+        gammon); positions with a checker already off give a unit mass at n = 0.
+        """
+        idx = np.asarray(self.index(counts))
+        width = max(self._gammon.shape[1], 1)
+        out = np.zeros((*idx.shape, width))
+        full = idx >= self.gammon_start
+        out[~full, 0] = 1.0
+        if np.any(full):
+            out[full] = self._gammon[idx[full] - self.gammon_start]
+        return out
+
+    def mean_rolls(self, counts: ArrayLike) -> Any:
+        """Expected rolls to bear off: ``sum_n n P(n)``."""
+        return mean_rolls(self.distribution(counts))
+
+    def variance_rolls(self, counts: ArrayLike) -> Any:
+        """Variance of the number of rolls."""
+        return variance_rolls(self.distribution(counts))
+
+    def std_rolls(self, counts: ArrayLike) -> Any:
+        """Standard deviation of the number of rolls."""
+        return std_rolls(self.distribution(counts))
+
+    def epc(self, counts: ArrayLike) -> Any:
+        """Effective pip count: mean rolls x 49/6."""
+        return epc(self.distribution(counts))
+
+    def wastage(self, counts: ArrayLike) -> Any:
+        """EPC minus the pip count."""
+        arr = counts
+        if is_position(counts):
+            arr = position_side(counts, "player")
+        arr = _index.validate_counts(arr, self.points, self.checkers)
+        return wastage(self.distribution(arr), _index.pips(arr))
+
+    def mean_gammon_rolls(self, counts: ArrayLike) -> Any:
+        """Expected rolls until the first checker is off (0 when one is already off)."""
+        return mean_rolls(self.gammon_distribution(counts))
+
+    def win_probability(self, roller: ArrayLike, opponent: ArrayLike | None = None) -> Any:
+        """The roller's chance to finish first when both sides follow this database's policy.
+
+        ``sum_n P_roller(n) P_opponent(>= n)`` (the roller wins ties). Exact only where
+        the policy is optimal (see :mod:`mathbg.bearoff.twosided` for exact values).
+        A single :class:`~mathbg.rules.position.Position` gives both sides.
+        """
+        if opponent is None and is_position(roller):
+            roller, opponent = position_side(roller, "player"), position_side(roller, "opponent")
+        dist_r = self.distribution(roller)
+        # a missing opponent fails in validate_counts, naming the problem
+        dist_o = self.distribution(opponent)  # type: ignore[arg-type]
+        return win_probability(dist_r, dist_o)
+
+    def __repr__(self) -> str:
+        return (
+            f"OneSided(points={self.points}, checkers={self.checkers}, policy={self.policy!r}, "
+            f"path={str(self.path) if self.path else None!r})"
+        )

@@ -1,43 +1,28 @@
-"""Two-sided bearoff databases: exact cubeless and cubeful money equities.
+"""Two-sided bearoff databases: :class:`TwoSided`, its :class:`Equities` and cube decisions.
 
 For every pair (roller's position i, opponent's position j) of a P x C space the table
 holds four values, as gnubg's ``makebearoff -t PxC`` does (``makebearoff.c:BearOff2``):
 
 0. cubeless equity ``2p - 1`` (gammons are impossible to count here: with at most C
    checkers a side, p is the probability that the roller finishes first);
-1. cubeful money equity per unit cube when the roller owns the cube;
-2. ... when the cube is centred;
-3. ... when the opponent owns the cube.
+1. ``player``: cubeful money equity per unit cube when the roller owns the cube;
+2. ``centre``: ... when the cube is centred;
+3. ``opponent``: ... when the opponent owns the cube
+
+(the keys of :data:`CUBE_STATES`, the names of the database header's values and of the
+:class:`Equities` fields: :class:`~mathbg.rules.cube.CubeOwner`'s vocabulary).
 
 The cubeful values are *before the roller's own cube decision* ("no double" values, as
 gnubg and Sconyers store them): both sides use the cube optimally at every later turn,
-but the root decision is left to :func:`cube_decision`.
+but the root decision is left to :func:`cube_decision`. The recursion and its generators
+are in :mod:`mathbg.bearoff.build` (:mod:`~mathbg.bearoff.build.twosided`,
+:mod:`~mathbg.bearoff.build.blockbuild`); the database directory's format is
+:mod:`mathbg.bearoff.native`, gnubg's ``.bd`` files open with the same class
+(:mod:`mathbg.bearoff.gnubg_bd`).
 
-Recursion (float64). With ``S(i, r)`` the positions the roller can reach with roll r,
-weights ``w_r`` 1 (doubles) or 2 out of 36, and ``x = E[j, s]`` the values with the
-opponent on roll:
-
-.. math::
-
-    E_v[i, j] = \\sum_r \\frac{w_r}{36} \\max_{s \\in S(i, r)} g_v(E[j, s])
-
-    g_0 = -x_0, \\quad g_1 = -x_3, \\quad
-    g_2 = -\\max(x_2, \\min(2 x_3, 1)), \\quad g_3 = -\\max(x_1, \\min(2 x_3, 1))
-
-with ``E[0, j] = +1`` (the roller has borne off) and ``E[i, 0] = -1`` (i > 0). In
-``g_2``/``g_3`` the opponent, on roll with access to the cube (centred, or owning it),
-doubles when double/take ``2 x_3`` or double/pass ``+1`` (the taker picks the smaller,
-``min(2 x_3, 1)``) is at least its no-double value; after a double/take the roller owns
-the cube. When the roller owns the cube (``g_1``) the opponent cannot double.
-
-The DP runs in shells ``m = max(i, j)``: E[i, j] needs E[j, s] with ``s < i``; the row
-part of a shell (E[m, j], j < m) depends only on earlier shells and the column part
-(E[i, m], i <= m) only on earlier shells and the row m, so each part is computed in
-parallel (numba ``prange``).
-
-``gnubg=True`` reproduces gnubg's 16-bit integer arithmetic exactly (``~x`` negation,
-its ``CubeEquity`` with C integer division, sum / 36 truncated), which gives its
-``.bd`` file byte for byte.
+Positions are checker counts on points 1..P (the side's own numbering, ace point
+first), or one :class:`mathbg.rules.position.Position` whose checkers are all within the
+database's points.
 
 References
 ----------
@@ -47,158 +32,466 @@ gnubg ``makebearoff.c`` (``BearOff2``, ``CubeEquity``), ``eval.c``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
-from mathbg._deprecation import warn_deprecated
-from mathbg.bearoff.index import check_size, n_positions
+from mathbg import _files, _resources
+from mathbg._output import FrameMixin
+from mathbg.bearoff import gnubg_bd, native
+from mathbg.bearoff import index as _index
+from mathbg.bearoff.index import is_position, position_side
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
-from mathbg.errors import InvalidParameterError
+from mathbg.errors import DatabaseError, InsufficientSpaceError, InvalidParameterError
 from mathbg.rules.cube import CubeOwner
 
 __all__ = [
     "CUBE_STATES",
     "OWNER_COLUMN",
     "CubeDecision",
-    "build_arrays",
-    "compile_kernels",
+    "Equities",
+    "TwoSided",
     "cube_decision",
 ]
 
-#: Column of each cube state in a two-sided table.
-CUBE_STATES = {"cubeless": 0, "owned": 1, "centred": 2, "opponent_owns": 3}
+PathLike = str | os.PathLike[str]
+
+#: Column of each value in a two-sided table: the cubeless equity, then the cubeful ones by
+#: who owns the cube (:class:`~mathbg.rules.cube.CubeOwner`'s names; ``player`` = the
+#: roller). The database header names its values with these keys.
+CUBE_STATES = {"cubeless": 0, "player": 1, "centre": 2, "opponent": 3}
 #: Column of the stored 4-vector holding the no-double equity for each cube owner.
 OWNER_COLUMN: dict[CubeOwner, int] = {
-    CubeOwner.PLAYER: 1,
-    CubeOwner.CENTRE: 2,
-    CubeOwner.OPPONENT: 3,
+    owner: CUBE_STATES[owner.value]
+    for owner in (CubeOwner.PLAYER, CubeOwner.CENTRE, CubeOwner.OPPONENT)
 }
 
-#: Shells with at least this many successor evaluations run in parallel (``_schedule``).
-_PARALLEL_SHELL = 1.0e6
-#: Successor evaluations per kernel call at most (progress granularity).
-_BATCH = 5.0e7
-#: Opponent positions per parallel task in a shell's row part.
-_ROW_BLOCK = 64
 
-ProgressHook = Callable[[int], None]
+@dataclass(frozen=True)
+class Equities(FrameMixin):
+    """The four stored values of a two-sided pair (money, per unit cube, roller's view).
 
-
-def build_arrays(
-    points: int,
-    checkers: int,
-    *,
-    gnubg: bool = False,
-    out: NDArray | None = None,
-    progress: ProgressHook | None = None,
-) -> NDArray:
-    """Compute the two-sided table ``E[roller, opponent, value]`` of a P x C space.
-
-    Parameters
-    ----------
-    points, checkers : int
-        The space: at most ``checkers`` checkers a side on points 1..``points``.
-    gnubg : bool
-        False: float64 equities (exact up to float rounding). True: gnubg's int16
-        fixed point (equity ``x / 32767.5`` after ``x + 32768`` is stored as uint16).
-    out : numpy.ndarray, optional
-        Array (e.g. a memory map) of shape (n, n, 4) and dtype float64 (int16 when
-        ``gnubg``) to fill; allocated when omitted.
-    progress : callable, optional
-        Called with the number of pairs finished after each batch of shells.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``E`` of shape (n, n, 4), n = C(P + C, P).
+    ``player``, ``centre`` and ``opponent`` (who owns the cube, ``player`` = the roller) are
+    cubeful equities *before* the roller's own cube decision (see
+    :meth:`TwoSided.cube_decision`).
     """
-    from mathbg.bearoff._kernels import ts_shells_parallel, ts_shells_serial
-    from mathbg.bearoff._schedule import dynamic_chunks, plan
-    from mathbg.bearoff.moves import successors
 
-    check_size(points, checkers)
-    n = n_positions(points, checkers)
-    dtype = np.int16 if gnubg else np.float64
-    if out is None:
-        out = np.empty((n, n, 4), dtype)
-    elif out.shape != (n, n, 4) or out.dtype != dtype:
-        raise InvalidParameterError(f"out must have shape {(n, n, 4)} and dtype {dtype}")
-    table = successors(points, checkers)
-    transposed = np.empty((n, n, 4), dtype)
-    work = _shell_work(table.ptr, n)
-    for m0, m1, parallel in plan(work, parallel_min=_PARALLEL_SHELL, batch=_BATCH):
-        args = (m0, m1, table.ptr, table.succ, out, transposed, gnubg, _ROW_BLOCK)
-        if parallel:
-            with dynamic_chunks():
-                ts_shells_parallel(*args)
+    cubeless: float  #: 2p - 1, p the probability that the roller finishes first
+    player: float  #: the roller owns the cube
+    centre: float  #: centred cube
+    opponent: float  #: the opponent owns the cube
+
+    @property
+    def win_probability(self) -> float:
+        """p = (cubeless + 1) / 2."""
+        return (self.cubeless + 1.0) / 2.0
+
+
+class TwoSided:
+    """A two-sided bearoff database: exact equities for every pair of positions.
+
+    Examples
+    --------
+    >>> ts = TwoSided.build(points=6, checkers=6)                       # doctest: +SKIP
+    >>> ts.win_probability([0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 1])      # doctest: +SKIP
+    0.8125
+    """
+
+    def __init__(
+        self,
+        equity: NDArray[np.float64],
+        *,
+        points: int,
+        checkers: int,
+        path: Path | None = None,
+        header: dict[str, Any] | None = None,
+    ) -> None:
+        n = _index.n_positions(points, checkers)
+        if equity.ndim != 3 or equity.shape[:2] != (n, n) or equity.shape[2] not in (1, 4):
+            raise DatabaseError(f"two-sided {points}x{checkers} needs shape ({n}, {n}, 4)")
+        if equity.dtype not in (np.uint16, np.float32, np.float64):
+            raise DatabaseError(
+                f"two-sided tables are uint16, float32 or float64, not {equity.dtype}"
+            )
+        self._equity: NDArray[Any] = equity
+        #: storage: "u16" (gnubg's fixed point, equity = u / 32767.5 - 1), "f32" or "f64"
+        self.dtype = {np.dtype(np.uint16): "u16", np.dtype(np.float32): "f32"}.get(
+            equity.dtype, "f64"
+        )
+        self.points = int(points)
+        self.checkers = int(checkers)
+        self.path = path
+        self.header = header or {}
+
+    @staticmethod
+    def default_path(
+        points: int = 6, checkers: int = 6, *, dtype: str = "f64", cubeful: bool = True
+    ) -> Path:
+        """Where :meth:`build` keeps the database: ``cache_dir("bearoff")/twosided-PPxCC``,
+        with ``-f32``/``-u16`` for those encodings and ``-cubeless`` without cubeful values."""
+        from mathbg._paths import cache_dir
+
+        suffix = ("" if dtype == "f64" else f"-{dtype}") + ("" if cubeful else "-cubeless")
+        return cache_dir("bearoff") / f"twosided-{points:02d}x{checkers:02d}{suffix}"
+
+    @staticmethod
+    def default_dtype(points: int, checkers: int, cubeful: bool = True) -> str:
+        """The encoding :meth:`build` uses when none is given: float64 while the table is at
+        most 4 GiB (up to 6x10 cubeful), else gnubg's 16-bit fixed point."""
+        n = _index.n_positions(points, checkers)
+        return "f64" if n * n * (4 if cubeful else 1) * 8 <= 4 * 2**30 else "u16"
+
+    @classmethod
+    def build(
+        cls,
+        points: int = 6,
+        checkers: int = 6,
+        *,
+        cubeful: bool = True,
+        dtype: str | None = None,
+        memory: str | int | None = None,
+        client: Any = None,
+        store: str | os.PathLike[str] | None = None,
+        path: PathLike | None = None,
+        progress: bool = True,
+        rebuild: bool = False,
+        force: bool = False,
+    ) -> TwoSided:
+        """Return the two-sided database for ``points`` x ``checkers``, generating it if needed.
+
+        The table is built block by block in pip-count layers
+        (:mod:`mathbg.bearoff.build.blockbuild`): only the live window of layers is kept in
+        memory, finished blocks go to a checksummed block store, and an interrupted build
+        (even killed) resumes where it stopped when called again (a build of under a
+        second, 6x6 and smaller, keeps its blocks in memory and starts over). A database
+        already built at the target (matching header, verified checksum) is opened
+        instead.
+
+        Parameters
+        ----------
+        points, checkers : int
+            The space: at most ``checkers`` checkers a side on points 1..``points``
+            (6 x 15 is the full bearoff: 2.9e9 pairs).
+        cubeful : bool
+            Store the three cubeful money equities besides the cubeless one (4 values a
+            pair); False stores the cubeless equity only.
+        dtype : {"u16", "f32", "f64"}, optional
+            ``"u16"``: gnubg's 16-bit fixed point computed with gnubg's integer arithmetic
+            (byte-identical to ``makebearoff -t``; 2 bytes a value); ``"f32"``/``"f64"``:
+            float equities (the float64 recursion, stored as float32 or float64). Default
+            :meth:`default_dtype`.
+        memory : str or int, optional
+            Memory budget (``"12GiB"``, bytes). The build refuses to start when the budget
+            cannot hold the live window. Default: the whole table when it fits in 80 % of
+            the available memory, else that much.
+        client : dask.distributed.Client, optional
+            Build on a Dask cluster (one task per block, same kernel, same bytes); the
+            block store must then be reachable by every worker (``store``).
+        store : str or os.PathLike, optional
+            Block store directory or fsspec URL (default: beside the target).
+        path : str or os.PathLike, optional
+            Target directory (default :meth:`default_path`).
+        progress : bool
+            A tqdm bar with pairs done, pairs/s and a work-weighted ETA.
+        rebuild : bool
+            Build even when a valid database exists.
+        force : bool
+            Replace whatever is at ``path`` (see :meth:`OneSided.build`; concurrency as
+            there: a second build of the same target waits for the first).
+        """
+        from mathbg.bearoff.build import blockbuild as _bb
+
+        _index.check_size(points, checkers)
+        dtype = cls.default_dtype(points, checkers, cubeful) if dtype is None else dtype
+        spec = _bb.BuildSpec(int(points), int(checkers), bool(cubeful), dtype)
+        budget = _bb.parse_memory(memory)
+        if budget is None:
+            available = _resources.available_memory()
+            budget = None if available is None else int(0.8 * available)
+        default = path is None
+        target = (
+            Path(path) if path is not None
+            else cls.default_path(points, checkers, dtype=dtype, cubeful=cubeful)
+        )  # fmt: skip
+        wanted = (points, checkers, dtype, bool(cubeful))
+        what = "two-sided bearoff database"
+        reused = None if rebuild else native.reuse(cls, target, wanted, default, warn=False)
+        if reused is not None:
+            return reused
+        n = _index.n_positions(points, checkers)
+        table_bytes = n * n * spec.nv * spec.numpy_dtype.itemsize
+        same_kind = native.is_native("two-sided")
+        _files.check_target(target, is_same_kind=same_kind, what=what, force=force or default)
+        with _files.build_lock(target):
+            if not rebuild and (db := native.reuse(cls, target, wanted, default)) is not None:
+                return db  # built meanwhile by a concurrent build
+            # the block store (resumable after a kill) lives beside the target
+            work = target.parent / f".{target.name}.build"
+            start = time.perf_counter()
+            block_store = _bb.BlockStore(store if store is not None else work / "store")
+            try:
+                if client is not None:
+                    from mathbg.bearoff.build import blockdask
+
+                    blockdask.build_blocks(spec, block_store, client, progress=progress)
+                    arena = plan = None
+                else:
+                    arena, plan, _ = _bb.build_blocks(spec, block_store, memory=budget,
+                                                      progress=progress, persist=None)  # fmt: skip
+            except InsufficientSpaceError:
+                # a full disk: leave no debris (a kill or Ctrl+C keeps the store to resume)
+                if store is None:
+                    shutil.rmtree(work, ignore_errors=True)
+                raise
+            try:
+                with _files.atomic_directory(
+                    target, what=what, is_same_kind=same_kind, force=force or default,
+                    needed_bytes=table_bytes + 4096, locked=True,
+                ) as tmp:  # fmt: skip
+                    _bb.assemble(spec, block_store, tmp / "equity.npy", arena=arena, plan=plan,
+                                 progress=progress)  # fmt: skip
+                    del arena
+                    header = native.write_header(
+                        tmp,
+                        {
+                            "kind": "two-sided",
+                            "points": points,
+                            "checkers": checkers,
+                            "n_positions": n,
+                            "values": list(CUBE_STATES)[: spec.nv],
+                            "dtype": dtype,
+                            "encoding": "gnubg fixed point: equity = u / 32767.5 - 1"
+                            if dtype == "u16"
+                            else "equity",
+                            "build_seconds": round(time.perf_counter() - start, 3),
+                            "backend": "dask" if client is not None else "local",
+                            "generator": native.generator(),
+                        },
+                        ["equity"],
+                    )
+            except InsufficientSpaceError:
+                # no room for the table: a store holding no blocks (a small build keeps
+                # them in memory) has nothing to resume, so it goes
+                if store is None and not block_store.listing():
+                    shutil.rmtree(work, ignore_errors=True)
+                raise
+            native.remember_written(target, header)
+            block_store.remove_all()
+            shutil.rmtree(work, ignore_errors=True)
+            return cls.open(target)
+
+    @classmethod
+    def largest(cls, *, cubeful: bool = True, directory: PathLike | None = None) -> TwoSided | None:
+        """The largest two-sided database already built in the cache (or ``directory``).
+
+        "Largest" is the most checkers, then the most points, then the finest encoding
+        (f64, f32, u16). Only databases with cubeful values count when ``cubeful``. Nothing
+        is built; None when there is none.
+        """
+        from mathbg._paths import cache_dir
+
+        root = Path(directory) if directory is not None else cache_dir("bearoff")
+        best: tuple[tuple[int, int, int], Path] | None = None
+        rank = {"f64": 2, "f32": 1, "u16": 0}
+        for d in root.glob("twosided-*"):
+            try:
+                header = native.read_header(d, "two-sided")
+            except DatabaseError:
+                continue
+            nvals = len(header.get("values", []))
+            if cubeful and nvals != 4:
+                continue
+            encoding = rank.get(header.get("dtype", "f64"), 0)
+            key = (int(header["checkers"]), int(header["points"]), encoding)
+            if best is None or key > best[0]:
+                best = (key, d)
+        if best is None:
+            return None
+        try:
+            return cls.open(best[1])
+        except DatabaseError:
+            return None
+
+    @classmethod
+    def open(cls, path: PathLike, *, verify: bool = True) -> TwoSided:
+        """Open a native database directory or a gnubg two-sided ``.bd`` file.
+
+        Checks as in :meth:`OneSided.open`.
+        """
+        p = Path(path)
+        if gnubg_bd.is_gnubg_file(p):
+            bd = gnubg_bd.read_twosided(p)
+            h = bd.header
+            return cls(
+                gnubg_bd.equity_from_u16(bd.values),
+                points=h.points,
+                checkers=h.checkers,
+                path=p,
+                header={"kind": "two-sided", "source": "gnubg"},
+            )
+        if not p.is_dir():
+            raise DatabaseError(f"{p}: no such bearoff database")
+        header = native.read_header(p, "two-sided")
+        arrays = native.load_arrays(p, header, verify)
+        return cls(
+            arrays["equity"],
+            points=header["points"],
+            checkers=header["checkers"],
+            path=p,
+            header=native.current_names(header),
+        )
+
+    def _identity(self) -> tuple[Any, ...]:
+        return (self.points, self.checkers, self.dtype, self.cubeful)
+
+    def to_gnubg(self, path: PathLike, *, exact: bool = True, force: bool = False) -> None:
+        """Write a gnubg two-sided ``.bd`` file (4 x uint16 per pair, or 1 cubeless).
+
+        A 16-bit database (built with gnubg's arithmetic) is written as stored: the file
+        ``makebearoff -t PxC`` writes, byte for byte. For a float database ``exact``
+        regenerates the table with gnubg's integer arithmetic (a 16-bit build), otherwise
+        the float equities are rounded to the nearest fixed-point value.
+
+        Raises
+        ------
+        DatabaseError
+            When the file would exceed gnubg's 2 GB limit (larger than 6 x 11 cubeful).
+        """
+        n, nv = self.n_positions, self._equity.shape[2]
+        if 40 + n * n * nv * 2 > 2**31 - 1:
+            raise DatabaseError(
+                f"a two-sided {self.points}x{self.checkers} .bd file would be "
+                f"{(40 + n * n * nv * 2) / 1e9:.1f} GB: gnubg's format holds at most 2 GB"
+            )
+        values: NDArray[Any]
+        if self.dtype == "u16":
+            values = self._equity
+        elif exact:
+            with tempfile.TemporaryDirectory(prefix="mathbg-ts-") as tmp:
+                fixed = TwoSided.build(self.points, self.checkers, cubeful=nv == 4, dtype="u16",
+                                       path=Path(tmp) / "db", progress=False)  # fmt: skip
+                gnubg_bd.write_twosided(path, fixed._equity, points=self.points,
+                                        checkers=self.checkers, force=force)  # fmt: skip
+                del fixed
+            return
         else:
-            ts_shells_serial(*args)
-        if progress is not None:
-            progress(m1 * m1 - m0 * m0)
-    del transposed
-    return out
+            values = gnubg_bd.u16_from_equity(self._equity)
+        gnubg_bd.write_twosided(
+            path, values, points=self.points, checkers=self.checkers, force=force
+        )
 
+    @property
+    def n_positions(self) -> int:
+        """One-side positions n = C(P + C, P) (the table has n^2 pairs)."""
+        return int(self._equity.shape[0])
 
-def _shell_work(ptr: NDArray[np.int64], n: int) -> NDArray[np.float64]:
-    """Successor evaluations per shell m: row part (m - 1) x |succ(m)|, column part
-    sum_{i <= m} |succ(i)| (``ptr``: the successor table's CSR pointers)."""
-    per_position = np.diff(ptr[::21]).astype(np.float64)
-    return np.arange(-1, n - 1).clip(0) * per_position + np.cumsum(per_position)
+    def _pair(
+        self, roller: ArrayLike, opponent: ArrayLike | None, *, in_play: bool = False
+    ) -> tuple[Any, Any]:
+        if opponent is None:
+            if not is_position(roller):
+                raise InvalidParameterError(
+                    "give the roller's and the opponent's checker counts, or one Position"
+                )
+            roller, opponent = position_side(roller, "player"), position_side(roller, "opponent")
+        r = _index.validate_counts(roller, self.points, self.checkers, what="roller")
+        o = _index.validate_counts(opponent, self.points, self.checkers, what="opponent")
+        if in_play:  # a single question about a game: both sides still have checkers
+            _index.check_in_play(r, "roller")
+            _index.check_in_play(o, "opponent")
+        return _index.rank(r, self.points), _index.rank(o, self.points)
 
+    @property
+    def cubeful(self) -> bool:
+        """Whether the cubeful equities are stored (else the cubeless one only)."""
+        return bool(self._equity.shape[2] == 4)
 
-def compile_kernels(points: int, checkers: int, *, gnubg: bool = False) -> None:
-    """Compile (or load from numba's cache) the kernels a ``points`` x ``checkers`` build uses.
+    def values(
+        self, roller: ArrayLike, opponent: ArrayLike | None = None, *, in_play: bool = False
+    ) -> NDArray[np.float64]:
+        """The stored 4-vector(s) [cubeless, player, centre, opponent] as equities.
 
-    Builds the successor table and the two-sided table of a tiny space with the same
-    argument types (and runs the parallel shell kernel on it when the real build will), under
-    :func:`mathbg._compile.compile_notice`, so a caller can start its progress bar after the
-    compiler has finished. Milliseconds once numba's cache is warm.
-    """
-    from mathbg._compile import compile_notice
-    from mathbg.bearoff._kernels import ts_shells_parallel
-    from mathbg.bearoff._schedule import dynamic_chunks, threads
-    from mathbg.bearoff.moves import successors
+        ``in_play`` refuses a pair where a side has no checker left (the game is over).
+        """
+        i, j = self._pair(roller, opponent, in_play=in_play)
+        raw = np.array(self._equity[i, j], dtype=np.float64)
+        if self.dtype == "u16":
+            return raw / 32767.5 - 1.0
+        return raw
 
-    with compile_notice("the bearoff kernels"):
-        build_arrays(2, 2, gnubg=gnubg)
-        # the real space's successor table (kept for its build): does any shell go parallel?
-        work = _shell_work(successors(points, checkers).ptr, n_positions(points, checkers))
-        if threads() > 1 and bool(np.any(work >= _PARALLEL_SHELL)):
-            small = n_positions(2, 2)
-            table = successors(2, 2)
-            dtype = np.int16 if gnubg else np.float64
-            out = np.empty((small, small, 4), dtype)
-            transposed = np.empty((small, small, 4), dtype)
-            with dynamic_chunks():
-                ts_shells_parallel(0, small, table.ptr, table.succ, out, transposed, gnubg, 1)
+    def win_probability(self, roller: ArrayLike, opponent: ArrayLike | None = None) -> Any:
+        """Exact probability that the roller bears off first (optimal checker play)."""
+        v = self.values(roller, opponent)[..., 0]
+        p = (v + 1.0) / 2.0
+        return float(p) if np.ndim(p) == 0 else p
+
+    def equities(self, roller: ArrayLike, opponent: ArrayLike | None = None) -> Equities:
+        """The four stored equities of one pair, as named fields."""
+        v = self.values(roller, opponent, in_play=True)
+        if v.ndim != 1:
+            raise InvalidParameterError("equities() takes one pair; use values() for arrays")
+        self._require_cubeful()
+        return Equities(*(float(x) for x in v))
+
+    def _require_cubeful(self) -> None:
+        if self._equity.shape[2] != 4:
+            raise DatabaseError(
+                f"{self.path}: a cubeless-only database (makebearoff -C) has no cubeful equities"
+            )
+
+    def cube_decision(
+        self,
+        roller: ArrayLike,
+        opponent: ArrayLike | None = None,
+        owner: CubeOwner | str = CubeOwner.CENTRE,
+    ) -> CubeDecision:
+        """The roller's cube decision: no double, double/take, double/pass and the action.
+
+        ND is the stored value for ``owner`` (``"centre"``, ``"player"`` = the roller, or
+        ``"opponent"``), DT twice the stored ``opponent`` value, DP = +1 (see
+        :func:`mathbg.bearoff.twosided.cube_decision`). Returns a
+        :class:`mathbg.cube.decisions.CubeDecision`.
+        """
+        v = self.values(roller, opponent, in_play=True)
+        if v.ndim != 1:
+            raise InvalidParameterError("cube_decision() takes one pair")
+        self._require_cubeful()
+        return cube_decision(v, owner)
+
+    def __repr__(self) -> str:
+        return (
+            f"TwoSided(points={self.points}, checkers={self.checkers}, dtype={self.dtype!r}, "
+            f"cubeful={self.cubeful}, path={str(self.path) if self.path else None!r})"
+        )
 
 
 def cube_decision(
     values: NDArray[np.floating],
     owner: CubeOwner | str = CubeOwner.CENTRE,
-    *,
-    cube: str | None = None,
 ) -> CubeDecision:
     """Apply the roller's root cube decision to a stored 4-vector of equities.
 
     Parameters
     ----------
     values : array_like, shape (4,)
-        [cubeless, roller owns, centred, opponent owns] no-double equities of a pair.
+        The no-double equities of a pair in the columns of :data:`CUBE_STATES`:
+        [cubeless, player, centre, opponent].
     owner : CubeOwner or str
         Who owns the cube before the roller's turn (``"centre"``, ``"player"`` = the
-        roller, ``"opponent"``; the old ``"centred"``, ``"owned"``, ``"opponent_owns"``
-        are deprecated).
-    cube : str, optional
-        Deprecated spelling of ``owner``.
+        roller, ``"opponent"``).
 
     Returns
     -------
     mathbg.cube.decisions.CubeDecision
         Money equities per unit cube (``unit="equity"``): ND = the stored value for the
-        owner, DT = 2 x the stored "opponent owns" value (after the double the opponent
+        owner, DT = 2 x the stored ``opponent`` value (after the double the opponent
         owns a 2-cube), DP = +1; the action is named by
         :func:`mathbg.cube.decisions.classify` without gammons (doubling wins ties, and
         DT = DP is named a pass), or "cube not available" when the opponent owns the cube.
@@ -208,9 +501,6 @@ def cube_decision(
     The roller doubles when ``min(DT, DP) >= ND`` (gnubg's ``CubeEquity`` convention) and
     the optimal value is ``max(ND, min(DT, DP))``.
     """
-    if cube is not None:
-        warn_deprecated("cube_decision(cube=...)", "cube_decision(owner=...)")
-        owner = cube
     who = CubeOwner.parse(owner)
     v = np.asarray(values, dtype=np.float64)
     nd = float(v[OWNER_COLUMN[who]])

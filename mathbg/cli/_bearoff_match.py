@@ -1,6 +1,6 @@
 """``mathbg bearoff match``: the exact cube decision of a bearoff at a match score.
 
-Registered by :mod:`mathbg.cli.bearoff`; the solver (:mod:`mathbg.bearoff.exact_match`) is
+Registered by :mod:`mathbg.cli.bearoff`; the solver (:mod:`mathbg.bearoff.exact.match`) is
 imported only when the command runs.
 """
 
@@ -49,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Solve (or look up) the score and print the decision."""
-    from mathbg.bearoff.exact_match import match_equity
+    from mathbg.bearoff.exact.match import match_equity
 
     roller = parse_counts(args.roller)
     opponent = parse_counts(args.opponent)

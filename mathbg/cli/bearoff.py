@@ -12,7 +12,6 @@ from mathbg.cli._args import (
     add_command,
     add_decimals,
     add_owner_argument,
-    cube_owner,
     parse_counts,
     print_json,
 )
@@ -118,13 +117,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         show,
         "two-sided: who owns the cube at the root decision, player = the roller (default centre)",
         owners=("centre", "player"),
-    )
-    show.add_argument(
-        "--cube",
-        dest="old_cube",
-        type=cube_owner,
-        choices=("centre", "player"),
-        help=argparse.SUPPRESS,  # deprecated spelling of --owner (centred, owned)
     )
     show.add_argument("--db", metavar="PATH", help="use this database (native or gnubg .bd)")
     show.set_defaults(handler=run_show)
@@ -237,7 +229,7 @@ def _check_build_args(args: argparse.Namespace, checkers: int) -> None:
                 raise InvalidParameterError(f"--{flag.replace('_', '-')} needs --two-sided")
         return
     if args.memory is not None:
-        from mathbg.bearoff.blockbuild import parse_memory
+        from mathbg.bearoff.build.blockbuild import parse_memory
 
         try:
             parse_memory(args.memory)
@@ -363,8 +355,9 @@ def _build_gnubg_file(args: argparse.Namespace, checkers: int, out: Path) -> Pat
     """Write a one-sided gnubg .bd file with gnubg's own arithmetic (byte-identical to
     makebearoff); two-sided files come from the 16-bit block build
     (:func:`_build_gnubg_two_sided`)."""
-    from mathbg.bearoff import gnubg_bd, onesided
-    from mathbg.bearoff.db import progress_bar
+    from mathbg.bearoff import gnubg_bd
+    from mathbg.bearoff.build import onesided
+    from mathbg.bearoff.build.onesided import progress_bar
     from mathbg.bearoff.index import n_positions
     from mathbg.errors import InvalidParameterError
 
@@ -507,30 +500,23 @@ def _show_two_sided(args: argparse.Namespace, roller: list[int], opponent: list[
             ts = TwoSided.build(points, checkers)
     eq = ts.equities(roller, opponent)
     owner = args.owner
-    if args.old_cube is not None:
-        print("mathbg: bearoff show --cube is deprecated; use --owner", file=sys.stderr)
-        owner = args.old_cube
     dec = ts.cube_decision(roller, opponent, owner)
-    old_name = {"centre": "centred", "player": "owned"}[owner]
     result = {
         "roller": roller,
         "opponent": opponent,
         "database": f"two-sided {ts.points}x{ts.checkers}",
         "p_win": eq.win_probability,
         "cubeless_equity": eq.cubeless,
-        "owned": eq.owned,
-        "centred": eq.centred,
-        "opponent_owns": eq.opponent_owns,
+        # by cube owner, before the roller's cube decision (Equities' fields)
+        "cubeful": {"player": eq.player, "centre": eq.centre, "opponent": eq.opponent},
         "decision": str(dec.action),
         "cube_decision": {
             "owner": owner,
-            "cube": old_name,  # deprecated: the owner under its old name
             "no_double": dec.no_double,
             "double_take": dec.double_take,
             "double_pass": dec.double_pass,
             "action": str(dec.action),
             "optimal": dec.optimal,
-            "equity": dec.optimal,  # deprecated spelling of optimal
         },
     }
     if args.json:
@@ -541,8 +527,8 @@ def _show_two_sided(args: argparse.Namespace, roller: list[int], opponent: list[
           f"({result['database']})", file=out)  # fmt: skip
     print(f"P(win) {100 * eq.win_probability:.4f} %  cubeless equity {eq.cubeless:+.6f}", file=out)
     print(
-        f"cubeful (before the roller's decision): owned {eq.owned:+.6f}  "
-        f"centred {eq.centred:+.6f}  opponent owns {eq.opponent_owns:+.6f}",
+        f"cubeful by cube owner (before the roller's decision): player {eq.player:+.6f}  "
+        f"centre {eq.centre:+.6f}  opponent {eq.opponent:+.6f}",
         file=out,
     )
     print(

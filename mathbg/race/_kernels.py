@@ -1,7 +1,7 @@
 """numba kernels of the race evaluator (internal; compiled lazily on first call).
 
 Boards are int64 arrays of length 24: checkers on the side's own points 1..24 (a race has
-no checker on the bar). Plays come from :func:`mathbg.bearoff._kernels.roll_successors`
+no checker on the bar). Plays come from :func:`mathbg.bearoff._play_kernels.roll_successors`
 (one side, no opponent in the way: exactly the situation of a race), as indices in the
 24-point bearoff numbering, decoded here by :func:`unrank_board`.
 """
@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from mathbg.bearoff._kernels import MAX_SUCC, rank_board, roll_dice, roll_successors
+from mathbg.bearoff._play_kernels import MAX_SUCC, rank_board, roll_dice, roll_successors
 
 #: Points of a race board (no bar).
 NPOINTS = 24

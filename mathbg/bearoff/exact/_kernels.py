@@ -1,6 +1,6 @@
 """numba kernels of the exact match-play bearoff solver (internal; compiled on first call).
 
-Nothing here is public API; :mod:`mathbg.bearoff.exact_match` builds the inputs and wraps them.
+Nothing here is public API; :mod:`mathbg.bearoff.exact.match` builds the inputs and wraps them.
 
 Layout
 ------
@@ -29,11 +29,11 @@ the doubler ``win[q]``, the MWC of winning the current cube). Base entries:
 so ``QT[0, x, q] = 1 - win[q]`` and a play that bears off the last checker reads
 ``1 - QT[0, j, q] = win[q]``.
 
-Order: shells ``m = max(i, j)``, as the two-sided money database
-(:mod:`mathbg.bearoff.twosided`): the row part ``(m, j)``, ``j < m``, reads only earlier
-shells; the column part ``(i, m)``, ``i <= m``, reads earlier shells and the row part of
-shell ``m``. The kernels release the GIL: independent games (e.g. the scores of one
-anti-diagonal of a race MET) run in parallel threads. Inside one game everything runs on
+Order: shells ``m = max(i, j)`` (every play lowers a position's index): the row part
+``(m, j)``, ``j < m``, reads only earlier shells; the column part ``(i, m)``, ``i <= m``,
+reads earlier shells and the row part of shell ``m``. The kernels release the GIL:
+independent games (e.g. the scores of one anti-diagonal of a race MET) run in parallel
+threads. Inside one game everything runs on
 one thread: on a shared 2-core machine, per-shell parallel regions (two barriers per
 shell) were up to ten times slower than one thread whenever the other core was busy.
 """
@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from mathbg.bearoff._kernels import ROLL_WEIGHTS
+from mathbg.bearoff._play_kernels import ROLL_WEIGHTS
 
 
 @njit(cache=True, nogil=True)

@@ -1,7 +1,8 @@
-"""numba kernels of the bearoff package (internal; compiled lazily on first call).
+"""numba kernels of bearoff plays (internal; compiled lazily on first call).
 
-Nothing here is public API: :mod:`mathbg.bearoff.moves`,
-:mod:`~mathbg.bearoff.onesided` and :mod:`~mathbg.bearoff.twosided` wrap these kernels.
+Nothing here is public API: :mod:`mathbg.bearoff.plays` wraps these kernels; the one-sided
+build (:mod:`mathbg.bearoff.build._onesided_kernels`) and the race kernels
+(:mod:`mathbg.race._kernels`) call them from their own kernels.
 
 Conventions
 -----------
@@ -17,8 +18,7 @@ the one-checker move table, the build's hot path, 3-4 times faster) enumerate th
 plays in the same order over different primitives, each with its own shortcuts; the
 doubles' four nested loops are that enumeration's shape (sources never above the previous
 one). One generic version would need function-typed arguments and cost the builds speed,
-so both are kept and tested against each other. The float64 and gnubg-integer two-sided
-recursions already share one kernel (the ``gnubg`` flag).
+so both are kept and tested against each other.
 """
 
 from __future__ import annotations
@@ -370,7 +370,7 @@ def roll_successors_indexed(
 
 
 @njit(cache=True)
-def _successors_of(
+def successors_of(
     i: Any, boards: Any, d0: Any, d1: Any, binom: Any, S: Any, outside2: Any, out: Any, tails: Any
 ) -> Any:
     """Successors of position ``i`` for ``d0-d1``: from the move table when there is one
@@ -404,7 +404,7 @@ def csr_counts(boards: Any, binom: Any, S: Any, outside2: Any, counts: Any) -> N
         r = 0
         for d0 in range(1, 7):
             for d1 in range(1, d0 + 1):
-                m = _successors_of(i, boards, d0, d1, binom, S, outside2, out, tails)
+                m = successors_of(i, boards, d0, d1, binom, S, outside2, out, tails)
                 counts[i * 21 + r] = m
                 r += 1
 
@@ -419,368 +419,8 @@ def csr_fill(boards: Any, binom: Any, S: Any, outside2: Any, ptr: Any, succ: Any
         r = 0
         for d0 in range(1, 7):
             for d1 in range(1, d0 + 1):
-                m = _successors_of(i, boards, d0, d1, binom, S, outside2, out, tails)
+                m = successors_of(i, boards, d0, d1, binom, S, outside2, out, tails)
                 base = ptr[i * 21 + r]
                 for q in range(m):
                     succ[base + q] = out[q]
                 r += 1
-
-
-@njit(cache=True)
-def _round_to_ffff(acc: Any, out: Any, lo: Any) -> None:
-    """gnubg's fixed point: ``out = (acc + 18) // 36`` then the residue onto the first mode."""
-    total = 0
-    mode = 0
-    top = -1
-    for n in range(32):
-        v = (acc[lo + n] + 18) // 36
-        out[lo + n] = v
-        total += v
-        if v > top:
-            top = v
-            mode = n
-    out[lo + mode] = top - (total - 0xFFFF)
-
-
-@njit(cache=True)
-def _os_position(
-    i: Any, boards: Any, binom: Any, S: Any, outside2: Any, dist: Any, mean: Any, gdist: Any,
-    gmean: Any, gstart: Any, tol: Any, tab: Any, rolls: Any, win: Any,
-    flags: Any, out: Any, tails: Any, acc: Any, gacc: Any, iacc: Any,
-) -> None:  # fmt: skip
-    """Compute one position of a one-sided database (see :func:`os_layers_serial`).
-
-    ``out``, ``tails``, ``acc``, ``gacc`` (zeroed) and ``iacc`` are scratch arrays; ``acc``
-    and ``gacc`` are left zeroed.
-    """
-    nb = dist.shape[1]
-    nbg = gdist.shape[1]
-    want_float = (flags & 1) != 0
-    want_int = (flags & 2) != 0
-    int_policy = (flags & 4) != 0
-    m_acc = 0.0
-    g_acc = 0.0
-    d_lo, d_hi, g_lo, g_hi = nb, 0, nbg, 0
-    full = i >= gstart
-    for n in range(64):
-        iacc[n] = 0
-    if not full:
-        iacc[32] = 0xFFFF * 36
-    for d0 in range(1, 7):
-        for d1 in range(1, d0 + 1):
-            w = 1 if d0 == d1 else 2
-            m = _successors_of(i, boards, d0, d1, binom, S, outside2, out, tails)
-            best = out[0]
-            gbest = out[0]
-            if int_policy:
-                best_rolls = rolls[best, 0]
-                for q in range(1, m):
-                    s = out[q]
-                    if rolls[s, 0] < best_rolls:
-                        best = s
-                        best_rolls = rolls[s, 0]
-                if full:
-                    gbest_rolls = rolls[gbest, 1]
-                    for q in range(1, m):
-                        s = out[q]
-                        if rolls[s, 1] < gbest_rolls:
-                            gbest = s
-                            gbest_rolls = rolls[s, 1]
-            else:
-                best_mean = mean[best]
-                for q in range(1, m):
-                    s = out[q]
-                    if mean[s] < best_mean - tol:
-                        best = s
-                        best_mean = mean[s]
-                if full:
-                    gbest_mean = gmean[gbest]
-                    for q in range(1, m):
-                        s = out[q]
-                        if gmean[s] < gbest_mean - tol:
-                            gbest = s
-                            gbest_mean = gmean[s]
-            if want_float:
-                for n in range(win[best, 0], win[best, 1] + 1):
-                    acc[n + 1] += w * dist[best, n]
-                d_lo = min(d_lo, win[best, 0] + 1)
-                d_hi = max(d_hi, win[best, 1] + 1)
-                m_acc += w * mean[best]
-                if full:
-                    if gbest >= gstart:
-                        row = gbest - gstart
-                        for n in range(win[gbest, 2], win[gbest, 3] + 1):
-                            gacc[n + 1] += w * gdist[row, n]
-                        g_lo = min(g_lo, win[gbest, 2] + 1)
-                        g_hi = max(g_hi, win[gbest, 3] + 1)
-                    else:
-                        gacc[1] += w
-                        g_lo = min(g_lo, 1)
-                        g_hi = max(g_hi, 1)
-                    g_acc += w * gmean[gbest]
-            if want_int:
-                for n in range(31):
-                    iacc[n + 1] += w * tab[best, n]
-                if full:
-                    for n in range(31):
-                        iacc[33 + n] += w * tab[gbest, 32 + n]
-    if want_float:
-        for n in range(d_lo, d_hi + 1):
-            dist[i, n] = acc[n] / 36.0
-            acc[n] = 0.0
-        win[i, 0] = d_lo
-        win[i, 1] = d_hi
-        mean[i] = 1.0 + m_acc / 36.0
-        if full:
-            row = i - gstart
-            for n in range(g_lo, g_hi + 1):
-                gdist[row, n] = gacc[n] / 36.0
-                gacc[n] = 0.0
-            win[i, 2] = g_lo
-            win[i, 3] = g_hi
-            gmean[i] = 1.0 + g_acc / 36.0
-    if want_int:
-        _round_to_ffff(iacc, tab[i], 0)
-        _round_to_ffff(iacc, tab[i], 32)
-        r0 = np.int64(0)
-        r1 = np.int64(0)
-        for n in range(1, 32):
-            r0 += n * np.int64(tab[i, n])
-            r1 += n * np.int64(tab[i, 32 + n])
-        rolls[i, 0] = r0
-        rolls[i, 1] = r1
-
-
-@njit(cache=True)
-def os_layers_serial(
-    order: Any, lo: Any, hi: Any, boards: Any, binom: Any, S: Any, outside2: Any, dist: Any,
-    mean: Any, gdist: Any, gmean: Any, gstart: Any, tol: Any, tab: Any, rolls: Any,
-    win: Any, flags: Any,
-) -> None:  # fmt: skip
-    """Fill the positions ``order[lo:hi]`` of a one-sided database, in order, on one thread.
-
-    ``order`` lists positions by increasing pip count (every play lowers it, so each
-    position's successors come first). ``S``/``outside2`` is the move table of
-    :func:`single_moves` (or a 1-row dummy: then plays are generated from the boards).
-
-    ``flags`` bit 1: float64 tables ``dist``/``mean`` (and ``gdist``/``gmean`` for the
-    15-checker positions, index >= ``gstart``; ``gdist`` row = index - ``gstart``), with
-    ``win[i]`` = first and last possibly non-zero bin of
-    both distributions; bit 2: gnubg's fixed-point table ``tab`` (uint16[N, 64]: 32 bins,
-    then 32 gammon bins) with ``rolls[i] = sum_n n*tab[i, n]`` for both halves; bit 4:
-    choose plays by gnubg's fixed-point expected rolls (the first strict minimum in gnubg's
-    move order, as ``makebearoff.c:BearOff`` does) instead of the float64 ones (the first
-    within ``tol`` of the minimum).
-
-    For each roll the chosen play's distribution is shifted by one roll and added with
-    weight 1 (double) or 2 out of 36. The gammon distribution (rolls until the first
-    checker is off) uses its own choice, minimising the expected rolls to the first
-    checker off; a successor with a checker off has a unit mass at 0. The fixed-point
-    table reproduces gnubg's integer arithmetic: accumulation in units of 1/65535 (the
-    successor's bin 31 is dropped), ``(x + 18) // 36`` and the residue on the first mode.
-    """
-    out = np.empty(MAX_SUCC, np.int64)
-    tails = np.empty(boards.shape[1] + 1, np.int64)
-    acc = np.zeros(dist.shape[1])
-    gacc = np.zeros(gdist.shape[1])
-    iacc = np.zeros(64, np.int64)
-    for t in range(lo, hi):
-        _os_position(
-            order[t], boards, binom, S, outside2, dist, mean, gdist, gmean, gstart, tol, tab,
-            rolls, win, flags, out, tails, acc, gacc, iacc,
-        )  # fmt: skip
-
-
-@njit(parallel=True, cache=True)
-def os_layer_parallel(
-    order: Any, lo: Any, hi: Any, boards: Any, binom: Any, S: Any, outside2: Any, dist: Any,
-    mean: Any, gdist: Any, gmean: Any, gstart: Any, tol: Any, tab: Any, rolls: Any,
-    win: Any, flags: Any, nchunks: Any,
-) -> None:  # fmt: skip
-    """:func:`os_layers_serial` for one pip layer (independent positions), split into
-    ``nchunks`` parallel tasks."""
-    # contiguous chunks: neighbouring positions share successors (cache reuse); the caller
-    # sets numba's parallel chunk size to 1 so chunks are handed out one at a time
-    step = (hi - lo + nchunks - 1) // nchunks
-    for c in prange(nchunks):
-        out = np.empty(MAX_SUCC, np.int64)
-        tails = np.empty(boards.shape[1] + 1, np.int64)
-        acc = np.zeros(dist.shape[1])
-        gacc = np.zeros(gdist.shape[1])
-        iacc = np.zeros(64, np.int64)
-        for t in range(lo + c * step, min(hi, lo + (c + 1) * step)):
-            _os_position(
-                order[t], boards, binom, S, outside2, dist, mean, gdist, gmean, gstart, tol,
-                tab, rolls, win, flags, out, tails, acc, gacc, iacc,
-            )  # fmt: skip
-
-
-# --------------------------------------------------------------------------------------
-# Two-sided databases
-#
-# E[i, j, v]: the side on roll has position i, the opponent position j; v = 0 cubeless
-# equity (2p - 1), 1 roller owns the cube, 2 centred, 3 opponent owns (money, cube 1,
-# before the roller's own cube decision). ET[j, i] = E[i, j] is kept to stream rows.
-# Float mode: E[i,j] = sum_r w_r/36 max_{s in succ(i,r)} g(E[j, s]) with
-#   g0 = -x0, g1 = -x3, g2 = -max(x2, min(2 x3, 1)), g3 = -max(x1, min(2 x3, 1))
-# (the opponent, on roll at (j, s), doubles when min(2 DT, DP) >= ND; the taker takes
-# when 2 DT <= DP = 1). gnubg mode reproduces makebearoff.c:BearOff2's int16 arithmetic:
-# negation ~x = -x - 1, CubeEquity with C integer division, total / 36 truncated.
-
-
-@njit(cache=True)
-def _cdiv(a: Any, b: Any) -> Any:
-    """C integer division (truncation toward zero); exact on integer-valued floats."""
-    q = abs(a) // b
-    return q if a >= 0 else -q
-
-
-@njit(cache=True)
-def _cube_gnubg(nd: Any, dt: Any) -> Any:
-    """gnubg ``CubeEquity(ND, DT, DP=0x7FFF)`` on int16 equities."""
-    if dt >= _cdiv(nd, 2) and 0x7FFF >= nd:
-        if dt >= 0x7FFF // 2:
-            return 0x7FFF
-        return 2 * dt
-    return nd
-
-
-@njit(cache=True)
-def _values(x: Any, gnubg: Any) -> Any:
-    """The roller's four values after a play leading to the stored opponent entry ``x``.
-
-    Float: ``(-x0, -x3, -max(x2, min(2 x3, 1)), -max(x1, min(2 x3, 1)))``; gnubg: the same
-    in int16 arithmetic (``~y`` negation, ``CubeEquity`` with C division).
-    """
-    if gnubg:
-        x1 = np.int64(x[1])
-        x3 = np.int64(x[3])
-        return (
-            -np.int64(x[0]) - 1.0,
-            -x3 - 1.0,
-            -_cube_gnubg(np.int64(x[2]), x3) - 1.0,
-            -_cube_gnubg(x1, x3) - 1.0,
-        )
-    dt = min(2.0 * x[3], 1.0)
-    return -x[0], -x[3], -max(x[2], dt), -max(x[1], dt)
-
-
-@njit(cache=True)
-def _finish(total: Any, gnubg: Any) -> Any:
-    if gnubg:
-        return _cdiv(total, 36)
-    return total / 36.0
-
-
-@njit(cache=True)
-def _ts_base(m: Any, E: Any, ET: Any, gnubg: Any) -> None:
-    """Base entries of shell m: E[0, j] = +1 (roller off), E[i, 0] = -1 (i > 0)."""
-    win = 32767.0 if gnubg else 1.0
-    lose = -32768.0 if gnubg else -1.0
-    for v in range(4):
-        E[0, m, v] = win
-        ET[m, 0, v] = win
-        if m > 0:
-            E[m, 0, v] = lose
-            ET[0, m, v] = lose
-
-
-@njit(cache=True)
-def _ts_row_block(
-    m: Any, j0: Any, j1: Any, ptr: Any, succ: Any, E: Any, ET: Any, gnubg: Any, acc: Any, best: Any
-) -> None:
-    """E[m, j] for j0 <= j < j1: the roller m against opponents j (reads ET[s, j])."""
-    low = -65535.0 if gnubg else -np.inf
-    nj = j1 - j0
-    for jj in range(nj):
-        for v in range(4):
-            acc[jj, v] = 0.0
-    for r in range(21):
-        for jj in range(nj):
-            for v in range(4):
-                best[jj, v] = low
-        for q in range(ptr[m * 21 + r], ptr[m * 21 + r + 1]):
-            s = succ[q]
-            for jj in range(nj):
-                v0, v1, v2, v3 = _values(ET[s, j0 + jj], gnubg)
-                if v0 > best[jj, 0]:
-                    best[jj, 0] = v0
-                if v1 > best[jj, 1]:
-                    best[jj, 1] = v1
-                if v2 > best[jj, 2]:
-                    best[jj, 2] = v2
-                if v3 > best[jj, 3]:
-                    best[jj, 3] = v3
-        w = ROLL_WEIGHTS[r]
-        for jj in range(nj):
-            for v in range(4):
-                acc[jj, v] += w * best[jj, v]
-    for jj in range(nj):
-        for v in range(4):
-            val = _finish(acc[jj, v], gnubg)
-            E[m, j0 + jj, v] = val
-            ET[j0 + jj, m, v] = val
-
-
-@njit(cache=True)
-def _ts_column_entry(m: Any, i: Any, ptr: Any, succ: Any, E: Any, ET: Any, gnubg: Any) -> None:
-    """E[i, m]: the roller i against the opponent m (reads the row E[m, s], s < i)."""
-    low = -65535.0 if gnubg else -np.inf
-    a0 = a1 = a2 = a3 = 0.0
-    for r in range(21):
-        b0 = b1 = b2 = b3 = low
-        for q in range(ptr[i * 21 + r], ptr[i * 21 + r + 1]):
-            v0, v1, v2, v3 = _values(E[m, succ[q]], gnubg)
-            b0 = max(b0, v0)
-            b1 = max(b1, v1)
-            b2 = max(b2, v2)
-            b3 = max(b3, v3)
-        w = ROLL_WEIGHTS[r]
-        a0 += w * b0
-        a1 += w * b1
-        a2 += w * b2
-        a3 += w * b3
-    for v, total in enumerate((a0, a1, a2, a3)):
-        val = _finish(total, gnubg)
-        E[i, m, v] = val
-        ET[m, i, v] = val
-
-
-@njit(cache=True)
-def ts_shells_serial(
-    m_lo: Any, m_hi: Any, ptr: Any, succ: Any, E: Any, ET: Any, gnubg: Any, block: Any
-) -> None:
-    """Fill the shells ``m_lo <= m < m_hi`` (``m = max(i, j)``) on one thread.
-
-    Shell m needs only shells < m for its row part (E[m, j], j < m: reads E[j, s] with
-    s in succ(m) from ET[s, j], contiguous in j) and then the row m for its column part
-    (E[i, m], i <= m: reads E[m, s], s < i).
-    """
-    acc = np.empty((block, 4))
-    best = np.empty((block, 4))
-    for m in range(m_lo, m_hi):
-        _ts_base(m, E, ET, gnubg)
-        for j0 in range(1, m, block):
-            _ts_row_block(m, j0, min(m, j0 + block), ptr, succ, E, ET, gnubg, acc, best)
-        for i in range(1, m + 1):
-            _ts_column_entry(m, i, ptr, succ, E, ET, gnubg)
-
-
-@njit(parallel=True, cache=True)
-def ts_shells_parallel(
-    m_lo: Any, m_hi: Any, ptr: Any, succ: Any, E: Any, ET: Any, gnubg: Any, block: Any
-) -> None:
-    """:func:`ts_shells_serial` with each shell's row and column parts in parallel
-    (their entries are independent)."""
-    for m in range(m_lo, m_hi):
-        _ts_base(m, E, ET, gnubg)
-        nblk = (m - 1 + block - 1) // block
-        for bk in prange(nblk):
-            acc = np.empty((block, 4))
-            best = np.empty((block, 4))
-            j0 = 1 + bk * block
-            _ts_row_block(m, j0, min(m, j0 + block), ptr, succ, E, ET, gnubg, acc, best)
-        step = max(1, (m + 63) // 64)  # contiguous chunks, handed out one at a time
-        for c in prange((m + step - 1) // step):
-            for i in range(1 + c * step, min(m, (c + 1) * step) + 1):
-                _ts_column_entry(m, i, ptr, succ, E, ET, gnubg)

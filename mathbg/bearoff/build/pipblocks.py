@@ -57,7 +57,9 @@ class PipLayout:
     checkers: int
     order: NDArray[np.int64]
     offsets: NDArray[np.int64]
-    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    _cache: dict[int, list[tuple[int, int]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @property
     def n(self) -> int:

@@ -1,6 +1,6 @@
 """Cube theory and MET models tested against exact match play in bearoffs.
 
-Flat functions returning pandas DataFrames, on top of :mod:`mathbg.bearoff.exact_match`:
+Flat functions returning pandas DataFrames, on top of :mod:`mathbg.bearoff.exact.match`:
 
 - :func:`take_boundary` / :func:`take_boundary_summary`: the exact take/pass decision of
   every pair at a score against three rules from the MET: the no-recube take point (no
@@ -13,7 +13,7 @@ Flat functions returning pandas DataFrames, on top of :mod:`mathbg.bearoff.exact
   gnubg's blend ``(1 - x) dead + x live`` (:func:`mathbg.cube.cubeful.cubeful_mwc`) would
   give the exact no-double MWC of a position, by score and pip count;
 - :func:`fit_met_model`: the parameters of Zadeh's or Tornberg's (mec) MET model that fit
-  a table best (e.g. the exact race-game MET of :func:`mathbg.bearoff.exact_match.race_met`),
+  a table best (e.g. the exact race-game MET of :func:`mathbg.bearoff.exact.match.race_met`),
   with the remaining error.
 
 All probabilities and MWCs are fractions in [0, 1].
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mathbg.bearoff.exact_match import (
+from mathbg.bearoff.exact.match import (
     after_game,
     away_pair,
     game_kind,
@@ -127,7 +127,7 @@ def take_boundary(
     owner : {"centre", "player"}, optional
         Who holds the cube (default: centre on a 1-cube, else the roller).
     met, crawford, points, checkers :
-        As :func:`mathbg.bearoff.exact_match.solve_score`.
+        As :func:`mathbg.bearoff.exact.match.solve_score`.
     doubles_only : bool
         Keep only the pairs where doubling is right (``min(DT, DP) >= ND``): the real
         decisions (default). False keeps every pair.
@@ -280,7 +280,7 @@ def implied_cube_life(
     ----------
     away, cube, owner, met, crawford, points, checkers :
         The score and cube state (owner ``"centre"``, ``"player"`` (the roller) or ``"opponent"``)
-        and the solved space, as :func:`mathbg.bearoff.exact_match.match_equity`.
+        and the solved space, as :func:`mathbg.bearoff.exact.match.match_equity`.
     tolerance : float
         ``x`` is NaN where ``|live - dead| < tolerance`` (the cube hardly matters, or
         gnubg treats the score as cubeless: Crawford, DMP, 2-away/2-away).
@@ -294,7 +294,7 @@ def implied_cube_life(
     """
     import pandas as pd
 
-    from mathbg.bearoff.exact_match import owner_index
+    from mathbg.bearoff.exact.match import owner_index
     from mathbg.cube.cubeful import cubeful_mwc
 
     a, b = away_pair(away)
@@ -469,7 +469,7 @@ def fit_met_model(
     Parameters
     ----------
     target : mathbg.met.MET
-        The table to fit (e.g. :func:`mathbg.bearoff.exact_match.race_met`).
+        The table to fit (e.g. :func:`mathbg.bearoff.exact.match.race_met`).
     model : {"zadeh", "mec"}
         :func:`mathbg.met.zadeh` (gammon rates, delta, delta-bar, post-Crawford gammon
         rate and free drops) or :func:`mathbg.met.mec` (gammon rate, free drops, the

@@ -38,7 +38,7 @@ MWC of winning ``c`` points::
 
 (``S(i, r)`` the positions the roller reaches with roll r, ``w_r`` 1 for doubles and 2
 otherwise; a play bearing off the last checker is worth ``DP``). The DP runs over pairs in
-shells ``m = max(i, j)`` in numba (:mod:`mathbg.bearoff._match_kernels`); the cube states
+shells ``m = max(i, j)`` in numba (:mod:`mathbg.bearoff.exact._kernels`); the cube states
 that can never differ (same leaves, same options) are merged before solving, and for a
 query only the states reachable from it are kept.
 
@@ -323,7 +323,7 @@ class _Space:
         return n_positions(self.points, self.checkers)
 
     def table(self) -> Any:
-        from mathbg.bearoff.moves import successors
+        from mathbg.bearoff.plays import successors
 
         return successors(self.points, self.checkers)
 
@@ -349,7 +349,7 @@ def _run_kernel(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Solve every pair; return ``QT`` (see the kernel module) and ``N`` of ``report``."""
     from mathbg._resources import check_memory
-    from mathbg.bearoff import _match_kernels as k
+    from mathbg.bearoff.exact import _kernels as k
 
     n = space.n
     S = states.n
@@ -408,7 +408,7 @@ def _root_values(
     space: _Space, states: CubeStates, qt: NDArray[np.float64], i: int, j: int
 ) -> NDArray[np.float64]:
     """``N[i, j, :]`` of every state class from a solved ``QT``."""
-    from mathbg.bearoff import _match_kernels as k
+    from mathbg.bearoff.exact import _kernels as k
 
     table = space.table()
     out = np.empty(states.n)
@@ -741,7 +741,7 @@ def _cache_path(points: int, checkers: int, a: int, b: int, kind: str, key: str)
     return cache_dir("bearoff") / "match" / name
 
 
-def _arrays_digest(arrays: dict[str, NDArray], identity: str) -> str:
+def _arrays_digest(arrays: dict[str, NDArray[Any]], identity: str) -> str:
     digest = hashlib.sha256(identity.encode() + b"\n")
     for name in sorted(arrays):
         arr = np.ascontiguousarray(arrays[name])
@@ -753,7 +753,7 @@ def _arrays_digest(arrays: dict[str, NDArray], identity: str) -> str:
 def _save(sol: GameSolution, path: Path, identity: str) -> None:
     """Write a solution to the disk cache (atomic; checksummed over its identity and every
     array)."""
-    from mathbg.bearoff import storage
+    from mathbg import _files
 
     arrays: dict[str, Any] = {
         "no_double": np.asarray(sol.no_double),
@@ -763,7 +763,7 @@ def _save(sol: GameSolution, path: Path, identity: str) -> None:
     }
     checksum = np.frombuffer(_arrays_digest(arrays, identity).encode(), dtype=np.uint8)
     needed = sum(a.nbytes for a in arrays.values()) + 4096
-    with storage.atomic_file(
+    with _files.atomic_file(
         path,
         what="match cache file",
         is_same_kind=lambda p: p.suffix == ".npz",
@@ -1039,7 +1039,7 @@ def _game_start(
         if opening_double and states.can_double[k]:
             v = max(v, min(nvec[states.dbl[k]], states.win[k]))
         values.append(v)
-    return 0.5 * values[0] + 0.5 * (1.0 - values[1])
+    return float(0.5 * values[0] + 0.5 * (1.0 - values[1]))
 
 
 def race_met(
@@ -1105,10 +1105,10 @@ def race_met(
 
     def mwc(a: int, b: int, kind: str) -> float:
         if kind == "post":
-            return post[a] if b == 1 else 1.0 - post[b]
+            return float(post[a] if b == 1 else 1.0 - post[b])
         if kind == "crawford":
-            return crawford[b] if a == 1 else 1.0 - crawford[a]
-        return pre[a, b]
+            return float(crawford[b] if a == 1 else 1.0 - crawford[a])
+        return float(pre[a, b])
 
     # waves of independent games: the post-Crawford chain (each reads the one before),
     # the Crawford games (read post-Crawford entries), then the scores by a + b
@@ -1131,11 +1131,11 @@ def race_met(
         bar = tqdm(total=total_jobs, desc=f"race MET to {length}", unit="score", leave=False)
     from concurrent.futures import ThreadPoolExecutor
 
-    from mathbg.bearoff._schedule import threads
+    import numba
 
     space.table()  # build the successor table once, outside the threads
     try:
-        with ThreadPoolExecutor(max_workers=max(1, threads())) as pool:
+        with ThreadPoolExecutor(max_workers=max(1, int(numba.get_num_threads()))) as pool:
             for wave in waves:
                 for (a, b, kind), value in zip(wave, pool.map(run, wave), strict=True):
                     if kind == "post":

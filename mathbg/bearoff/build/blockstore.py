@@ -22,8 +22,10 @@ blocks, only the listed copy of each block is trusted. The ``.npy`` header is pa
 The store is a local directory, or any fsspec URL (``s3://bucket/prefix``,
 ``file:///shared/dir``, ...) when fsspec is installed, so every Dask worker can reach it.
 
-(The atomic-write helpers are local to this module; they are meant to move to
-``mathbg.bearoff.storage`` when that module lands.)
+Block files are written by a rename of a temporary beside them, without ``fsync``: the
+store may be remote (fsspec), a rename is atomic against a killed process, and a block
+torn by a power loss fails its checksum and is recomputed. Everything else the package
+writes goes through :mod:`mathbg._files`.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mathbg import _npy
-from mathbg.bearoff.storage import space_error
+from mathbg._files import space_error
 from mathbg.errors import DatabaseCorruptError, DatabaseError
 
 __all__ = ["BLOCK_FORMAT", "BlockStore"]

@@ -125,14 +125,14 @@ def play_results(counts: Sequence[int], roll: Any) -> list[tuple[int, ...]]:
         The resulting positions (length P), in gnubg's move-generation order. A position
         with no checker left returns ``[]`` (nothing to play).
     """
-    from mathbg.bearoff._kernels import roll_successors
+    from mathbg.bearoff._play_kernels import roll_successors
 
     board = validate_counts(counts, len(counts))
     points = board.shape[-1]
     d0, d1 = ROLLS[roll_index(roll)]
     if not board.any():
         return []
-    from mathbg.bearoff._kernels import MAX_SUCC
+    from mathbg.bearoff._play_kernels import MAX_SUCC
 
     out = np.empty(MAX_SUCC, np.int64)
     tails = np.empty(points + 1, np.int64)
@@ -147,13 +147,13 @@ MOVE_TABLE_MAX_BYTES = 1 << 30
 
 def move_table(points: int, checkers: int) -> tuple[NDArray[np.int32], NDArray[np.bool_]]:
     """One-checker move table of the space, ``S[i, d-1, s]`` (see
-    :func:`mathbg.bearoff._kernels.single_moves`), and the "two checkers outside home"
+    :func:`mathbg.bearoff._play_kernels.single_moves`), and the "two checkers outside home"
     flags; a 1-row dummy when the table would exceed :data:`MOVE_TABLE_MAX_BYTES`.
 
     The table makes play generation a walk over indices (about 3-4 times faster than
     moving checkers, with the same results in the same order).
     """
-    from mathbg.bearoff._kernels import single_moves
+    from mathbg.bearoff._play_kernels import single_moves
 
     n = n_positions(points, checkers)
     if n * 6 * points * 4 > MOVE_TABLE_MAX_BYTES:
@@ -178,7 +178,7 @@ def _successors_cached(points: int, checkers: int) -> SuccessorTable:
 
 def _successors_compiled(points: int, checkers: int) -> SuccessorTable:
     """The successor table from the numba kernels (spaces too big for numpy's way)."""
-    from mathbg.bearoff._kernels import csr_counts, csr_fill
+    from mathbg.bearoff._play_kernels import csr_counts, csr_fill
 
     boards = all_positions(points, checkers)
     table, outside2 = move_table(points, checkers)

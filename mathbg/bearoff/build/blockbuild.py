@@ -1,15 +1,15 @@
 """Block-wise two-sided build: layer loop, live window, block store, resume, assembly.
 
-The table is computed block by block in pip-sum layers (:mod:`mathbg.bearoff.pipblocks`)
-with one numba kernel (:mod:`mathbg.bearoff._block_kernels`):
+The table is computed block by block in pip-sum layers (:mod:`mathbg.bearoff.build.pipblocks`)
+with one numba kernel (:mod:`mathbg.bearoff.build._block_kernels`):
 
 1. the successor table is put in pip order (:func:`pip_csr`);
 2. layers are processed two at a time (a layer reads only layers at least two below
    it); the blocks of a group run in parallel (``prange``, largest first) inside a
    ring-buffer **arena** that holds only the live window when the memory budget is smaller
-   than the table (:class:`~mathbg.bearoff.pipblocks.ArenaPlan`); a budget too small for
+   than the table (:class:`~mathbg.bearoff.build.pipblocks.ArenaPlan`); a budget too small for
    the window is refused before anything is computed;
-3. every finished block is written to the :class:`~mathbg.bearoff.blockstore.BlockStore`
+3. every finished block is written to the :class:`~mathbg.bearoff.build.blockstore.BlockStore`
    (atomic, checksummed) by a writer thread while the next group computes;
 4. a build killed at any moment resumes from the verified blocks in its store: no block
    is recomputed, none is trusted without its checksum, and the result is the same bytes
@@ -31,17 +31,15 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from mathbg.bearoff import storage
-from mathbg.bearoff.blockstore import BlockStore
-from mathbg.bearoff.pipblocks import ArenaPlan, PipLayout, layout
+from mathbg import _files
+from mathbg.bearoff.build.blockstore import BlockStore
+from mathbg.bearoff.build.pipblocks import ArenaPlan, PipLayout, layout
 from mathbg.errors import DatabaseError, InsufficientMemoryError, InvalidParameterError
 
 __all__ = [
@@ -51,10 +49,12 @@ __all__ = [
     "BuildStats",
     "assemble",
     "build_blocks",
-    "build_lock",
+    "compile_kernels",
     "minimum_memory",
     "parse_memory",
     "pip_csr",
+    "table",
+    "uses_parallel",
 ]
 
 #: Storage encodings: numpy dtype and whether gnubg's integer arithmetic is used.
@@ -171,9 +171,9 @@ class PipCsr:
 
 
 def pip_csr(lay: PipLayout) -> PipCsr:
-    """The successor table of the space (:func:`mathbg.bearoff.moves.successors`) in pip order."""
-    from mathbg.bearoff._block_kernels import pip_order_csr, pip_order_lengths
-    from mathbg.bearoff.moves import successors
+    """The successor table of the space (:func:`mathbg.bearoff.plays.successors`) in pip order."""
+    from mathbg.bearoff.build._block_kernels import pip_order_csr, pip_order_lengths
+    from mathbg.bearoff.plays import successors
 
     table = successors(lay.points, lay.checkers)
     n = lay.n
@@ -335,10 +335,18 @@ def _steps(
     return steps
 
 
-def _compile(spec: BuildSpec, parallel: bool) -> None:
+def uses_parallel(spec: BuildSpec) -> bool:
+    """Whether an in-memory build of ``spec`` runs any step on the parallel kernel."""
+    lay = layout(spec.points, spec.checkers)
+    csr = pip_csr(lay)
+    plan = plan_arena(spec, lay, csr, None)
+    return any(parallel for _, parallel in _steps(lay, plan, spec.nv, block_work(lay, csr)))
+
+
+def compile_kernels(spec: BuildSpec, parallel: bool) -> None:
     """Compile the layer kernels for this encoding before the clock starts (the parallel
     one only when a step uses it)."""
-    from mathbg.bearoff._block_kernels import layer_kernel, serial_kernel
+    from mathbg.bearoff.build._block_kernels import layer_kernel, serial_kernel
 
     empty = np.zeros(0, np.int64)
     for kernel in (layer_kernel, serial_kernel) if parallel else (serial_kernel,):
@@ -355,7 +363,7 @@ def build_blocks(
     progress: bool = True,
     stop_after: int | None = None,
     persist: bool | None = True,
-) -> tuple[NDArray | None, ArenaPlan, BuildStats]:
+) -> tuple[NDArray[Any] | None, ArenaPlan, BuildStats]:
     """Compute every block of ``spec`` into ``store`` (resuming from the blocks there).
 
     Parameters
@@ -375,8 +383,8 @@ def build_blocks(
         The arena (the whole table when ``plan.keep_all``, so the assembly can read it
         instead of the store) and the plan.
     """
-    from mathbg.bearoff._block_kernels import layer_kernel, serial_kernel
-    from mathbg.bearoff._schedule import dynamic_chunks
+    from mathbg.bearoff.build._block_kernels import layer_kernel, serial_kernel
+    from mathbg.bearoff.build._schedule import dynamic_chunks
 
     lay = layout(spec.points, spec.checkers)
     csr = pip_csr(lay)
@@ -393,7 +401,7 @@ def build_blocks(
     steps = _steps(lay, plan, spec.nv, work)
     if persist is None:
         persist = not plan.keep_all or sum(work.values()) >= _PERSIST_WORK
-    _compile(spec, parallel=any(parallel for _, parallel in steps))
+    compile_kernels(spec, parallel=any(parallel for _, parallel in steps))
     bar = _Progress(
         lay.n * lay.n,
         sum(work.values()),
@@ -404,7 +412,7 @@ def build_blocks(
     arena = np.empty(plan.capacity, spec.numpy_dtype)
     start = np.full((nc, nc), -1, np.int64)
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mathbg-blocks")
-    pending: list[tuple[int, Future]] = []  # (last layer reading the group, write future)
+    pending: list[tuple[int, Future[None]]] = []  # (last layer reading the group, write future)
     lock = threading.Lock()  # the writer thread updates ``done``
     t0 = time.perf_counter()
 
@@ -415,7 +423,7 @@ def build_blocks(
             item[1].result()
             pending.remove(item)
 
-    def view(ab: tuple[int, int]) -> NDArray:
+    def view(ab: tuple[int, int]) -> NDArray[Any]:
         a, b = ab
         off = plan.start[ab]
         shape = (int(lay.sizes[a]), int(lay.sizes[b]), spec.nv)
@@ -483,12 +491,48 @@ def build_blocks(
     return (arena if plan.keep_all else None), plan, stats
 
 
+def _bands(
+    spec: BuildSpec,
+    store: BlockStore,
+    lay: PipLayout,
+    arena: NDArray[Any] | None,
+    plan: ArenaPlan | None,
+) -> Iterator[tuple[NDArray[np.int64], NDArray[Any]]]:
+    """The table by roller pip class: ``(rows, band)``, the gnubg indices of the class's
+    rollers and their rows ``[roller, opponent, value]`` with the opponents in gnubg order.
+
+    Blocks come from ``arena`` when it holds the whole table, else from the store
+    (verified).
+    """
+    n, nv, dt = lay.n, spec.nv, spec.numpy_dtype
+    shas = store.listing()
+    for a in range(lay.n_classes):
+        na = int(lay.sizes[a])
+        band = np.empty((na, n, nv), dt)
+        for c in range(lay.n_classes):
+            cols = lay.order[lay.offsets[c] : lay.offsets[c + 1]]
+            if arena is not None and plan is not None and plan.keep_all:
+                off = plan.start[(a, c)]
+                size = na * int(lay.sizes[c]) * nv
+                blk = arena[off : off + size].reshape(na, -1, nv)
+            else:
+                got = store.get(a, c, shas.get((a, c), []))
+                if got is None:
+                    raise DatabaseError(
+                        f"{store.location}: block ({a}, {c}) is missing or corrupt; rerun "
+                        "the build to recompute it"
+                    )
+                blk = got[0]
+            band[:, cols, :] = blk
+        yield lay.order[lay.offsets[a] : lay.offsets[a + 1]], band
+
+
 def assemble(
     spec: BuildSpec,
     store: BlockStore,
     path: str | os.PathLike[str],
     *,
-    arena: NDArray | None = None,
+    arena: NDArray[Any] | None = None,
     plan: ArenaPlan | None = None,
     progress: bool = False,
 ) -> None:
@@ -503,7 +547,6 @@ def assemble(
     lay = layout(spec.points, spec.checkers)
     n, nv, dt = lay.n, spec.nv, spec.numpy_dtype
     store.bind(spec.identity(lay))  # every block read is checked against this build
-    shas = store.listing()
     header = _npy_header((n, n, nv), dt)
     row_bytes = n * nv * dt.itemsize
     bar = None
@@ -516,30 +559,12 @@ def assemble(
         fh.write(header)
         fh.truncate(len(header) + n * row_bytes)
         fh.flush()
-        storage.preallocate(tmp)  # disk reserved up front: a full disk fails here, at once
-        for a in range(lay.n_classes):
-            na = int(lay.sizes[a])
-            band = np.empty((na, n, nv), dt)
-            for c in range(lay.n_classes):
-                cols = lay.order[lay.offsets[c] : lay.offsets[c + 1]]
-                if arena is not None and plan is not None and plan.keep_all:
-                    off = plan.start[(a, c)]
-                    size = na * int(lay.sizes[c]) * nv
-                    blk = arena[off : off + size].reshape(na, -1, nv)
-                else:
-                    got = store.get(a, c, shas.get((a, c), []))
-                    if got is None:
-                        raise DatabaseError(
-                            f"{store.location}: block ({a}, {c}) is missing or corrupt; rerun "
-                            "the build to recompute it"
-                        )
-                    blk = got[0]
-                band[:, cols, :] = blk
-            rows = lay.order[lay.offsets[a] : lay.offsets[a + 1]]
+        _files.preallocate(tmp)  # disk reserved up front: a full disk fails here, at once
+        for rows, band in _bands(spec, store, lay, arena, plan):
             for k, g in enumerate(rows):
                 os.pwrite(fh.fileno(), band[k].tobytes(), len(header) + int(g) * row_bytes)
             if bar is not None:
-                bar.update(na * n)
+                bar.update(len(rows) * n)
         fh.flush()
         os.fsync(fh.fileno())
     if bar is not None:
@@ -547,28 +572,23 @@ def assemble(
     os.replace(tmp, path)
 
 
-@contextmanager
-def build_lock(directory: str | os.PathLike[str]) -> Iterator[Path]:
-    """Hold an exclusive lock on a build directory (created on demand) while building.
+def table(spec: BuildSpec) -> NDArray[Any]:
+    """The whole table of ``spec`` in memory, ``[roller, opponent, value]`` in gnubg order.
 
-    Raises
-    ------
-    DatabaseError
-        When another process is building into the same directory.
+    The blocks are computed in memory (:func:`build_blocks` with the whole table as the
+    arena, nothing written but a temporary store's manifest) and gathered like
+    :func:`assemble` does, so the values are the query file's, byte for byte.
     """
-    import fcntl
+    import tempfile
 
-    work = Path(directory)
-    work.mkdir(parents=True, exist_ok=True)
-    with open(work / "lock", "a+") as fh:
-        try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise DatabaseError(f"{work}: another build of this database is running") from None
-        try:
-            yield work
-        finally:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+    lay = layout(spec.points, spec.checkers)
+    with tempfile.TemporaryDirectory(prefix="mathbg-ts-") as tmp:
+        store = BlockStore(tmp)
+        arena, plan, _ = build_blocks(spec, store, memory=None, progress=False, persist=False)
+        out = np.empty((lay.n, lay.n, spec.nv), spec.numpy_dtype)
+        for rows, band in _bands(spec, store, lay, arena, plan):
+            out[rows] = band
+    return out
 
 
 def _npy_header(shape: tuple[int, ...], dtype: np.dtype) -> bytes:
