@@ -536,3 +536,43 @@ def test_a_killed_dask_worker_does_not_stop_the_build(tmp_path):
     assert killed and killed[0] < 961  # killed before the end
     assemble(spec, store, tmp_path / "s.npy")
     assert (tmp_path / "s.npy").read_bytes() == clean
+
+
+def test_a_damaged_gnubg_row_is_not_served_by_show(tmp_path):
+    """End to end: `bearoff show --db` of a file with probability moved between two bins of
+    the queried position (a file that is not one of gnubg's published ones)."""
+    from mathbg.bearoff import gnubg_bd
+    from mathbg.bearoff.index import rank
+
+    path = _gnubg_onesided(tmp_path, 6, 6)
+    assert run("bearoff", "show", "--db", str(path), "0,0,1,1,1,1")[0] == 0
+    bd = gnubg_bd.read_onesided(path)
+    i = int(rank([0, 0, 1, 1, 1, 1]))
+    damaged = bd.dist.copy()
+    nz = np.flatnonzero(damaged[i])
+    amount = min(int(damaged[i, nz[0]]), 20000)
+    damaged[i, nz[0]] -= amount
+    damaged[i, nz[-1]] += amount
+    bad = tmp_path / "bad.bd"
+    gnubg_bd.write_onesided(bad, damaged, bd.gammon, points=6, checkers=6)
+    msg = error_line("bearoff", "show", "--db", str(bad), "0,0,1,1,1,1")
+    assert "breaks the one-sided bearoff equation" in msg
+    assert run("bearoff", "show", "--db", str(bad), "0,0,0,0,1,1")[0] == 0  # others served
+
+
+def test_a_damaged_two_sided_pair_is_not_served_by_show(tmp_path):
+    from mathbg.bearoff import gnubg_bd
+
+    path = tmp_path / "ts.bd"
+    assert run("bearoff", "build", "--two-sided", "--points", "4", "--checkers", "4",
+               "--out", str(path), "--quiet")[0] == 0  # fmt: skip
+    bd = gnubg_bd.read_twosided(path)
+    values = bd.values.copy()
+    values[7, 11, :] += 150
+    bad = tmp_path / "bad.bd"
+    gnubg_bd.write_twosided(bad, values, points=4, checkers=4)
+    from mathbg.bearoff.index import unrank
+
+    roller, opponent = (",".join(map(str, unrank(k, 4))) for k in (7, 11))
+    msg = error_line("bearoff", "show", "--two-sided", "--db", str(bad), roller, opponent)
+    assert "pair (7, 11)" in msg

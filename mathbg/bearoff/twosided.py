@@ -104,6 +104,9 @@ class TwoSided:
     0.8125
     """
 
+    #: The gnubg file a database was read from (None for a native database).
+    _gnubg_file: Any = None
+
     def __init__(
         self,
         equity: NDArray[np.float64],
@@ -329,13 +332,15 @@ class TwoSided:
         if gnubg_bd.is_gnubg_file(p):
             bd = gnubg_bd.read_twosided(p)
             h = bd.header
-            return cls(
+            db = cls(
                 gnubg_bd.equity_from_u16(bd.values),
                 points=h.points,
                 checkers=h.checkers,
                 path=p,
                 header={"kind": "two-sided", "source": "gnubg"},
             )
+            db._gnubg_file = bd  # a queried pair is checked by its own equation
+            return db
         if not p.is_dir():
             raise DatabaseError(f"{p}: no such bearoff database")
         header = native.read_header(p, "two-sided")
@@ -421,6 +426,10 @@ class TwoSided:
         ``in_play`` refuses a pair where a side has no checker left (the game is over).
         """
         i, j = self._pair(roller, opponent, in_play=in_play)
+        if self._gnubg_file is not None and np.ndim(i) == 0 and np.ndim(j) == 0:
+            # a gnubg file: the load checks sample the rows of a large table; the queried
+            # pair is checked by its own recurrence (21 rolls), so a damaged one is not served
+            gnubg_bd.check_pair(self._gnubg_file, int(i), int(j), self.path)
         raw = np.array(self._equity[i, j], dtype=np.float64)
         if self.dtype == "u16":
             return raw / 32767.5 - 1.0
