@@ -576,3 +576,83 @@ def test_a_damaged_two_sided_pair_is_not_served_by_show(tmp_path):
     roller, opponent = (",".join(map(str, unrank(k, 4))) for k in (7, 11))
     msg = error_line("bearoff", "show", "--two-sided", "--db", str(bad), roller, opponent)
     assert "pair (7, 11)" in msg
+
+
+# ------------------------------------------------------------------- stores and targets
+
+
+@pytest.mark.parametrize("damage", [b"{not json", b"[]", b'{"format": "other"}'])
+def test_a_corrupt_manifest_of_mathbgs_own_store_is_discarded(tmp_path, damage):
+    """mathbg's hidden block store with a damaged manifest (or another build's): discarded
+    with a one-line warning and rebuilt, with --rebuild and --force or without."""
+    store = tmp_path / ".db.build" / "store"
+    (store / "blocks").mkdir(parents=True)
+    (store / "manifest.json").write_bytes(damage)
+    argv = ["bearoff", "build", "--two-sided", "--points", "3", "--checkers", "3", "--quiet",
+            "--out", str(tmp_path / "db")]  # fmt: skip
+    code, _, err = run(*argv)
+    assert code == 0, err
+    assert "mathbg: warning:" in err and "discarding" in err and err.count("\n") == 1
+    assert (tmp_path / "db" / "header.json").exists()
+    assert not (tmp_path / ".db.build").exists()
+
+
+def test_a_corrupt_manifest_of_a_users_store_is_refused_with_the_way_out(tmp_path):
+    store = tmp_path / "mystore"
+    (store / "blocks").mkdir(parents=True)
+    (store / "manifest.json").write_bytes(b"{not json")
+    msg = error_line("bearoff", "build", "--two-sided", "--points", "3", "--checkers", "3",
+                     "--quiet", "--out", str(tmp_path / "db"), "--store", str(store))  # fmt: skip
+    assert "give another --store, or delete" in msg and str(store) in msg
+    assert (store / "manifest.json").read_bytes() == b"{not json"
+
+
+def test_a_memory_refusal_leaves_no_empty_store(tmp_path):
+    msg = error_line("bearoff", "build", "--two-sided", "--points", "6", "--checkers", "8",
+                     "--memory", "1MiB", "--out", str(tmp_path / "db"))  # fmt: skip
+    assert "memory" in msg
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_no_lock_file_stays_beside_the_output(tmp_path):
+    for extra in ([], ["--two-sided"]):
+        argv = ["bearoff", "build", "--points", "3", "--checkers", "3", "--quiet", *extra]
+        assert run(*argv, "--out", str(tmp_path / f"db{len(extra)}"))[0] == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["db0", "db1"]
+
+
+def test_concurrent_builds_of_one_target_still_serialise(tmp_path):
+    """The lock file goes when a build ends; two threads building the same target
+    both end with the database (one builds, the other finds it)."""
+    import threading
+
+    from mathbg.bearoff import OneSided
+
+    results, errors = [], []
+
+    def build():
+        try:
+            results.append(OneSided.build(3, 4, path=tmp_path / "db", progress=False))
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=build) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not errors and len(results) == 4
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["db"]
+
+
+def test_force_never_replaces_a_directory_mathbg_did_not_write(tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "thesis.tex").write_text("years of work")
+    for extra in ([], ["--two-sided"]):
+        msg = error_line("bearoff", "build", "--points", "3", "--checkers", "3", "--quiet",
+                         "--out", str(mine), "--force", *extra)  # fmt: skip
+        assert "not even with --force" in msg
+    assert (mine / "thesis.tex").read_text() == "years of work"
+    msg = error_line("met", "--length", "3", "--out", str(mine), "--force")
+    assert "directory" in msg

@@ -49,7 +49,12 @@ from mathbg.bearoff import gnubg_bd, native
 from mathbg.bearoff import index as _index
 from mathbg.bearoff.index import is_position, position_side
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
-from mathbg.errors import DatabaseError, InsufficientSpaceError, InvalidParameterError
+from mathbg.errors import (
+    DatabaseError,
+    InsufficientMemoryError,
+    InsufficientSpaceError,
+    InvalidParameterError,
+)
 from mathbg.rules.cube import CubeOwner
 
 __all__ = [
@@ -238,7 +243,7 @@ class TwoSided:
             # the block store (resumable after a kill) lives beside the target
             work = target.parent / f".{target.name}.build"
             start = time.perf_counter()
-            block_store = _bb.BlockStore(store if store is not None else work / "store")
+            block_store = _claim_store(spec, store, work)
             try:
                 if client is not None:
                     from mathbg.bearoff.build import blockdask
@@ -251,6 +256,11 @@ class TwoSided:
             except InsufficientSpaceError:
                 # a full disk: leave no debris (a kill or Ctrl+C keeps the store to resume)
                 if store is None:
+                    shutil.rmtree(work, ignore_errors=True)
+                raise
+            except InsufficientMemoryError:
+                # refused before any block was computed: no empty store left behind
+                if store is None and not block_store.listing():
                     shutil.rmtree(work, ignore_errors=True)
                 raise
             try:
@@ -520,3 +530,38 @@ def cube_decision(
     action = classify(nd, dt, dp, can_gammon=False, beavers=False, money=True)
     optimal = min(dt, dp) if action.doubles else nd
     return CubeDecision(action, nd, dt, dp, optimal, "equity")
+
+
+def _claim_store(spec: Any, store: Any, work: Path) -> Any:
+    """The block store of a build, claimed for ``spec``.
+
+    mathbg's own store (beside the target, ``store`` None) whose manifest is damaged or
+    describes another build is discarded with a warning and started afresh; a store the
+    user gave (``store``) is refused with the way out in the message.
+    """
+    import warnings
+
+    from mathbg.bearoff.build import blockbuild as _bb
+    from mathbg.bearoff.build.pipblocks import layout
+    from mathbg.errors import MathbgWarning
+
+    location = store if store is not None else work / "store"
+    block_store = _bb.BlockStore(location)
+    identity = spec.identity(layout(spec.points, spec.checkers))
+    try:
+        block_store.claim(identity)
+    except DatabaseError as exc:
+        if store is not None:
+            raise DatabaseError(
+                f"{exc}; it is not this build's store: give another --store, or delete "
+                f"{location} to start this build afresh"
+            ) from None
+        warnings.warn(
+            f"{exc}; discarding mathbg's block store of this build and starting afresh",
+            MathbgWarning,
+            stacklevel=3,
+        )
+        shutil.rmtree(work / "store", ignore_errors=True)
+        block_store = _bb.BlockStore(location)
+        block_store.claim(identity)
+    return block_store

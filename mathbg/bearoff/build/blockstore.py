@@ -205,11 +205,14 @@ class BlockStore:
         """The manifest, or None when the store has none yet."""
         path = self._join("manifest.json")
         try:
-            return json.loads(self._read(path))
+            manifest = json.loads(self._read(path))
         except FileNotFoundError:
             return None
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             raise DatabaseError(f"{self.location}: unreadable manifest.json ({exc})") from None
+        if not isinstance(manifest, dict):
+            raise DatabaseError(f"{self.location}: unreadable manifest.json (not an object)")
+        return manifest
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
         """Write the manifest atomically."""
