@@ -194,7 +194,9 @@ class TwoSided:
             ``"u16"``: gnubg's 16-bit fixed point computed with gnubg's integer arithmetic
             (byte-identical to ``makebearoff -t``; 2 bytes a value); ``"f32"``/``"f64"``:
             float equities (the float64 recursion, stored as float32 or float64). Default
-            :meth:`default_dtype`.
+            :meth:`default_dtype`. Drift from the float64 build, measured on the 6x8
+            cubeful table: u16 up to 1.8e-4 in equity (mean 4.8e-5: gnubg's rounding
+            accumulates along the recursion), f32 up to 8.1e-8.
         memory : str or int, optional
             Memory budget (``"12GiB"``, bytes). The build refuses to start when the budget
             cannot hold the live window. Default: the whole table when it fits in 80 % of

@@ -73,7 +73,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--dtype",
         choices=("u16", "f32", "f64"),
         help="two-sided storage: u16 = gnubg's 16-bit fixed point and arithmetic (as "
-        "makebearoff), f32/f64 float equities (default f64 up to 4 GiB, else u16)",
+        "makebearoff; drifts from f64 by up to 1.8e-4 in equity, measured on 6x8), f32/f64 "
+        "float equities (f32 within 1e-7 of f64; default f64 up to 4 GiB, else u16)",
     )
     build.add_argument(
         "--memory", metavar="SIZE", help="two-sided memory budget, e.g. 12GiB (default 80%% "
