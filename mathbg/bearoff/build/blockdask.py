@@ -33,6 +33,7 @@ placement), https://docs.dask.org/en/stable/futures.html.
 from __future__ import annotations
 
 import time
+import uuid
 from typing import Any
 
 import numpy as np
@@ -155,6 +156,9 @@ def build_blocks(
     }
     [static_future] = client.scatter([static], broadcast=True)
     present = store.listing()  # a rerun loads these instead of computing them
+    # keys of this run only: a task of an earlier run still known to the scheduler (same
+    # key) would run with that run's view of the store and recompute its block
+    run = uuid.uuid4().hex[:8]
     t0 = time.perf_counter()
     futures: dict[tuple[int, int], Any] = {}
     sinks = []
@@ -166,7 +170,7 @@ def build_blocks(
             fut = client.submit(
                 compute_block, a, b, static_future, store.location, present.get((a, b), []),
                 *deps,
-                key=f"mathbg-ts-{spec.points}x{spec.checkers}-{spec.dtype}-{spec.nv}-{a}-{b}",
+                key=f"mathbg-ts-{spec.points}x{spec.checkers}-{spec.dtype}-{spec.nv}-{run}-{a}-{b}",
                 priority=-(a + b), workers=[owner[b]] if placement else None,
                 allow_other_workers=True, pure=False,
             )  # fmt: skip
