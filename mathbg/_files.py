@@ -17,15 +17,18 @@ The rules (the brief: "never delete or overwrite what mathbg did not write"):
   with ``force``. Databases and caches (:func:`atomic_directory`, :func:`atomic_file`):
   a target that exists and is not a mathbg file of the same kind (each format says how it
   is recognised: ``is_same_kind``, written beside the format) is refused unless
-  ``force=True``; the current directory, an ancestor of it, the home directory and ``/``
-  are never replaced.
+  ``force=True``, and a directory mathbg did not write is never replaced (one rule with
+  the output files: ``force`` replaces files, and mathbg's own databases of another
+  kind); the current directory, an ancestor of it, the home directory and ``/`` are
+  never replaced either.
 - **Stale temporaries are cleaned.** A killed process cannot remove its temporary; the
   next database write into the same directory removes every :data:`TMP_PREFIX` entry
   whose pid is no longer alive (or that is older than :data:`STALE_SECONDS`), and a build
   holding the target's lock removes every other temporary of that target (its writer is
   gone even if the pid has been reused).
 - **Concurrent builds serialise.** :func:`build_lock` takes an exclusive ``flock`` on a
-  lock file beside the target; a second builder waits, then finds the result.
+  lock file beside the target (removed when the build ends); a second builder waits,
+  then finds the result.
 - **Space first.** :func:`mathbg._resources.check_space` refuses a write that cannot fit;
   :func:`preallocate` reserves a memory-mapped file's blocks (``posix_fallocate``, else by
   writing zeros) so writes through the map can never hit a full disk (which would raise
@@ -47,6 +50,7 @@ without ``force``.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import functools
@@ -337,6 +341,20 @@ def _protected(target: Path) -> str | None:
     return None
 
 
+def _mathbg_directory(path: Path) -> bool:
+    """Did mathbg write the directory ``path`` (a database of any kind: its
+    ``header.json`` names a mathbg format)?"""
+    try:
+        with open(path / "header.json", "rb") as fh:
+            raw = fh.read(1 << 20)
+        import json
+
+        header = json.loads(raw)
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(header, dict) and str(header.get("format", "")).startswith("mathbg")
+
+
 def check_target(
     target: PathLike,
     *,
@@ -356,7 +374,9 @@ def check_target(
     what : str
         The kind, for the message (e.g. ``"one-sided bearoff database"``).
     force : bool
-        Replace anything but a protected directory (see the module docstring).
+        Replace any file, and a directory only when mathbg wrote it (a database of
+        another kind); never a directory of other files (one rule with every writer of
+        mathbg) nor a protected one (see the module docstring).
 
     Raises
     ------
@@ -370,7 +390,14 @@ def check_target(
         raise TargetExistsError(f"{p}: refusing to replace {reason} with a {what}")
     if p.is_dir() and not p.is_symlink() and not any(p.iterdir()):
         return  # an empty directory holds nothing to lose
-    if force or is_same_kind(p):
+    if is_same_kind(p):
+        return
+    if p.is_dir() and not p.is_symlink() and not _mathbg_directory(p):
+        raise TargetExistsError(
+            f"{p}: is a directory mathbg did not write; mathbg never replaces such a "
+            f"directory with a {what}, not even with --force: choose another path"
+        )
+    if force:
         return
     kind = "directory" if p.is_dir() else "file"
     raise TargetExistsError(
@@ -664,18 +691,37 @@ def build_lock(target: PathLike) -> Iterator[None]:
 
     A second process (or thread) building the same target waits here; when it gets the
     lock the first build has finished, and it should look for the result again.
+
+    The lock file is removed when the lock is released (no empty file stays beside the
+    output): its holder unlinks it while still holding it, and a waiter that then gets
+    the lock of the unlinked file sees that the path no longer names it and locks the
+    path's new file instead.
     """
     import fcntl
 
     final = Path(target)
     final.parent.mkdir(parents=True, exist_ok=True)
     lock = final.parent / f"{LOCK_PREFIX}{final.name}"
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            held, named = os.fstat(fd), os.stat(lock)
+        except FileNotFoundError:  # unlinked by the holder we waited for
+            os.close(fd)
+            continue
+        except BaseException:
+            os.close(fd)
+            raise
+        if (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino):
+            break
+        os.close(fd)  # we locked a file its holder has since removed: lock the new one
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
         try:
+            with contextlib.suppress(OSError):
+                os.unlink(lock)
             fcntl.flock(fd, fcntl.LOCK_UN)
         finally:
             os.close(fd)

@@ -30,6 +30,7 @@ from mathbg.errors import (
     InvalidScoreError,
     MathbgError,
     METFormatError,
+    TextEncodingError,
 )
 
 __all__ = [
@@ -45,6 +46,8 @@ __all__ = [
     "integer",
     "json_loads",
     "parse_int",
+    "read_bounded",
+    "read_text",
     "score",
     "xml_encoding",
 ]
@@ -222,10 +225,28 @@ def xml_encoding(data: bytes, what: str) -> str | None:
         return None
     name = m.group(1).decode("ascii", "replace")
     try:
-        codecs.lookup(name)
+        codec = codecs.lookup(name)
     except LookupError:
         raise METFormatError(f"{what}: unknown XML encoding {name!r}") from None
+    if codec.name not in _XML_NATIVE and not _single_byte(codec.name):
+        raise METFormatError(
+            f"{what}: XML encoding {name!r} is not supported (use UTF-8, UTF-16 or a "
+            "single-byte encoding such as latin-1)"
+        )
     return name
+
+
+#: Encodings the XML parser (expat) reads itself; others must be single-byte.
+_XML_NATIVE = frozenset({"utf-8", "utf-16", "utf-16-le", "utf-16-be", "ascii", "latin-1",
+                         "iso8859-1"})  # fmt: skip
+
+
+def _single_byte(name: str) -> bool:
+    """Does the codec map each byte to one character (what expat accepts besides its own)?"""
+    try:
+        return len(bytes(range(256)).decode(name, "replace")) == 256
+    except Exception:  # a codec without 'replace' (idna, punycode, ...) or not a text codec
+        return False
 
 
 def cube_state(cube: int, centred: bool, crawford: bool) -> None:
@@ -241,3 +262,36 @@ def cube_state(cube: int, centred: bool, crawford: bool) -> None:
             f"the cube is not used in the Crawford game: it stays on 1 in the centre "
             f"(got cube {cube}, {where})"
         )
+
+
+def read_bounded(path: Any, what: str | None = None, limit: int = MAX_DOCUMENT) -> bytes:
+    """The bytes of the file ``path``, refused (:class:`InputTooLargeError`) once more than
+    ``limit`` bytes are read: reading stops at the limit (a 3 GB file or ``/dev/zero`` is
+    never read whole). File errors are :class:`OSError` as ``open`` raises them."""
+    name = what or str(path)
+    with open(path, "rb") as fh:
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise InputTooLargeError(f"{name}: longer than {limit:,} bytes, the most mathbg reads")
+    return data
+
+
+def read_text(path: Any, what: str | None = None, limit: int = MAX_DOCUMENT) -> str:
+    """The text of a UTF-8 file (a byte-order mark is accepted and dropped), read up to
+    ``limit`` bytes (:func:`read_bounded`); bytes that are not UTF-8 are refused with the
+    line they are on (:class:`mathbg.errors.TextEncodingError`)."""
+    name = what or str(path)
+    return decode_utf8(read_bounded(path, name, limit), name)
+
+
+def decode_utf8(data: bytes, what: str) -> str:
+    """``data`` decoded as UTF-8 (a leading byte-order mark dropped); bytes that are not
+    UTF-8 are a :class:`mathbg.errors.TextEncodingError` naming the line."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise TextEncodingError(
+            f"{what}: not UTF-8 text (line {line}: byte 0x{data[exc.start]:02x}); save the "
+            "file as UTF-8"
+        ) from None

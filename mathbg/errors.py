@@ -130,6 +130,10 @@ class InputTooLargeError(MathbgError):
     """An input (text, number, nesting depth) beyond the bounds mathbg accepts."""
 
 
+class TextEncodingError(MathbgError):
+    """An input file that is not text in the encoding mathbg reads (UTF-8, a BOM allowed)."""
+
+
 class ConfigurationError(MathbgError):
     """An environment setting (e.g. ``MATHBG_DATA``) that cannot be used."""
 

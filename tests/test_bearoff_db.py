@@ -123,8 +123,9 @@ def test_interrupted_build_leaves_nothing_loadable(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         TwoSided.build(3, 3, path=path, progress=False)
     assert not path.exists()
-    # no temporary left; the hidden block store of the two-sided build stays, to resume
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([".ts.build", f"{LOCK_PREFIX}ts"])
+    # no temporary and no lock file left; the hidden block store stays, to resume
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".ts.build"]
+    assert not (tmp_path / f"{LOCK_PREFIX}ts").exists()
     monkeypatch.undo()
     # a directory without a header (e.g. a copy interrupted by hand) is not a database
     path.mkdir()

@@ -377,5 +377,5 @@ def test_show_never_starts_a_fifteen_checker_build(tmp_path, monkeypatch, capsys
     assert err.count("\n") == 1
     assert "mathbg bearoff build --two-sided --points 6 --checkers 15" in err
     assert main(["bearoff", "show", "0,1,1,1,1,1", "15", "--two-sided", "--points", "0"]) == 2
-    assert "--points must be at least 1" in capsys.readouterr().err
+    assert "--points must lie in 1..24, got 0" in capsys.readouterr().err
     assert not list(tmp_path.glob("bearoff/twosided-*"))  # nothing was built

@@ -66,11 +66,19 @@ def test_out_onto_a_directory_with_foreign_files_is_refused(tmp_path, data_dir, 
     argv = ["bearoff", "build", "--points", "4", "--checkers", "4", "--quiet"]
     assert main([*argv, "--out", str(target)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "not a one-sided bearoff database" in err and "--force" in err
+    assert err.count("\n") == 1 and "a directory mathbg did not write" in err
     assert (target / "thesis.tex").read_text() == "years of work"
     assert _temporaries(tmp_path) == []
-    assert main([*argv, "--out", str(target), "--force"]) == 0
-    assert not (target / "thesis.tex").exists() and (target / "header.json").exists()
+    # one rule with every writer (met --force never replaces a directory): not with --force
+    assert main([*argv, "--out", str(target), "--force"]) == 2
+    assert "not even with --force" in capsys.readouterr().err
+    assert (target / "thesis.tex").read_text() == "years of work"
+    # a mathbg database of another kind is mathbg's: --force replaces it
+    two = tmp_path / "two"
+    assert main(["bearoff", "build", "--two-sided", "--points", "3", "--checkers", "3",
+                 "--quiet", "--out", str(two)]) == 0  # fmt: skip
+    assert main([*argv, "--out", str(two)]) == 2
+    assert main([*argv, "--out", str(two), "--force"]) == 0
 
 
 def test_out_onto_an_ordinary_file_is_refused(tmp_path, data_dir, capsys):
@@ -385,7 +393,7 @@ def test_a_real_full_filesystem(tmp_path):
     try:
         with pytest.raises(InsufficientSpaceError):  # 4x6 two-sided: 210^2 x 32 B = 1.4 MB
             TwoSided.build(4, 6, path=mnt / "ts", progress=False)
-        assert list(mnt.iterdir()) == [mnt / f"{storage.LOCK_PREFIX}ts"]
+        assert list(mnt.iterdir()) == []  # no lock file, no store left
     finally:
         subprocess.run(["umount", str(mnt)], timeout=10)
 

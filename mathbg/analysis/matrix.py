@@ -563,8 +563,23 @@ def _json_row(row: MatrixRow) -> dict[str, Any]:
 _Info = tuple[int | None, tuple[tuple[int, int], bool] | None, tuple[int, CubeOwner] | None]
 
 
+#: Longest match :func:`analyze` tabulates (its matrix has N x N scores per cube level).
+MAX_MATCH_LENGTH = 128
+
+
 def _length_and_current(length: int | None, money: bool, match: MatchState | None) -> _Info:
     """Match length, current (away, crawford) and current (cube, owner) seen by the roller."""
+    if length is not None:
+        from mathbg._validate import integer
+
+        integer(length, "match length", 1, MAX_MATCH_LENGTH, error=InvalidScoreError)
+    if match is not None and not match.is_money and length is None:
+        integer_length = int(match.length)
+        if integer_length > MAX_MATCH_LENGTH:
+            raise InvalidScoreError(
+                f"match length {integer_length} (from the Match ID) is beyond the "
+                f"{MAX_MATCH_LENGTH} points analyze tabulates"
+            )
     if money:
         if length is not None:
             raise InvalidParameterError("give either a match length or money play, not both")
@@ -677,6 +692,8 @@ def analyze_many(
     if cube_life is not None and not 0.0 <= float(cube_life) <= 1.0:
         raise InvalidParameterError(f"cube life must lie in [0, 1], got {cube_life}")
     parsed = [as_position(p) for p in positions]
+    for _, m in parsed:  # the score of every position is checked before any evaluation
+        _length_and_current(length, money, m)
     if evaluations is None:
         ev = engine if not isinstance(engine, str) else get_evaluator(
             engine, plies=plies, probabilities=probabilities)  # fmt: skip

@@ -465,6 +465,94 @@ def check_recurrence(bd: TwoSidedBd, path: object = "file") -> None:
             )
 
 
+#: Slack of the query-time one-sided check, in units of 1/65535 per bin (each stored
+#: value is rounded once; the mix of 21 rounded rows adds at most about 11 units).
+POSITION_TOLERANCE = 24.0
+
+
+def check_position(bd: OneSidedBd, i: int, path: object = "file") -> None:
+    """Check position ``i``'s stored distribution against its successors' (at query time).
+
+    By the one-sided recurrence ``d_i[n] = sum_r w_r / 36 d_{s*(i, r)}[n - 1]``, with
+    ``s*(i, r)`` the play gnubg's policy chooses: the least expected rolls, computed from
+    the stored 16-bit distributions as gnubg does. Plays tied at the minimum give the
+    range the bin may take. A damaged row (e.g. probability moved between two bins, which
+    keeps its sum and support) breaks the equation: 21 rolls, cheap per query. Only the
+    roll distribution is checked (not the gammon one); files of means and deviations
+    only (gnubg's "normal" format) have nothing to check.
+
+    Raises
+    ------
+    mathbg.errors.DatabaseCorruptError
+        Naming ``path`` and the position.
+    """
+    if bd.dist is None or i <= 0:
+        return
+    from mathbg.bearoff.plays import ROLL_WEIGHTS, successors
+
+    h = bd.header
+    table = successors(h.points, h.checkers)
+    dist = bd.dist.astype(np.float64)
+    bins = np.arange(dist.shape[1], dtype=np.float64)
+    low = np.zeros(dist.shape[1])
+    high = np.zeros(dist.shape[1])
+    for r in range(21):
+        s = table.succ[table.ptr[i * 21 + r] : table.ptr[i * 21 + r + 1]]
+        rows = dist[s]
+        mean = rows @ bins
+        best = rows[mean <= mean.min() + 1e-9 * max(1.0, mean.min())]
+        shifted = np.zeros_like(best)
+        shifted[:, 1:] = best[:, :-1]  # one more roll
+        low += ROLL_WEIGHTS[r] * shifted.min(axis=0)
+        high += ROLL_WEIGHTS[r] * shifted.max(axis=0)
+    low /= 36.0
+    high /= 36.0
+    row = dist[i]
+    bad = np.flatnonzero((row < low - POSITION_TOLERANCE) | (row > high + POSITION_TOLERANCE))
+    if len(bad):
+        n = int(bad[0])
+        raise _implausible(
+            path,
+            f"position {i}: P({n} rolls) = {row[n] / 65535:.6f} breaks the one-sided bearoff "
+            f"equation ({low[n] / 65535:.6f} from its successors)",
+        )
+
+
+def check_pair(bd: TwoSidedBd, i: int, j: int, path: object = "file") -> None:
+    """Check the stored values of pair ``(i, j)`` by their own equation (at query time):
+    the recurrence of :func:`check_recurrence` for one pair, over the 21 rolls of the
+    roller. Cheap; it covers every pair a query reads, where the check at load time
+    samples :data:`RECURRENCE_SAMPLE` rows of a large table.
+
+    Raises
+    ------
+    mathbg.errors.DatabaseCorruptError
+        Naming ``path`` and the pair.
+    """
+    if i <= 0 or j <= 0:
+        return  # a side with no checkers: checked at load
+    from mathbg.bearoff.plays import ROLL_WEIGHTS, successors
+
+    h = bd.header
+    k = bd.values.shape[2]
+    table = successors(h.points, h.checkers)
+    acc = np.zeros(k)
+    for r in range(21):
+        s = table.succ[table.ptr[i * 21 + r] : table.ptr[i * 21 + r + 1]]
+        v = bd.values[j, s].astype(np.float64) / 32767.5 - 1.0  # the opponent's view
+        if k == 4:
+            dt = np.minimum(2.0 * v[:, 3], 1.0)
+            v = np.stack([v[:, 0], v[:, 3], np.maximum(v[:, 2], dt), np.maximum(v[:, 1], dt)],
+                         axis=-1)  # fmt: skip
+        acc += ROLL_WEIGHTS[r] * (-v).max(axis=0)
+    acc /= 36.0
+    stored = bd.values[i, j].astype(np.float64) / 32767.5 - 1.0
+    bad = np.flatnonzero(np.abs(acc - stored) > RECURRENCE_TOLERANCE / 32767.5)
+    if len(bad):
+        name = ("cubeless", "owned", "centred", "opponent-owns")[int(bad[0])]
+        raise _implausible(path, f"the {name} value of pair ({i}, {j}) breaks the bearoff equation")
+
+
 def read(path: str | os.PathLike[str]) -> OneSidedBd | TwoSidedBd:
     """Read any supported ``.bd`` file."""
     header = read_header(path)

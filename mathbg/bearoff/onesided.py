@@ -130,6 +130,10 @@ class OneSided:
     12.2662
     """
 
+    #: The gnubg file a database was read from (None for a native database).
+    _gnubg_file: Any = None
+    _checked: set[int]
+
     def __init__(
         self,
         dist: NDArray[np.float64],
@@ -146,6 +150,7 @@ class OneSided:
         self._dist = dist
         self._gammon = gammon
         self._gnubg = gnubg_table
+        self._checked = set()
         self.points = int(points)
         self.checkers = int(checkers)
         self.policy = policy
@@ -322,7 +327,7 @@ class OneSided:
             gammon = np.zeros((0, 2))
             start = n
             table = None
-        return cls(
+        db = cls(
             dist,
             gammon,
             points=h.points,
@@ -333,6 +338,8 @@ class OneSided:
             path=path,
             header={"kind": "one-sided", "source": "gnubg", "gnubg_header": h.to_bytes().decode()},
         )
+        db._gnubg_file = bd  # a queried position is checked by its own recurrence
+        return db
 
     def to_gnubg(self, path: PathLike, *, compressed: bool = True, force: bool = False) -> None:
         """Write a gnubg ``.bd`` file (32 bins, 16-bit fixed point, gammon distributions).
@@ -379,7 +386,13 @@ class OneSided:
         if is_position(counts):
             counts = position_side(counts, "player")
         arr = _index.validate_counts(counts, self.points, self.checkers)
-        return _index.rank(arr, self.points)
+        idx = _index.rank(arr, self.points)
+        if self._gnubg_file is not None and np.ndim(idx) == 0 and idx not in self._checked:
+            # a gnubg file: the sums and support were checked at load; the queried row is
+            # checked against its successors' (21 rolls), so a damaged row is not served
+            gnubg_bd.check_position(self._gnubg_file, int(idx), self.path)
+            self._checked.add(int(idx))
+        return idx
 
     def distribution(self, counts: ArrayLike) -> NDArray[np.float64]:
         """P(exactly n rolls to bear off all checkers), n = 0, 1, ..., :attr:`max_rolls`.

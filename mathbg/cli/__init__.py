@@ -137,6 +137,9 @@ def run_handler(handler: Any, args: argparse.Namespace, command: str) -> int:
     from mathbg.errors import MathbgError
 
     try:
+        from mathbg.cli._args import precheck
+
+        precheck(args)  # checks every command shares, before any work
         return int(handler(args) or 0)
     except MathbgError as exc:
         print(f"mathbg {command}: error: {_one_line(exc)}", file=sys.stderr)

@@ -25,13 +25,16 @@ def add_command(
 
 def parse_pair(text: str, what: str, cast: type = float) -> tuple[Any, Any]:
     """``"a,b"`` (or a single value for both) -> (a, b)."""
+    from mathbg._validate import bounded_text, parse_int
     from mathbg.errors import InvalidParameterError
 
-    parts = [p.strip() for p in str(text).split(",")]
+    parts = [p.strip() for p in bounded_text(str(text), what, 200).split(",")]
     if len(parts) == 1:
         parts = parts * 2
     if len(parts) != 2 or not all(parts):
         raise InvalidParameterError(f"{what} wants two values A,B; got {text!r}")
+    if cast is int:  # whole numbers of any size stay exact (checked by the callers' ranges)
+        return parse_int(parts[0], what), parse_int(parts[1], what)
     try:
         return cast(parts[0]), cast(parts[1])
     except ValueError:
@@ -56,13 +59,29 @@ def print_json(obj: Any, indent: int | None = 2, decimals: int | None = None) ->
     print(dumps(obj, indent=indent, decimals=decimals))
 
 
+#: The ``--decimals`` range of every command (float64 holds 17 significant digits).
+MAX_DECIMALS = 17
+
+
+def decimals(text: str) -> int:
+    """argparse ``type`` of ``--decimals``: a whole number in 0..:data:`MAX_DECIMALS`
+    (refused before any work, in every command)."""
+    from mathbg._validate import integer
+    from mathbg.errors import MathbgError
+
+    try:
+        return integer(text, "--decimals", 0, MAX_DECIMALS)
+    except MathbgError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_decimals(parser: argparse.ArgumentParser) -> None:
     """The ``--decimals N`` option: round the numbers of JSON (and CSV) output."""
     parser.add_argument(
         "--decimals",
-        type=int,
+        type=decimals,
         metavar="N",
-        help="round JSON numbers to N decimal places (default: full precision, "
+        help="round JSON numbers to N decimal places, 0..17 (default: full precision, "
         "15 significant digits)",
     )
 
@@ -104,6 +123,38 @@ def check_output(path: str | None, force: bool, *, marked: bool = True) -> None:
     from mathbg._files import never_ours, written_by_mathbg
 
     check(path, force=force, is_ours=written_by_mathbg if marked else never_ours)
+
+
+def check_plot(path: str | None, force: bool) -> None:
+    """Refuse a ``--plot`` target before the work: a format matplotlib cannot write (from
+    the suffix), a directory that does not exist, or a file the writer would refuse."""
+    if path is None:
+        return
+    from pathlib import Path
+
+    from mathbg.errors import InvalidParameterError
+
+    target = Path(path)
+    fmt = target.suffix.lstrip(".").lower()
+    if fmt:  # no suffix: PNG
+        from matplotlib.backend_bases import FigureCanvasBase
+
+        formats = FigureCanvasBase.get_supported_filetypes()
+        if fmt not in formats:
+            raise InvalidParameterError(
+                f"--plot {path}: cannot draw a .{fmt} file; use one of "
+                f"{', '.join('.' + f for f in sorted(formats))}"
+            )
+    parent = target.parent
+    if not parent.is_dir():
+        raise InvalidParameterError(f"--plot {path}: no such directory {str(parent)!r}")
+    check_output(path, force)
+
+
+def precheck(args: argparse.Namespace) -> None:
+    """The cheap checks every command shares, run before its handler (before any work):
+    the ``--plot`` target."""
+    check_plot(getattr(args, "plot", None), bool(getattr(args, "force", False)))
 
 
 def add_force(parser: argparse.ArgumentParser) -> None:

@@ -54,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("position", nargs="?", metavar="POSITION",
                    help="gnubg Position ID, POSID:MATCHID or XGID")  # fmt: skip
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--length", type=int, metavar="N", help="match length")
+    where.add_argument("--length", type=int, metavar="N", help="match length (1..128)")
     where.add_argument("--money", action="store_true", help="money play only")
     from mathbg.analysis.registry import engine_help, engines
 
@@ -123,11 +123,10 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _read_ids(path: str) -> list[str]:
-    from pathlib import Path
-
+    from mathbg._validate import read_text
     from mathbg.errors import InvalidIdError
 
-    lines = [ln.strip() for ln in Path(path).read_text().splitlines()]
+    lines = [ln.strip() for ln in read_text(path).splitlines()]
     ids = [ln for ln in lines if ln and not ln.startswith("#")]
     if not ids:
         raise InvalidIdError(f"{path}: no position IDs (one per line)")

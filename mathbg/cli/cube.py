@@ -150,6 +150,14 @@ def run_decide(args: argparse.Namespace) -> int:
         probs = [float(v) for v in args.probs.split(",")]
     except ValueError:
         raise InvalidParameterError(f"--probs wants 5 numbers; got {args.probs!r}") from None
+    if args.away is None and args.crawford:
+        raise InvalidParameterError(
+            "--crawford is a match-play state: give the score with --away A,B (a side "
+            "1-away); money play has no Crawford game"
+        )
+    if args.away is not None and (args.jacoby or args.beavers):
+        flag = "--jacoby" if args.jacoby else "--beavers"
+        raise InvalidParameterError(f"{flag} is a money-play rule: drop it or drop --away")
     if args.away is None:
         dec = cube_decision(
             probs,

@@ -6,7 +6,15 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from mathbg.cli._args import add_command, add_force, check_output, pyplot, save_figure
+from mathbg.cli._args import (
+    MAX_DECIMALS,
+    add_command,
+    add_force,
+    check_output,
+    decimals,
+    pyplot,
+    save_figure,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.met import MET
@@ -74,7 +82,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "csv-post-crawford the post-Crawford vectors (away,player_0,player_1)",
     )
     parser.add_argument(
-        "--decimals", type=int, help="round the numbers (every format; table: percent)"
+        "--decimals",
+        type=decimals,
+        metavar="N",
+        help=f"round the numbers to N in 0..{MAX_DECIMALS} decimal places (every format; "
+        "table: percent)",
     )
     parser.add_argument("--out", metavar="PATH", help="write to PATH instead of stdout")
     parser.add_argument("--plot", metavar="PNG", help="also save a heatmap + post-Crawford plot")
@@ -144,7 +156,7 @@ def _is_path(model: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of ``mathbg met``."""
-    from mathbg._validate import integer, score
+    from mathbg._validate import score
     from mathbg.errors import InvalidParameterError
     from mathbg.met import MODELS, available, build, read
     from mathbg.met.formats import render, write
@@ -156,8 +168,6 @@ def run(args: argparse.Namespace) -> int:
     params = _parse_params(args)
     if args.length is not None:
         score(args.length, "--length", lo=1)
-    if args.decimals is not None:
-        integer(args.decimals, "--decimals", 0, 17)  # float64 holds 17 significant digits
     if args.model.strip().lower() == "selfplay":
         return _selfplay(args, params)
     if _is_path(args.model):

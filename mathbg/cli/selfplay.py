@@ -42,7 +42,9 @@ def register(subparsers: Any) -> None:
         default="backgammon",
         help="backgammon (default), portes, plakoto, fevga, tavla or long-nardi",
     )
-    parser.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
+    parser.add_argument(
+        "--games", type=int, default=1000, help="games to play (default 1000; at most 10,000,000)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument(
         "--player",

@@ -178,6 +178,9 @@ def check_away(away: ArrayLike, what: str = "away") -> NDArray[np.int64]:
     [1, 7]
     """
     arr = _numeric(away, what, InvalidScoreError, MAX_AWAY)
+    if arr.dtype != bool and np.any(np.abs(arr.astype(np.float64)) > MAX_AWAY):
+        shown = str(away) if len(str(away)) <= 60 else str(away)[:57] + "..."
+        raise InvalidScoreError(f"{what} must lie in 1..{MAX_AWAY}; got {shown}")
     if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
         if not np.all(np.isfinite(arr)) or not np.all(np.rint(arr) == arr):
             raise InvalidScoreError(f"{what} must be a whole number of points; got {away!s}")

@@ -900,7 +900,16 @@ def evaluate_race(
     onesided, twosided, samples, seed :
         See :func:`race_chances`.
     """
+    from mathbg._validate import integer
+
+    # checked up front, used or not (only a rollout reads them)
+    samples = integer(samples, "samples", 1, 1 << 20)
+    seed = integer(seed, "seed", 0, (1 << 62) - 8000)
     pos, match = as_race(position)
+    if match is None and met is not None:  # before any database is built
+        raise InvalidParameterError(
+            "a MET needs a match score: give a POSID:MATCHID or an XGID of a match"
+        )
     player, opponent = _sides(pos)
     pips = (int(_counts.pip_count(player)), int(_counts.pip_count(opponent)))
     kp, ko = int(_counts.keith_count(player)), int(_counts.keith_count(opponent))

@@ -76,8 +76,8 @@ def parse_memory(text: str | int | float | None) -> int | None:
     if text is None:
         return None
     if isinstance(text, int | float) and not isinstance(text, bool):
-        if text <= 0:
-            raise InvalidParameterError(f"memory must be positive, got {text}")
+        if not 0 < text < 2**63:  # nan and inf fail too
+            raise InvalidParameterError(f"memory must be a positive size in bytes, got {text}")
         return int(text)
     units = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "kib": 2**10, "m": 10**6, "mb": 10**6,
              "mib": 2**20, "g": 10**9, "gb": 10**9, "gib": 2**30, "t": 10**12, "tb": 10**12,
@@ -89,7 +89,7 @@ def parse_memory(text: str | int | float | None) -> int | None:
         value = float(num)
     except ValueError:
         value = -1.0
-    if unit not in units or value <= 0:
+    if unit not in units or not 0 < value * units[unit] < 2.0**63:  # 1e400: not a size
         raise InvalidParameterError(f"memory must look like 12GiB, 500MB or 8G, got {text!r}")
     return int(value * units[unit])
 
@@ -128,11 +128,12 @@ class BuildSpec:
         """What a block store must hold to serve this build."""
         return {
             "format": "mathbg-twosided-blocks",
-            "version": 1,
+            "version": 2,  # 2: blocks bound to their coordinate and this identity
             "points": self.points,
             "checkers": self.checkers,
             "values": self.nv,
             "dtype": self.dtype,
+            "storage": self.numpy_dtype.str,
             "class_offsets": [int(x) for x in lay.offsets],
         }
 
@@ -545,6 +546,7 @@ def assemble(
     """
     lay = layout(spec.points, spec.checkers)
     n, nv, dt = lay.n, spec.nv, spec.numpy_dtype
+    store.bind(spec.identity(lay))  # every block read is checked against this build
     header = _npy_header((n, n, nv), dt)
     row_bytes = n * nv * dt.itemsize
     bar = None

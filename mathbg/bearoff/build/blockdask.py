@@ -7,7 +7,13 @@ input blocks ``(b, c)``, ``c`` in ``[a - 24, a - 2]``:
 - **owner placement**: the row bands are dealt to the workers by work; block ``(a, b)``
   runs on the owner of row band ``b`` (``workers=[owner(b)]``), which already holds or
   caches its inputs (all in band b), so each finished block crosses the network about
-  once (to the owner of band ``a``, where its ~23 readers run);
+  once (to the owner of band ``a``, where its ~23 readers run). The placement is a
+  preference (``allow_other_workers=True``): when a worker dies (a nanny restarts it
+  under a new address) its tasks go to the workers left, and the scheduler recomputes
+  the blocks it held from their inputs (or the task finds them in the store);
+- a build that makes no progress for :data:`STALL_SECONDS` (no block finished, none in
+  the store) stops with one line saying what the scheduler holds, instead of waiting
+  for ever;
 - ``priority=-(a + b)``: lower layers first;
 - the client drops its reference to a block once every block that reads it has been
   submitted, so the scheduler frees it after its last reader ran (the live window);
@@ -27,6 +33,7 @@ placement), https://docs.dask.org/en/stable/futures.html.
 from __future__ import annotations
 
 import time
+import uuid
 from typing import Any
 
 import numpy as np
@@ -37,7 +44,10 @@ from mathbg.bearoff.build.blockstore import BlockStore
 from mathbg.bearoff.build.pipblocks import PipLayout, layout
 from mathbg.errors import DatabaseError
 
-__all__ = ["build_blocks", "compute_block", "owners"]
+__all__ = ["STALL_SECONDS", "build_blocks", "compute_block", "owners"]
+
+#: Seconds without any block finishing after which a Dask build is reported stalled.
+STALL_SECONDS = 600.0
 
 
 def compute_block(
@@ -50,7 +60,7 @@ def compute_block(
     """
     from mathbg.bearoff.build._block_kernels import block_kernel
 
-    store = BlockStore(location)
+    store = BlockStore(location, static["identity"])  # checks each block's identity
     if shas:
         got = store.get(a, b, shas)
         if got is not None:
@@ -100,13 +110,18 @@ def build_blocks(
     *,
     progress: bool = True,
     placement: bool = True,
+    stall: float | None = None,
 ) -> BuildStats:
     """Compute every block of ``spec`` into ``store`` on the Dask cluster of ``client``.
 
     Parameters
     ----------
     placement : bool
-        Owner placement (``workers=[owner(b)]``); False lets the scheduler place tasks.
+        Owner placement (``workers=[owner(b)]``, a preference); False lets the scheduler
+        place tasks.
+    stall : float, optional
+        Seconds without progress before the build stops with a
+        :class:`~mathbg.errors.DatabaseError` (default :data:`STALL_SECONDS`).
 
     Returns
     -------
@@ -123,7 +138,8 @@ def build_blocks(
 
     lay = layout(spec.points, spec.checkers)
     csr = pip_csr(lay)
-    store.claim(spec.identity(lay))
+    identity = spec.identity(lay)
+    store.claim(identity)
     work = block_work(lay, csr)
     workers = sorted(client.scheduler_info()["workers"])
     if not workers:
@@ -136,9 +152,13 @@ def build_blocks(
         "nv": spec.nv,
         "dtype": spec.numpy_dtype,
         "gnubg": spec.gnubg,
+        "identity": identity,
     }
     [static_future] = client.scatter([static], broadcast=True)
     present = store.listing()  # a rerun loads these instead of computing them
+    # keys of this run only: a task of an earlier run still known to the scheduler (same
+    # key) would run with that run's view of the store and recompute its block
+    run = uuid.uuid4().hex[:8]
     t0 = time.perf_counter()
     futures: dict[tuple[int, int], Any] = {}
     sinks = []
@@ -150,9 +170,9 @@ def build_blocks(
             fut = client.submit(
                 compute_block, a, b, static_future, store.location, present.get((a, b), []),
                 *deps,
-                key=f"mathbg-ts-{spec.points}x{spec.checkers}-{spec.dtype}-{spec.nv}-{a}-{b}",
+                key=f"mathbg-ts-{spec.points}x{spec.checkers}-{spec.dtype}-{spec.nv}-{run}-{a}-{b}",
                 priority=-(a + b), workers=[owner[b]] if placement else None,
-                allow_other_workers=not placement, pure=False,
+                allow_other_workers=True, pure=False,
             )  # fmt: skip
             futures[(a, b)] = fut
             if lay.last_reader_layer(a, b) == a + b:
@@ -166,12 +186,7 @@ def build_blocks(
         if bar is not None:
             done_pairs = _advance(bar, store, lay, done_pairs)
     futures.clear()
-    while bar is not None:
-        finished, _ = wait(sinks, timeout=1.0)
-        done_pairs = _advance(bar, store, lay, done_pairs)
-        if len(finished) == len(sinks):
-            break
-    wait(sinks)
+    done_pairs = _wait(client, sinks, wait, store, lay, bar, done_pairs, stall)
     for fut in sinks:
         if fut.status == "error":
             fut.result()  # raise the task's exception
@@ -180,6 +195,59 @@ def build_blocks(
         _advance(bar, store, lay, done_pairs)
         bar.close()
     return BuildStats(computed=len(work), seconds=time.perf_counter() - t0)
+
+
+def _wait(
+    client: Any,
+    sinks: list[Any],
+    wait: Any,
+    store: BlockStore,
+    lay: PipLayout,
+    bar: Any,
+    shown: int,
+    stall: float | None,
+) -> int:
+    """Wait for every sink, updating the bar each second, and stop a stalled build;
+    return the pairs the bar shows.
+
+    ``distributed.wait(..., timeout=)`` raises ``TimeoutError`` when the time passes in
+    recent versions (2026.x) and returned the finished set in older ones: both are read
+    here as "not all done yet". Progress is any sink finishing or any block reaching the
+    store; none for ``stall`` seconds is reported in one line.
+    """
+    limit = STALL_SECONDS if stall is None else float(stall)
+    last_change = time.monotonic()
+    done_before, pairs_before = -1, -1
+    while True:
+        try:
+            finished, _ = wait(sinks, timeout=1.0)
+            n_done = len(finished)
+        except TimeoutError:  # distributed's TimeoutError is the builtin one
+            n_done = sum(f.done() for f in sinks)
+        pairs = sum(lay.block_pairs(a, b) for (a, b) in store.listing())
+        if bar is not None and pairs > shown:
+            bar.update(pairs - shown)
+            shown = pairs
+        if n_done == len(sinks):
+            return shown
+        if n_done != done_before or pairs != pairs_before:
+            done_before, pairs_before, last_change = n_done, pairs, time.monotonic()
+        elif time.monotonic() - last_change > limit:
+            raise DatabaseError(_stall_message(client, limit, len(sinks) - n_done))
+
+
+def _stall_message(client: Any, seconds: float, left: int) -> str:
+    """One line: what the scheduler holds when a Dask build makes no progress."""
+    try:
+        workers = len(client.scheduler_info().get("workers", {}))
+    except Exception:  # the scheduler itself may be gone
+        workers = -1
+    who = f"{workers} worker(s)" if workers >= 0 else "the scheduler does not answer"
+    return (
+        f"the Dask build made no progress for {seconds:.0f} s ({left} final blocks still "
+        f"to finish; {who}): check the cluster, then rerun the same command to resume "
+        "from the blocks in the store"
+    )
 
 
 def _bar(lay: PipLayout, enabled: bool) -> Any:

@@ -11,6 +11,14 @@ is written whole by one rename, and two writers of the same block write the same
 encoding, pip-class offsets); a store whose manifest disagrees with the build asked for is
 refused. The final manifest lists every block with its checksum.
 
+A block is bound to what it is: its checksum covers, besides its bytes, the block file
+format (:data:`BLOCK_FORMAT`), its coordinate ``(a, b)`` and the build's identity (space,
+values per pair, encoding, pip-class offsets), and the reader checks the shape and dtype
+it expects. So a block file copied to another coordinate, or from another build, fails
+its checksum and is recomputed like a corrupt one; and once the final manifest lists the
+blocks, only the listed copy of each block is trusted. The ``.npy`` header is parsed by
+:mod:`mathbg._npy` (never compiled: safe in a threaded Dask worker).
+
 The store is a local directory, or any fsspec URL (``s3://bucket/prefix``,
 ``file:///shared/dir``, ...) when fsspec is installed, so every Dask worker can reach it.
 
@@ -24,7 +32,6 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import io
 import json
 import os
 import re
@@ -35,10 +42,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mathbg import _npy
 from mathbg._files import space_error
-from mathbg.errors import DatabaseError
+from mathbg.errors import DatabaseCorruptError, DatabaseError
 
-__all__ = ["BlockStore"]
+__all__ = ["BLOCK_FORMAT", "BlockStore"]
+
+#: Version of what a block's checksum covers (2: the coordinate and the build's identity
+#: with the bytes; 1 hashed the bytes alone).
+BLOCK_FORMAT = 2
 
 _NAME = re.compile(r"^a(\d{3})-b(\d{3})\.([0-9a-f]{64})\.npy$")
 
@@ -48,9 +60,7 @@ def _is_url(location: str) -> bool:
 
 
 def _encode(block: NDArray) -> bytes:
-    buf = io.BytesIO()
-    np.lib.format.write_array(buf, np.ascontiguousarray(block), allow_pickle=False)
-    return buf.getvalue()
+    return _npy.encode(block)
 
 
 class BlockStore:
@@ -60,10 +70,17 @@ class BlockStore:
     ----------
     location : str or os.PathLike
         Local directory or fsspec URL; created on demand.
+    identity : dict, optional
+        The build the blocks belong to (:meth:`bind`); :meth:`claim` binds it too.
     """
 
-    def __init__(self, location: str | os.PathLike[str]) -> None:
+    def __init__(
+        self, location: str | os.PathLike[str], identity: dict[str, Any] | None = None
+    ) -> None:
         self.location = str(location)
+        self._identity: dict[str, Any] | None = None
+        self._salt = b""
+        self._listed: dict[str, str] = {}
         self._fs: Any = None
         if _is_url(self.location):
             try:
@@ -76,6 +93,56 @@ class BlockStore:
         else:
             self._root = str(Path(self.location))
         self._makedirs(self._join("blocks"))
+        if identity is not None:
+            self.bind(identity)
+
+    # ------------------------------------------------------------------ identity
+    def bind(self, identity: dict[str, Any]) -> None:
+        """Bind the store to the build ``identity``: every block's checksum covers it."""
+        self._identity = dict(identity)
+        canonical = json.dumps(self._identity, sort_keys=True, separators=(",", ":"))
+        self._salt = f"mathbg-block {BLOCK_FORMAT} {canonical}".encode()
+        self._listed = self._final_blocks()
+
+    def digest(self, a: int, b: int, data: bytes) -> str:
+        """The checksum of block ``(a, b)`` with the file bytes ``data``: SHA-256 over the
+        block format, the build's identity, the coordinate and the bytes."""
+        if self._identity is None:
+            raise DatabaseError(f"{self.location}: block store used before its build is known")
+        h = hashlib.sha256(self._salt)
+        h.update(f" a={a} b={b}\n".encode())
+        h.update(data)
+        return h.hexdigest()
+
+    def _decode(self, a: int, b: int, data: bytes) -> NDArray:
+        """The block held by ``data``, checked against the shape and dtype the build
+        expects (a :class:`DatabaseCorruptError` otherwise)."""
+        block = _npy.decode(data, f"block ({a}, {b})")
+        ident = self._identity or {}
+        offsets, nv = ident.get("class_offsets"), ident.get("values")
+        if offsets is not None and nv is not None:
+            shape = (offsets[a + 1] - offsets[a], offsets[b + 1] - offsets[b], nv)
+            if block.shape != shape:
+                raise DatabaseCorruptError(f"block ({a}, {b}) has shape {block.shape}, not {shape}")
+        storage = ident.get("storage")
+        if storage is not None and block.dtype != np.dtype(storage):
+            raise DatabaseCorruptError(f"block ({a}, {b}) holds {block.dtype}, not {storage}")
+        return block
+
+    def _trusted(self, a: int, b: int, shas: list[str]) -> list[str]:
+        """``shas`` without the copies the final manifest does not list (once it lists
+        block ``(a, b)``, only that copy is trusted)."""
+        listed = self._listed.get(f"{a},{b}")
+        return [sha for sha in shas if listed is None or sha == listed]
+
+    def _final_blocks(self) -> dict[str, str]:
+        """The blocks the manifest lists (a finished block build; read once, at bind)."""
+        try:
+            manifest = self.read_manifest() or {}
+        except DatabaseError:
+            return {}
+        blocks = manifest.get("blocks")
+        return blocks if isinstance(blocks, dict) else {}
 
     # ------------------------------------------------------------------ file system
     def _join(self, *parts: str) -> str:
@@ -138,11 +205,14 @@ class BlockStore:
         """The manifest, or None when the store has none yet."""
         path = self._join("manifest.json")
         try:
-            return json.loads(self._read(path))
+            manifest = json.loads(self._read(path))
         except FileNotFoundError:
             return None
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             raise DatabaseError(f"{self.location}: unreadable manifest.json ({exc})") from None
+        if not isinstance(manifest, dict):
+            raise DatabaseError(f"{self.location}: unreadable manifest.json (not an object)")
+        return manifest
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
         """Write the manifest atomically."""
@@ -157,6 +227,7 @@ class BlockStore:
         DatabaseError
             When the store holds blocks of another build.
         """
+        self.bind(identity)
         current = self.read_manifest()
         if current is None:
             self.write_manifest({**identity, "blocks": {}})
@@ -184,29 +255,32 @@ class BlockStore:
     def put(self, a: int, b: int, block: NDArray) -> str:
         """Write block (a, b); return its SHA-256 (hex)."""
         data = _encode(block)
-        sha = hashlib.sha256(data).hexdigest()
+        sha = self.digest(a, b, data)
         self._write_atomic(self._path(a, b, sha), data)
         return sha
 
     def get(self, a: int, b: int, shas: list[str] | None = None) -> tuple[NDArray, str] | None:
         """Load a verified copy of block (a, b) and its checksum, or None.
 
-        Files whose bytes do not hash to their name are deleted (they are corrupt).
+        Files whose checksum (over the bytes, the coordinate and the build's identity)
+        does not match their name, or whose shape or dtype is not the block's, are deleted
+        (they are corrupt, or another block's); a copy the final manifest does not list is
+        not trusted.
         """
         if shas is None:
             shas = self.listing().get((a, b), [])
-        for sha in shas:
+        for sha in self._trusted(a, b, shas):
             path = self._path(a, b, sha)
             try:
                 data = self._read(path)
             except FileNotFoundError:
                 continue
-            if hashlib.sha256(data).hexdigest() != sha:
+            if self.digest(a, b, data) != sha:
                 self._remove(path)
                 continue
             try:
-                block = np.lib.format.read_array(io.BytesIO(data), allow_pickle=False)
-            except ValueError:
+                block = self._decode(a, b, data)
+            except DatabaseCorruptError:
                 self._remove(path)
                 continue
             return block, sha
@@ -216,15 +290,20 @@ class BlockStore:
         """Every block with a copy whose bytes match its checksum (corrupt copies deleted)."""
         out = {}
         for ab, shas in self.listing().items():
-            for sha in shas:
+            for sha in self._trusted(*ab, shas):
                 path = self._path(*ab, sha)
                 try:
                     data = self._read(path)
                 except FileNotFoundError:
                     continue
-                if hashlib.sha256(data).hexdigest() == sha:
-                    out[ab] = sha
-                    break
+                if self.digest(*ab, data) == sha:
+                    try:
+                        self._decode(*ab, data)
+                    except DatabaseCorruptError:
+                        pass
+                    else:
+                        out[ab] = sha
+                        break
                 self._remove(path)
         return out
 

@@ -92,7 +92,7 @@ KINDS: tuple[str, ...] = ("normal", "crawford", "post")
 MAX_CHECKERS = 14
 
 #: Bump when the solver's numbers or the cache layout change.
-_CACHE_VERSION = 2
+_CACHE_VERSION = 3  # 3: the identity inside the checksum
 
 #: Opponent positions per parallel task in a shell's row part.
 _ROW_BLOCK = 32
@@ -715,11 +715,23 @@ def solve_game(
 # ------------------------------------------------------------------------------ caching
 
 
-def _met_key(met: MET) -> str:
+def _met_digest(met: MET) -> str:
+    """SHA-256 of the MET's values (pre- and post-Crawford, with their shapes)."""
     digest = hashlib.sha256()
-    digest.update(np.ascontiguousarray(met.pre).tobytes())
-    digest.update(np.ascontiguousarray(met.post).tobytes())
-    return digest.hexdigest()[:16]
+    for arr in (np.ascontiguousarray(met.pre, dtype=np.float64),
+                np.ascontiguousarray(met.post, dtype=np.float64)):  # fmt: skip
+        digest.update(f"{arr.shape}".encode())
+        digest.update(arr.tobytes())
+    return digest.hexdigest()
+
+
+def _cache_identity(points: int, checkers: int, a: int, b: int, kind: str, met_digest: str) -> str:
+    """What a match cache file is: inside its checksum, so a file of another score,
+    Crawford state, space or MET fails it (even when copied under this file's name)."""
+    return (
+        f"mathbg-match-cache v{_CACHE_VERSION} space={points}x{checkers} away={a},{b} "
+        f"kind={kind} met={met_digest}"
+    )
 
 
 def _cache_path(points: int, checkers: int, a: int, b: int, kind: str, key: str) -> Path:
@@ -729,8 +741,8 @@ def _cache_path(points: int, checkers: int, a: int, b: int, kind: str, key: str)
     return cache_dir("bearoff") / "match" / name
 
 
-def _arrays_digest(arrays: dict[str, NDArray[Any]]) -> str:
-    digest = hashlib.sha256()
+def _arrays_digest(arrays: dict[str, NDArray[Any]], identity: str) -> str:
+    digest = hashlib.sha256(identity.encode() + b"\n")
     for name in sorted(arrays):
         arr = np.ascontiguousarray(arrays[name])
         digest.update(f"{name}:{arr.dtype.str}:{arr.shape}".encode())
@@ -738,8 +750,9 @@ def _arrays_digest(arrays: dict[str, NDArray[Any]]) -> str:
     return digest.hexdigest()
 
 
-def _save(sol: GameSolution, path: Path) -> None:
-    """Write a solution to the disk cache (atomic; checksummed over every array)."""
+def _save(sol: GameSolution, path: Path, identity: str) -> None:
+    """Write a solution to the disk cache (atomic; checksummed over its identity and every
+    array)."""
     from mathbg import _files
 
     arrays: dict[str, Any] = {
@@ -748,7 +761,7 @@ def _save(sol: GameSolution, path: Path) -> None:
         "access": np.asarray(sol.access),
         "levels": np.asarray(np.int64(sol.levels)),
     }
-    checksum = np.frombuffer(_arrays_digest(arrays).encode(), dtype=np.uint8)
+    checksum = np.frombuffer(_arrays_digest(arrays, identity).encode(), dtype=np.uint8)
     needed = sum(a.nbytes for a in arrays.values()) + 4096
     with _files.atomic_file(
         path,
@@ -761,11 +774,11 @@ def _save(sol: GameSolution, path: Path) -> None:
 
 
 def _load(
-    path: Path, points: int, checkers: int, a: int, b: int, kind: str, name: str
+    path: Path, points: int, checkers: int, a: int, b: int, kind: str, name: str, identity: str
 ) -> GameSolution | None:
     """A cached solution, or None (with a one-line warning) when the file fails a check."""
     try:
-        sol = _read_cache(path, points, checkers, a, b, kind, name)
+        sol = _read_cache(path, points, checkers, a, b, kind, name, identity)
     except Exception as exc:  # any damage means: solve again
         import warnings
 
@@ -780,13 +793,13 @@ def _load(
 
 
 def _read_cache(
-    path: Path, points: int, checkers: int, a: int, b: int, kind: str, name: str
+    path: Path, points: int, checkers: int, a: int, b: int, kind: str, name: str, identity: str
 ) -> GameSolution:
     with np.load(path, allow_pickle=False) as data:
         arrays = {k: data[k] for k in ("no_double", "win", "access", "levels")}
         stored = bytes(data["checksum"]).decode("ascii")
-    if stored != _arrays_digest(arrays):
-        raise DatabaseError("checksum mismatch")
+    if stored != _arrays_digest(arrays, identity):
+        raise DatabaseError("checksum mismatch (damaged, or another score, space or MET)")
     levels = int(arrays["levels"])
     if not 1 <= levels <= 13:
         raise DatabaseError(f"cube levels {levels} out of range")
@@ -844,7 +857,8 @@ def solve_score(
     a, b = away_pair(away)
     kind = game_kind(a, b, crawford)
     table = as_met(met)
-    key = _met_key(table)
+    met_digest = _met_digest(table)
+    key = met_digest[:16]
     space = _space(points, checkers)
     mkey = (space.points, space.checkers, a, b, kind, key)
     hit = _MEMORY.get(mkey)
@@ -853,8 +867,9 @@ def solve_score(
     name = getattr(table, "name", "custom")
     sol = None
     path = _cache_path(space.points, space.checkers, a, b, kind, key)
+    identity = _cache_identity(space.points, space.checkers, a, b, kind, met_digest)
     if disk_cache and path.exists():
-        sol = _load(path, space.points, space.checkers, a, b, kind, name)
+        sol = _load(path, space.points, space.checkers, a, b, kind, name, identity)
     if sol is None:
         sol = solve_game(
             space.points,
@@ -866,7 +881,7 @@ def solve_score(
             progress=progress,
         )
         if disk_cache:
-            _save(sol, path)
+            _save(sol, path, identity)
     if len(_MEMORY) >= _MEMORY_MAX:
         _MEMORY.pop(next(iter(_MEMORY)))
     _MEMORY[mkey] = sol

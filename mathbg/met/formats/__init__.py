@@ -121,8 +121,10 @@ def read(path: str | Path, *, length: int | None = None, format: str | None = No
     >>> read(path).name
     'mec26'
     """
+    from mathbg._validate import read_bounded
+
     p = Path(path)
-    data = p.read_bytes()
+    data = read_bounded(p)  # stops at the document limit (a huge file is never read whole)
     kind = format or _sniff(data)
     if length is not None and (
         isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MAX_LENGTH

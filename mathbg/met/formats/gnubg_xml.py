@@ -147,6 +147,8 @@ def _parse_xml(data: bytes, where: str) -> tuple[ET.Element, list[str]]:
             f"{where}forbidden XML construct {what}: entity declarations and external "
             "references are rejected (entity-expansion protection)"
         ) from None
+    except (ValueError, UnicodeError) as exc:  # an encoding expat cannot use after all
+        raise METFormatError(f"{where}unusable XML encoding ({exc})") from None
     return root, builder.comments
 
 

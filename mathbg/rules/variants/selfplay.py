@@ -248,6 +248,11 @@ def play_match(
     return MatchSummary(games=tuple(games), final=m)
 
 
+#: Most games one :func:`selfplay` call plays (hours of play; a larger count never ends
+#: in practice).
+MAX_GAMES = 10_000_000
+
+
 def selfplay(
     variant: str | RuleSet = "backgammon",
     games: int = 1000,
@@ -265,9 +270,10 @@ def selfplay(
         every name the variant allows), ``mean_plies``, ``gammon_rate`` (share of
         decisive games worth 2 or more points) and ``draw_rate``.
     """
+    from mathbg._validate import integer
+
     rs = get_ruleset(variant)
-    if int(games) != games or games < 1:
-        raise InvalidParameterError(f"games must be a positive integer, got {games}")
+    games = integer(games, "games", 1, MAX_GAMES)
     names = getattr(rs, "result_names", None) or (
         "single",
         *(("gammon",) if rs.gammons else ()),

@@ -1,0 +1,115 @@
+"""Reading ``.npy`` data without the code path that compiles.
+
+``numpy.lib.format.read_array`` (and ``np.load``) parse the ``.npy`` header, a Python dict
+literal, with :func:`ast.literal_eval`, which compiles it. On CPython 3.11.x (seen on
+3.11.7) compiling in several threads at once can fail with ``SystemError: AST constructor
+recursion depth mismatch`` (CPython gh-106905), so a threaded Dask worker reading blocks
+crashes at random. This module parses the header itself (a strict reader of exactly what
+numpy writes: ``descr``, ``fortran_order``, ``shape``) and never compiles anything, so it
+is safe in any number of threads on every supported Python.
+
+Standard library and numpy only.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mathbg.errors import DatabaseCorruptError
+
+__all__ = ["decode", "encode", "parse_header", "read_header"]
+
+_MAGIC = b"\x93NUMPY"
+_HEADER = re.compile(
+    r"""\{\s*
+    (?:'descr'\s*:\s*'(?P<descr>[<>|=]?[a-zA-Z]\d*)'\s*,\s*
+     |'fortran_order'\s*:\s*(?P<fortran>True|False)\s*,\s*
+     |'shape'\s*:\s*\((?P<shape>\s*(?:\d+\s*,\s*)*(?:\d+\s*)?)\)\s*,?\s*
+    ){3}
+    \}\s*$""",
+    re.VERBOSE,
+)
+
+
+def parse_header(text: str, what: str = "array") -> tuple[np.dtype[Any], bool, tuple[int, ...]]:
+    """``(dtype, fortran_order, shape)`` of a ``.npy`` header dict as numpy writes it.
+
+    Only plain dtypes (a byte order, a kind letter and a size, e.g. ``'<f8'``) are read:
+    no object, structured or sub-array dtypes. Anything else is a
+    :class:`~mathbg.errors.DatabaseCorruptError`.
+    """
+    m = _HEADER.match(text)
+    if m is None or None in (m["descr"], m["fortran"], m["shape"]):
+        raise DatabaseCorruptError(f"{what}: not a .npy header mathbg reads: {text[:80]!r}")
+    try:
+        dtype = np.dtype(m["descr"])
+    except TypeError:
+        raise DatabaseCorruptError(f"{what}: unknown dtype {m['descr']!r}") from None
+    if dtype.hasobject or dtype.names is not None:
+        raise DatabaseCorruptError(f"{what}: dtype {m['descr']!r} is not a plain number type")
+    shape = tuple(int(x) for x in m["shape"].replace(",", " ").split())
+    return dtype, m["fortran"] == "True", shape
+
+
+def read_header(data: bytes | memoryview, what: str = "array") -> tuple[
+    np.dtype[Any], bool, tuple[int, ...], int
+]:  # fmt: skip
+    """``(dtype, fortran_order, shape, offset of the data)`` of ``.npy`` bytes (versions
+    1.0, 2.0 and 3.0 of the format)."""
+    head = bytes(data[:12])
+    if len(head) < 10 or head[:6] != _MAGIC:
+        raise DatabaseCorruptError(f"{what}: not a .npy file")
+    major = head[6]
+    if major == 1:
+        (hlen,) = struct.unpack("<H", head[8:10])
+        start = 10
+    elif major in (2, 3):
+        if len(head) < 12:
+            raise DatabaseCorruptError(f"{what}: truncated .npy header")
+        (hlen,) = struct.unpack("<I", head[8:12])
+        start = 12
+    else:
+        raise DatabaseCorruptError(f"{what}: .npy format version {major} is not read")
+    raw = bytes(data[start : start + hlen])
+    if len(raw) != hlen:
+        raise DatabaseCorruptError(f"{what}: truncated .npy header")
+    try:
+        text = raw.decode("latin-1" if major < 3 else "utf-8")
+    except UnicodeDecodeError:
+        raise DatabaseCorruptError(f"{what}: unreadable .npy header") from None
+    dtype, fortran, shape = parse_header(text, what)
+    return dtype, fortran, shape, start + hlen
+
+
+def decode(data: bytes | memoryview, what: str = "array") -> NDArray[Any]:
+    """The array held by ``.npy`` bytes (a read-only view of ``data``, no copy).
+
+    The data must be exactly as long as the header says (a truncated or padded file is a
+    :class:`~mathbg.errors.DatabaseCorruptError`).
+    """
+    dtype, fortran, shape, offset = read_header(data, what)
+    count = 1
+    for n in shape:
+        count *= n
+    if len(data) - offset != count * dtype.itemsize:
+        raise DatabaseCorruptError(
+            f"{what}: {len(data) - offset} data bytes, the header says "
+            f"{count * dtype.itemsize}"
+        )
+    flat = np.frombuffer(data, dtype=dtype, count=count, offset=offset)
+    return flat.reshape(shape, order="F" if fortran else "C")
+
+
+def encode(array: NDArray[Any]) -> bytes:
+    """``.npy`` bytes of ``array`` (C order), as ``numpy.save`` writes them (version 1.0;
+    writing does not compile anything)."""
+    import io
+
+    buf = io.BytesIO()
+    np.lib.format.write_array(buf, np.ascontiguousarray(array), allow_pickle=False)
+    return buf.getvalue()

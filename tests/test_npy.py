@@ -1,0 +1,108 @@
+"""The ``.npy`` reader that never compiles (CPython gh-106905: ``ast.literal_eval`` in
+several threads at once can raise ``SystemError`` on 3.11.x), hammered from many threads."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import io
+import threading
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from mathbg import _npy
+from mathbg.errors import DatabaseCorruptError
+
+
+def _numpy_bytes(arr: np.ndarray, version: tuple[int, int] | None = None) -> bytes:
+    buf = io.BytesIO()
+    np.lib.format.write_array(buf, arr, version=version, allow_pickle=False)
+    return buf.getvalue()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    hnp.arrays(
+        dtype=st.sampled_from([np.uint16, np.float32, np.float64, np.int64, np.uint8, ">f8"]),
+        shape=hnp.array_shapes(min_dims=0, max_dims=4, max_side=5),
+    ),
+    st.sampled_from([None, (1, 0), (2, 0), (3, 0)]),
+    st.booleans(),
+)
+def test_decode_reads_what_numpy_writes(arr, version, fortran):
+    arr = np.asfortranarray(arr) if fortran else arr
+    data = _numpy_bytes(arr, version)
+    got = _npy.decode(data)
+    want = np.lib.format.read_array(io.BytesIO(data), allow_pickle=False)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+
+
+def test_decode_never_compiles(monkeypatch):
+    data = _numpy_bytes(np.arange(12, dtype="<u2").reshape(3, 4))
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the reader compiled something")
+
+    monkeypatch.setattr(ast, "literal_eval", refuse)
+    monkeypatch.setattr(builtins, "compile", refuse)
+    np.testing.assert_array_equal(_npy.decode(data), np.arange(12).reshape(3, 4))
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda d: d[:-1],  # truncated data
+        lambda d: d + b"\0",  # padded data
+        lambda d: d[:8],  # truncated header
+        lambda d: b"\x93NUMPX" + d[6:],  # bad magic
+        lambda d: d.replace(b"'<f8'", b"'|O8'"),  # object dtype
+        lambda d: d.replace(b"'shape'", b"'shapE'"),  # unknown key
+        lambda d: d.replace(b"(3, 4)", b"(4, 4)"),  # shape and size disagree
+        lambda d: d.replace(b"False", b"__import__('os').system('x')"[:5]),
+    ],
+)
+def test_damaged_headers_are_corrupt(mutate):
+    data = _numpy_bytes(np.zeros((3, 4)))
+    with pytest.raises(DatabaseCorruptError):
+        _npy.decode(mutate(data))
+
+
+def test_hammered_from_many_threads():
+    """64 threads decode 200 arrays each while the others also parse with numpy's own
+    writer: every result is right and nothing raises."""
+    arrays = [np.arange(k * 7, dtype=np.float64).reshape(k, 7) for k in range(1, 9)]
+    blobs = [_numpy_bytes(a) for a in arrays]
+    errors: list[BaseException] = []
+    start = threading.Barrier(64)
+
+    def work(seed: int) -> None:
+        try:
+            start.wait()
+            for i in range(200):
+                k = (seed + i) % len(blobs)
+                got = _npy.decode(blobs[k])
+                if not np.array_equal(got, arrays[k]):
+                    raise AssertionError(f"thread {seed}: wrong array {k}")
+                _npy.encode(got)
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(64)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads)
+    assert not errors, errors[:3]
+
+
+def test_encode_round_trip():
+    arr = np.arange(30, dtype=np.uint16).reshape(5, 6)
+    data = _npy.encode(arr)
+    assert data == _numpy_bytes(arr)
+    np.testing.assert_array_equal(_npy.decode(data), arr)
