@@ -423,8 +423,8 @@ def market_window_bars(points: Any, ax: Axes | None = None, *, title: str | None
     ax.invert_yaxis()
     ax.grid(True, axis="x", alpha=0.3)
     default = (
-        f"{points.met}: {points.away[0]}-away vs {points.away[1]}-away, cube {points.cube}, "
-        f"{points.state}"
+        f"{points.met}: {points.away[0]}-away vs {points.away[1]}-away, cube {points.cube} -> "
+        f"{2 * points.cube}, {points.state}"
     )
     ax.set_title(title if title is not None else default)
     return ax

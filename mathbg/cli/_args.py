@@ -151,7 +151,10 @@ def cube_owner(text: str) -> str:
 
 
 def add_owner_argument(
-    parser: argparse.ArgumentParser, help: str, owners: tuple[str, ...] | None = None
+    parser: argparse.ArgumentParser,
+    help: str,
+    owners: tuple[str, ...] | None = None,
+    default: str | None = "centre",
 ) -> None:
     """The ``--owner {centre,player,opponent}`` option (default centre); ``owners``
     restricts the choices."""
@@ -161,7 +164,7 @@ def add_owner_argument(
     parser.add_argument(
         "--owner",
         type=cube_owner,
-        default=CubeOwner.CENTRE.value,
+        default=default,
         choices=choices,
         metavar="{" + ",".join(choices) + "}",
         help=help,

@@ -614,7 +614,7 @@ def points(
     opp_away: int,
     *,
     cube: int = 1,
-    owner: str = "centre",
+    owner: str | None = None,
     gammons: Any = (0.0, 0.0),
     backgammons: Any = (0.0, 0.0),
     crawford: bool = False,
@@ -630,9 +630,15 @@ def points(
         Points the first-named player and the opponent need.
     cube : int
         Current cube value (power of two); doubles go to ``2 cube``.
-    owner : {"centre", "player", "opponent"}
-        Who holds the cube; it decides ``may_double`` only (the points themselves are the
-        break-even chances for whoever doubles).
+    owner : {"centre", "player", "opponent"}, optional
+        Who holds the cube. Default: the centre on the 1-cube (the initial double, 1 -> 2);
+        above 1 each side's column is its redouble (``cube -> 2 cube``) as the cube's
+        owner, the side that took it (``owner="each"`` in the result). A centred cube above
+        1 does not arise in match play and is refused. With an owner, the other side cannot
+        double: its doubling points and the owner's take points are None (not applicable),
+        as :func:`mathbg.cube.matrix.score_matrix` gives NaN. Post-Crawford a cube above 1
+        is the leader's (it took the trailer's double) and has nothing to double for, so
+        nothing applies there.
     gammons, backgammons : (G0, G1), (B0, B1)
         First-named player's and opponent's rates, disjoint fractions of that side's wins
         (gammons that are not backgammons; backgammons), as in gnubg's market window.
@@ -658,8 +664,17 @@ def points(
     a = int(check_away(away, "away"))
     b = int(check_away(opp_away, "opp_away"))
     c = int(check_cube(cube))
-    owner = check_owner(owner)
     state = score_state(a, b, crawford=crawford)
+    if owner is None:
+        owner = "centre" if c == 1 else "each"
+    else:
+        owner = check_owner(owner)
+        if owner == "centre" and c > 1:
+            raise InvalidScoreError(
+                f"a centred cube above 1 does not arise in match play (got cube {c}): the "
+                "cube leaves the centre with the first double; give the owner (player or "
+                "opponent), or none for each side's redouble"
+            )
     cube_state(c, owner == "centre", state == "crawford")
     xv = 1.0 if x is None else float(check_x(x))
     g = pair(gammons, "gammons")
@@ -687,18 +702,28 @@ def points(
     players = []
     for i, (gv, bv) in enumerate(((gv0, bv0), (gv1, bv1))):
         j = 1 - i
-        md = may_double(
-            (a, b)[i], (b, a)[i], c, _owner_for(owner, i), crawford=(state == "crawford")
+        # who may turn the cube: "each" = every column is its own side's redouble (that
+        # side holds the cube); post-Crawford only the leader ever holds a cube above 1
+        hypothetical = state == "post-crawford" and c > 1
+        holds = owner in ("centre", "each") or _owner_for(owner, i) == "player"
+        other_holds = owner in ("centre", "each") or _owner_for(owner, i) == "opponent"
+        md = not hypothetical and may_double(
+            (a, b)[i],
+            (b, a)[i],
+            c,
+            "player" if owner == "each" else _owner_for(owner, i),
+            crawford=(state == "crawford"),
         )
         if state == "crawford":
             players.append(
                 PlayerPoints(None, None, None, None, None, None, None, float(gv), float(bv), md)
             )
             continue
-        # a doubler who needs <= cube has nothing to double for: its doubling points and
-        # the taker's take points do not apply
-        doubles = aways[i] > c
-        faces_double = aways[j] > c
+        # a doubler who needs <= cube has nothing to double for, and a side that does not
+        # hold the cube cannot double: its doubling points and the taker's take points do
+        # not apply
+        doubles = aways[i] > c and holds and not hypothetical
+        faces_double = aways[j] > c and other_holds and not hypothetical
 
         def mine(v: Any, ok: bool, live: bool = False) -> float | None:
             return float(v) if ok and (has_live or not live) else None
