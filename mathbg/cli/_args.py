@@ -23,11 +23,19 @@ def add_command(
     )
 
 
-def parse_pair(text: str, what: str, cast: type = float) -> tuple[Any, Any]:
-    """``"a,b"`` (or a single value for both) -> (a, b)."""
+def parse_pair(
+    text: str, what: str, cast: type = float, *, one_for_both: bool = True
+) -> tuple[Any, Any]:
+    """``"a,b"`` -> (a, b); a single value stands for both only with ``one_for_both`` (rates,
+    whose --help says so; never a score: ``--away 3`` is refused, write ``--away 3,3``)."""
     from mathbg.errors import InvalidParameterError
 
     parts = [p.strip() for p in str(text).split(",")]
+    if len(parts) == 1 and not one_for_both:
+        raise InvalidParameterError(
+            f"{what} wants both values A,B (the player's first); got {text!r}: "
+            f"write {what} {parts[0]},{parts[0]} for the same value on both sides"
+        )
     if len(parts) == 1:
         parts = parts * 2
     if len(parts) != 2 or not all(parts):
@@ -56,11 +64,43 @@ def print_json(obj: Any, indent: int | None = 2, decimals: int | None = None) ->
     print(dumps(obj, indent=indent, decimals=decimals))
 
 
+def decimals(text: str) -> int:
+    """argparse ``type`` of ``--decimals``: an integer 0..17 (float64 holds 17 significant
+    digits; a negative count would round every number away)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"wants a whole number 0..17; got {text!r}") from None
+    if not 0 <= n <= 17:
+        raise argparse.ArgumentTypeError(f"wants a whole number 0..17; got {n}")
+    return n
+
+
+def parse_probs(text: str) -> list[float]:
+    """``--probs W,WG,WB,LG,LB``: five cubeless chances, fractions (not percentages)."""
+    from mathbg.errors import InvalidParameterError
+
+    form = "--probs W,WG,WB,LG,LB (P(win), P(win gammon), P(win backgammon), P(lose gammon), "
+    form += "P(lose backgammon), fractions, e.g. 0.72,0.25,0.01,0.05,0.002)"
+    try:
+        probs = [float(v) for v in str(text).split(",")]
+    except ValueError:
+        raise InvalidParameterError(f"{form}: {text!r} is not five numbers") from None
+    if len(probs) != 5:
+        raise InvalidParameterError(f"{form}: got {len(probs)} numbers ({text!r})")
+    if any(p > 1.0 for p in probs) and all(0.0 <= p <= 100.0 for p in probs):
+        fractions = ",".join(f"{p / 100:g}" for p in probs)
+        raise InvalidParameterError(
+            f"--probs {text}: these look like percentages; give fractions: --probs {fractions}"
+        )
+    return probs
+
+
 def add_decimals(parser: argparse.ArgumentParser) -> None:
     """The ``--decimals N`` option: round the numbers of JSON (and CSV) output."""
     parser.add_argument(
         "--decimals",
-        type=int,
+        type=decimals,
         metavar="N",
         help="round JSON numbers to N decimal places (default: full precision, "
         "15 significant digits)",
@@ -101,9 +141,25 @@ def check_output(path: str | None, force: bool, *, marked: bool = True) -> None:
     if path is None:
         return
     from mathbg._files import check_output as check
+
+    check_directory(path)
     from mathbg._files import never_ours, written_by_mathbg
 
     check(path, force=force, is_ours=written_by_mathbg if marked else never_ours)
+
+
+def check_directory(path: str | None) -> None:
+    """Refuse an output file whose directory does not exist, before any work or output."""
+    if path is None:
+        return
+    from pathlib import Path
+
+    from mathbg.errors import InvalidParameterError
+
+    parent = Path(path).parent
+    if not parent.is_dir():
+        what = "no such directory" if not parent.exists() else "not a directory"
+        raise InvalidParameterError(f"{what}: {parent} (to write {path})")
 
 
 def add_force(parser: argparse.ArgumentParser) -> None:

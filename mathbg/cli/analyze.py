@@ -11,6 +11,7 @@ from mathbg.cli._args import (
     add_force,
     check_output,
     load_met,
+    parse_probs,
     print_json,
     save_figure,
 )
@@ -91,15 +92,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _probs(text: str | None) -> list[float] | None:
-    from mathbg.errors import InvalidParameterError
-
     if text is None:
         return None
-    try:
-        return [float(v) for v in text.split(",")]
-    except ValueError:
-        msg = f"--probs wants 5 numbers W,WG,WB,LG,LB; got {text!r}"
-        raise InvalidParameterError(msg) from None
+    return parse_probs(text)
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from mathbg.cli._args import (
     add_owner_argument,
     load_met,
     parse_pair,
+    parse_probs,
     print_json,
 )
 
@@ -138,12 +139,8 @@ def run_money(args: argparse.Namespace) -> int:
 def run_decide(args: argparse.Namespace) -> int:
     """Handler of ``mathbg cube decide``."""
     from mathbg.cube.cubeful import cube_decision
-    from mathbg.errors import InvalidParameterError
 
-    try:
-        probs = [float(v) for v in args.probs.split(",")]
-    except ValueError:
-        raise InvalidParameterError(f"--probs wants 5 numbers; got {args.probs!r}") from None
+    probs = parse_probs(args.probs)
     if args.away is None:
         dec = cube_decision(
             probs,
@@ -154,7 +151,7 @@ def run_decide(args: argparse.Namespace) -> int:
             beavers=args.beavers,
         )
     else:
-        a, b = parse_pair(args.away, "--away", int)
+        a, b = parse_pair(args.away, "--away", int, one_for_both=False)
         dec = cube_decision(
             probs,
             load_met(args.met),

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mathbg.cli._args import add_command, add_force, check_output, pyplot, save_figure
+from mathbg.cli._args import (
+    add_command,
+    add_force,
+    check_directory,
+    check_output,
+    pyplot,
+    save_figure,
+)
 
 DESCRIPTION = """\
 Print or write a match equity table: a shipped published table (default kazaross-xg2)
@@ -114,8 +121,9 @@ def _parse_params(args: argparse.Namespace) -> dict[str, float]:
 def _is_path(model: str) -> bool:
     from pathlib import Path
 
-    return model.lower().endswith((".xml", ".met", ".json")) and (
-        "/" in model or "\\" in model or Path(model).exists()
+    # a .met/.json name or anything with a directory is a file (missing: "no such file")
+    return model.lower().endswith((".met", ".json")) or (
+        model.lower().endswith(".xml") and ("/" in model or "\\" in model or Path(model).exists())
     )
 
 
@@ -135,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
         score(args.length, "--length", lo=1)
     if args.decimals is not None:
         integer(args.decimals, "--decimals", 0, 17)  # float64 holds 17 significant digits
+    check_directory(args.out)
     if _is_path(args.model):
         if params:
             raise InvalidParameterError("model parameters do not apply to a MET file")

@@ -90,13 +90,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default="0,0",
         metavar="G0,G1",
         help="gammon rates of the first-named player and the opponent: disjoint fractions "
-        "of that side's wins (gammons that are not backgammons); default 0,0",
+        "of that side's wins (gammons that are not backgammons); one value for both sides; "
+        "default 0,0",
     )
     parser.add_argument(
         "--backgammons",
         default="0,0",
         metavar="B0,B1",
-        help="backgammon rates, fractions of that side's wins; default 0,0",
+        help="backgammon rates, fractions of that side's wins; one value for both; default 0,0",
     )
     parser.add_argument(
         "--met",
@@ -133,7 +134,7 @@ def _aways(args: argparse.Namespace) -> tuple[int, int]:
     if args.away is not None:
         if args.score is not None:
             raise InvalidScoreError("give either --away or --length with --score, not both")
-        return parse_pair(args.away, "--away", int)
+        return parse_pair(args.away, "--away", int, one_for_both=False)
     if args.length is None or args.score is None:
         raise InvalidScoreError("give the score as --away A,B or as --length N --score S0-S1")
     if args.length < 1:

@@ -17,7 +17,7 @@ from mathbg.errors import InvalidParameterError, UnknownTableError
 from mathbg.met.formats import read
 from mathbg.met.models import mec, montgomery, zadeh
 from mathbg.met.nocube import cubeless
-from mathbg.met.published import available, load, resolve
+from mathbg.met.published import load, resolve
 from mathbg.met.table import MET
 
 __all__ = ["MODELS", "as_met", "build"]
@@ -45,7 +45,7 @@ def build(model: str = "kazaross-xg2", length: int | None = None, **params: Any)
     function; shipped tables take none. Parameters that are ``None`` are ignored.
     """
     params = {k: v for k, v in params.items() if v is not None}
-    key = str(model).strip().lower()
+    key = resolve(model, MODELS)  # one naming rule: :func:`mathbg.met.published.resolve`
     builder = _BUILDERS.get(key)
     if builder is not None:
         accepted = [p for p in inspect.signature(builder).parameters if p != "length"]
@@ -56,13 +56,7 @@ def build(model: str = "kazaross-xg2", length: int | None = None, **params: Any)
                 f"its parameters are: {', '.join(accepted) or 'none'}"
             )
         return builder(25 if length is None else length, **params)
-    try:
-        name = resolve(key)
-    except UnknownTableError:
-        raise UnknownTableError(
-            f"unknown MET model or table {model!r}; models: {', '.join(MODELS)}; "
-            f"shipped tables: {', '.join(available())}"
-        ) from None
+    name = key
     if params:
         raise InvalidParameterError(
             f"{name} is a published table: parameters ({', '.join(sorted(params))}) apply "
@@ -84,13 +78,14 @@ def as_met(obj: MET | str | os.PathLike[str]) -> MET:
     ----------
     obj : MET, str or path
         A table (returned as is); a shipped table or model name with default parameters
-        (:func:`build`; case-insensitive, cached); or the path of an existing ``.xml``,
-        ``.met`` or ``.json`` MET file (:func:`mathbg.met.read`).
+        (:func:`build`; case-insensitive, any unambiguous prefix, cached); or the path of an
+        existing ``.xml``, ``.met`` or ``.json`` MET file (:func:`mathbg.met.read`).
 
     Raises
     ------
     UnknownTableError
-        An unknown name.
+        An unknown name, or a path (with a directory or a ``.met``/``.json`` suffix) that
+        names no file ("no such file: ...").
     InvalidParameterError
         Neither a MET, a name nor a path.
     """
@@ -99,6 +94,9 @@ def as_met(obj: MET | str | os.PathLike[str]) -> MET:
     ):
         return read(Path(obj))
     if isinstance(obj, str):
+        # a path that names no file is a missing file, not an unknown table
+        if any(sep in obj for sep in ("/", os.sep)) or obj.lower().endswith((".met", ".json")):
+            raise UnknownTableError(f"no such file: {obj}")
         return _by_name(obj.strip().lower())
     if not hasattr(obj, "mwc_array"):
         raise InvalidParameterError(
