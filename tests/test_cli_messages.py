@@ -121,3 +121,16 @@ def test_one_name_rule_for_models_and_tables() -> None:
         status, out, _ = run(*argv)
         assert status == 0 and out.startswith("kazaross-xg2")
     assert "ambiguous" in refused("takepoint", "--away", "3,5", "--met", "jac")
+
+
+def test_met_help_states_the_mec_free_drop_default() -> None:
+    # issue 23: mec's free drop defaults to none, gnubg's mec.xml uses 0.015 / 0.004
+    import inspect
+
+    from mathbg.met import mec
+
+    status, out, _ = run("met", "--help")
+    text = " ".join(out.split())
+    assert status == 0 and "mec 0,0" in text and "0.015,0.004" in text
+    params = inspect.signature(mec).parameters
+    assert params["free_drop_2"].default == 0.0 and params["free_drop_4"].default == 0.0

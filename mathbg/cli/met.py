@@ -21,7 +21,12 @@ XG .met, JSON) given as --model PATH.
 
 Formats: table (percent, for reading), csv, json ({name, length, pre, post}: pre rows
 a = 1..N, columns b = 1..N, MWC of the a-away player; post = trailer's MWC at n-away vs
-1-away post-Crawford), gnubg-xml, xg."""
+1-away post-Crawford), gnubg-xml, xg. Files carry no float noise: a computed number
+is written with 8 significant digits (a table's own numbers exactly), --decimals fixes the
+decimals; a model's file records its parameters and length in its name and description.
+
+Model names and shipped table names may be shortened to any unambiguous prefix
+(kazaross-xg, rock). mec's default has no free drop (gnubg's mec.xml uses 0.015,0.004)."""
 
 EPILOG = """\
 examples:
@@ -57,7 +62,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--free-drop",
         metavar="F2,F4",
-        help="post-Crawford free-drop values at 2-away and 4-away (zadeh, mec)",
+        help="post-Crawford free-drop values at 2-away and 4-away (zadeh, mec); defaults: "
+        "zadeh 0.015,0.004 (gnubg's zadeh.xml), mec 0,0 -- no free drop, unlike gnubg's "
+        "mec.xml (0.015,0.004): give --free-drop 0.015,0.004 for gnubg's table",
     )
     parser.add_argument(
         "--param",
@@ -75,7 +82,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "csv-post-crawford the post-Crawford vectors (away,player_0,player_1)",
     )
     parser.add_argument(
-        "--decimals", type=int, help="round the numbers (every format; table: percent)"
+        "--decimals",
+        type=int,
+        help="round the numbers to N decimals (every format; table: percent; default: no "
+        "float noise, 8 significant digits for computed numbers)",
     )
     parser.add_argument("--out", metavar="PATH", help="write to PATH instead of stdout")
     parser.add_argument("--plot", metavar="PNG", help="also save a heatmap + post-Crawford plot")
