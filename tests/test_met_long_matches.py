@@ -47,3 +47,42 @@ def test_check_equities_reports_the_first_bad_score() -> None:
     table[4, 2] = 1.2  # 5-away/3-away out of range: valid up to 4-away
     with pytest.raises(InvalidParameterError, match="valid up to about 4-away"):
         check_equities((table,), "test", {})
+
+
+def test_emg_undefined_is_nan_on_request() -> None:
+    from mathbg.cube.cubeful import emg
+    from mathbg.errors import InvalidScoreError
+
+    # 2-away vs 93-away: winning and losing the 1-cube both leave the MWC at 1.0 in float64
+    with pytest.raises(InvalidScoreError, match="EMG is undefined"):
+        emg(0.9, "kazaross-xg2", 2, 93)
+    out = np.asarray(emg(0.6, "kazaross-xg2", [3, 2], [3, 93], undefined="nan"))
+    assert np.isnan(out[1]) and out[0] == pytest.approx(emg(0.6, "kazaross-xg2", 3, 3))
+
+
+@pytest.mark.slow
+def test_analyze_goes_on_past_an_undefined_cell(capsys) -> None:
+    import json
+
+    from mathbg.cli import main
+
+    argv = ["analyze", "4HPwATCwt8EBMA", "--length", "93", "--json",
+            "--probs", "0.68063,0.2418,0.0151,0.0714,0.00263"]  # fmt: skip
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    rows = json.loads(captured.out)["scores"]
+    cell = next(r for r in rows if r["away"] == [2, 93] and r["cube"] == 1)
+    assert cell["emg"]["no_double"] is None and cell["no_double"] is not None
+    # the table is extended beyond its 25 points: one line says so
+    notes = [line for line in captured.err.splitlines() if "note:" in line]
+    assert len(notes) == 1 and "25 points long" in notes[0] and "93-away" in notes[0]
+
+
+def test_takepoint_notes_an_extended_table(capsys) -> None:
+    from mathbg.cli import main
+
+    assert main(["takepoint", "--away", "200,150"]) == 0
+    err = capsys.readouterr().err
+    assert "kazaross-xg2 is 25 points long" in err and "200-away" in err
+    assert main(["takepoint", "--away", "25,25"]) == 0
+    assert "note:" not in capsys.readouterr().err

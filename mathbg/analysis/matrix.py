@@ -179,7 +179,8 @@ def _match_block(
         k = np.nonzero(owners == owner)[0]
         nd[k] = cubeful_mwc(probs[None], met, a[k, None], b[k, None], cube=c[k, None],
                             owner=owner, x=xs[None], crawford=cr[k, None])  # fmt: skip
-    nd_emg = np.asarray(emg(nd, met, a[:, None], b[:, None], c[:, None], crawford=cr[:, None]))
+    nd_emg = np.asarray(emg(nd, met, a[:, None], b[:, None], c[:, None], crawford=cr[:, None],
+                            undefined="nan"))  # '-' where undefined; the rows go on
     nan = np.full((m, n), np.nan)
     out: dict[str, Any] = {
         "action": [[CubeAction.NOT_AVAILABLE] * n for _ in range(m)], "no_double": nd,
@@ -223,10 +224,10 @@ def _match_block(
     out["double_take"][j] = dt
     out["double_pass"][j] = dp[:, None]
     out["emg_double_take"][j] = emg(dt, met, aj[:, None], bj[:, None], cj[:, None],
-                                    crawford=crj[:, None])  # fmt: skip
+                                    crawford=crj[:, None], undefined="nan")  # fmt: skip
     out["emg_double_pass"][j] = emg(np.broadcast_to(dp[:, None], (j.size, n)), met,
                                     aj[:, None], bj[:, None], cj[:, None],
-                                    crawford=crj[:, None])  # fmt: skip
+                                    crawford=crj[:, None], undefined="nan")  # fmt: skip
     out["take_point"][j] = tp
     out["take_margin"][j] = (1.0 - probs[None, :, 0]) - tp
     return out

@@ -53,6 +53,23 @@ def load_met(name: str) -> Any:
     return as_met(name)
 
 
+def extension_note(met: Any, away: int | None) -> None:
+    """One stderr line when a score lies beyond the table's own length (gnubg warns too):
+    the entries there come from Montgomery's extension, not from the table's source."""
+    if away is None or isinstance(met, str):
+        return
+    native = getattr(met, "native_length", None) or getattr(met, "length", None)
+    if native is None or away <= native:
+        return
+    import sys
+
+    print(
+        f"mathbg: note: {getattr(met, 'name', 'the table')} is {native} points long; scores "
+        f"beyond {native}-away (here up to {away}-away) use Montgomery's extension, as gnubg does",
+        file=sys.stderr,
+    )
+
+
 def print_json(obj: Any, indent: int | None = 2, decimals: int | None = None) -> None:
     """Print ``obj`` as JSON on stdout (one line with ``indent=None``).
 

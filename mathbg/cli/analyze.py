@@ -10,6 +10,7 @@ from mathbg.cli._args import (
     add_decimals,
     add_force,
     check_output,
+    extension_note,
     load_met,
     parse_probs,
     print_json,
@@ -143,7 +144,9 @@ def run(args: argparse.Namespace) -> int:
     check_output(args.plot, args.force)
     from mathbg.analysis.matrix import analyze
 
-    result = analyze(args.position, exact_progress=True, disk_cache=True, **_options(args))
+    options = _options(args)
+    result = analyze(args.position, exact_progress=True, disk_cache=True, **options)
+    extension_note(options["met"], result.length)
     if args.plot:
         from mathbg.cli._args import pyplot
 

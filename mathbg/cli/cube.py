@@ -8,6 +8,7 @@ from mathbg.cli._args import (
     add_command,
     add_decimals,
     add_owner_argument,
+    extension_note,
     load_met,
     parse_pair,
     parse_probs,
@@ -152,6 +153,7 @@ def run_decide(args: argparse.Namespace) -> int:
         )
     else:
         a, b = parse_pair(args.away, "--away", int, one_for_both=False)
+        extension_note(load_met(args.met), max(a, b))
         dec = cube_decision(
             probs,
             load_met(args.met),

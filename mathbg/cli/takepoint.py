@@ -13,6 +13,7 @@ from mathbg.cli._args import (
     add_force,
     add_owner_argument,
     check_output,
+    extension_note,
     load_met,
     parse_pair,
     print_json,
@@ -272,10 +273,12 @@ def run(args: argparse.Namespace) -> int:
                 f"--matrix prints at most {MAX_MATRIX} x {MAX_MATRIX} scores (got --length "
                 f"{args.length}); use mathbg.cube.matrix.score_matrix for larger tables"
             )
+        extension_note(met, args.length)
         return _matrix(args, met, gammons, backgammons)
     from mathbg.cube.match import points
 
     a, b = _aways(args)
+    extension_note(met, max(a, b))
     if args.post_crawford and not (a == 1 or b == 1):
         raise InvalidScoreError(f"post-Crawford needs a side 1-away; the score is {a}/{b}-away")
     sp = points(
