@@ -425,6 +425,8 @@ class PositionAnalysis:
         import pandas as pd
 
         frame = pd.DataFrame(self.rows, columns=list(COLUMNS))
+        for key in ("away", "opp_away", "length"):  # whole numbers, <NA> for money
+            frame[key] = frame[key].astype("Int64")
         frame["action"] = frame["action"].astype(str)
         frame["exact_action"] = frame["exact_action"].map(lambda v: None if v is None else str(v))
         return frame
