@@ -134,3 +134,18 @@ def test_met_help_states_the_mec_free_drop_default() -> None:
     assert status == 0 and "mec 0,0" in text and "0.015,0.004" in text
     params = inspect.signature(mec).parameters
     assert params["free_drop_2"].default == 0.0 and params["free_drop_4"].default == 0.0
+
+
+def test_analyze_label_says_what_was_computed(capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 23: an n-ply engine's chances go through gnubg's 0-ply cubeless -> cubeful step;
+    # the label must not read as gnubg's own n-ply cube analysis
+    import dataclasses
+
+    from mathbg.analysis import analyze
+    from mathbg.cli.analyze import _print
+
+    result = analyze("4HPwATCwt8EBMA", length=3, probabilities=[0.68, 0.24, 0.015, 0.07, 0.003])
+    ev = dataclasses.replace(result.evaluation, engine="gnubg", plies=2)
+    _print(dataclasses.replace(result, evaluation=ev))
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.endswith("engine gnubg, 2-ply cubeless chances, 0-ply cube step")

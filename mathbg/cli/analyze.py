@@ -213,7 +213,9 @@ def _pct(v: Any, unit: str) -> str:
 def _print(result: Any) -> None:
     ev = result.evaluation
     p = ev.probabilities
-    plies = "" if ev.plies is None else f", {ev.plies}-ply"
+    # what was computed: the engine's n-ply cubeless chances, then gnubg's 0-ply cubeless ->
+    # cubeful step at each score (not gnubg's own n-ply cubeful analysis)
+    plies = "" if ev.plies is None else f", {ev.plies}-ply cubeless chances, 0-ply cube step"
     print(f"position {result.position} ({ev.position_class}); engine {ev.engine}{plies}")
     print("chances: win {:.2f}% (gammon {:.2f}%, backgammon {:.2f}%), lose gammon {:.2f}% "
           "(backgammon {:.2f}%)".format(*(100 * v for v in p)))  # fmt: skip
