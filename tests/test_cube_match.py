@@ -89,7 +89,7 @@ def test_automatic_redouble(kxg2):
     # without the redouble: pass 4a vs 1a (Crawford), take & lose at 2 -> match lost,
     # take & win at 2 -> 2a vs 2a; TP = (pass - lose) / (win - lose)
     tp_nr = (pre(4, 1) - 0.0) / (0.5 - 0.0)
-    assert 1 - w_auto.cash_point_no_redouble == pytest.approx(tp_nr)
+    assert 1 - w_auto.cash_point_no_recube == pytest.approx(tp_nr)
 
 
 def test_post_crawford_leader(kxg2):

@@ -109,3 +109,18 @@ def test_post_crawford_redouble_does_not_arise() -> None:
     assert not post["may_double"].any()
     # on the 1-cube the trailer's double stays: the leader's take point at 3-away is 2.4 %
     assert round(100 * match.points(KXG2, 1, 3).players[0].take_point_dead, 1) == 2.4
+
+
+def test_market_window_result_has_a_frame_and_one_no_recube_spelling() -> None:
+    # issue 23: a result with to_frame(), and "no_recube" as ScorePoints spells it
+    windows = match.market_window(KXG2, 2, 4)
+    mine, his = windows  # unpacks as before
+    df = windows.to_frame()
+    assert list(df.index) == ["player", "opponent"]
+    assert df.loc["player", "cash_point_no_recube"] == mine.cash_point_no_recube
+    assert df.loc["opponent", "double_point"] == his.double_point
+    # the 2-away player's window: its no-recube cash point is 1 - the taker's no-recube
+    # take point (the 4-away taker's free redouble ignored), from points()
+    sp = match.points(KXG2, 2, 4)
+    assert mine.cash_point_no_recube == pytest.approx(1 - sp.players[1].take_point_no_recube)
+    assert not any("redouble" in c for c in df.columns if c != "auto_redouble")

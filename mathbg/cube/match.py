@@ -88,6 +88,7 @@ R. Janowski, "Take-Points in Money Games" (1993).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -128,6 +129,7 @@ __all__ = [
     "STATES",
     "TERMS",
     "MarketWindow",
+    "MarketWindows",
     "PlayerPoints",
     "ScorePoints",
     "backgammon_value",
@@ -412,15 +414,16 @@ class MarketWindow(FrameMixin):
 
     All values are the doubler's winning chances. ``auto_redouble``: the taker redoubles
     at once (the doubler needs <= 2 cube, the taker more), in which case gnubg prints the
-    window without (``*_no_redouble``) and with the redouble. ``dead``: the taker needs
+    window without (``*_no_recube``, the spelling of every no-recube value) and with the
+    redouble. ``dead``: the taker needs
     <= 2 cube, so gnubg prints no live window. Otherwise ``cash_point_live`` is the upper
     end of the live window.
     """
 
     double_point: float
     cash_point_dead: float
-    double_point_no_redouble: float
-    cash_point_no_redouble: float
+    double_point_no_recube: float
+    cash_point_no_recube: float
     cash_point_live: float
     auto_redouble: bool
     dead: bool
@@ -435,11 +438,12 @@ def market_window(
     backgammons: Any = (0.0, 0.0),
     *,
     crawford: bool = False,
-) -> tuple[MarketWindow, MarketWindow]:
+) -> MarketWindows:
     """Both players' market windows (first-named player's first), gnubg-style.
 
     Rates as in the other functions (disjoint fractions of wins). In the Crawford game all
-    values are NaN (no cube).
+    values are NaN (no cube). The result unpacks as ``player, opponent`` and has
+    ``to_frame()`` (one row per player).
     """
     sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
     res = []
@@ -464,7 +468,32 @@ def market_window(
                 dead=bool(other_away <= 2 * cube),
             )
         )
-    return res[0], res[1]
+    return MarketWindows(res[0], res[1])
+
+
+@dataclass(frozen=True)
+class MarketWindows:
+    """Both players' :class:`MarketWindow` at a score (:func:`market_window`); unpacks as
+    ``player, opponent``."""
+
+    player: MarketWindow
+    opponent: MarketWindow
+
+    def __iter__(self) -> Iterator[MarketWindow]:
+        return iter((self.player, self.opponent))
+
+    def __getitem__(self, i: int) -> MarketWindow:
+        return (self.player, self.opponent)[i]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per player (index ``player``: "player", "opponent"), the window's fields
+        as columns (fractions, the doubler's winning chances)."""
+        import pandas as pd
+
+        rows = [dict(self.player.__dict__), dict(self.opponent.__dict__)]
+        df = pd.DataFrame(rows, index=pd.Index(["player", "opponent"], name="player"))
+        df.attrs["name"] = "market windows"
+        return df
 
 
 # ----------------------------------------------------------------------------- summary
