@@ -149,3 +149,17 @@ def test_analyze_label_says_what_was_computed(capsys: pytest.CaptureFixture[str]
     _print(dataclasses.replace(result, evaluation=ev))
     first = capsys.readouterr().out.splitlines()[0]
     assert first.endswith("engine gnubg, 2-ply cubeless chances, 0-ply cube step")
+
+
+def test_analyze_frames_have_whole_number_scores() -> None:
+    # issue 23: away scores printed as 2.0a/2.0a; nullable integers (<NA> for money)
+    from mathbg.analysis import analyze
+
+    result = analyze("4HPwATCwt8EBMA", length=3, probabilities=[0.68, 0.24, 0.015, 0.07, 0.003],
+                     compare_met="woolsey")  # fmt: skip
+    frame = result.to_frame()
+    assert str(frame["away"].dtype) == "Int64" and str(frame["opp_away"].dtype) == "Int64"
+    assert frame.loc[frame.state == "money", "away"].isna().all()
+    changes = result.met_changes()
+    assert all(float(v).is_integer() for v in changes["away"])
+    assert ".0" not in changes.to_string()
