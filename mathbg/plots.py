@@ -425,8 +425,8 @@ def market_window_bars(points: Any, ax: Axes | None = None, *, title: str | None
     ax.invert_yaxis()
     ax.grid(True, axis="x", alpha=0.3)
     default = (
-        f"{points.met}: {points.away[0]}-away vs {points.away[1]}-away, cube {points.cube}, "
-        f"{points.state}"
+        f"{points.met}: {points.away[0]}-away vs {points.away[1]}-away, cube {points.cube} -> "
+        f"{2 * points.cube}, {points.state}"
     )
     ax.set_title(title if title is not None else default)
     return ax
@@ -847,6 +847,9 @@ def cube_action_grid(
     from matplotlib.patches import Patch
 
     frame = analysis.to_frame() if hasattr(analysis, "to_frame") else analysis
+    compare = getattr(analysis, "compare", None)
+    if compare is not None:
+        frame.attrs["compare_met"] = compare.met
     owner = owner or ("centre" if cube == 1 else "player")
     sel = frame[(frame["state"] != "money") & (frame["cube"] == cube) & (frame["owner"] == owner)
                 & ~frame["crawford"].astype(bool)]  # fmt: skip
@@ -860,10 +863,15 @@ def cube_action_grid(
     for r in sel.itertuples():
         act = getattr(r, column)
         if act is None or (isinstance(act, float) and np.isnan(act)):
-            continue
+            if str(r.action) != "cube not available":
+                continue
+            act = r.action  # no cube here in either panel: the same grey
         i, j = int(r.away) - 1, int(r.opp_away) - 1
         codes[i, j] = names.index(str(act))
-        margin[i, j] = 100.0 * r.take_margin
+        if exact:  # the exact solver's own margin: the taker's MWC gain by taking
+            margin[i, j] = 100.0 * (r.exact_double_pass - r.exact_double_take)
+        else:
+            margin[i, j] = 100.0 * r.take_margin
     if ax is None:
         _, ax = plt.subplots(figsize=(3.5 + 0.6 * n, 1.2 + 0.55 * n))
     cmap = ListedColormap([ACTION_COLOURS[k] for k in names]).with_extremes(bad="white")
@@ -881,9 +889,14 @@ def cube_action_grid(
     present = sorted({int(c) for c in codes[np.isfinite(codes)]})
     ax.legend(handles=[Patch(color=ACTION_COLOURS[names[k]], label=names[k]) for k in present],
               loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=7, frameon=False)  # fmt: skip
-    what = "exact " if exact else ""
-    ax.set_title(title or f"{what}cube action, cube {cube} {owner}\n(text: take margin, pp)",
-                 fontsize=9)  # fmt: skip
+    text = (
+        "text: DP - DT, the taker's MWC gain by taking, pp"
+        if exact
+        else "text: take margin, pp of winning chance"
+    )
+    meta = _grid_caption(frame)
+    default = f"{'exact ' if exact else ''}cube action, {_cube_words(cube, owner)}{meta}\n({text})"
+    ax.set_title(title or default, fontsize=9)
     return ax
 
 
@@ -988,3 +1001,26 @@ def corpus_heatmap(
     what = "Crawford games" if crawford else "games by score"
     ax.set_title(title or f"{rate.replace('_', ' ')}: {what} ({stats.games} games)", fontsize=9)
     return ax
+
+
+def _cube_words(cube: int, owner: str) -> str:
+    """``cube 1 -> 2 (initial double)``; ``cube 2 -> 4 (redouble, roller holds it)``."""
+    kind = "initial double" if cube == 1 else "redouble"
+    held = "" if owner == "centre" else f", {'roller' if owner == 'player' else owner} holds it"
+    return f"cube {cube} -> {2 * cube} ({kind}{held})"
+
+
+def _grid_caption(frame: Any) -> str:
+    """The position, MET, engine and compared MET of an analysis frame, for titles."""
+    if not len(frame):
+        return ""
+    first = frame.iloc[0]
+    parts = [
+        f"{label}{first[key]}"
+        for key, label in (("position", ""), ("met", "MET "), ("engine", "engine "))
+        if key in frame.columns and first[key] == first[key] and first[key] is not None
+    ]
+    compare = getattr(frame, "attrs", {}).get("compare_met")
+    if compare:
+        parts.append(f"compared with {compare}")
+    return ("\n" + ", ".join(parts)) if parts else ""

@@ -311,7 +311,7 @@ def test_cli_json(capsys):
         ([START + ":cAngADAAEAAA", "--length", "3", "--probs", "0.5,0,0,0,0"], "under"),
         ([START, "--length", "5", "--probs", "0.5,0.6,0,0,0"], "inconsistent"),
         ([START, "--length", "5", "--engine", "race"], "contact"),
-        ([START, "--length", "5", "--probs", "1,2"], "5 probabilities"),
+        ([START, "--length", "5", "--probs", "1,2"], "W,WG,WB,LG,LB"),
         ([START, "--length", "5", "--max-cube", "3", "--probs", "0.5,0,0,0,0"], "power of two"),
     ],
 )

@@ -35,7 +35,7 @@ def test_take_boundary_rules_are_the_cube_module_points(boundary33):
     df = boundary33
     assert df.attrs["tp_gnubg"] == pytest.approx(take_point_dead(KXG2, 3, 3), abs=1e-12)
     assert df.attrs["tp_live"] == pytest.approx(take_point_live(KXG2, 3, 3), abs=1e-12)
-    nored = 1.0 - market_window(KXG2, 3, 3)[0].cash_point_no_redouble
+    nored = 1.0 - market_window(KXG2, 3, 3)[0].cash_point_no_recube
     # issue 14: the rule without any recube is "no_recube" (mathbg's "dead" is gnubg's)
     assert df.attrs["tp_no_recube"] == pytest.approx(nored, abs=1e-12)
     # 3a/3a: no automatic redouble, so gnubg's convention is the no-recube rule

@@ -141,7 +141,7 @@ def test_market_windows_and_gammon_values(match_runs):
                 if "no_redouble" in w:
                     assert o.auto_redouble, where
                     pairs += [
-                        (w["no_redouble"], (o.double_point_no_redouble, o.cash_point_no_redouble)),
+                        (w["no_redouble"], (o.double_point_no_recube, o.cash_point_no_recube)),
                         (w["redouble"], (o.double_point, o.cash_point_dead)),
                     ]
                 if "live" in w:

@@ -89,7 +89,7 @@ def test_automatic_redouble(kxg2):
     # without the redouble: pass 4a vs 1a (Crawford), take & lose at 2 -> match lost,
     # take & win at 2 -> 2a vs 2a; TP = (pass - lose) / (win - lose)
     tp_nr = (pre(4, 1) - 0.0) / (0.5 - 0.0)
-    assert 1 - w_auto.cash_point_no_redouble == pytest.approx(tp_nr)
+    assert 1 - w_auto.cash_point_no_recube == pytest.approx(tp_nr)
 
 
 def test_post_crawford_leader(kxg2):
@@ -318,9 +318,11 @@ def test_properties(a, b, c, r0, r1):
             if v is not None:
                 assert v == pytest.approx(w, abs=1e-12), key
     # issue 14: a point is None exactly where it does not apply (doubler needs <= cube)
+    # issue 23: post-Crawford a cube above 1 is the leader's, who has nothing to double for
     p0 = sp.players[0]
-    assert (p0.take_point_dead is None) == (b <= c or a == b == 1)
-    assert (p0.double_point_dead is None) == (a <= c or a == b == 1)
+    no_redouble = (a == 1 or b == 1) and c > 1
+    assert (p0.take_point_dead is None) == (b <= c or a == b == 1 or no_redouble)
+    assert (p0.double_point_dead is None) == (a <= c or a == b == 1 or no_redouble)
     # every point is a probability (the window may be empty: with valuable gammons the
     # double point can exceed the cash point, and the too-good point lie below it)
     for key, v in sp.players[0].as_dict().items():

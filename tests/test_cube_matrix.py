@@ -28,11 +28,14 @@ def test_layout(full):
     assert sorted(full["cube"].unique()) == [1, 2, 4, 8, 16, 32, 64]
     held = full[full["owner"] == "player"]
     # issue 14: NaN where a point does not apply: a doubler who needs <= cube
+    # issue 23: and post-Crawford above the 1-cube (the leader holds it, nothing to double for)
     assert held["take_dead"].isna().all()
-    assert held["double"].notna().eq(held["away"] > held["cube"]).all()
+    post = held["state"] == "post-crawford"
+    assert held["double"].notna().eq((held["away"] > held["cube"]) & ~post).all()
     facing = full[full["owner"] == "opponent"]
     assert facing["double"].isna().all()
-    assert facing["take_dead"].notna().eq(facing["opp_away"] > facing["cube"]).all()
+    post = facing["state"] == "post-crawford"
+    assert facing["take_dead"].notna().eq((facing["opp_away"] > facing["cube"]) & ~post).all()
     assert not facing["may_double"].any()
     states = full.groupby("state", observed=True).size()
     assert states["dmp"] == 13 and states["post-crawford"] == 13 * 48

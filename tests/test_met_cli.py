@@ -105,7 +105,7 @@ def test_list(capsys):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--model", "nonesuch"], "unknown MET model"),
+        (["--model", "nonesuch"], "unknown match equity table or model"),
         (["--model", "zadeh", "--gammon-rate", "0.2"], "no parameter gammon_rate"),
         (["--model", "snowie", "--win-rate", "0.6"], "published table"),
         (["--model", "mec", "--win-rate", "1.2"], "win_rate"),

@@ -44,6 +44,7 @@ def _blocks(text: str) -> list[tuple[str, str]]:
 
 def quickstart_commands() -> list[str]:
     blocks = _blocks(_section(README.read_text(encoding="utf-8"), "Quickstart"))
+    blocks = [(lang, body) for lang, body in blocks if lang != "text"]  # quoted output
     assert len(blocks) == 2, f"Quickstart must hold exactly two code blocks, found {len(blocks)}"
     commands = []
     for _, body in blocks:
@@ -57,6 +58,24 @@ def test_quickstart_has_exactly_two_single_line_commands() -> None:
     first, _ = quickstart_commands()
     assert first.startswith("pip install -e .")
     assert "mathbg" in first
+
+
+def test_quickstart_quotes_the_first_answer_as_printed() -> None:
+    # issue 23: the Quickstart answers its question (the initial double, cube 1 -> 2) and
+    # quotes the output of its first takepoint command exactly
+    from mathbg.cli import main
+
+    first, _ = quickstart_commands()
+    takepoint = first.split("&&")[1].strip()
+    assert shlex.split(takepoint) == ["mathbg", "takepoint", "--away", "3,5", "--cube", "1"]
+    quoted = [b for lang, b in _blocks(_section(README.read_text(encoding="utf-8"), "Quickstart"))
+              if lang == "text"]  # fmt: skip
+    assert len(quoted) == 1
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(shlex.split(takepoint)[1:]) == 0
+    assert out.getvalue() == quoted[0]
+    assert "cube 1 -> 2 (initial double)" in quoted[0]
 
 
 def test_second_command_runs_exactly_what_ci_runs() -> None:

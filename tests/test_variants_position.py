@@ -154,8 +154,11 @@ def test_diagram_shows_variant_and_pins() -> None:
         {24: 13, 20: 1, 6: 1}, {24: 14, 19: 1}, variant="plakoto", pinned=[6]
     )
     text = pos.diagram()
-    assert text.splitlines()[0] == f" plakoto: {pos.text}"
+    # issue 23: the text form already names the variant (no "plakoto: plakoto:")
+    assert text.splitlines()[0] == f" {pos.text}" and pos.text.startswith("plakoto:")
     assert " x " in text  # the pinned checker at the base of its stack
+    assert "lower-case x or o at the base of a stack is a pinned checker" in text
+    assert "A = 10 ... F = 15" in text  # the 13- and 14-checker stacks are letters
     assert "X: 338 pips, 0 off (on roll)" in text  # 13 x 24 + 20 + 6
     assert "anticlockwise" in Position.initial("long-nardi").diagram()
     assert repr(pos) == f"VariantPosition({pos.text!r})"

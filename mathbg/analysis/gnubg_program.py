@@ -14,9 +14,11 @@ applies the 0-ply cubeless -> cubeful transformation to the n-ply cubeless chanc
 Conventions of gnubg's Python module used here: a board is ``(side not on roll, side on
 roll)`` (gnubg's ``TanBoard``), the side on roll is player 0 of ``cubeinfo`` and its score
 comes first; the cube owner is -1 (centred), 0 (the side on roll) or 1; the Jacoby and
-beaver settings of money play are global (``set jacoby``, ``set beavers`` then ``new
-session``). gnubg 1.07.001's ``cfevaluate`` costs about 10 ms a call, ``evaluate`` at
-0-ply about 0.1 ms.
+beaver settings of money play are set both globally (``set jacoby``, ``set beavers`` then
+``new session``) and in each ``cubeinfo`` dict, whose ``jacoby``/``beavers`` fields
+``gnubg.cubeinfo()`` does not fill from the global settings (without that, ``cfevaluate``
+named "No double, take" where ``hint`` says "No double, beaver"). gnubg 1.07.001's
+``cfevaluate`` costs about 10 ms a call, ``evaluate`` at 0-ply about 0.1 ms.
 """
 
 from __future__ import annotations
@@ -79,6 +81,9 @@ for item in job["items"]:
             rules = key
         ci = gnubg.cubeinfo(s["cube"], s["owner"], 0, s["length"], tuple(s["score"]),
                             s["crawford"], 0)
+        if s["length"] == 0:  # cubeinfo() does not take the global money rules: set them
+            ci["jacoby"] = int(s["jacoby"])
+            ci["beavers"] = int(s["beavers"])
         if s is item["eval"]:
             res["probs"] = list(gnubg.evaluate(board, ci, ec)[:5])
             if not s["decide"]:
@@ -315,9 +320,11 @@ class GnubgEvaluator(BatchEvaluator):
         raw = run_gnubg([p.board for p in positions], [[s] for s in sits],
                         plies=self.plies or 0, evaluate_at=sits)  # fmt: skip
         out = []
-        for pos, r in zip(positions, raw, strict=True):
+        for pos, r, sit in zip(positions, raw, sits, strict=True):
             klass = position_class(pos)
             dec = dict(r["decisions"][0]) if r["decisions"] else None
+            if dec is not None:  # the rules the reference was evaluated under (its label)
+                dec["rules"] = {"length": sit.length, "jacoby": sit.jacoby, "beavers": sit.beavers}
             out.append(Evaluation(check_probabilities(r["probs"]), self.name, self.plies, klass,
                                   cube_life(klass, pos.pips()[0]), method="gnubg 1.07 evaluate",
                                   gnubg=dec))  # fmt: skip

@@ -321,7 +321,8 @@ def _match_block(
         k = np.nonzero(owners == owner)[0]
         nd[k] = cubeful_mwc(probs[None], met, a[k, None], b[k, None], cube=c[k, None],
                             owner=owner, cube_life=xs[None], crawford=cr[k, None])  # fmt: skip
-    nd_emg = np.asarray(emg(nd, met, a[:, None], b[:, None], c[:, None], crawford=cr[:, None]))
+    nd_emg = np.asarray(emg(nd, met, a[:, None], b[:, None], c[:, None], crawford=cr[:, None],
+                            undefined="nan"))  # '-' where undefined; the rows go on
     nan = np.full((m, n), np.nan)
     out = _Block([[CubeAction.NOT_AVAILABLE] * n for _ in range(m)], nd, nan.copy(),
                  nan.copy(), nd.copy(), nd_emg, nan.copy(), nan.copy(), nan.copy(),
@@ -350,10 +351,10 @@ def _match_block(
     out.double_take[j] = dt
     out.double_pass[j] = dp[:, None]
     out.emg_double_take[j] = emg(dt, met, aj[:, None], bj[:, None], cj[:, None],
-                                 crawford=crj[:, None])  # fmt: skip
+                                 crawford=crj[:, None], undefined="nan")  # fmt: skip
     out.emg_double_pass[j] = emg(np.broadcast_to(dp[:, None], (j.size, n)), met,
                                  aj[:, None], bj[:, None], cj[:, None],
-                                 crawford=crj[:, None])  # fmt: skip
+                                 crawford=crj[:, None], undefined="nan")  # fmt: skip
     out.take_point[j] = tp
     out.take_margin[j] = (1.0 - probs[None, :, 0]) - tp
     return out
@@ -455,6 +456,8 @@ class PositionAnalysis:
         import pandas as pd
 
         frame = pd.DataFrame([r.values() for r in self.rows], columns=list(COLUMNS))
+        for key in ("away", "opp_away", "length"):  # whole numbers, <NA> for money
+            frame[key] = frame[key].astype("Int64")
         frame["action"] = frame["action"].astype(str)
         frame["exact_action"] = frame["exact_action"].map(lambda v: None if v is None else str(v))
         return frame

@@ -60,7 +60,27 @@ class _Parser(argparse.ArgumentParser):
     """
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        self.exit(
+            2, f"{self.prog}: error: {message}{_dash_hint(message)} (see '{self.prog} --help')\n"
+        )
+
+
+#: The command line being parsed (for the hint of :func:`_dash_hint`).
+_ARGV: list[str] = []
+
+
+def _dash_hint(message: str) -> str:
+    """argparse reads ``--gammons -0.1,0.2`` as two options: say to attach the value."""
+    import re
+
+    found = re.match(r"argument (--[\w-]+)(?:/\S+)?: expected one argument", message)
+    if found is None or found.group(1) not in _ARGV:
+        return ""
+    i = _ARGV.index(found.group(1))
+    value = _ARGV[i + 1] if i + 1 < len(_ARGV) else ""
+    if not value.startswith("-"):
+        return ""
+    return f"; a value that starts with '-' must be attached: {found.group(1)}={value}"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -88,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``mathbg`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     parser = build_parser()
+    _ARGV[:] = list(argv) if argv is not None else sys.argv[1:]
     try:
         args = parser.parse_args(list(argv) if argv is not None else None)
     except SystemExit as exc:  # --help, --version, usage errors
@@ -125,6 +146,23 @@ MEMORY_HINT = (
 )
 
 
+def os_error_words(exc: OSError) -> str:
+    """An OSError in plain words naming the file: ``no such file: missing.txt``."""
+    import errno
+
+    name = exc.filename
+    if name is None:
+        return _one_line(exc)
+    words = {
+        errno.ENOENT: "no such file",
+        errno.EACCES: "permission denied",
+        errno.EISDIR: "a directory, not a file",
+        errno.ENOTDIR: "not a directory (in the path of)",
+        errno.ENOSPC: "no space left on the device for",
+    }.get(exc.errno or 0, (exc.strerror or "cannot use").lower())
+    return f"{words}: {name}"
+
+
 def run_handler(handler: Any, args: argparse.Namespace, command: str) -> int:
     """Run a subcommand's handler under the CLI's error contract; return the exit status.
 
@@ -148,7 +186,7 @@ def run_handler(handler: Any, args: argparse.Namespace, command: str) -> int:
         _silence_stdout()
         return 0
     except OSError as exc:  # a file that cannot be read or written
-        print(f"mathbg {command}: error: {_one_line(exc)}", file=sys.stderr)
+        print(f"mathbg {command}: error: {os_error_words(exc)}", file=sys.stderr)
         return 2
     except MemoryError:
         print(f"mathbg {command}: error: {MEMORY_HINT}", file=sys.stderr)

@@ -23,12 +23,20 @@ def add_command(
     )
 
 
-def parse_pair(text: str, what: str, cast: type = float) -> tuple[Any, Any]:
-    """``"a,b"`` (or a single value for both) -> (a, b)."""
+def parse_pair(
+    text: str, what: str, cast: type = float, *, one_for_both: bool = True
+) -> tuple[Any, Any]:
+    """``"a,b"`` -> (a, b); a single value stands for both only with ``one_for_both`` (rates,
+    whose --help says so; never a score: ``--away 3`` is refused, write ``--away 3,3``)."""
     from mathbg._validate import bounded_text, parse_int
     from mathbg.errors import InvalidParameterError
 
     parts = [p.strip() for p in bounded_text(str(text), what, 200).split(",")]
+    if len(parts) == 1 and not one_for_both:
+        raise InvalidParameterError(
+            f"{what} wants both values A,B (the player's first); got {text!r}: "
+            f"write {what} {parts[0]},{parts[0]} for the same value on both sides"
+        )
     if len(parts) == 1:
         parts = parts * 2
     if len(parts) != 2 or not all(parts):
@@ -46,6 +54,23 @@ def load_met(name: str) -> Any:
     from mathbg.met import as_met
 
     return as_met(name)
+
+
+def extension_note(met: Any, away: int | None) -> None:
+    """One stderr line when a score lies beyond the table's own length (gnubg warns too):
+    the entries there come from Montgomery's extension, not from the table's source."""
+    if away is None or isinstance(met, str):
+        return
+    native = getattr(met, "native_length", None) or getattr(met, "length", None)
+    if native is None or away <= native:
+        return
+    import sys
+
+    print(
+        f"mathbg: note: {getattr(met, 'name', 'the table')} is {native} points long; scores "
+        f"beyond {native}-away (here up to {away}-away) use Montgomery's extension, as gnubg does",
+        file=sys.stderr,
+    )
 
 
 def print_json(obj: Any, indent: int | None = 2, decimals: int | None = None) -> None:
@@ -73,6 +98,26 @@ def decimals(text: str) -> int:
         return integer(text, "--decimals", 0, MAX_DECIMALS)
     except MathbgError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def parse_probs(text: str) -> list[float]:
+    """``--probs W,WG,WB,LG,LB``: five cubeless chances, fractions (not percentages)."""
+    from mathbg.errors import InvalidParameterError
+
+    form = "--probs W,WG,WB,LG,LB (P(win), P(win gammon), P(win backgammon), P(lose gammon), "
+    form += "P(lose backgammon), fractions, e.g. 0.72,0.25,0.01,0.05,0.002)"
+    try:
+        probs = [float(v) for v in str(text).split(",")]
+    except ValueError:
+        raise InvalidParameterError(f"{form}: {text!r} is not five numbers") from None
+    if len(probs) != 5:
+        raise InvalidParameterError(f"{form}: got {len(probs)} numbers ({text!r})")
+    if any(p > 1.0 for p in probs) and all(0.0 <= p <= 100.0 for p in probs):
+        fractions = ",".join(f"{p / 100:g}" for p in probs)
+        raise InvalidParameterError(
+            f"--probs {text}: these look like percentages; give fractions: --probs {fractions}"
+        )
+    return probs
 
 
 def add_decimals(parser: argparse.ArgumentParser) -> None:
@@ -120,9 +165,25 @@ def check_output(path: str | None, force: bool, *, marked: bool = True) -> None:
     if path is None:
         return
     from mathbg._files import check_output as check
+
+    check_directory(path)
     from mathbg._files import never_ours, written_by_mathbg
 
     check(path, force=force, is_ours=written_by_mathbg if marked else never_ours)
+
+
+def check_directory(path: str | None) -> None:
+    """Refuse an output file whose directory does not exist, before any work or output."""
+    if path is None:
+        return
+    from pathlib import Path
+
+    from mathbg.errors import InvalidParameterError
+
+    parent = Path(path).parent
+    if not parent.is_dir():
+        what = "no such directory" if not parent.exists() else "not a directory"
+        raise InvalidParameterError(f"{what}: {parent} (to write {path})")
 
 
 def check_plot(path: str | None, force: bool) -> None:
@@ -145,9 +206,7 @@ def check_plot(path: str | None, force: bool) -> None:
                 f"--plot {path}: cannot draw a .{fmt} file; use one of "
                 f"{', '.join('.' + f for f in sorted(formats))}"
             )
-    parent = target.parent
-    if not parent.is_dir():
-        raise InvalidParameterError(f"--plot {path}: no such directory {str(parent)!r}")
+    check_directory(path)
     check_output(path, force)
 
 
@@ -190,7 +249,10 @@ def cube_owner(text: str) -> str:
 
 
 def add_owner_argument(
-    parser: argparse.ArgumentParser, help: str, owners: tuple[str, ...] | None = None
+    parser: argparse.ArgumentParser,
+    help: str,
+    owners: tuple[str, ...] | None = None,
+    default: str | None = "centre",
 ) -> None:
     """The ``--owner {centre,player,opponent}`` option (default centre); ``owners``
     restricts the choices."""
@@ -200,7 +262,7 @@ def add_owner_argument(
     parser.add_argument(
         "--owner",
         type=cube_owner,
-        default=CubeOwner.CENTRE.value,
+        default=default,
         choices=choices,
         metavar="{" + ",".join(choices) + "}",
         help=help,

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     eq = match_equity(
         roller,
         opponent,
-        away=parse_pair(args.away, "--away", int),
+        away=parse_pair(args.away, "--away", int, one_for_both=False),
         cube=args.cube,
         owner=args.owner,
         crawford=args.crawford,

@@ -10,7 +10,9 @@ from mathbg.cli._args import (
     add_decimals,
     add_force,
     check_output,
+    extension_note,
     load_met,
+    parse_probs,
     print_json,
     save_figure,
 )
@@ -92,15 +94,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _probs(text: str | None) -> list[float] | None:
-    from mathbg.errors import InvalidParameterError
-
     if text is None:
         return None
-    try:
-        return [float(v) for v in text.split(",")]
-    except ValueError:
-        msg = f"--probs wants 5 numbers W,WG,WB,LG,LB; got {text!r}"
-        raise InvalidParameterError(msg) from None
+    return parse_probs(text)
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -148,7 +144,9 @@ def run(args: argparse.Namespace) -> int:
     check_output(args.plot, args.force)
     from mathbg.analysis.matrix import analyze
 
-    result = analyze(args.position, exact_progress=True, disk_cache=True, **_options(args))
+    options = _options(args)
+    result = analyze(args.position, exact_progress=True, disk_cache=True, **options)
+    extension_note(options["met"], result.length)
     if args.plot:
         from mathbg.cli._args import pyplot
 
@@ -215,7 +213,9 @@ def _pct(v: Any, unit: str) -> str:
 def _print(result: Any) -> None:
     ev = result.evaluation
     p = ev.probabilities
-    plies = "" if ev.plies is None else f", {ev.plies}-ply"
+    # what was computed: the engine's n-ply cubeless chances, then gnubg's 0-ply cubeless ->
+    # cubeful step at each score (not gnubg's own n-ply cubeful analysis)
+    plies = "" if ev.plies is None else f", {ev.plies}-ply cubeless chances, 0-ply cube step"
     print(f"position {result.position} ({ev.position_class}); engine {ev.engine}{plies}")
     print("chances: win {:.2f}% (gammon {:.2f}%, backgammon {:.2f}%), lose gammon {:.2f}% "
           "(backgammon {:.2f}%)".format(*(100 * v for v in p)))  # fmt: skip

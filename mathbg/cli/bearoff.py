@@ -107,7 +107,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "pair (roller first).",
         epilog=EPILOG,
     )
-    show.add_argument("positions", nargs="+", metavar="COUNTS", help="e.g. 0,0,0,3,5,7")
+    show.add_argument(
+        "positions",
+        nargs="+",
+        metavar="COUNTS",
+        help="checker counts on points 1, 2, ... e.g. 0,0,0,3,5,7; points left out are empty "
+        "(0,0,0,3,5 is 0,0,0,3,5,0)",
+    )
     show.add_argument("--two-sided", action="store_true", help="ROLLER OPPONENT pair")
     show.add_argument("--json", action="store_true", help="print JSON (fractions)")
     add_decimals(show)

@@ -8,8 +8,10 @@ from mathbg.cli._args import (
     add_command,
     add_decimals,
     add_owner_argument,
+    extension_note,
     load_met,
     parse_pair,
+    parse_probs,
     print_json,
 )
 from mathbg.cube.life import JANOWSKI_CUBE_LIFE, cube_life
@@ -146,10 +148,7 @@ def run_decide(args: argparse.Namespace) -> int:
     from mathbg.cube.cubeful import cube_decision
     from mathbg.errors import InvalidParameterError
 
-    try:
-        probs = [float(v) for v in args.probs.split(",")]
-    except ValueError:
-        raise InvalidParameterError(f"--probs wants 5 numbers; got {args.probs!r}") from None
+    probs = parse_probs(args.probs)
     if args.away is None and args.crawford:
         raise InvalidParameterError(
             "--crawford is a match-play state: give the score with --away A,B (a side "
@@ -168,7 +167,8 @@ def run_decide(args: argparse.Namespace) -> int:
             beavers=args.beavers,
         )
     else:
-        a, b = parse_pair(args.away, "--away", int)
+        a, b = parse_pair(args.away, "--away", int, one_for_both=False)
+        extension_note(load_met(args.met), max(a, b))
         dec = cube_decision(
             probs,
             load_met(args.met),

@@ -10,6 +10,7 @@ from mathbg.cli._args import (
     MAX_DECIMALS,
     add_command,
     add_force,
+    check_directory,
     check_output,
     decimals,
     pyplot,
@@ -26,7 +27,12 @@ XG .met, JSON) given as --model PATH.
 
 Formats: table (percent, for reading), csv, json ({name, length, pre, post}: pre rows
 a = 1..N, columns b = 1..N, MWC of the a-away player; post = trailer's MWC at n-away vs
-1-away post-Crawford), gnubg-xml, xg."""
+1-away post-Crawford), gnubg-xml, xg. Files carry no float noise: a computed number
+is written with 8 significant digits (a table's own numbers exactly), --decimals fixes the
+decimals; a model's file records its parameters and length in its name and description.
+
+Model names and shipped table names may be shortened to any unambiguous prefix
+(kazaross-xg, rock). mec's default has no free drop (gnubg's mec.xml uses 0.015,0.004)."""
 
 EPILOG = """\
 examples:
@@ -64,7 +70,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--free-drop",
         metavar="F2,F4",
-        help="post-Crawford free-drop values at 2-away and 4-away (zadeh, mec)",
+        help="post-Crawford free-drop values at 2-away and 4-away (zadeh, mec); defaults: "
+        "zadeh 0.015,0.004 (gnubg's zadeh.xml), mec 0,0 -- no free drop, unlike gnubg's "
+        "mec.xml (0.015,0.004): give --free-drop 0.015,0.004 for gnubg's table",
     )
     parser.add_argument(
         "--param",
@@ -86,7 +94,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=decimals,
         metavar="N",
         help=f"round the numbers to N in 0..{MAX_DECIMALS} decimal places (every format; "
-        "table: percent)",
+        "table: percent; default: no float noise, 8 significant digits for computed numbers)",
     )
     parser.add_argument("--out", metavar="PATH", help="write to PATH instead of stdout")
     parser.add_argument("--plot", metavar="PNG", help="also save a heatmap + post-Crawford plot")
@@ -149,8 +157,9 @@ def _parse_params(args: argparse.Namespace) -> dict[str, float]:
 def _is_path(model: str) -> bool:
     from pathlib import Path
 
-    return model.lower().endswith((".xml", ".met", ".json")) and (
-        "/" in model or "\\" in model or Path(model).exists()
+    # a .met/.json name or anything with a directory is a file (missing: "no such file")
+    return model.lower().endswith((".met", ".json")) or (
+        model.lower().endswith(".xml") and ("/" in model or "\\" in model or Path(model).exists())
     )
 
 
@@ -168,6 +177,7 @@ def run(args: argparse.Namespace) -> int:
     params = _parse_params(args)
     if args.length is not None:
         score(args.length, "--length", lo=1)
+    check_directory(args.out)
     if args.model.strip().lower() == "selfplay":
         return _selfplay(args, params)
     if _is_path(args.model):

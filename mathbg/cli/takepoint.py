@@ -13,6 +13,7 @@ from mathbg.cli._args import (
     add_force,
     add_owner_argument,
     check_output,
+    extension_note,
     load_met,
     parse_pair,
     print_json,
@@ -72,20 +73,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     where.add_argument(
         "--score", metavar="S0-S1", help="points already won (with --length), e.g. 4-3"
     )
-    parser.add_argument("--cube", type=int, default=1, help="cube value (power of two; default 1)")
-    add_owner_argument(parser, "who holds the cube (decides who may double; default centre)")
+    parser.add_argument(
+        "--cube",
+        type=int,
+        default=1,
+        help="the cube before the double (power of two): 1 = the initial double 1 -> 2 "
+        "(default), 2 = a redouble 2 -> 4, ...",
+    )
+    add_owner_argument(
+        parser,
+        "who holds the cube: centre on the 1-cube; above 1, without --owner, each side's "
+        "redouble as the cube's owner (a centred cube above 1 is refused); with an owner "
+        "the other side's double does not apply",
+        default=None,
+    )
     parser.add_argument(
         "--gammons",
         default="0,0",
         metavar="G0,G1",
         help="gammon rates of the first-named player and the opponent: disjoint fractions "
-        "of that side's wins (gammons that are not backgammons); default 0,0",
+        "of that side's wins (gammons that are not backgammons); one value for both sides; "
+        "default 0,0",
     )
     parser.add_argument(
         "--backgammons",
         default="0,0",
         metavar="B0,B1",
-        help="backgammon rates, fractions of that side's wins; default 0,0",
+        help="backgammon rates, fractions of that side's wins; one value for both; default 0,0",
     )
     parser.add_argument(
         "--met",
@@ -122,7 +136,7 @@ def _aways(args: argparse.Namespace) -> tuple[int, int]:
     if args.away is not None:
         if args.score is not None:
             raise InvalidScoreError("give either --away or --length with --score, not both")
-        return parse_pair(args.away, "--away", int)
+        return parse_pair(args.away, "--away", int, one_for_both=False)
     if args.length is None or args.score is None:
         raise InvalidScoreError("give the score as --away A,B or as --length N --score S0-S1")
     if args.length < 1:
@@ -151,6 +165,22 @@ def _num(v: float | None, width: int = 9) -> str:
     return f"{v:{width}.5f}" if v is not None else f"{'-':>{width}}"
 
 
+def cube_step(cube: int) -> str:
+    """``cube 1 -> 2 (initial double)``, ``cube 2 -> 4 (redouble)``: the double a table is
+    about."""
+    kind = "initial double" if cube == 1 else "redouble"
+    return f"cube {cube} -> {2 * cube} ({kind})"
+
+
+def _held(owner: str, cube: int) -> list[str]:
+    """The header line that says who holds the cube (none for the centred 1-cube)."""
+    if owner == "centre":
+        return []
+    if owner == "each":
+        return [f"each side's column: its own redouble, holding the {cube}-cube it took"]
+    return [f"the {owner} holds the cube: only the {owner} may double"]
+
+
 def legend(sp: Any) -> list[str]:
     """The lines that say what "dead", "no recube" and "live" mean in this table."""
     lines = [
@@ -171,6 +201,10 @@ def legend(sp: Any) -> list[str]:
         "after the Crawford game",
         "dmp": "nothing to double for at double match point",
     }.get(sp.state, "no double to take, or nothing to double for")
+    if sp.state == "post-crawford" and sp.cube > 1:
+        why = "post-Crawford only the leader holds a cube above 1, with nothing to double for"
+    if sp.owner in ("player", "opponent"):
+        why += "; the side without the cube cannot double"
     lines.append(f"-: does not apply ({why})")
     return lines
 
@@ -179,7 +213,8 @@ def render_points(sp: Any) -> str:
     """Human-readable table of :class:`mathbg.cube.match.ScorePoints`."""
     a, b = sp.away
     lines = [
-        f"{sp.met}: {a}-away vs {b}-away, cube {sp.cube} ({sp.owner}), {sp.state} game",
+        f"{sp.met}: {a}-away vs {b}-away, {cube_step(sp.cube)}, {sp.state} game",
+        *_held(sp.owner, sp.cube),
         f"gammon rates {100 * sp.gammons[0]:.2f}% / {100 * sp.gammons[1]:.2f}%, backgammon "
         f"rates {100 * sp.backgammons[0]:.2f}% / {100 * sp.backgammons[1]:.2f}% "
         "(disjoint fractions of wins)",
@@ -239,10 +274,12 @@ def run(args: argparse.Namespace) -> int:
                 f"--matrix prints at most {MAX_MATRIX} x {MAX_MATRIX} scores (got --length "
                 f"{args.length}); use mathbg.cube.matrix.score_matrix for larger tables"
             )
+        extension_note(met, args.length)
         return _matrix(args, met, gammons, backgammons)
     from mathbg.cube.match import points
 
     a, b = _aways(args)
+    extension_note(met, max(a, b))
     if args.post_crawford and not (a == 1 or b == 1):
         raise InvalidScoreError(f"post-Crawford needs a side 1-away; the score is {a}/{b}-away")
     sp = points(
@@ -306,13 +343,17 @@ def _matrix(args: argparse.Namespace, met: MET | str, gammons: Any, backgammons:
         for column, title in tables:
             table = take_point_table(df, cube, column)
             print(
-                f"{getattr(met, 'name', '')}: take points (%), {title}, cube {cube} -> "
-                f"{2 * cube}; rows: taker away, columns: doubler away"
+                f"{getattr(met, 'name', '')}: take points (%), {title}, {cube_step(cube)}; "
+                "rows: taker away, columns: doubler away"
             )
             text = (100.0 * table).round(1).to_string(na_rep="-")
             print(text)
             print()
-        print("-: does not apply (the doubler needs no more than the cube: nothing to double for)")
+        after = "; post-Crawford a cube above 1 is the leader's" if cube > 1 else ""
+        print(
+            "-: does not apply (the doubler needs no more than the cube: nothing to double "
+            f"for{after})"
+        )
     if args.plot:
         plt = pyplot()
         from mathbg.plots import cube_point_heatmap

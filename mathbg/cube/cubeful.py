@@ -312,12 +312,15 @@ def emg(
     cube: ArrayLike = 1,
     *,
     crawford: ArrayLike = False,
+    undefined: str = "raise",
 ) -> Float:
     """Equivalent-to-money-game equity (EMG) of a MWC at the score.
 
     ``EMG = 2 (MWC - MWC_lose) / (MWC_win - MWC_lose) - 1`` with win/lose = the player
     winning/losing ``cube`` points (single) from this score: gnubg's ``mwc2eq``
     (:meth:`mathbg.met.MET.mwc2eq`). The scores may be arrays (broadcast against ``mwc``).
+    Where winning and losing give the same MWC (a lopsided long-match score) the EMG is
+    undefined: an error, or NaN with ``undefined="nan"``.
 
     Parameters
     ----------
@@ -331,6 +334,8 @@ def emg(
         The cube value.
     crawford : bool or array_like, optional
         A side 1-away: the Crawford game.
+    undefined : {"raise", "nan"}, optional
+        What an undefined EMG gives (winning and losing the same MWC): an error or NaN.
 
     Returns
     -------
@@ -340,7 +345,7 @@ def emg(
     Raises
     ------
     InvalidScoreError
-        For a bad score or cube.
+        For a bad score or cube, or an undefined EMG with ``undefined="raise"``.
 
     References
     ----------
@@ -357,6 +362,10 @@ def emg(
     wins, loses = _outcomes(sc.met, sc.a, sc.b, sc.c, sc.post)
     win, lose = wins[..., 0], loses[..., 0]
     same = win == lose
+    if undefined == "nan":
+        with np.errstate(all="ignore"):
+            value = 2.0 * (np.asarray(mwc, dtype=np.float64) - lose) / (win - lose) - 1.0
+        return _out(np.where(same, np.nan, value))
     if np.any(same):
         i = tuple(np.argwhere(same)[0]) if same.ndim else ()
         raise InvalidScoreError(

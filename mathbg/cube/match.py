@@ -88,6 +88,7 @@ R. Janowski, "Take-Points in Money Games" (1993).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -129,6 +130,7 @@ __all__ = [
     "STATES",
     "TERMS",
     "MarketWindow",
+    "MarketWindows",
     "PlayerPoints",
     "ScorePoints",
     "backgammon_value",
@@ -679,15 +681,16 @@ class MarketWindow(FrameMixin):
 
     All values are the doubler's winning chances. ``auto_redouble``: the taker redoubles
     at once (the doubler needs <= 2 cube, the taker more), in which case gnubg prints the
-    window without (``*_no_redouble``) and with the redouble. ``dead``: the taker needs
+    window without (``*_no_recube``, the spelling of every no-recube value) and with the
+    redouble. ``dead``: the taker needs
     <= 2 cube, so gnubg prints no live window. Otherwise ``cash_point_live`` is the upper
     end of the live window.
     """
 
     double_point: float
     cash_point_dead: float
-    double_point_no_redouble: float
-    cash_point_no_redouble: float
+    double_point_no_recube: float
+    cash_point_no_recube: float
     cash_point_live: float
     auto_redouble: bool
     dead: bool
@@ -702,11 +705,12 @@ def market_window(
     backgammons: Any = (0.0, 0.0),
     *,
     crawford: bool = False,
-) -> tuple[MarketWindow, MarketWindow]:
+) -> MarketWindows:
     """Both players' market windows (first-named player's first), gnubg-style.
 
     Rates as in the other functions (disjoint fractions of wins). In the Crawford game all
-    values are NaN (no cube).
+    values are NaN (no cube). The result unpacks as ``player, opponent`` and has
+    ``to_frame()`` (one row per player).
 
     Parameters
     ----------
@@ -723,8 +727,8 @@ def market_window(
 
     Returns
     -------
-    (MarketWindow, MarketWindow)
-        The first-named player's and the opponent's windows.
+    MarketWindows
+        The first-named player's and the opponent's windows (a pair with ``to_frame()``).
 
     Raises
     ------
@@ -762,7 +766,32 @@ def market_window(
                 dead=bool(other_away <= 2 * cube),
             )
         )
-    return res[0], res[1]
+    return MarketWindows(res[0], res[1])
+
+
+@dataclass(frozen=True)
+class MarketWindows:
+    """Both players' :class:`MarketWindow` at a score (:func:`market_window`); unpacks as
+    ``player, opponent``."""
+
+    player: MarketWindow
+    opponent: MarketWindow
+
+    def __iter__(self) -> Iterator[MarketWindow]:
+        return iter((self.player, self.opponent))
+
+    def __getitem__(self, i: int) -> MarketWindow:
+        return (self.player, self.opponent)[i]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per player (index ``player``: "player", "opponent"), the window's fields
+        as columns (fractions, the doubler's winning chances)."""
+        import pandas as pd
+
+        rows = [dict(self.player.__dict__), dict(self.opponent.__dict__)]
+        df = pd.DataFrame(rows, index=pd.Index(["player", "opponent"], name="player"))
+        df.attrs["name"] = "market windows"
+        return df
 
 
 # ----------------------------------------------------------------------------- summary
@@ -912,7 +941,7 @@ def points(
     opp_away: int,
     *,
     cube: int = 1,
-    owner: str = "centre",
+    owner: str | None = None,
     gammons: Any = (0.0, 0.0),
     backgammons: Any = (0.0, 0.0),
     crawford: bool = False,
@@ -928,9 +957,15 @@ def points(
         Points the first-named player and the opponent need.
     cube : int
         Current cube value (power of two); doubles go to ``2 cube``.
-    owner : {"centre", "player", "opponent"}
-        Who holds the cube; it decides ``may_double`` only (the points themselves are the
-        break-even chances for whoever doubles).
+    owner : {"centre", "player", "opponent"}, optional
+        Who holds the cube. Default: the centre on the 1-cube (the initial double, 1 -> 2);
+        above 1 each side's column is its redouble (``cube -> 2 cube``) as the cube's
+        owner, the side that took it (``owner="each"`` in the result). A centred cube above
+        1 does not arise in match play and is refused. With an owner, the other side cannot
+        double: its doubling points and the owner's take points are None (not applicable),
+        as :func:`mathbg.cube.matrix.score_matrix` gives NaN. Post-Crawford a cube above 1
+        is the leader's (it took the trailer's double) and has nothing to double for, so
+        nothing applies there.
     gammons, backgammons : (G0, G1), (B0, B1)
         First-named player's and opponent's rates, disjoint fractions of that side's wins
         (gammons that are not backgammons; backgammons), as in gnubg's market window.
@@ -970,8 +1005,17 @@ def points(
     a = int(check_away(away, "away"))
     b = int(check_away(opp_away, "opp_away"))
     c = int(check_cube(cube))
-    owner = check_owner(owner)
     state = score_state(a, b, crawford=crawford)
+    if owner is None:
+        owner = "centre" if c == 1 else "each"
+    else:
+        owner = check_owner(owner)
+        if owner == "centre" and c > 1:
+            raise InvalidScoreError(
+                f"a centred cube above 1 does not arise in match play (got cube {c}): the "
+                "cube leaves the centre with the first double; give the owner (player or "
+                "opponent), or none for each side's redouble"
+            )
     cube_state(c, owner == "centre", state == "crawford")
     xv = LIVE_CUBE_LIFE if cube_life is None else float(check_cube_life(cube_life))
     g = pair(gammons, "gammons")
@@ -999,18 +1043,28 @@ def points(
     players = []
     for i, (gv, bv) in enumerate(((gv0, bv0), (gv1, bv1))):
         j = 1 - i
-        md = may_double(
-            (a, b)[i], (b, a)[i], c, _owner_for(owner, i), crawford=(state == "crawford")
+        # who may turn the cube: "each" = every column is its own side's redouble (that
+        # side holds the cube); post-Crawford only the leader ever holds a cube above 1
+        hypothetical = state == "post-crawford" and c > 1
+        holds = owner in ("centre", "each") or _owner_for(owner, i) == "player"
+        other_holds = owner in ("centre", "each") or _owner_for(owner, i) == "opponent"
+        md = not hypothetical and may_double(
+            (a, b)[i],
+            (b, a)[i],
+            c,
+            "player" if owner == "each" else _owner_for(owner, i),
+            crawford=(state == "crawford"),
         )
         if state == "crawford":
             players.append(
                 PlayerPoints(None, None, None, None, None, None, None, float(gv), float(bv), md)
             )
             continue
-        # a doubler who needs <= cube has nothing to double for: its doubling points and
-        # the taker's take points do not apply
-        doubles = aways[i] > c
-        faces_double = aways[j] > c
+        # a doubler who needs <= cube has nothing to double for, and a side that does not
+        # hold the cube cannot double: its doubling points and the taker's take points do
+        # not apply
+        doubles = aways[i] > c and holds and not hypothetical
+        faces_double = aways[j] > c and other_holds and not hypothetical
 
         def mine(v: Any, ok: bool, live: bool = False) -> float | None:
             return float(v) if ok and (has_live or not live) else None

@@ -99,8 +99,9 @@ def score_matrix(
         ``take_no_recube`` does not (:data:`mathbg.cube.match.TERMS`). NaN where a point
         does not apply: the Crawford game, a doubler who needs ``<= cube`` (the player's
         doubling columns when ``away <= cube``, its take columns when ``opp_away <=
-        cube``). ``take_live`` is fully live (x = 1); ``df.attrs["cube_life"]`` is the x of
-        ``take_x``/``cash_x``.
+        cube``), and post-Crawford above the 1-cube (only the leader, with nothing to
+        double for, ever holds that cube). ``take_live`` is fully live (x = 1);
+        ``df.attrs["cube_life"]`` is the x of ``take_x``/``cash_x``.
 
     Raises
     ------
@@ -172,8 +173,11 @@ def score_matrix(
         }
         # not applicable (NaN): no cube in the Crawford game; a doubler who needs <= cube
         # has nothing to double for (no doubling points, and no take point against it)
-        no_take = crawford_game | (b <= c)
-        no_double = crawford_game | (a <= c)
+        # post-Crawford a cube above 1 is the leader's (it took the trailer's double) and
+        # the leader has nothing to double for: no redouble arises there
+        hypothetical = one_away & (c > 1)
+        no_take = crawford_game | (b <= c) | hypothetical
+        no_double = crawford_game | (a <= c) | hypothetical
         take_dead = np.where(no_take, nan, 1.0 - sol.cash_dead[1][k])
         take_no_recube = np.where(no_take, nan, 1.0 - sol.cash_dead_no_redouble[1][k])
         take_live = np.where(no_take, nan, 1.0 - sol.cash_live[1][k])
@@ -182,7 +186,7 @@ def score_matrix(
         cash_live = np.where(no_double, nan, sol.cash_live[0][k])
         too_good = np.where(no_double, nan, sol.too_good[0][k])
         leader_pc = one_away & (a == 1)
-        may = ~no_cube & ~leader_pc & (a > c)
+        may = ~no_cube & ~leader_pc & (a > c) & ~hypothetical
         cols = {
             "take_dead": take_dead,
             "take_no_recube": take_no_recube,

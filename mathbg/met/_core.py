@@ -140,18 +140,31 @@ def check_equities(arrays: tuple[np.ndarray, ...], model: str, params: dict[str,
     ``delta = 0.1``. (gnubg 1.07 loads such parameters as they come: its 64-point table
     for ``delta = 0.1``, ``delta-bar = 0`` has negative entries and 16 rising ones.)"""
     shown = ", ".join(f"{k}={v:g}" for k, v in params.items())
+    n = len(arrays[0])
+
+    def valid_up_to(bad: np.ndarray) -> str:
+        # the first away score (either side) where the table breaks, from the bad cells
+        first = int(np.min(np.max(np.atleast_2d(bad), axis=-1))) + 1
+        return (
+            f"at length {n}: valid up to about {max(first - 1, 1)}-away with these "
+            "parameters (the model breaks down beyond)"
+        )
+
     for arr in arrays:
-        if not np.all(np.isfinite(arr)) or arr.min() < 0.0 or arr.max() > 1.0:
+        ok = np.isfinite(arr) & (arr >= 0.0) & (arr <= 1.0)
+        if not np.all(ok):
+            bad = np.argwhere(~ok)
             raise InvalidParameterError(
-                f"{model} parameters ({shown}) give match equities outside [0, 1]: "
-                "the model breaks down for these values"
+                f"{model} parameters ({shown}) give match equities outside [0, 1] "
+                f"{valid_up_to(bad if arr.ndim == 2 else bad[:, :1])}"
             )
     pre = arrays[0]
-    rises = np.any(np.diff(pre, axis=0) > _MONOTONE_TOL)
-    if rises or np.any(np.diff(pre, axis=1) < -_MONOTONE_TOL):
+    rise = np.add(np.argwhere(np.diff(pre, axis=0) > _MONOTONE_TOL), (1, 0))
+    fall = np.add(np.argwhere(np.diff(pre, axis=1) < -_MONOTONE_TOL), (0, 1))
+    if len(rise) or len(fall):
         raise InvalidParameterError(
             f"{model} parameters ({shown}) give match equities that do not fall as the "
-            "away score grows: the model breaks down for these values"
+            f"away score grows {valid_up_to(np.concatenate([rise, fall]))}"
         )
 
 

@@ -56,6 +56,11 @@ def dead_drop_point(
     lose_gammon = mwc_at(m, i, j - 4 * cp)
     lose = g_taker * lose_gammon + (1.0 - g_taker) * lose_single
     win = g_doubler * win_gammon + (1.0 - g_doubler) * win_single
+    if not win - lose > 1e-300:
+        # at lopsided long-match scores winning and losing the doubled game give the same
+        # MWC to machine precision (e.g. 2-away vs 148-away: 1 - 4e-18): the double decides
+        # nothing, and any drop point in [1/2, 1] gives the same entry; 1 keeps 0/0 out
+        return 1.0
     return (pass_mwc - lose) / (win - lose)
 
 
@@ -144,7 +149,10 @@ def doubling_point(
             e, dbl_is_0, tkr, max(dbl - 2 * c, 0)
         )
         pass_mwc = taker_mwc(e, dbl_is_0, tkr, max(dbl - c // 2, 0))
-        take_w = (pass_mwc - lose) * w / (mwc - lose)
+        # at lopsided long-match scores the two ends are equal to machine precision: the
+        # take point decides nothing there (no 0/0)
+        den = mwc - lose
+        take_w = (pass_mwc - lose) * w / den if den > 1e-300 else w
         mwc = 1.0 - pass_mwc
         w = 1.0 - take_w
     return mwc, w
@@ -198,7 +206,13 @@ def mec_table(
                 um, uw = doubling_point(e, b, a, 2, gr, False)
                 um = 1.0 - um
                 uw = 1.0 - uw
-                e[a, b] = um + (fm - um) * (w - uw) / (fw - uw)
+                # the entry lies between the two doubling points' MWCs (t in [0, 1]); at
+                # lopsided long-match scores their chances agree to rounding, and the
+                # clamp keeps that noise from leaving the interval
+                den = fw - uw
+                t = (w - uw) / den if den > 1e-300 else 0.5
+                t = min(max(t, 0.0), 1.0)
+                e[a, b] = um + (fm - um) * t
     return e[1:, 1:].copy(), post0, post1
 
 

@@ -17,7 +17,7 @@ from mathbg.errors import InvalidParameterError, UnknownTableError
 from mathbg.met.formats import read
 from mathbg.met.models import mec, montgomery, zadeh
 from mathbg.met.nocube import cubeless
-from mathbg.met.published import available, load, resolve
+from mathbg.met.published import load, resolve
 from mathbg.met.table import MET
 
 __all__ = ["MODELS", "as_met", "build"]
@@ -72,7 +72,7 @@ def build(model: str = "kazaross-xg2", length: int | None = None, **params: Any)
     ('zadeh', (5, 5), 0.3125)
     """
     params = {k: v for k, v in params.items() if v is not None}
-    key = str(model).strip().lower()
+    key = resolve(model, MODELS)  # one naming rule: :func:`mathbg.met.published.resolve`
     builder = _BUILDERS.get(key)
     if builder is not None:
         accepted = [p for p in inspect.signature(builder).parameters if p != "length"]
@@ -83,15 +83,13 @@ def build(model: str = "kazaross-xg2", length: int | None = None, **params: Any)
                 f"its parameters are: {', '.join(accepted) or 'none'}"
             )
         n = 25 if length is None else length
-        _probe(key, builder, n, params)
+        if isinstance(n, int) and not isinstance(n, bool) and n > MAX_MODEL_LENGTH:
+            raise InvalidParameterError(
+                f"{key} tables are computed up to {MAX_MODEL_LENGTH} points (minutes of work "
+                f"there); a {n}-point table is refused"
+            )
         return builder(n, **params)
-    try:
-        name = resolve(key)
-    except UnknownTableError:
-        raise UnknownTableError(
-            f"unknown MET model or table {model!r}; models: {', '.join(MODELS)}; "
-            f"shipped tables: {', '.join(available())}"
-        ) from None
+    name = key
     if params:
         raise InvalidParameterError(
             f"{name} is a published table: parameters ({', '.join(sorted(params))}) apply "
@@ -101,31 +99,9 @@ def build(model: str = "kazaross-xg2", length: int | None = None, **params: Any)
     return met if length is None else met.extend(length)
 
 
-#: Shortest table a long model build tries first (see :func:`_probe`).
-_PROBE_START = 64
-
-
-def _probe(key: str, builder: Any, length: Any, params: dict[str, Any]) -> None:
-    """Refuse a long model table early: build the tables of 64, 128, ... points first
-    (a table's pre-Crawford part holds every shorter one, so a shorter table that breaks
-    down means the long one does too). Costs at most about a seventh of the full build
-    (the work grows with the cube of the length); a 1024-point Zadeh table, which breaks
-    down near 150 points with the default parameters, is refused in seconds instead of
-    minutes."""
-    if not isinstance(length, int) or isinstance(length, bool):
-        return  # the builder's own checks name the problem
-    probe, last_ok = _PROBE_START, None
-    while probe < length:
-        try:
-            builder(probe, **params)
-        except InvalidParameterError as exc:
-            if last_ok is None:
-                raise
-            raise InvalidParameterError(
-                f"{exc} (from {last_ok} to {probe} points: {key} with these parameters is "
-                f"valid up to about {last_ok}-away; the {length}-point table is refused)"
-            ) from None
-        last_ok, probe = probe, 2 * probe
+#: The longest model table :func:`build` computes (the work grows with the cube of the
+#: length: a 512-point Zadeh table takes about a minute).
+MAX_MODEL_LENGTH = 512
 
 
 @functools.lru_cache(maxsize=16)
@@ -140,13 +116,14 @@ def as_met(obj: MET | str | os.PathLike[str]) -> MET:
     ----------
     obj : MET, str or path
         A table (returned as is); a shipped table or model name with default parameters
-        (:func:`build`; case-insensitive, cached); or the path of an existing ``.xml``,
-        ``.met`` or ``.json`` MET file (:func:`mathbg.met.read`).
+        (:func:`build`; case-insensitive, any unambiguous prefix, cached); or the path of an
+        existing ``.xml``, ``.met`` or ``.json`` MET file (:func:`mathbg.met.read`).
 
     Raises
     ------
     UnknownTableError
-        An unknown name.
+        An unknown name, or a path (with a directory or a ``.met``/``.json`` suffix) that
+        names no file ("no such file: ...").
     InvalidParameterError
         Neither a MET, a name nor a path.
 
@@ -165,6 +142,9 @@ def as_met(obj: MET | str | os.PathLike[str]) -> MET:
     ):
         return read(Path(obj))
     if isinstance(obj, str):
+        # a path that names no file is a missing file, not an unknown table
+        if any(sep in obj for sep in ("/", os.sep)) or obj.lower().endswith((".met", ".json")):
+            raise UnknownTableError(f"no such file: {obj}")
         return _by_name(obj.strip().lower())
     if not hasattr(obj, "mwc_array"):
         raise InvalidParameterError(

@@ -166,13 +166,21 @@ def available() -> list[str]:
     return [k for k in ordered if k in present]
 
 
-def resolve(name: str) -> str:
-    """The canonical key of a shipped table name or alias (case-insensitive).
+def resolve(name: str, models: tuple[str, ...] = ()) -> str:
+    """The canonical key of a shipped table name or alias, or of one of ``models``.
+
+    The one naming rule of every table and model name (``mathbg.met.load``,
+    ``mathbg.met.build``, ``--model`` and ``--met``): case-insensitive, an optional ``.xml``
+    suffix, and any unambiguous prefix of a name or alias (``kazaross-xg`` and ``kazaross``
+    are Kazaross-XG2, ``rock`` is Rockwell-Kazaross; ``jac`` is refused as ambiguous). An
+    exact name always wins over a longer one it prefixes (``mec`` the model, not ``mec26``).
 
     Parameters
     ----------
     name : str
-        A table name, alias or file name.
+        A table name, alias or file name (or a model name when ``models`` holds it).
+    models : tuple of str, optional
+        Model names that also resolve (the models of :func:`mathbg.met.build`).
 
     Returns
     -------
@@ -182,22 +190,30 @@ def resolve(name: str) -> str:
     Raises
     ------
     UnknownTableError
-        For an unknown name.
+        For an unknown or ambiguous name.
 
     Examples
     --------
-    >>> resolve("Kazaross-XG2.xml")
-    'kazaross-xg2'
+    >>> resolve("Kazaross-XG2.xml"), resolve("rock")
+    ('kazaross-xg2', 'rockwell-kazaross')
     """
     key = str(name).strip().lower()
     if key.endswith(".xml"):
         key = key[:-4]
-    key = _ALIASES.get(key, key)
-    if key not in TABLES:
-        raise UnknownTableError(
-            f"no shipped match equity table {name!r}; available: {', '.join(available())}"
-        )
-    return key
+    names = {**{m: m for m in models}, **{k: k for k in TABLES}, **_ALIASES}
+    if key in names:
+        return names[key]
+    hits = sorted({canon for n, canon in names.items() if key and n.startswith(key)})
+    if len(hits) == 1:
+        return hits[0]
+    what = "match equity table" + (" or model" if models else "")
+    listed = f"models: {', '.join(models)}; " if models else ""
+    if hits:
+        raise UnknownTableError(f"ambiguous {what} name {name!r}: it could be {', '.join(hits)}")
+    raise UnknownTableError(
+        f"unknown {what} {name!r}; {listed}shipped tables: {', '.join(available())} "
+        "(any unambiguous prefix works)"
+    )
 
 
 @functools.cache

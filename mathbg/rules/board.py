@@ -225,6 +225,26 @@ class BasePosition:
         """The side not on roll: 25 counts, points 1..24 (its own numbering) then the bar."""
         return tuple(self.cells[:25])
 
+    def point(self, n: int | str) -> tuple[int, int]:
+        """The checkers on point ``n`` (1..24, the side on roll's numbering, as in
+        :meth:`from_counts` and move notation): ``(side on roll's, opponent's)``.
+
+        ``n = "bar"`` (or 25) gives both bars. 1-based, unlike the 0-based
+        :attr:`player` / :attr:`opponent` tuples (kept for speed):
+        ``pos.point(5) == (pos.player[4], pos.opponent[19])``.
+
+        Examples
+        --------
+        >>> p = BasePosition.from_counts({6: 5, 13: 5, 8: 3, 24: 2}, {6: 5, 13: 5, 8: 3, 24: 2})
+        >>> p.point(24), p.point(1), p.point(6)
+        ((2, 0), (0, 2), (5, 0))
+        """
+        if n == "bar" or n == 25:
+            return self.cells[49], self.cells[24]
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 24:
+            raise InvalidPositionError(f"a point is 1..24 or 'bar'; got {n!r}")
+        return self.cells[24 + n], self.cells[24 - n]
+
     @property
     def player_off(self) -> int:
         """Checkers the side on roll has borne off (15 minus those on the board, >= 0)."""

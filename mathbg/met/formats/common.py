@@ -12,6 +12,8 @@ from mathbg.errors import METFormatError
 from mathbg.met._core import continue_post_crawford
 
 __all__ = [
+    "FILE_DIGITS",
+    "describe",
     "fit_post_crawford",
     "format_number",
     "parse_number",
@@ -88,15 +90,30 @@ def parse_probability(text: str | None, where: str) -> float:
     return value
 
 
+#: Significant digits of a computed number in a written MET file unless ``decimals`` is
+#: given: no float noise (``0.49999999999999994`` is written ``0.5``), far finer than any
+#: table is known to.
+FILE_DIGITS = 8
+
+#: A number whose shortest exact form has at most this many significant digits is written
+#: exactly (a published table's entries: g11 gives 12 digits).
+EXACT_DIGITS = 12
+
+
 def format_number(x: float, decimals: int | None) -> str:
-    """Shortest round-trip form of ``x``, or ``decimals`` fixed decimals.
+    """``x`` in plain positional notation for a MET file, without float noise.
+
+    ``decimals`` given: that many fixed decimals. Otherwise the shortest exact form when it
+    has at most :data:`EXACT_DIGITS` significant digits (a table's own numbers survive a
+    write and read), else :data:`FILE_DIGITS` significant digits without trailing zeros
+    (a computed number: ``0.6030172018625299`` -> ``0.6030172``).
 
     Parameters
     ----------
     x : float
         The number.
     decimals : int or None
-        Fixed decimals, or None for the shortest round-trip form.
+        Fixed decimals, or None for the rule above.
 
     Returns
     -------
@@ -106,9 +123,39 @@ def format_number(x: float, decimals: int | None) -> str:
     Examples
     --------
     >>> format_number(0.1 + 0.2, None), format_number(0.5, 3)
-    ('0.30000000000000004', '0.500')
+    ('0.3', '0.500')
+    >>> format_number(0.6030172018625299, None)
+    '0.6030172'
     """
-    return repr(float(x)) if decimals is None else f"{float(x):.{decimals}f}"
+    v = float(x)
+    if decimals is not None:
+        return f"{v:.{decimals}f}"
+    exact = np.format_float_positional(v, unique=True, trim="-")
+    if len(exact.lstrip("-0.").replace(".", "")) <= EXACT_DIGITS:
+        text = exact
+    else:
+        text = np.format_float_positional(
+            v, precision=FILE_DIGITS, unique=False, fractional=False, trim="-"
+        )
+    text = "0" if text == "-0" else text
+    return text if "." in text else text + ".0"  # 1.0, 0.0: as other programs write them
+
+
+def describe(met: object) -> tuple[str, str]:
+    """The ``name`` and ``description`` a written file carries: a model's table records its
+    parameters and length there (a mec20 and a mec26 file look different in gnubg)."""
+    name = str(getattr(met, "title", "") or getattr(met, "name", ""))
+    description = str(getattr(met, "description", "") or getattr(met, "source", ""))
+    params = dict(getattr(met, "parameters", {}) or {})
+    if not params:
+        return name, description
+    length = getattr(met, "length", None)
+    listed = ", ".join(f"{k.replace('_', ' ')} {v:g}" for k, v in params.items())
+    short = " ".join(f"{k}={v:g}" for k, v in params.items())
+    return (
+        f"{name} ({short}; {length} points)",
+        f"{description}; parameters: {listed}; length {length}",
+    )
 
 
 def where_prefix(path: Path | None) -> str:

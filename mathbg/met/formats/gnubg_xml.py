@@ -9,8 +9,9 @@ a parametric table with no fixed length. Parsed with :mod:`defusedxml` (no entit
 expansion, no external references); anything malformed raises
 :class:`~mathbg.errors.METFormatError` naming the element.
 
-Numbers are written with Python's shortest round-trip representation unless ``decimals`` is
-given, so write-then-read returns the same float64 values.
+Numbers are written with 8 significant digits unless ``decimals`` is given (no float noise;
+write-then-read returns every value to within 5e-9), and a model's table records its
+parameters and length in ``<name>`` and ``<description>``.
 
 gnubg differences: an explicit table whose post-Crawford row is shorter than its length is
 continued by Zadeh's recurrence (gnubg also recomputes the last published entry; mathbg keeps
@@ -31,6 +32,7 @@ import numpy as np
 from mathbg.errors import METFormatError
 from mathbg.met._core import MAX_LENGTH
 from mathbg.met.formats.common import (
+    describe,
     fit_post_crawford,
     format_number,
     parse_number,
@@ -467,7 +469,8 @@ def format_gnubg_xml(
         Write only the first ``post_length`` post-Crawford entries (for a published table
         whose source gives fewer than N).
     decimals : int, optional
-        Round the numbers (default: exact shortest representation).
+        Round the numbers to this many decimals (default: 8 significant digits, no float
+        noise: :func:`mathbg.met.formats.common.format_number`).
     comment : str, optional
         Header comment (default: the table's notice, source and notes).
 
@@ -513,8 +516,8 @@ def format_gnubg_xml(
         "",
         "<met>",
         "  <info>",
-        f"    <name>{escape(met.title or met.name)}</name>",
-        f"    <description>{escape(met.description or met.source)}</description>",
+        f"    <name>{escape(describe(met)[0])}</name>",
+        f"    <description>{escape(describe(met)[1])}</description>",
         f"    <length>{n}</length>",
         "  </info>",
         "",

@@ -16,6 +16,7 @@ import numpy as np
 from mathbg.errors import METFormatError
 from mathbg.met._core import MAX_LENGTH
 from mathbg.met.formats.common import (
+    describe,
     fit_post_crawford,
     format_number,
     parse_probability,
@@ -212,11 +213,12 @@ def format_xg(met: MET, *, decimals: int | None = None, version: str = "1.0") ->
         )
     notice = met.notice.strip().splitlines()[0] if met.notice.strip() else ""
     n = met.length
+    name, description = describe(met)
     lines = [
         "[Current]",
-        f"Name={_one_line(met.title or met.name)}",
+        f"Name={_one_line(name)}",
         f"Version={version}",
-        f"Description={_one_line(met.description or met.source)}",
+        f"Description={_one_line(description)}",
         f"Copyright={_one_line(notice)}",
         "",
         "[Version]",

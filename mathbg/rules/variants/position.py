@@ -519,7 +519,13 @@ def _render(position: VariantPosition, *, roll: Any = None) -> str:
         note = "both sides move anticlockwise: O's point q is X's q+12 (q <= 12) or q-12"
     else:
         note = "O's point q is X's point 25 - q"
-    lines = [f" {position.variant.value}: {position.text}"]
+    text = position.text  # already "variant:..."
+    prefix = f"{position.variant.value}:"
+    lines = [f" {text}" if text.startswith(prefix) else f" {prefix} {text}"]
     lines += board_lines(position, stack, roll=roll)
     lines.append(f" ({note})")
+    if max(c) >= 10:
+        lines.append(" (a letter on the fifth row counts a tall stack: A = 10 ... F = 15)")
+    if pins:
+        lines.append(" (a lower-case x or o at the base of a stack is a pinned checker)")
     return "\n".join(line.rstrip() for line in lines)
