@@ -14,6 +14,10 @@ the build inside it, peak RSS, load average before and after: the machine is sha
   kernel compiles), 6x6 cubeful 16-bit, reported separately (goal: under 60 s).
 - ``ts15``: the full 6x15 database, ``--cubeless`` (goal: under 12 min, peak 14 GiB) or
   cubeful (goal: under 45 min within ``--memory 16GiB``). Not run by default.
+- ``user``: ``mathbg bearoff build --two-sided`` exactly as a user types it (default
+  memory budget), from a clean start and after a kill half way: wall, CPU seconds and
+  the cores in use, and whether the resumed build gives the same bytes. Not run by
+  default.
 
 Usage::
 
@@ -21,6 +25,7 @@ Usage::
     python benchmarks/bench_twosided_big.py ts8 --peer-seconds 745
     python benchmarks/bench_twosided_big.py dask12 --cubeless
     python benchmarks/bench_twosided_big.py ts15 --cubeless --memory 14GiB
+    python benchmarks/bench_twosided_big.py user --checkers 15 --cubeless   # as a user types it
 """
 
 from __future__ import annotations
@@ -167,6 +172,52 @@ def case_ts15(args: argparse.Namespace) -> None:
           f"peak RSS {r['peak_rss_gib']:.2f} GiB (goal {goal})   (load {_load()})")  # fmt: skip
 
 
+def _cli(argv: list[str], out: Path, kill_after: float | None = None) -> dict:
+    """Run ``mathbg ARGV --out OUT`` as a user types it (default memory budget, its own
+    process); wall time, CPU seconds of the process tree (user + system) and the cores in
+    use (CPU / wall). ``kill_after``: SIGKILL it after that many seconds (a build to
+    resume)."""
+    import signal
+
+    cmd = [sys.executable, "-m", "mathbg", *argv, "--out", str(out), "--quiet"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)  # fmt: skip
+    try:
+        proc.communicate(timeout=kill_after)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate()
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"wall": wall, "cpu": cpu, "cores": cpu / wall if wall else 0.0,
+            "code": proc.returncode}  # fmt: skip
+
+
+def case_user(args: argparse.Namespace) -> None:
+    """The command as a user types it: from a clean start, then killed half way and
+    resumed. CPU per phase (blocks, assembly, checksum) is not split out here: the
+    command's own progress output does not time its phases."""
+    c = args.checkers
+    argv = ["bearoff", "build", "--two-sided", "--points", "6", "--checkers", str(c)]
+    argv += ["--cubeless-only"] if args.cubeless else []
+    print(f"== user: mathbg {' '.join(argv)} (default memory budget)   (load {_load()})")
+    with tempfile.TemporaryDirectory(prefix="bench-user-", dir=os.environ.get("TMPDIR")) as tmp:
+        clean = _cli(argv, Path(tmp) / "clean")
+        print(f"clean start: wall {clean['wall']:.1f} s, CPU {clean['cpu']:.1f} s, "
+              f"{clean['cores']:.2f} cores in use")  # fmt: skip
+        _cli(argv, Path(tmp) / "resumed", kill_after=clean["wall"] / 2)
+        resumed = _cli(argv, Path(tmp) / "resumed")
+        print(f"after a kill half way: wall {resumed['wall']:.1f} s, CPU {resumed['cpu']:.1f} s, "
+              f"{resumed['cores']:.2f} cores in use   (load {_load()})")  # fmt: skip
+        same = _sha(Path(tmp) / "clean" / "equity.npy") == _sha(
+            Path(tmp) / "resumed" / "equity.npy"
+        )
+        print(f"same bytes after the resume: {same}")
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         p, c, cf, dtype, mem, dask, out = sys.argv[2:9]
@@ -174,11 +225,12 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cases", nargs="*", default=["ts8", "fresh"],
-                        choices=["ts8", "dask12", "fresh", "ts15"])  # fmt: skip
+                        choices=["ts8", "dask12", "fresh", "ts15", "user"])  # fmt: skip
     parser.add_argument("--peer-seconds", type=float, help="makebearoff -t 6x8 time to reuse")
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--cubeless", action="store_true", help="dask12/ts15: cubeless only")
-    parser.add_argument("--checkers", type=int, default=12, help="dask12: checkers (12)")
+    parser.add_argument("--checkers", type=int, default=12,
+                        help="dask12, user: checkers (default 12)")  # fmt: skip
     parser.add_argument("--memory", help="ts15: memory budget")
     args = parser.parse_args()
     for case in args.cases:

@@ -51,7 +51,7 @@ def test_the_layers_are_read_from_pyproject() -> None:
     tops = {p.stem for p in (ROOT / "mathbg").glob("*.py")} | {
         p.parent.name for p in (ROOT / "mathbg").glob("*/__init__.py")
     }
-    unplaced = tops - set(LAYER) - {"__init__", "__main__", "_deprecation"}
+    unplaced = tops - set(LAYER) - {"__init__", "__main__"}
     assert not unplaced, f"add {sorted(unplaced)} to the layers in pyproject.toml"
 
 
@@ -61,7 +61,7 @@ def test_the_architecture_doc_shows_the_same_layers() -> None:
     rows: dict[int, set[str]] = {}
     for number, modules in re.findall(r"^\| (\d+) \| ([^|]+) \|", table, re.M):
         names = re.findall(r"`mathbg\.([\w.]+)`", modules)
-        rows.setdefault(int(number), set()).update(n for n in names if n != "_deprecation")
+        rows.setdefault(int(number), set()).update(names)
     assert [rows[i] for i in sorted(rows)] == LAYERS
 
 
