@@ -13,3 +13,5 @@
 :class:`mathbg.bearoff.OneSided` and :class:`mathbg.bearoff.TwoSided` call these and write
 the results in the native format (:mod:`mathbg.bearoff.native`).
 """
+
+__all__: list[str] = []

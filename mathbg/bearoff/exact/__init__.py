@@ -5,3 +5,5 @@
 - :mod:`~mathbg.bearoff.exact.analysis`: take boundaries, implied cube life and MET fits
   built on the solver.
 """
+
+__all__: list[str] = []
