@@ -137,6 +137,20 @@ def case_met(rng, tmp, k):
     _opt(argv, rng, 0.05, "--plot", _plot(tmp, rng))
     _opt(argv, rng, 0.05, "--list")
     _opt(argv, rng, 0.05, "--force")
+    if rng.random() < 0.25:  # the self-play table: every argument checked before any game
+        argv += ["--model", "selfplay"]
+        _opt(argv, rng, 0.6, "--games", rng.choice(["0", "-1", "1", "2", "2147483648", "x"]))
+        _opt(argv, rng, 0.4, "--seed", rng.choice(["1", "-1", "x", *INTS[:6]]))
+        _opt(argv, rng, 0.4, "--engine", rng.choice(["gnubg-nn", "exact", "race", "bogus"]))
+        _opt(argv, rng, 0.3, "--plies", rng.choice(INTS))
+        _opt(argv, rng, 0.3, "--no-crawford")
+        _opt(argv, rng, 0.3, "--cube-limit", rng.choice(["1", "2", "3", "64", "-2", "x"]))
+        _opt(argv, rng, 0.2, "--start", rng.choice(["0,0,1,1", "x", "1,1", ""]))
+        _opt(argv, rng, 0.2, "--store", rng.choice([str(tmp / "st"), "bogus://x/y"]))
+        _opt(argv, rng, 0.2, "--scheduler", rng.choice(["garbage", "tcp://", "local:0"]))
+        _opt(argv, rng, 0.2, "--compare", rng.choice(["kazaross-xg2", "bogus"]))
+        if "--games" not in argv or argv[argv.index("--games") + 1] not in ("0", "-1", "x"):
+            argv += ["--length", rng.choice(["0", "-1", "x", "1025"])]  # no games played
     return argv
 
 
@@ -322,6 +336,86 @@ def case_analyze(rng, tmp, k):
     return argv
 
 
+MATCHES = Path(__file__).resolve().parent / "data" / "matches"
+
+
+def _match_file(tmp: Path, rng: random.Random, k: int) -> str:
+    """A bundled match file (the small hand-built one most often), often mutated, or a
+    path that is not a match at all."""
+    r = rng.random()
+    if r < 0.1:
+        return rng.choice([str(tmp / "missing.mat"), str(tmp), "", "\u00e9.mat"])
+    if r < 0.15:
+        f = tmp / f"bin{k}.mat"
+        f.write_bytes(bytes(rng.randrange(256) for _ in range(200)))
+        return str(f)
+    name = "handbuilt_last_roll.mat" if rng.random() < 0.7 else rng.choice(
+        sorted(p.name for p in MATCHES.glob("match*.txt")))
+    text = (MATCHES / name).read_text(encoding="utf-8")
+    if rng.random() < 0.5:
+        lines = text.splitlines(keepends=True)
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(lines))
+            lines[i] = _mutate(lines[i], rng)
+        text = "".join(lines)
+    f = tmp / f"f{k}.{rng.choice(['mat', 'txt', 'sgf', 'MAT'])}"
+    f.write_text(text, encoding="utf-8", errors="surrogateescape")
+    return str(f)
+
+
+def case_audit(rng, tmp, k):
+    argv = ["audit", _match_file(tmp, rng, k)]
+    _opt(argv, rng, 0.4, "--engine", rng.choice(["race", "exact", "auto", "bogus", "gnubg-nn",
+                                                 "given", ""]))  # fmt: skip
+    _opt(argv, rng, 0.2, "--plies", rng.choice(INTS))
+    _opt(argv, rng, 0.2, "--met", rng.choice(["kazaross-xg2", "zadeh", "bogus", ""]))
+    _opt(argv, rng, 0.2, "--compare-met", rng.choice(["woolsey", "g11", "bogus"]))
+    _opt(argv, rng, 0.2, "--player", rng.choice(["lasse", "nobody", "", "\u00e9" * 9]))
+    _opt(argv, rng, 0.1, "--all")
+    _opt(argv, rng, 0.2, "--no-exact")
+    r = rng.random()
+    if r < 0.3:
+        argv.append("--json")
+    elif r < 0.4:
+        argv += ["--csv", str(tmp / rng.choice(["a.csv", "no/a.csv"]))]
+    _opt(argv, rng, 0.05, "--plot", _plot(tmp, rng))
+    _opt(argv, rng, 0.05, "--force")
+    _decimals(argv, rng)
+    return argv
+
+
+def case_corpus(rng, tmp, k):
+    argv = ["corpus", *(_match_file(tmp, rng, 1000 * k + i) for i in range(rng.randint(1, 3)))]
+    _opt(argv, rng, 0.1, "--audit")
+    _opt(argv, rng, 0.2, "--engine", rng.choice(["race", "auto", "bogus", ""]))
+    _opt(argv, rng, 0.1, "--plies", rng.choice(INTS))
+    _opt(argv, rng, 0.2, "--met", rng.choice(["kazaross-xg2", "bogus"]))
+    _opt(argv, rng, 0.2, "--rate", rng.choice(["gammon_rate", "pass_rate", "bogus", ""]))
+    _opt(argv, rng, 0.1, "--scheduler", rng.choice(["garbage", "tcp://", "bogus://h:1"]))
+    r = rng.random()
+    if r < 0.3:
+        argv.append("--json")
+    elif r < 0.4:
+        argv += ["--csv", str(tmp / rng.choice(["c.csv", "no/c.csv"]))]
+    _opt(argv, rng, 0.05, "--plot", _plot(tmp, rng))
+    _opt(argv, rng, 0.05, "--force")
+    _decimals(argv, rng)
+    return argv
+
+
+def case_convert(rng, tmp, k):
+    argv = ["convert"]
+    if rng.random() < 0.15:
+        argv += ["--example", str(tmp / rng.choice(["e.mat", "e.sgf", "e.bogus", "no/e.mat"]))]
+    else:
+        argv.append(_match_file(tmp, rng, k))
+        argv.append(str(tmp / rng.choice(["o.mat", "o.sgf", "o.txt", "o.bogus", "no/o.mat"])))
+    _opt(argv, rng, 0.2, "--to", rng.choice(["mat", "sgf", "xg", ""]))
+    _opt(argv, rng, 0.2, "--from", rng.choice(["mat", "sgf", "bogus"]))
+    _opt(argv, rng, 0.2, "--force")
+    return argv
+
+
 GENERATORS = {
     "position": case_position,
     "met": case_met,
@@ -331,6 +425,9 @@ GENERATORS = {
     "race": case_race,
     "selfplay": case_selfplay,
     "analyze": case_analyze,
+    "audit": case_audit,
+    "corpus": case_corpus,
+    "convert": case_convert,
 }
 
 
@@ -350,6 +447,9 @@ WARM_UP = {
     "selfplay": ["selfplay", "--games", "1"],
     "analyze": ["analyze", "4HPwATDgc/ABMA", "--length", "3", "--probs",
                 "0.7,0.2,0.01,0.05,0.002"],
+    "audit": ["audit", str(MATCHES / "handbuilt_last_roll.mat"), "--json"],
+    "corpus": ["corpus", str(MATCHES / "handbuilt_last_roll.mat"), "--json"],
+    "convert": ["convert", str(MATCHES / "handbuilt_last_roll.mat"), "warm.sgf", "--force"],
 }  # fmt: skip
 
 

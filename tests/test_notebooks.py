@@ -23,6 +23,7 @@ EXPECTED = [
     "05_bearoff_and_race",
     "06_exact_match_cube",
     "07_at_which_scores_is_this_a_take",
+    "08_what_did_my_cube_decisions_cost",
     "09_where_do_match_equity_tables_come_from",
 ]
 

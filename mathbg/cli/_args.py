@@ -61,9 +61,11 @@ def extension_note(met: Any, away: int | None) -> None:
     the entries there come from Montgomery's extension, not from the table's source."""
     if away is None or isinstance(met, str):
         return
+    from mathbg._validate import MAX_SCORE
+
     native = getattr(met, "native_length", None) or getattr(met, "length", None)
-    if native is None or away <= native:
-        return
+    if native is None or away <= native or away > MAX_SCORE:
+        return  # beyond MAX_SCORE the score itself is refused: one line, the error
     import sys
 
     print(
@@ -96,8 +98,10 @@ def decimals(text: str) -> int:
 
     try:
         return integer(text, "--decimals", 0, MAX_DECIMALS)
-    except MathbgError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    except MathbgError:
+        raise argparse.ArgumentTypeError(
+            f"wants a whole number 0..{MAX_DECIMALS}; got {text!r}"
+        ) from None
 
 
 def parse_probs(text: str) -> list[float]:
@@ -267,3 +271,33 @@ def add_owner_argument(
         metavar="{" + ",".join(choices) + "}",
         help=help,
     )
+
+
+#: Dask comm protocols a scheduler in another process can be reached by.
+SCHEDULER_PROTOCOLS = ("tcp", "tls", "ws", "wss", "ucx")
+
+
+def check_scheduler_address(address: str) -> None:
+    """Refuse a ``--scheduler`` that is not a Dask scheduler address ``PROTOCOL://HOST:PORT``
+    (or ``HOST:PORT``, tcp), naming the address: no connection is tried for it."""
+    from mathbg._validate import bounded_text
+    from mathbg.errors import InvalidParameterError
+
+    text = bounded_text(address, "--scheduler", 300, error=InvalidParameterError).strip()
+    protocol, sep, rest = text.rpartition("://")
+    protocol = protocol.lower() if sep else "tcp"
+    want = "give the scheduler's address as tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)"
+    if protocol == "inproc":
+        raise InvalidParameterError(
+            f"--scheduler {address!r}: an inproc:// scheduler lives in another Python "
+            f"process and cannot be reached from the command line; {want}"
+        )
+    if protocol not in SCHEDULER_PROTOCOLS:
+        raise InvalidParameterError(
+            f"--scheduler {address!r}: unknown protocol {protocol!r} (Dask uses "
+            f"{', '.join(p + '://' for p in SCHEDULER_PROTOCOLS)}); {want}"
+        )
+    host, colon, port = rest.rpartition(":")
+    host = host.strip("[]")
+    if not colon or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise InvalidParameterError(f"--scheduler {address!r}: no HOST:PORT in it; {want}")

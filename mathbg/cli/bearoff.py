@@ -12,6 +12,7 @@ from mathbg.cli._args import (
     add_command,
     add_decimals,
     add_owner_argument,
+    check_scheduler_address,
     parse_counts,
     print_json,
 )
@@ -250,36 +251,6 @@ def _check_build_args(args: argparse.Namespace, checkers: int) -> None:
         check_scheduler_address(args.scheduler)
     if args.store is not None:
         check_store_url(args.store)
-
-
-#: Dask comm protocols a scheduler in another process can be reached by.
-SCHEDULER_PROTOCOLS = ("tcp", "tls", "ws", "wss", "ucx")
-
-
-def check_scheduler_address(address: str) -> None:
-    """Refuse a ``--scheduler`` that is not a Dask scheduler address ``PROTOCOL://HOST:PORT``
-    (or ``HOST:PORT``, tcp), naming the address: no connection is tried for it."""
-    from mathbg._validate import bounded_text
-    from mathbg.errors import InvalidParameterError
-
-    text = bounded_text(address, "--scheduler", 300, error=InvalidParameterError).strip()
-    protocol, sep, rest = text.rpartition("://")
-    protocol = protocol.lower() if sep else "tcp"
-    want = "give the scheduler's address as tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)"
-    if protocol == "inproc":
-        raise InvalidParameterError(
-            f"--scheduler {address!r}: an inproc:// scheduler lives in another Python "
-            f"process and cannot be reached from the command line; {want}"
-        )
-    if protocol not in SCHEDULER_PROTOCOLS:
-        raise InvalidParameterError(
-            f"--scheduler {address!r}: unknown protocol {protocol!r} (Dask uses "
-            f"{', '.join(p + '://' for p in SCHEDULER_PROTOCOLS)}); {want}"
-        )
-    host, colon, port = rest.rpartition(":")
-    host = host.strip("[]")
-    if not colon or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
-        raise InvalidParameterError(f"--scheduler {address!r}: no HOST:PORT in it; {want}")
 
 
 def check_store_url(url: str) -> None:

@@ -60,8 +60,10 @@ def run(args: argparse.Namespace) -> int:
 
     client = None
     if args.scheduler:
+        from mathbg.cli._args import check_scheduler_address
         from mathbg.errors import ConfigurationError
 
+        check_scheduler_address(args.scheduler)  # no connection tried for a bad address
         try:
             from dask.distributed import Client
         except ImportError:

@@ -168,7 +168,6 @@ def run_decide(args: argparse.Namespace) -> int:
         )
     else:
         a, b = parse_pair(args.away, "--away", int, one_for_both=False)
-        extension_note(load_met(args.met), max(a, b))
         dec = cube_decision(
             probs,
             load_met(args.met),
@@ -179,6 +178,7 @@ def run_decide(args: argparse.Namespace) -> int:
             cube_life=args.cube_life,
             crawford=args.crawford,
         )
+        extension_note(load_met(args.met), max(a, b))  # after the work: errors stay one line
     out = dec.as_dict()
     if args.json:
         print_json(out, decimals=args.decimals)

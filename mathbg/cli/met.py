@@ -247,7 +247,15 @@ def _client(address: str | None) -> object:
         client = distributed.Client(cluster)
         client.mathbg_owned_cluster = cluster  # type: ignore[attr-defined]  # closed with it
         return client
-    return distributed.Client(address)
+    from mathbg.cli._args import check_scheduler_address
+
+    check_scheduler_address(address)  # no connection tried for a bad address
+    try:
+        return distributed.Client(address, timeout=30)
+    except (OSError, TimeoutError) as exc:
+        from mathbg.errors import ConfigurationError
+
+        raise ConfigurationError(f"cannot reach the Dask scheduler {address}: {exc}") from None
 
 
 def _selfplay(args: argparse.Namespace, params: dict[str, float]) -> int:

@@ -274,12 +274,12 @@ def run(args: argparse.Namespace) -> int:
                 f"--matrix prints at most {MAX_MATRIX} x {MAX_MATRIX} scores (got --length "
                 f"{args.length}); use mathbg.cube.matrix.score_matrix for larger tables"
             )
-        extension_note(met, args.length)
-        return _matrix(args, met, gammons, backgammons)
+        code = _matrix(args, met, gammons, backgammons)
+        extension_note(met, args.length)  # after the work: an error stays one line
+        return code
     from mathbg.cube.match import points
 
     a, b = _aways(args)
-    extension_note(met, max(a, b))
     if args.post_crawford and not (a == 1 or b == 1):
         raise InvalidScoreError(f"post-Crawford needs a side 1-away; the score is {a}/{b}-away")
     sp = points(
@@ -293,6 +293,7 @@ def run(args: argparse.Namespace) -> int:
         crawford=args.crawford,
         cube_life=args.cube_life,
     )
+    extension_note(met, max(a, b))  # after the work: an error stays one line
     if args.json:
         print_json(sp.as_dict(), decimals=args.decimals)
     else:
