@@ -10,6 +10,7 @@ recommendation ("Optional double" included).
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -129,3 +130,38 @@ def test_cube_eval_needs_gnubg_engine():
     with pytest.raises(InvalidParameterError, match="cube_eval"):
         analyze("4HPwATCwt8EBMA", length=3, probabilities=[0.7, 0.2, 0.01, 0.05, 0.002],
                 cube_eval="xg")  # fmt: skip
+
+
+def _cli(capsys, *argv: str) -> tuple[int, str, str]:
+    from mathbg.cli import main
+
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_cli_refuses_cube_eval_without_gnubg(capsys):
+    probs = "0.7,0.2,0.01,0.05,0.002"
+    status, out, err = _cli(capsys, "analyze", "4HPwATCwt8EBMA", "--length", "3",
+                            "--probs", probs, "--cube-eval", "gnubg")  # fmt: skip
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "gnubg engine" in err
+
+
+@pytest.mark.gnubg
+def test_cli_label_and_json_say_what_was_computed(capsys, hints):
+    argv = ["analyze", "4HPwATCwt8EBMA", "--length", "7", "--engine", "gnubg", "--plies", "2"]
+    status, out, _ = _cli(capsys, *argv, "--no-exact")
+    assert status == 0 and "2-ply cubeless chances, 0-ply cube step" in out.splitlines()[0]
+    status, out, _ = _cli(capsys, *argv, "--no-exact", "--cube-eval", "gnubg")
+    assert status == 0
+    assert "gnubg's own 2-ply cubeful evaluation at each score" in out.splitlines()[0]
+    (line,) = [ln for ln in out.splitlines() if ln.split()[:1] == ["2a/4a"]]
+    mwc, _ = hints["4HPwATCwt8EBMA"][0]  # gnubg's hint at 2-away/4-away
+    assert f"{mwc['double_take']:.2f}%" in line and f"gnubg: {mwc['text']}" in line
+    status, out, _ = _cli(capsys, *argv, "--no-exact", "--cube-eval", "gnubg", "--json")
+    data = json.loads(out)
+    assert data["cube_eval"] == "gnubg"
+    (row,) = [r for r in data["scores"] if r["away"] == [2, 4] and r["cube"] == 1]
+    assert row["gnubg_action"] == mwc["text"]
+    assert 100 * row["double_take"] == pytest.approx(mwc["double_take"], abs=6e-5)
