@@ -1116,6 +1116,7 @@ def position_matrix(
     exact: bool = True,
     jacoby: bool = True,
     beavers: bool = True,
+    cube_eval: str = "mathbg",
 ) -> pd.DataFrame:
     """The tidy DataFrame of :func:`analyze` (one row per score and cube state).
 
@@ -1124,7 +1125,7 @@ def position_matrix(
     position : Position or str
         A position, gnubg Position ID, ``POSID:MATCHID`` or XGID.
     length, money, engine, probabilities, plies, met, compare_met, cube_life, max_cube, \
-exact, jacoby, beavers :
+exact, jacoby, beavers, cube_eval :
         As for :func:`analyze_many`.
 
     Returns
@@ -1147,5 +1148,5 @@ exact, jacoby, beavers :
     return analyze(
         position, length=length, money=money, engine=engine, probabilities=probabilities,
         plies=plies, met=met, compare_met=compare_met, cube_life=cube_life,
-        max_cube=max_cube, exact=exact, jacoby=jacoby, beavers=beavers,
+        max_cube=max_cube, exact=exact, jacoby=jacoby, beavers=beavers, cube_eval=cube_eval,
     ).to_frame()  # fmt: skip

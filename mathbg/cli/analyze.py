@@ -224,7 +224,8 @@ def _print(result: Any) -> None:
     if result.cube_eval == "gnubg":
         plies = f", gnubg's own {ev.plies}-ply cubeful evaluation at each score (as its hint)"
     print(f"position {result.position} ({ev.position_class}); engine {ev.engine}{plies}")
-    print("chances: win {:.2f}% (gammon {:.2f}%, backgammon {:.2f}%), lose gammon {:.2f}% "
+    head = "chances" if result.cube_eval != "gnubg" else "cubeless chances (not used by the rows)"
+    print(head + ": win {:.2f}% (gammon {:.2f}%, backgammon {:.2f}%), lose gammon {:.2f}% "
           "(backgammon {:.2f}%)".format(*(100 * v for v in p)))  # fmt: skip
     if result.length is not None:
         print(f"{result.length}-point match, MET {result.met}; MWC of the side on roll")
