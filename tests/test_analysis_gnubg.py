@@ -107,7 +107,7 @@ def test_gnubg_engine_matrix_equals_gnubg_cfevaluate(positions, reference, lengt
         assert a.evaluation.probabilities == pytest.approx(r["probs"], abs=1e-7)
     for a in analyses:  # the engine's own cubeful decision (money: no match state given)
         money = next(r for r in a.rows if r.state == "money")
-        action = CubeAction(money["action"])
+        action = CubeAction(money.action)
         # the engine's reference is evaluated with beavers (its "rules" say so), this
         # analysis without: compare them with beavers read as takes
         ref = _GNUBG[a.evaluation.gnubg["text"]]

@@ -9,7 +9,13 @@ The same runner is the reference peer of the tests and benchmarks.
 At ``plies`` > 0 gnubg's own decision is its n-ply cubeful search, while the score matrix
 applies the 0-ply cubeless -> cubeful transformation to the n-ply cubeless chances; at
 0-ply the two are the same computation (the tests check every score of 5-, 7- and
-11-point matrices).
+11-point matrices). ``analyze(..., cube_eval="gnubg")`` takes gnubg's own search instead
+(:func:`gnubg_action` names its recommendation in mathbg's words).
+
+The evaluation context is gnubg's default for ``eval`` and ``hint`` (cubeful,
+deterministic, pruning nets, no noise): in gnubg 1.07's Python module the arguments of
+``evalcontext`` are ``(cubeful, plies, deterministic, prune, noise)``; with pruning off
+the 2-ply numbers are not ``hint``'s.
 
 Conventions of gnubg's Python module used here: a board is ``(side not on roll, side on
 roll)`` (gnubg's ``TanBoard``), the side on roll is player 0 of ``cubeinfo`` and its score
@@ -41,6 +47,7 @@ from mathbg.analysis.base import (
     match_list,
     position_class,
 )
+from mathbg.cube.decisions import CubeAction
 from mathbg.cube.life import cube_life
 from mathbg.errors import InvalidParameterError
 from mathbg.rules.cube import CubeOwner
@@ -53,6 +60,7 @@ __all__ = [
     "GnubgEvaluator",
     "Situation",
     "find_gnubg",
+    "gnubg_action",
     "run_gnubg",
     "run_gnubg_script",
     "situation_of",
@@ -70,7 +78,7 @@ out = []
 rules = None
 for item in job["items"]:
     board = (list(item["board"][0]), list(item["board"][1]))
-    ec = gnubg.evalcontext(1, job["plies"], 1, 0, 0.0)
+    ec = gnubg.evalcontext(1, job["plies"], 1, 1, 0.0)
     res = {"class": gnubg.classifypos(board, 0), "decisions": []}
     for s in [item["eval"]] + item["situations"]:
         key = (s["jacoby"], s["beavers"])
@@ -89,11 +97,60 @@ for item in job["items"]:
             if not s["decide"]:
                 continue
         cf = gnubg.cfevaluate(board, ci, ec)
+        mwc = [gnubg.eq2mwc(v, ci) if s["length"] else v for v in cf[:4]]
         res["decisions"].append({"optimal": cf[0], "no_double": cf[1], "double_take": cf[2],
-                                 "double_pass": cf[3], "code": cf[4], "text": cf[5]})
+                                 "double_pass": cf[3], "code": cf[4], "text": cf[5],
+                                 "mwc": mwc})
     out.append(res)
 json.dump(out, open(%(out)r, "w"))
 """
+
+
+#: gnubg's cube recommendation texts (``cfevaluate``, ``hint``), "redouble" read as "double"
+#: and "Optional " dropped, by mathbg's action.
+_GNUBG_ACTIONS = {
+    "no double, take": CubeAction.NO_DOUBLE_TAKE,
+    "no double, beaver": CubeAction.NO_DOUBLE_BEAVER,
+    "double, take": CubeAction.DOUBLE_TAKE,
+    "double, beaver": CubeAction.DOUBLE_BEAVER,
+    "double, pass": CubeAction.DOUBLE_PASS,
+    "too good to double, pass": CubeAction.TOO_GOOD_PASS,
+    "too good to double, take": CubeAction.TOO_GOOD_TAKE,
+    "too good to double, beaver": CubeAction.TOO_GOOD_TAKE,
+    "never double, take (dead cube)": CubeAction.NOT_AVAILABLE,
+}
+
+
+def gnubg_action(text: str) -> CubeAction:
+    """mathbg's action for gnubg's cube recommendation ``text``.
+
+    gnubg's "Optional double" (doubling and not doubling worth the same, as when the
+    opponent's take is worth exactly the pass) is mathbg's double; the text itself names it.
+
+    Parameters
+    ----------
+    text : str
+        gnubg's recommendation, e.g. ``"Optional redouble, take"``.
+
+    Returns
+    -------
+    CubeAction
+        The action.
+
+    Raises
+    ------
+    InvalidParameterError
+        For a text gnubg does not print.
+
+    Examples
+    --------
+    >>> str(gnubg_action("Optional redouble, pass"))
+    'double, pass'
+    """
+    key = text.strip().lower().replace("redouble", "double").removeprefix("optional ")
+    if key not in _GNUBG_ACTIONS:
+        raise InvalidParameterError(f"unknown gnubg cube recommendation {text!r}")
+    return _GNUBG_ACTIONS[key]
 
 
 def find_gnubg() -> Path | None:

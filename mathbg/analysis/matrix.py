@@ -58,6 +58,7 @@ from mathbg.analysis.evaluation import (
     ExactEvaluator,
     as_position,
 )
+from mathbg.analysis.gnubg_program import GnubgEvaluator, Situation, gnubg_action, run_gnubg
 from mathbg.analysis.registry import get_evaluator
 from mathbg.cube.cubeful import cube_decision, cubeful_mwc, cubeless_mwc, emg
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
@@ -164,6 +165,11 @@ class MatrixRow:
     The fields are the columns of :meth:`PositionAnalysis.to_frame`, in order
     (:data:`COLUMNS`); the module notes say what each value means. ``exact_*`` are NaN
     (``exact_action`` None) where the exact solver does not cover the position.
+    ``cube_eval`` says where the cube values come from: ``"mathbg"`` (the engine's cubeless
+    chances through mathbg's 0-ply cubeless -> cubeful step) or ``"gnubg"`` (gnubg's own
+    n-ply cubeful evaluation at the row's score and cube, as its ``hint``; then
+    ``gnubg_action`` holds gnubg's recommendation text, e.g. "Optional double, pass", and
+    the cube life and take point, which gnubg's search does not use, are NaN).
     """
 
     position: str
@@ -196,6 +202,8 @@ class MatrixRow:
     exact_double_pass: float = _NAN
     exact_optimal: float = _NAN
     exact_differs: bool = False
+    cube_eval: str = "mathbg"
+    gnubg_action: str | None = None
 
     def values(self) -> dict[str, Any]:
         """The row as a dict of its columns (the DataFrame's row)."""
@@ -444,6 +452,7 @@ class PositionAnalysis:
     current: tuple[tuple[int, int], bool] | None
     rows: list[MatrixRow]
     compare: PositionAnalysis | None = field(default=None, repr=False)
+    cube_eval: str = "mathbg"
 
     def to_frame(self) -> pd.DataFrame:
         """The tidy DataFrame (columns :data:`COLUMNS`; NaN where not applicable).
@@ -504,6 +513,7 @@ class PositionAnalysis:
             "engine": self.evaluation.engine_dict(),
             "probabilities": self.evaluation.probabilities_dict(),
             "position_class": self.evaluation.position_class,
+            "cube_eval": self.cube_eval,
             "met": self.met,
             "length": self.length,
             "current": None if self.current is None else
@@ -557,6 +567,7 @@ def _json_row(row: MatrixRow) -> dict[str, Any]:
         "take_point": _num(row.take_point),
         "take_margin": _num(row.take_margin),
         "exact": exact,
+        **({"gnubg_action": row.gnubg_action} if row.gnubg_action is not None else {}),
     }
 
 
@@ -626,6 +637,7 @@ def analyze_many(
     progress: Callable[[int], None] | None = None,
     exact_progress: bool = False,
     disk_cache: bool = False,
+    cube_eval: str = "mathbg",
 ) -> list[PositionAnalysis]:
     """Score matrices of many positions (batched evaluation, vectorised cube arithmetic).
 
@@ -664,6 +676,11 @@ def analyze_many(
         second per score the first time).
     disk_cache : bool, optional
         Keep the exact solver's solutions in mathbg's cache directory for later runs.
+    cube_eval : {"mathbg", "gnubg"}, optional
+        Where the cube values come from: ``"mathbg"`` (default) puts the engine's cubeless
+        chances through mathbg's 0-ply cubeless -> cubeful step; ``"gnubg"`` (only with the
+        ``gnubg`` engine) takes gnubg's own ``plies``-ply cubeful evaluation at each row's
+        score and cube state, the numbers of gnubg's ``hint`` (one ``cfevaluate`` per row).
 
     Returns
     -------
@@ -694,23 +711,83 @@ def analyze_many(
     """
     if cube_life is not None and not 0.0 <= float(cube_life) <= 1.0:
         raise InvalidParameterError(f"cube life must lie in [0, 1], got {cube_life}")
+    if cube_eval not in ("mathbg", "gnubg"):
+        raise InvalidParameterError(f"cube_eval must be 'mathbg' or 'gnubg', got {cube_eval!r}")
     parsed = [as_position(p) for p in positions]
     for _, m in parsed:  # the score of every position is checked before any evaluation
         _length_and_current(length, money, m)
+    ev = None
     if evaluations is None:
         ev = engine if not isinstance(engine, str) else get_evaluator(
             engine, plies=plies, probabilities=probabilities)  # fmt: skip
+    if cube_eval == "gnubg" and not isinstance(ev, GnubgEvaluator):
+        raise InvalidParameterError(
+            "cube_eval 'gnubg' (gnubg's own cubeful evaluation) needs the gnubg engine"
+        )
+    if cube_eval == "gnubg" and compare_met is not None:
+        raise InvalidParameterError(
+            "compare_met goes with mathbg's cube step, not cube_eval 'gnubg'"
+        )
+    if ev is not None:
         evaluations = ev.evaluate_many([p for p, _ in parsed], [m for _, m in parsed])
+    assert evaluations is not None
     options = _Options(length=length, money=money, cube_life=cube_life, max_cube=max_cube,
                        jacoby=jacoby, beavers=beavers)  # fmt: skip
     batch = _Batch.of(parsed, list(evaluations), options)
     results = batch.matrices(as_met(met), exact=exact, progress=progress,
                              exact_options=(exact_progress, disk_cache))  # fmt: skip
+    if isinstance(ev, GnubgEvaluator) and cube_eval == "gnubg":
+        _gnubg_cubeful(results, parsed, ev.plies or 0, jacoby, beavers)
     if compare_met is not None and not money:
         other = batch.matrices(as_met(compare_met), exact=False, progress=None)
         for r, o in zip(results, other, strict=True):
             r.compare = o
     return results
+
+
+#: The MET of gnubg's own cubeful evaluation (its default, whatever ``met`` says).
+GNUBG_MET = "gnubg's default (kazaross-xg2)"
+
+
+def _gnubg_situation(row: MatrixRow, jacoby: bool, beavers: bool) -> Situation:
+    if row.away is None or row.length is None or row.opp_away is None:
+        return Situation(jacoby=jacoby, beavers=beavers)
+    return Situation.at(row.length, (row.away, row.opp_away), crawford=row.crawford,
+                        cube=row.cube, owner=row.owner)  # fmt: skip
+
+
+def _gnubg_cubeful(
+    results: list[PositionAnalysis],
+    parsed: list[tuple[Position, MatchState | None]],
+    plies: int,
+    jacoby: bool,
+    beavers: bool,
+) -> None:
+    """Replace every row's cube values by gnubg's own ``plies``-ply cubeful evaluation at
+    the row's score and cube state (one gnubg subprocess for the batch)."""
+    sits = [[_gnubg_situation(r, jacoby, beavers) for r in an.rows] for an in results]
+    raw = run_gnubg([p.board for p, _ in parsed], sits, plies=plies)
+    for an, r in zip(results, raw, strict=True):
+        an.cube_eval, an.met = "gnubg", GNUBG_MET
+        for row, dec in zip(an.rows, r["decisions"], strict=True):
+            action = gnubg_action(dec["text"])
+            opt, nd, dt, dp = (float(v) for v in dec["mwc"])
+            allowed = row.away is None or may_double(row.away, int(row.opp_away or 0),
+                                                     row.cube, str(row.owner),
+                                                     crawford=row.crawford)  # fmt: skip
+            if not allowed:
+                action = CubeAction.NOT_AVAILABLE
+            none = not allowed or action is CubeAction.NOT_AVAILABLE
+            row.cube_eval, row.gnubg_action, row.action = "gnubg", str(dec["text"]), action
+            row.met = GNUBG_MET
+            row.no_double, row.optimal = nd, nd if none else opt
+            row.double_take, row.double_pass = (_NAN, _NAN) if none else (dt, dp)
+            row.emg_no_double = float(dec["no_double"])
+            row.emg_double_take = _NAN if none else float(dec["double_take"])
+            row.emg_double_pass = _NAN if none else float(dec["double_pass"])
+            row.cube_life = row.take_point = row.take_margin = _NAN
+            if row.exact_action is not None:
+                row.exact_differs = str(row.exact_action) != str(row.action)
 
 
 @dataclass(frozen=True)
@@ -980,6 +1057,7 @@ def analyze(
     beavers: bool = True,
     exact_progress: bool = False,
     disk_cache: bool = False,
+    cube_eval: str = "mathbg",
 ) -> PositionAnalysis:
     """The score matrix of one position.
 
@@ -988,7 +1066,7 @@ def analyze(
     position : Position or str
         A position, gnubg Position ID, ``POSID:MATCHID`` or XGID.
     length, money, engine, probabilities, plies, met, compare_met, cube_life, max_cube, \
-exact, jacoby, beavers, exact_progress, disk_cache :
+exact, jacoby, beavers, exact_progress, disk_cache, cube_eval :
         As for :func:`analyze_many`.
     evaluation : Evaluation, optional
         Skip the engine: use this evaluation.
@@ -1019,6 +1097,7 @@ exact, jacoby, beavers, exact_progress, disk_cache :
         plies=plies, evaluations=None if evaluation is None else [evaluation], met=met,
         compare_met=compare_met, cube_life=cube_life, max_cube=max_cube, exact=exact,
         jacoby=jacoby, beavers=beavers, exact_progress=exact_progress, disk_cache=disk_cache,
+        cube_eval=cube_eval,
     )[0]  # fmt: skip
 
 
@@ -1037,6 +1116,7 @@ def position_matrix(
     exact: bool = True,
     jacoby: bool = True,
     beavers: bool = True,
+    cube_eval: str = "mathbg",
 ) -> pd.DataFrame:
     """The tidy DataFrame of :func:`analyze` (one row per score and cube state).
 
@@ -1045,7 +1125,7 @@ def position_matrix(
     position : Position or str
         A position, gnubg Position ID, ``POSID:MATCHID`` or XGID.
     length, money, engine, probabilities, plies, met, compare_met, cube_life, max_cube, \
-exact, jacoby, beavers :
+exact, jacoby, beavers, cube_eval :
         As for :func:`analyze_many`.
 
     Returns
@@ -1068,5 +1148,5 @@ exact, jacoby, beavers :
     return analyze(
         position, length=length, money=money, engine=engine, probabilities=probabilities,
         plies=plies, met=met, compare_met=compare_met, cube_life=cube_life,
-        max_cube=max_cube, exact=exact, jacoby=jacoby, beavers=beavers,
+        max_cube=max_cube, exact=exact, jacoby=jacoby, beavers=beavers, cube_eval=cube_eval,
     ).to_frame()  # fmt: skip
