@@ -68,7 +68,31 @@ Z95 = 1.959963984540054
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:
-    """Wilson's score interval of a proportion ``k / n`` (None for ``n = 0``)."""
+    """Wilson's score interval of a proportion ``k / n`` (None for ``n = 0``).
+
+    Parameters
+    ----------
+    k : int
+        Successes.
+    n : int
+        Trials.
+    z : float, optional
+        Standard normal quantile of the interval (default: two-sided 95 %).
+
+    Returns
+    -------
+    (lo, hi) : (float, float) or None
+        The interval, clipped to [0, 1] and exact at ``k = 0`` and ``k = n``; None
+        without trials.
+
+    Examples
+    --------
+    >>> lo, hi = wilson(5, 10)
+    >>> round(lo, 4), round(hi, 4)
+    (0.2366, 0.7634)
+    >>> wilson(0, 10)[0], wilson(10, 10)[1], wilson(0, 0)
+    (0.0, 1.0, None)
+    """
     if n <= 0:
         return None
     p = k / n
@@ -82,7 +106,28 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:
 
 def match_files(paths: str | os.PathLike[str] | Iterable[Any]) -> list[Path]:
     """The files of ``paths``: files as given, folders searched (recursively, sorted)
-    for names ending in :data:`MATCH_SUFFIXES`."""
+    for names ending in :data:`MATCH_SUFFIXES`.
+
+    Parameters
+    ----------
+    paths : path or iterable of paths
+        Files (kept as given, whether or not they exist) and folders.
+
+    Returns
+    -------
+    list of Path
+        The files, in the order given, each folder's files sorted (hidden files left out).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     for name in ("b.mat", "a.sgf", "notes.md", ".hidden.mat"):
+    ...         _ = (Path(folder) / name).write_text("")
+    ...     [p.name for p in match_files([folder, "other.txt"])]
+    ['a.sgf', 'b.mat', 'other.txt']
+    """
     items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     out: list[Path] = []
     for item in items:
@@ -145,7 +190,32 @@ def file_stats(
 ) -> dict[str, Any]:
     """The per-game facts (and audit totals) of one match file or record: the unit of
     work of :func:`corpus_stats` (one Dask task). Never raises for a bad file: returns
-    ``{"file": ..., "error": message}`` instead."""
+    ``{"file": ..., "error": message}`` instead.
+
+    Parameters
+    ----------
+    path : path or MatchRecord
+        A match file (any format :func:`mathbg.rules.read_match` reads) or a record.
+    audit : bool, optional
+        Also audit the match's cube decisions (one row per decision).
+    engine, plies, met
+        The audit's engine, depth and MET (see :func:`mathbg.analysis.match_audit.audit`).
+
+    Returns
+    -------
+    dict
+        ``file``, ``games`` (one dict per game: score, Crawford, ending, cube) and
+        ``decisions`` (empty without ``audit``); or ``file`` and ``error``.
+
+    Examples
+    --------
+    >>> from mathbg.rules.formats.example import example_match
+    >>> facts = file_stats(example_match())
+    >>> [(g["away"], g["doubled"], g["passed"], g["cube"]) for g in facts["games"]]
+    [((3, 3), True, True, 1), ((2, 3), True, False, 2)]
+    >>> file_stats("no-such-file.mat")["error"]
+    'no-such-file.mat: cannot read: ...'
+    """
     from mathbg.rules.record import MatchRecord, read_match
 
     name = str(getattr(path, "source", None) or path) if isinstance(path, MatchRecord) \
@@ -347,10 +417,26 @@ def corpus_stats(
         Run one task per file on this cluster (same numbers as local).
     progress : bool, optional
         Show a progress bar (default: when the output is a terminal).
+    on_file : callable, optional
+        Called with each file's :func:`file_stats` result as it finishes (local runs only).
 
     Returns
     -------
     CorpusStats
+
+    Raises
+    ------
+    InvalidParameterError
+        When no match file is found, or a named file or folder does not exist.
+
+    Examples
+    --------
+    >>> from mathbg.rules.formats.example import example_match
+    >>> stats = corpus_stats(example_match(), progress=False)
+    >>> stats.files, stats.games, stats.overall["double_rate"], stats.overall["pass_rate"]
+    (1, 2, 1.0, 0.5)
+    >>> [row["away"] for row in stats.by_score]
+    [[2, 3], [3, 3]]
     """
     from mathbg.rules.record import MatchRecord
 

@@ -191,6 +191,22 @@ def judge(
     -------
     (best, error, error_emg, category)
         ``error`` in the values' unit (MWC, or money equity), both >= 0.
+
+    Raises
+    ------
+    InvalidParameterError
+        For a ``kind`` or ``taken`` outside the lists above.
+
+    Examples
+    --------
+    >>> values = {"no_double": 0.55, "double_take": 0.60, "double_pass": 0.70,
+    ...           "emg": (0.1, 0.2, 0.4), "action": "double, take"}
+    >>> best, error, error_emg, category = judge(values, "double", "no double")
+    >>> best, round(error, 4), round(error_emg, 4), category
+    ('double', 0.05, 0.1, 'missed double')
+    >>> best, error, error_emg, category = judge(values, "take", "pass")
+    >>> best, round(error, 4), round(error_emg, 4), category
+    ('take', 0.1, 0.2, 'wrong pass')
     """
     def get(key: str) -> Any:
         return values[key] if isinstance(values, dict) else getattr(values, key)
@@ -241,7 +257,33 @@ def judge(
 def cube_access(match: MatchState, player: int, cube_limit: int | None = None) -> bool:
     """May ``player`` double before rolling in ``match``? (gnubg's rules: not in the
     Crawford game, not as the post-Crawford leader, not with a dead cube, not when the
-    opponent owns the cube, not above the cube limit.)"""
+    opponent owns the cube, not above the cube limit.)
+
+    Parameters
+    ----------
+    match : MatchState
+        The match (score, Crawford flag, cube value and owner).
+    player : int
+        0 or 1.
+    cube_limit : int, optional
+        Largest cube value allowed (None: no limit).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from mathbg.rules.match import MatchState
+    >>> cube_access(MatchState(length=5, score=(0, 0)), 0)
+    True
+    >>> cube_access(MatchState(length=5, score=(4, 2), crawford=True), 1)
+    False
+    >>> cube_access(MatchState(length=5, score=(0, 0), cube=2, cube_owner=1), 0)
+    False
+    >>> cube_access(MatchState(length=5, score=(0, 0)), 0, cube_limit=1)
+    False
+    """
     from mathbg.cube.match import may_double
 
     if cube_limit is not None and 2 * match.cube > cube_limit:
@@ -663,6 +705,26 @@ def audit(
     Returns
     -------
     AuditResult
+
+    Raises
+    ------
+    InvalidParameterError
+        When ``player`` is not in the match(es) (and for an unknown engine or MET).
+
+    Examples
+    --------
+    With the same given chances at every position (fast; a real audit uses an engine):
+
+    >>> from mathbg.analysis import get_evaluator
+    >>> from mathbg.rules.formats.example import example_match
+    >>> given = get_evaluator("given", probabilities=[0.6, 0.15, 0.01, 0.1, 0.005])
+    >>> result = audit(example_match(), engine=given, exact=False, take_points=False)
+    >>> result.summary_frame()[["player", "decisions", "errors"]].values.tolist()
+    [['Ann Lee', 8, 2], ['Bob', 7, 2], [nan, 15, 4]]
+    >>> audit(example_match(), player="Carl")
+    Traceback (most recent call last):
+    ...
+    mathbg.errors.InvalidParameterError: player 'Carl' is not in the match(es): Ann Lee, Bob
     """
     import mathbg.met as metmod
 

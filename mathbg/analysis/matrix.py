@@ -963,6 +963,19 @@ def rows_at(
     ------
     InvalidParameterError
         When the three sequences differ in length.
+
+    Examples
+    --------
+    >>> from mathbg.rules import Position
+    >>> from mathbg.rules.cube import CubeOwner
+    >>> position = Position.from_id("4HPwATDgc/ABMA")
+    >>> chances = get_evaluator("given", probabilities=[0.7, 0.2, 0.01, 0.05, 0.002])
+    >>> state = MatrixState((3, 3), False, 1, CubeOwner.CENTRE)
+    >>> [row] = rows_at([position], [chances.evaluate(position)], [state], exact=False)
+    >>> row.state, row.away, row.opp_away, str(row.action)
+    ('normal', 3, 3, 'double, pass')
+    >>> [round(float(v), 4) for v in (row.no_double, row.double_take, row.double_pass)]
+    [0.5857, 0.6074, 0.5995]
     """
     n = len(positions)
     if len(evaluations) != n or len(states) != n:

@@ -815,6 +815,37 @@ def fit_cube_life(
     the table's value after the game. ``x`` solves ``mean(predicted) = mean(realised)`` on
     a grid of 0, 0.1, ..., 1 (linear in between; NaN without a root), its standard error
     the realised-minus-predicted one over the slope. Equal players only.
+
+    Parameters
+    ----------
+    entry : (kind, away, opp_away)
+        The table entry played.
+    games : dict of str to ndarray
+        The entry's per-game arrays: ``value`` (player 0's MWC after the game), ``first``
+        (the first roller), ``dec_turn`` (turn of the first cube decision, -1 without)
+        and ``dec_p0`` .. ``dec_p4`` (the roller's cubeless chances there).
+    met : MET
+        The table the games were played with.
+
+    Returns
+    -------
+    dict
+        ``kind``, ``away``, ``opp_away``, ``cube_life``, ``stderr`` and ``decisions``
+        (NaN values with fewer than 10 decisions).
+
+    Examples
+    --------
+    Ten first decisions with the same chances, realised MWC 0.57 on average:
+
+    >>> import numpy as np
+    >>> from mathbg.met import as_met
+    >>> games = {"dec_turn": np.zeros(10, dtype=int), "first": np.zeros(10, dtype=int),
+    ...          "value": np.array([0.56, 0.58] * 5)}
+    >>> for i, p in enumerate([0.65, 0.15, 0.01, 0.1, 0.005]):
+    ...     games[f"dec_p{i}"] = np.full(10, p)
+    >>> row = fit_cube_life(("normal", 3, 3), games, as_met("Kazaross-XG2"))
+    >>> row["decisions"], round(row["cube_life"], 2), round(row["stderr"], 3)
+    (10, 0.44, 0.083)
     """
     kind, a, b = entry
     row: dict[str, Any] = {"kind": kind, "away": a, "opp_away": b, "cube_life": math.nan,
@@ -851,7 +882,36 @@ def fit_cube_life(
 
 
 def entry_frame(entry: tuple[str, int, int], games: dict[str, NDArray[Any]]) -> dict[str, Any]:
-    """One entry's by-products (a row of ``met.frames["scores"]``)."""
+    """One entry's by-products (a row of ``met.frames["scores"]``).
+
+    Parameters
+    ----------
+    entry : (kind, away, opp_away)
+        The table entry played.
+    games : dict of str to ndarray
+        The entry's per-game arrays: ``value``, ``result`` (0 passed, 1 single,
+        2 gammon, 3 backgammon), ``first_double`` (-1 without a double),
+        ``first_passed``, ``cube``, ``rolls`` and ``winner``.
+
+    Returns
+    -------
+    dict
+        ``kind``, ``away``, ``opp_away``, ``games`` and the rates and means (NaN for the
+        first double's pass rate without doubles).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> games = {"value": np.array([1.0, 0.0, 1.0, 0.0]), "result": np.array([1, 2, 0, 1]),
+    ...          "first_double": np.array([-1, 3, 5, -1]),
+    ...          "first_passed": np.array([0, 0, 1, 0]), "cube": np.array([1, 2, 1, 1]),
+    ...          "rolls": np.array([30, 41, 12, 25]), "winner": np.array([0, 1, 0, 1])}
+    >>> row = entry_frame(("normal", 3, 3), games)
+    >>> row["games"], row["pass_rate"], row["gammon_rate"], row["first_double_pass_rate"]
+    (4, 0.25, 0.25, 0.5)
+    >>> row["mean_cube"], row["mean_rolls"], row["player0_win_rate"]
+    (1.25, 27.0, 0.5)
+    """
     kind, a, b = entry
     n = len(games["value"])
     passed = games["result"] == 0
@@ -969,6 +1029,24 @@ def selfplay_met(
         pass rates, first double and its pass rate, mean cube, game length in rolls) and
         ``"cubes"`` (final cube level shares by entry) and, with ``cube_life``,
         ``"cube_life"`` (the fitted cube life per entry with its standard error).
+
+    Raises
+    ------
+    InvalidParameterError
+        For a length, game count, seed, cube limit, batch size or start out of range, an
+        unknown engine, or the exact engine against another or with a cube limit.
+
+    Examples
+    --------
+    With the ``instant`` test engine (the first roller wins half the games; a tenth of
+    them are his gammons, a tenth his opponent's) and no cube:
+
+    >>> met = selfplay_met(2, games=30, players=("instant:0.5,0.1,0,0.1,0",) * 2,
+    ...                    cube_limit=1, progress=False)
+    >>> round(float(met.pre[0][1]), 4), round(float(met.stderr[0][1]), 4)
+    (0.7167, 0.0665)
+    >>> met.frames["scores"][["kind", "away", "opp_away", "games"]].values.tolist()
+    [['crawford', 2, 1, 30], ['post', 2, 1, 30]]
     """
     _check_args(length, games, seed, cube_limit, batch_size)
     specs = (_spec(players[0], engine, plies), _spec(players[1], engine, plies))

@@ -143,7 +143,29 @@ def format_number(x: float, decimals: int | None) -> str:
 
 def describe(met: object) -> tuple[str, str]:
     """The ``name`` and ``description`` a written file carries: a model's table records its
-    parameters and length there (a mec20 and a mec26 file look different in gnubg)."""
+    parameters and length there (a mec20 and a mec26 file look different in gnubg).
+
+    Parameters
+    ----------
+    met : MET or any object
+        The table; its ``title`` (else ``name``), ``description`` (else ``source``),
+        ``parameters`` and ``length`` attributes are read when present.
+
+    Returns
+    -------
+    (name, description) : (str, str)
+        With model parameters, both name them and the table's length; without, the
+        table's own name and description.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> describe(SimpleNamespace(name="Woolsey", description="published table"))
+    ('Woolsey', 'published table')
+    >>> describe(SimpleNamespace(name="mec", description="a model", length=9,
+    ...                          parameters={"gammon_rate": 0.26}))
+    ('mec (gammon_rate=0.26; 9 points)', 'a model; parameters: gammon rate 0.26; length 9')
+    """
     name = str(getattr(met, "title", "") or getattr(met, "name", ""))
     description = str(getattr(met, "description", "") or getattr(met, "source", ""))
     params = dict(getattr(met, "parameters", {}) or {})
