@@ -81,6 +81,8 @@ PROSE_INPUTS: dict[str, set[str]] = {
     "05_bearoff_and_race": {"0.005", "20", "90"},
     # the version of the reference peer (gnubg 1.07)
     "07_at_which_scores_is_this_a_take": {"1.07"},
+    # gnubg's version; the money-play gammon rates that mec26 and Snowie assume (20-26 %)
+    "08_what_did_my_cube_decisions_cost": {"1.07", "26"},
 }
 
 _QUOTED = re.compile(r"(\d+(?:[.,]\d+)*)\s?%|(?<![\w.])(\d+\.\d+)(?![\w.])")

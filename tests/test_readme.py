@@ -90,7 +90,9 @@ def test_second_command_runs_exactly_what_ci_runs() -> None:
     # the fast lane first, right after ruff, so that a failure stops CI early; then the rest
     fast = re.search(r'^\s*python3? -m pytest .*-m "not slow" tests$', script, re.M)
     slow = re.search(r"^\s*python3? -m pytest .*-m slow tests$", script, re.M)
-    notebooks = re.search(r"^\s*python3? -m pytest .*--nbmake notebooks$", script, re.M)
+    notebooks = re.search(
+        r"^\s*python3? -m pytest .*--nbmake (--overwrite )?notebooks$", script, re.M
+    )
     assert ruff and fast and slow and notebooks
     assert ruff.end() < fast.start() < slow.start() and fast.start() < script.index("lint-imports")
     assert "NUMBA_CACHE_DIR" in script[: fast.start()]  # timed with an empty numba cache

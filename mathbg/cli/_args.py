@@ -100,7 +100,7 @@ def decimals(text: str) -> int:
         return integer(text, "--decimals", 0, MAX_DECIMALS)
     except MathbgError:
         raise argparse.ArgumentTypeError(
-            f"wants a whole number 0..{MAX_DECIMALS}; got {text!r}"
+            f"--decimals must lie in 0..{MAX_DECIMALS}, got {text}"
         ) from None
 
 
