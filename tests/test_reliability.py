@@ -123,7 +123,7 @@ def test_met_xml_in_latin1_still_reads(tmp_path):
     "address", ["garbage", "tcp://", "127.0.0.1", "inproc://x", "bogus://h:1", "tcp://h:99999"]
 )
 def test_a_bad_scheduler_address_is_refused_without_connecting(address, monkeypatch):
-    import distributed
+    distributed = pytest.importorskip("distributed")
 
     def no_connection(*args, **kwargs):
         raise AssertionError("a connection was tried")
@@ -141,7 +141,7 @@ def test_a_tls_scheduler_without_tls_configuration_is_one_line():
 
 
 def test_the_space_is_checked_before_the_scheduler(monkeypatch):
-    import distributed
+    distributed = pytest.importorskip("distributed")
 
     monkeypatch.setattr(distributed, "Client", lambda *a, **k: pytest.fail("connected"))
     msg = error_line("bearoff", "build", "--two-sided", "--points", "-1", "--checkers", "3",
