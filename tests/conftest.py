@@ -70,6 +70,12 @@ def pytest_configure(config: pytest.Config) -> None:
     from mathbg._compile import after_numba_import
 
     after_numba_import(_watch_numba_compiles)  # without importing numba
+    # `-n N` (pytest-xdist): whole test files to a worker (xdist's `--dist loadfile`) rather
+    # than single tests, so that two workers do not both compile, at the same time, the numba
+    # kernels a file's tests share while the cache is still cold. Another --dist is kept.
+    option = config.option
+    if getattr(option, "numprocesses", None) and getattr(option, "dist", "") == "load":
+        option.dist = "loadfile"
 
 
 @pytest.hookimpl(hookwrapper=True)

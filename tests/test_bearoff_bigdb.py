@@ -103,6 +103,7 @@ def test_u16_6x6_is_gnubg_ts0_byte_for_byte(gnubg, u16_6x6):
     assert _bd_bytes(u16_6x6, 6, 6) == gnubg.ts_db.read_bytes()
 
 
+@pytest.mark.slow  # the 6x8 build of its fixture (setup, outside the budget's call phase)
 def test_u16_6x8_is_makebearoff_byte_for_byte(u16_6x8):
     assert hashlib.md5(_bd_bytes(u16_6x8, 6, 8)).hexdigest() == MAKEBEAROFF_6X8_MD5
 
@@ -147,6 +148,7 @@ def test_f64_file_equals_the_in_memory_table_and_f32_is_within_2e5(tmp_path):
 
 
 # ----------------------------------------------------------------- restriction, backends
+@pytest.mark.slow  # the 6x8 build of its fixture (setup, outside the budget's call phase)
 def test_restriction_to_six_checkers_is_the_6x6_database(u16_6x8, u16_6x6):
     # the 6x6 index space is a prefix of the 6x8 one
     assert np.array_equal(u16_6x8[:924, :924], u16_6x6)

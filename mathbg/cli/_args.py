@@ -11,16 +11,22 @@ from typing import Any
 
 
 def add_command(
-    subparsers: argparse._SubParsersAction, name: str, *, help: str, description: str, epilog: str
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    *,
+    help: str,
+    description: str,
+    epilog: str,
 ) -> argparse.ArgumentParser:
     """A subcommand parser whose description and examples keep their line breaks."""
-    return subparsers.add_parser(
+    parser: argparse.ArgumentParser = subparsers.add_parser(
         name,
         help=help,
         description=description,
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    return parser
 
 
 def parse_pair(

@@ -44,7 +44,7 @@ examples:
   mathbg analyze --file ids.txt --length 7 --csv out.csv"""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``analyze`` subcommand."""
     p = add_command(
         subparsers,

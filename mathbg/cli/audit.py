@@ -36,7 +36,7 @@ examples:
   mathbg audit match.mat --csv decisions.csv --plot match.png"""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``audit`` subcommand."""
     p = add_command(subparsers, "audit", help="the cube decisions of real matches, judged",
                     description=DESCRIPTION, epilog=EPILOG)  # fmt: skip

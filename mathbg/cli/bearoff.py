@@ -44,7 +44,7 @@ examples:
   mathbg bearoff match 0,0,1,1,1,1 0,0,0,2,1,1 --away 3,3 --json"""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``bearoff`` subcommand (``build`` and ``show``)."""
     parser = add_command(
         subparsers,
@@ -142,7 +142,7 @@ def _add_policy(parser: argparse.ArgumentParser, help: str) -> None:
     parser.add_argument("--policy", choices=("gnubg", "min-rolls"), default="gnubg", help=help)
 
 
-def _register_match(sub: argparse._SubParsersAction) -> None:
+def _register_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``mathbg bearoff match`` (exact match play; arguments and handler in _bearoff_match)."""
     match = add_command(
         sub,

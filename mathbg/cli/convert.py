@@ -27,7 +27,7 @@ examples:
   mathbg convert galaxy-export.txt out.txt --to mat"""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``convert`` subcommand."""
     parser = add_command(
         subparsers,

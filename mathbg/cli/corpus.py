@@ -24,7 +24,7 @@ examples:
   mathbg corpus matches/ --audit --engine gnubg-nn --scheduler tcp://10.0.0.5:8786"""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``corpus`` subcommand."""
     p = add_command(subparsers, "corpus", help="rates of a collection of matches by score",
                     description=DESCRIPTION, epilog=EPILOG)  # fmt: skip

@@ -41,7 +41,7 @@ examples:
   mathbg cube decide --probs 0.72,0.25,0.01,0.05,0.002 --away 3,5 --cube 1"""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``cube`` subcommand."""
     parser = add_command(
         subparsers,

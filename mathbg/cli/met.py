@@ -47,7 +47,7 @@ examples:
   mathbg met --model selfplay --length 5 --games 9000 --store run5 --scheduler local:2"""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``met`` subcommand."""
     parser = add_command(
         subparsers,

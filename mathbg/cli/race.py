@@ -37,7 +37,7 @@ examples:
   mathbg race 3RULAUC7dTIAAA --plot rolls.png"""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``race`` subcommand."""
     parser = add_command(
         subparsers,

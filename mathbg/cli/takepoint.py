@@ -58,7 +58,7 @@ examples:
   mathbg takepoint --length 11 --matrix --plot takepoints.png"""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``takepoint`` subcommand."""
     parser = add_command(
         subparsers,

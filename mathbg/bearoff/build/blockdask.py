@@ -51,8 +51,8 @@ STALL_SECONDS = 600.0
 
 
 def compute_block(
-    a: int, b: int, static: dict[str, Any], location: str, shas: list[str], *inputs: NDArray
-) -> NDArray:
+    a: int, b: int, static: dict[str, Any], location: str, shas: list[str], *inputs: NDArray[Any]
+) -> NDArray[Any]:
     """Task body: block (a, b) from the store if there (verified), else computed and stored.
 
     ``shas`` are the checksums of the copies of the block the client saw in the store

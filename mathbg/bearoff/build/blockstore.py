@@ -59,7 +59,7 @@ def _is_url(location: str) -> bool:
     return "://" in location
 
 
-def _encode(block: NDArray) -> bytes:
+def _encode(block: NDArray[Any]) -> bytes:
     return _npy.encode(block)
 
 
@@ -114,7 +114,7 @@ class BlockStore:
         h.update(data)
         return h.hexdigest()
 
-    def _decode(self, a: int, b: int, data: bytes) -> NDArray:
+    def _decode(self, a: int, b: int, data: bytes) -> NDArray[Any]:
         """The block held by ``data``, checked against the shape and dtype the build
         expects (a :class:`DatabaseCorruptError` otherwise)."""
         block = _npy.decode(data, f"block ({a}, {b})")
@@ -252,14 +252,14 @@ class BlockStore:
     def _path(self, a: int, b: int, sha: str) -> str:
         return self._join("blocks", f"a{a:03d}-b{b:03d}.{sha}.npy")
 
-    def put(self, a: int, b: int, block: NDArray) -> str:
+    def put(self, a: int, b: int, block: NDArray[Any]) -> str:
         """Write block (a, b); return its SHA-256 (hex)."""
         data = _encode(block)
         sha = self.digest(a, b, data)
         self._write_atomic(self._path(a, b, sha), data)
         return sha
 
-    def get(self, a: int, b: int, shas: list[str] | None = None) -> tuple[NDArray, str] | None:
+    def get(self, a: int, b: int, shas: list[str] | None = None) -> tuple[NDArray[Any], str] | None:
         """Load a verified copy of block (a, b) and its checksum, or None.
 
         Files whose checksum (over the bytes, the coordinate and the build's identity)
