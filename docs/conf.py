@@ -73,10 +73,17 @@ nb_merge_streams = True
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
 os.environ.setdefault("MPLBACKEND", "Agg")
 
+# --- formulas (MathJax 4) --------------------------------------------------------------
+# A display formula wider than the text column is broken into lines: by default MathJax
+# lets it run past the column, where the theme cuts it at the edge (a scroll bar that
+# overlay-scrollbar systems do not show). _static/mathbg.css scrolls what cannot be broken.
+mathjax4_config = {"output": {"displayOverflow": "linebreak"}}
+
 # --- HTML ------------------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"
 html_title = f"mathbg {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["mathbg.css"]  # display formulas fit the column (see the file)
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,

@@ -46,6 +46,14 @@ def _import(name: str):
         return importlib.import_module(name)
 
 
+def _toctree(text: str) -> list[str]:
+    """The documents a generated page's toctree names, in order."""
+    if ".. toctree::" not in text:
+        return []
+    block = text.split(".. toctree::", 1)[1].split("\n\n", 2)[1]
+    return [line.strip() for line in block.splitlines()]
+
+
 def test_every_public_module_has_a_page(pages):
     for name in _all_modules():
         if any(part.startswith("_") for part in name.split(".")):
@@ -56,8 +64,46 @@ def test_every_public_module_has_a_page(pages):
         ):
             assert name not in pages
             continue
+        if name == "mathbg.cli" or name.startswith("mathbg.cli."):
+            continue  # the command's modules: test_the_cli_is_not_in_the_api_reference
         assert name in pages, f"no API page for {name}"
-        assert f"   {name}\n" in pages["index"]
+
+
+def test_each_module_sits_beneath_its_package(pages):
+    # the sidebar is a tree: the index names the top level, each package page its own
+    # modules, and every page is reached exactly once
+    reached = {"index": _toctree(pages["index"])}
+    reached |= {name: _toctree(text) for name, text in pages.items() if name != "index"}
+    entries = [doc for docs in reached.values() for doc in docs]
+    assert sorted(entries) == sorted(n for n in pages if n != "index"), "a page reached twice"
+    for name in pages:
+        if name in ("index", "mathbg"):
+            continue
+        package = name.rpartition(".")[0]
+        where = "index" if package == "mathbg" else package
+        assert name in reached[where], f"{name} is not listed beneath {where}"
+        assert f"- :mod:`{name}`: " in pages[where], f"{name} has no line on {where}'s page"
+
+
+def test_the_index_lists_the_packages_in_layer_order(pages):
+    # docs/architecture.md's layers, bottom to top; the command has its own page (cli.md)
+    assert _toctree(pages["index"]) == [
+        "mathbg",
+        "mathbg.errors",
+        "mathbg.rules",
+        "mathbg.met",
+        "mathbg.cube",
+        "mathbg.bearoff",
+        "mathbg.race",
+        "mathbg.analysis",
+        "mathbg.plots",
+    ]
+
+
+def test_the_cli_is_not_in_the_api_reference(pages):
+    assert not [n for n in pages if n == "mathbg.cli" or n.startswith("mathbg.cli.")]
+    assert not [n for n, text in pages.items() if "mathbg.cli" in text]
+    assert ":doc:`../cli`" in pages["index"]
 
 
 def _listed(text: str) -> list[str]:
@@ -156,3 +202,43 @@ def test_site_sources_exist():
     notebooks = (DOCS / "notebooks.md").read_text()
     for nb in sorted((DOCS.parent / "notebooks").glob("*.ipynb")):
         assert f"notebooks/{nb.stem}\n" in notebooks, nb.name
+
+
+def _css_rules(css: str) -> dict[str, dict[str, str]]:
+    """Selector -> declarations of a plain CSS file (no nesting, comments dropped)."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    rules: dict[str, dict[str, str]] = {}
+    for selector, body in re.findall(r"([^{}]+)\{([^}]*)\}", css):
+        pairs = (d.split(":", 1) for d in body.split(";") if ":" in d)
+        decls = {k.strip(): v.strip() for k, v in pairs}
+        rules.setdefault(" ".join(selector.split()), {}).update(decls)
+    return rules
+
+
+def _conf_value(name: str):
+    """The literal value ``docs/conf.py`` assigns to ``name`` (read, not executed: running
+    the file writes the generated pages)."""
+    import ast
+
+    tree = ast.parse((DOCS / "conf.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            return ast.literal_eval(node.value)
+    raise AssertionError(f"docs/conf.py does not set {name}")
+
+
+def test_wide_formulas_fit_the_column():
+    """A display formula wider than the text column is broken into lines by MathJax, or
+    scrolls inside its block; the theme alone cuts it at the column's edge at 1280 px."""
+    assert "_static" in _conf_value("html_static_path")
+    css_files = _conf_value("html_css_files")
+    assert "mathbg.css" in css_files
+    assert _conf_value("mathjax4_config")["output"]["displayOverflow"] == "linebreak"
+    rules = _css_rules((DOCS / "_static" / "mathbg.css").read_text(encoding="utf-8"))
+    block = rules["div.math"]
+    # a flex row (the theme's) makes MathJax measure a zero line width: a block measures right
+    assert block["display"] == "block"
+    assert block["overflow-x"] == "auto"
+    container = rules["div.math mjx-container"]
+    assert container["overflow-x"] == "auto" and container["min-width"] == "0"

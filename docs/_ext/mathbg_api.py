@@ -1,10 +1,16 @@
 """Generate the API reference pages (one per public module) for the Sphinx site.
 
 A public module is any module of the ``mathbg`` package whose dotted name has no component
-starting with ``_`` and that is not a deprecated alias (its docstring starts with
-"Deprecated"). Each page shows the module's docstring, a summary table of its ``__all__``, and
-the full documentation of the names the module defines itself; names it re-exports link to
-the module that defines them. Run by ``docs/conf.py`` at every build (pages go to
+starting with ``_``, that is not a deprecated alias (its docstring starts with "Deprecated")
+and that is not part of the command line (``mathbg.cli``: the command is documented by its
+own page, ``docs/cli.md``). Each page shows the module's docstring, a summary table of its
+``__all__``, and the full documentation of the names the module defines itself; names it
+re-exports link to the module that defines them.
+
+The reference reads as a tree, not a flat list: the index names the packages in layer order
+(bottom to top, as ``[tool.importlinter]`` in ``pyproject.toml`` stacks them), and each
+package's page lists its public modules beneath its names, so the sidebar shows about ten
+entries that open into their modules. Run by ``docs/conf.py`` at every build (pages go to
 ``docs/api/``, which git ignores); ``tests/test_docs.py`` checks the result.
 """
 
@@ -14,11 +20,14 @@ import ast
 import importlib
 import inspect
 import pkgutil
+import tomllib
 import warnings
 from pathlib import Path
 from types import ModuleType
 
 ROOT = "mathbg"
+EXCLUDED = ("mathbg.cli",)  # the command's modules: its interface is the command (docs/cli.md)
+PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
 
 def _is_deprecated(module: ModuleType) -> bool:
@@ -31,6 +40,8 @@ def public_modules() -> list[str]:
     names = [ROOT]
     for info in pkgutil.walk_packages(root.__path__, prefix=ROOT + "."):
         if any(part.startswith("_") for part in info.name.split(".")):
+            continue
+        if any(info.name == ex or info.name.startswith(ex + ".") for ex in EXCLUDED):
             continue
         names.append(info.name)
     out = []
@@ -96,8 +107,72 @@ def _canonical(module: ModuleType, name: str) -> str:
     return f"{module.__name__}.{name}"
 
 
-def module_page(name: str) -> str:
-    """reStructuredText of the API page of module ``name``."""
+def layer_order(pyproject: Path = PYPROJECT) -> list[str]:
+    """The top-level public modules, bottom layer first, as ``pyproject.toml`` layers them.
+
+    Reads the ``layers`` contract of ``[tool.importlinter]`` (listed top to bottom; ``a | b``
+    and ``a : b`` are siblings of one layer, kept in their written order).
+    """
+    config = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    layers = next(c["layers"] for c in contracts if c.get("type") == "layers")
+    out = []
+    for layer in reversed(layers):
+        for part in layer.replace("|", ":").split(":"):
+            name = part.strip().strip("()")
+            if name.split(".")[-1].startswith("_") or name in EXCLUDED:
+                continue
+            out.append(name)
+    return out
+
+
+def parent(name: str) -> str:
+    """The package a module belongs to (``mathbg.cube.money`` -> ``mathbg.cube``)."""
+    return name.rpartition(".")[0]
+
+
+def top_level(modules: list[str]) -> list[str]:
+    """The root and the top-level public modules of ``modules``, in layer order.
+
+    A top-level module missing from the layers (a new package) goes last, so it is never
+    dropped from the reference.
+    """
+    tops = [m for m in modules if parent(m) == ROOT]
+    order = layer_order()
+    ranked = sorted(tops, key=lambda m: (order.index(m) if m in order else len(order), m))
+    return [ROOT, *ranked] if ROOT in modules else ranked
+
+
+def children(name: str, modules: list[str]) -> list[str]:
+    """The public modules directly beneath package ``name`` (none for the root: the index
+    lists the packages)."""
+    if name == ROOT:
+        return []
+    return [m for m in modules if parent(m) == name]
+
+
+def _summary_line(name: str) -> str:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        doc = inspect.getdoc(importlib.import_module(name)) or ""
+    line = doc.strip().split("\n\n", 1)[0].replace("\n", " ")
+    return line.removeprefix(name.rpartition(".")[2] + ": ")  # "mathbg: the mathematics ..."
+
+
+def _module_list(modules: list[str], heading: str) -> list[str]:
+    """A rubric, a bullet list (link and first docstring paragraph) and a hidden toctree."""
+    if not modules:
+        return []
+    lines = [f".. rubric:: {heading}", ""]
+    for m in modules:
+        lines.append(f"- :mod:`{m}`: {_summary_line(m)}")
+    lines += ["", ".. toctree::", "   :hidden:", "", *[f"   {m}" for m in modules], ""]
+    return lines
+
+
+def module_page(name: str, modules: list[str] | None = None) -> str:
+    """reStructuredText of the API page of module ``name``; a package's page ends with the
+    list of its public modules (``modules``, default all of them)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         module = importlib.import_module(name)
@@ -136,6 +211,8 @@ def module_page(name: str) -> str:
         lines += [f".. {directive}:: {name}.{n}", ""]
         if directive == "autoclass":
             lines += ["   :members:", ""]
+    if is_package:
+        lines += _module_list(children(name, modules or public_modules()), "Modules")
     return "\n".join(lines)
 
 
@@ -144,7 +221,7 @@ def write_pages(out_dir: Path) -> list[str]:
     out_dir.mkdir(parents=True, exist_ok=True)
     modules = public_modules()
     for name in modules:
-        text = module_page(name)
+        text = module_page(name, modules)
         path = out_dir / f"{name}.rst"
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
@@ -156,14 +233,12 @@ def write_pages(out_dir: Path) -> list[str]:
         "=============",
         "",
         "Every public module of mathbg, with the functions, classes and constants it exports",
-        "(its ``__all__``). Names a package re-exports link to the module that defines them.",
-        "Deprecated aliases of renamed modules are not listed.",
+        "(its ``__all__``). After the names the top level exports come the packages in layer",
+        "order, bottom to top: each uses only those listed before it. A package's page lists the",
+        "names it exports and, beneath them, its modules. Names a package re-exports link to the",
+        "module that defines them. The command line has its own page (:doc:`../cli`).",
         "",
-        ".. toctree::",
-        "   :maxdepth: 1",
-        "",
-        *[f"   {name}" for name in modules],
-        "",
+        *_module_list(top_level(modules), "Packages, in layer order"),
     ]
     (out_dir / "index.rst").write_text("\n".join(index), encoding="utf-8")
     return modules
