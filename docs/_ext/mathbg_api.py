@@ -20,6 +20,7 @@ import ast
 import importlib
 import inspect
 import pkgutil
+import re
 import tomllib
 import warnings
 from pathlib import Path
@@ -152,11 +153,22 @@ def children(name: str, modules: list[str]) -> list[str]:
 
 
 def _summary_line(name: str) -> str:
+    """The first paragraph of module ``name``'s docstring, its cross-references made absolute
+    (the index and a package page are not that module's page)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        doc = inspect.getdoc(importlib.import_module(name)) or ""
+        module = importlib.import_module(name)
+    doc = inspect.getdoc(module) or ""
     line = doc.strip().split("\n\n", 1)[0].replace("\n", " ")
-    return line.removeprefix(name.rpartition(".")[2] + ": ")  # "mathbg: the mathematics ..."
+    line = line.removeprefix(name.rpartition(".")[2] + ": ")  # "mathbg: the mathematics ..."
+
+    def absolute(m: re.Match[str]) -> str:
+        role, target = m[1], m[2]
+        if not hasattr(module, target):
+            return m[0]
+        return f":{role}:`~{_canonical(module, target)}`"
+
+    return re.sub(r":(\w+):`([A-Za-z_]\w*)`", absolute, line)
 
 
 def _module_list(modules: list[str], heading: str) -> list[str]:
