@@ -76,7 +76,8 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 # --- formulas (MathJax 4) --------------------------------------------------------------
 # A display formula wider than the text column is broken into lines: by default MathJax
 # lets it run past the column, where the theme cuts it at the edge (a scroll bar that
-# overlay-scrollbar systems do not show). _static/mathbg.css scrolls what cannot be broken.
+# overlay-scrollbar systems do not show). _static/mathbg.css scrolls what cannot be broken
+# (and everything under Sphinx < 9, whose MathJax 3 cannot break lines).
 mathjax4_config = {"output": {"displayOverflow": "linebreak"}}
 
 # --- HTML ------------------------------------------------------------------------------
