@@ -38,7 +38,7 @@ def gnubg() -> GnubgPeer:
 # (time.process_time of the test process: all its threads). CPU time, not wall time, so the
 # verdict does not depend on how loaded the machine is; numba compiling mathbg's kernels on
 # first use is not counted (a cold cache costs every process the same compile once, whichever
-# test comes first), nor are subprocesses (a CLI run in a child process). Set
+# test comes first); the CPU of its subprocesses (a CLI or gnubg run in a child process) is. Set
 # MATHBG_FAST_CPU_BUDGET to change the budget (0 turns the check off), and
 # MATHBG_TEST_CPU_LOG=PATH to append every test's "nodeid<TAB>cpu<TAB>compile<TAB>setup
 # <TAB>children" to PATH (setup: its fixtures' CPU; children: its subprocesses' CPU).
@@ -124,10 +124,15 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
                 f"{item.nodeid}\t{cpu:.3f}\t{compiled:.3f}\t{setup:.3f}"
                 f"\t{children + setup_children:.3f}\n"
             )
-    if report.passed and 0 < FAST_CPU_BUDGET < cpu and item.get_closest_marker("slow") is None:
+    if (
+        report.passed
+        and 0 < FAST_CPU_BUDGET < cpu + children
+        and item.get_closest_marker("slow") is None
+    ):
         report.outcome = "failed"
         report.longrepr = (
-            f"{item.nodeid} spent {cpu:.1f} s of CPU time (numba's compiling excluded), over "
+            f"{item.nodeid} spent {cpu + children:.1f} s of CPU time (its subprocesses included, "
+            "numba's compiling excluded), over "
             f"the fast lane's budget of {FAST_CPU_BUDGET:g} s: mark it @pytest.mark.slow "
             "(or make it faster)"
         )
