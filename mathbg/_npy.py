@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 from mathbg.errors import DatabaseCorruptError
 
-__all__ = ["decode", "encode", "parse_header", "read_header"]
+__all__ = ["decode", "decode_npz", "encode", "memmap", "parse_header", "read_header"]
 
 _MAGIC = b"\x93NUMPY"
 _HEADER = re.compile(
@@ -98,11 +98,67 @@ def decode(data: bytes | memoryview, what: str = "array") -> NDArray[Any]:
         count *= n
     if len(data) - offset != count * dtype.itemsize:
         raise DatabaseCorruptError(
-            f"{what}: {len(data) - offset} data bytes, the header says "
-            f"{count * dtype.itemsize}"
+            f"{what}: {len(data) - offset} data bytes, the header says {count * dtype.itemsize}"
         )
     flat = np.frombuffer(data, dtype=dtype, count=count, offset=offset)
     return flat.reshape(shape, order="F" if fortran else "C")
+
+
+def decode_npz(data: bytes, what: str = "archive") -> dict[str, NDArray[Any]]:
+    """The arrays of ``.npz`` bytes (as ``numpy.savez`` writes them), by name.
+
+    A damaged archive, a member that is not ``.npy`` or a header :func:`decode` refuses
+    is a :class:`~mathbg.errors.DatabaseCorruptError`.
+    """
+    import io
+    import zipfile
+
+    arrays: dict[str, NDArray[Any]] = {}
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            for info in z.infolist():
+                if not info.filename.endswith(".npy"):
+                    raise DatabaseCorruptError(f"{what}: member {info.filename!r} is not .npy")
+                name = info.filename[: -len(".npy")]
+                arrays[name] = decode(z.read(info), f"{what}: {name}")
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError) as exc:
+        raise DatabaseCorruptError(f"{what}: not a readable .npz archive ({exc})") from None
+    return arrays
+
+
+def memmap(path: Any, what: str | None = None) -> NDArray[Any]:
+    """A read-only memory map of the ``.npy`` file ``path`` (as ``np.load(path,
+    mmap_mode="r")``, without compiling the header).
+
+    A file whose size is not what its header says is a
+    :class:`~mathbg.errors.DatabaseCorruptError`; a missing file raises
+    :class:`FileNotFoundError`.
+    """
+    import os
+
+    label = what or str(path)
+    with open(path, "rb") as fh:
+        head = fh.read(12)
+        if len(head) >= 12 and head[6] in (2, 3):
+            (hlen,) = struct.unpack("<I", head[8:12])
+            head += fh.read(hlen)
+        elif len(head) >= 10:
+            (hlen,) = struct.unpack("<H", head[8:10])
+            head += fh.read(hlen)
+        size = os.fstat(fh.fileno()).st_size
+    dtype, fortran, shape, offset = read_header(head, label)
+    count = 1
+    for n in shape:
+        count *= n
+    if size - offset != count * dtype.itemsize:
+        raise DatabaseCorruptError(
+            f"{label}: {size - offset} data bytes, the header says {count * dtype.itemsize}"
+        )
+    if count == 0:
+        return np.zeros(shape, dtype=dtype)
+    return np.memmap(
+        path, dtype=dtype, mode="r", offset=offset, shape=shape, order="F" if fortran else "C"
+    )
 
 
 def encode(array: NDArray[Any]) -> bytes:

@@ -38,9 +38,10 @@ def gnubg() -> GnubgPeer:
 # (time.process_time of the test process: all its threads). CPU time, not wall time, so the
 # verdict does not depend on how loaded the machine is; numba compiling mathbg's kernels on
 # first use is not counted (a cold cache costs every process the same compile once, whichever
-# test comes first), nor are subprocesses (a CLI run in a child process). Set
+# test comes first); the CPU of its subprocesses (a CLI or gnubg run in a child process) is. Set
 # MATHBG_FAST_CPU_BUDGET to change the budget (0 turns the check off), and
-# MATHBG_TEST_CPU_LOG=PATH to append every test's "nodeid<TAB>cpu<TAB>compile" to PATH.
+# MATHBG_TEST_CPU_LOG=PATH to append every test's "nodeid<TAB>cpu<TAB>compile<TAB>setup
+# <TAB>children" to PATH (setup: its fixtures' CPU; children: its subprocesses' CPU).
 
 FAST_CPU_BUDGET = float(os.environ.get("MATHBG_FAST_CPU_BUDGET", "5"))
 _COMPILE_CPU = [0.0]  # CPU seconds numba spent compiling in this process so far
@@ -78,15 +79,34 @@ def pytest_configure(config: pytest.Config) -> None:
         option.dist = "loadfile"
 
 
+def _children_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item: pytest.Item):  # type: ignore[no-untyped-def]
+    cpu, children = time.process_time(), _children_cpu()
+    yield
+    item.stash[_SETUP_KEY] = (time.process_time() - cpu, _children_cpu() - children)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item: pytest.Item):  # type: ignore[no-untyped-def]
-    cpu, compiled = time.process_time(), _COMPILE_CPU[0]
+    cpu, compiled, children = time.process_time(), _COMPILE_CPU[0], _children_cpu()
     yield
     compiled = _COMPILE_CPU[0] - compiled
-    item.stash[_CPU_KEY] = (time.process_time() - cpu - compiled, compiled)
+    item.stash[_CPU_KEY] = (
+        time.process_time() - cpu - compiled,
+        compiled,
+        _children_cpu() - children,
+    )
 
 
-_CPU_KEY = pytest.StashKey[tuple[float, float]]()
+_SETUP_KEY = pytest.StashKey[tuple[float, float]]()
+_CPU_KEY = pytest.StashKey[tuple[float, float, float]]()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -95,15 +115,24 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
     report = outcome.get_result()
     if call.when != "call" or _CPU_KEY not in item.stash:
         return
-    cpu, compiled = item.stash[_CPU_KEY]
+    cpu, compiled, children = item.stash[_CPU_KEY]
+    setup, setup_children = item.stash.get(_SETUP_KEY, (0.0, 0.0))
     log = os.environ.get("MATHBG_TEST_CPU_LOG")
     if log:
         with open(log, "a", encoding="utf-8") as fh:
-            fh.write(f"{item.nodeid}\t{cpu:.3f}\t{compiled:.3f}\n")
-    if report.passed and 0 < FAST_CPU_BUDGET < cpu and item.get_closest_marker("slow") is None:
+            fh.write(
+                f"{item.nodeid}\t{cpu:.3f}\t{compiled:.3f}\t{setup:.3f}"
+                f"\t{children + setup_children:.3f}\n"
+            )
+    if (
+        report.passed
+        and 0 < FAST_CPU_BUDGET < cpu + children
+        and item.get_closest_marker("slow") is None
+    ):
         report.outcome = "failed"
         report.longrepr = (
-            f"{item.nodeid} spent {cpu:.1f} s of CPU time (numba's compiling excluded), over "
+            f"{item.nodeid} spent {cpu + children:.1f} s of CPU time (its subprocesses included, "
+            "numba's compiling excluded), over "
             f"the fast lane's budget of {FAST_CPU_BUDGET:g} s: mark it @pytest.mark.slow "
             "(or make it faster)"
         )

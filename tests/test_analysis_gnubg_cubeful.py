@@ -81,6 +81,7 @@ def hints(gnubg):
     return out
 
 
+@pytest.mark.slow  # gnubg subprocesses: about 3 CPU-s a position
 @pytest.mark.gnubg
 @pytest.mark.parametrize("position", list(CASES))
 def test_rows_equal_gnubg_hint(position, hints):
@@ -148,6 +149,7 @@ def test_cli_refuses_cube_eval_without_gnubg(capsys):
     assert len(err.strip().splitlines()) == 1 and "gnubg engine" in err
 
 
+@pytest.mark.slow  # gnubg subprocesses: about 3 CPU-s
 @pytest.mark.gnubg
 def test_cli_label_and_json_say_what_was_computed(capsys, hints):
     argv = ["analyze", "4HPwATCwt8EBMA", "--length", "7", "--engine", "gnubg", "--plies", "2"]

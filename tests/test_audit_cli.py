@@ -40,6 +40,7 @@ def test_audit_json_csv_plot(tmp_path: Path) -> None:
     assert m["summary"]["leon77"]["errors"] == 1
 
 
+@pytest.mark.slow  # CLI subprocesses: about 4 CPU-s
 def test_audit_bad_input_is_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.mat"
     bad.write_bytes(b"\x00\x01\x02 not a match")
@@ -50,6 +51,7 @@ def test_audit_bad_input_is_one_line(tmp_path: Path) -> None:
         assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow  # CLI subprocesses: about 3 CPU-s
 def test_corpus_json_skips_bad_files(tmp_path: Path) -> None:
     folder = tmp_path / "c"
     folder.mkdir()

@@ -34,6 +34,9 @@ from mathbg.bearoff.build.pipblocks import MAX_DROP, layout
 from mathbg.bearoff.index import all_positions, n_positions
 from mathbg.errors import DatabaseError, InsufficientMemoryError, InvalidParameterError
 
+# slow lane: builds two-sided databases and gnubg files (about 30 CPU-s in all)
+pytestmark = pytest.mark.slow
+
 #: MD5 of ``makebearoff -t 6x8 -f x.bd`` (gnubg 1.07.001, run 2026-12-01 on the dev box;
 #: 72,144,112 bytes, 12 min 25 s).
 MAKEBEAROFF_6X8_MD5 = "fcdbbc80b7ef84ddc81b839d0f26bed1"

@@ -154,6 +154,7 @@ def test_successor_table_structure():
     assert table.of([0, 0, 0, 0, 0, 1], (3, 5)).tolist() == [0]
 
 
+@pytest.mark.slow  # compiles and walks 6x15: about 4 CPU-s
 @pytest.mark.parametrize(("points", "checkers"), [(6, 15), (8, 6), (2, 15)])
 def test_move_table_walk_equals_checker_moves(points, checkers):
     # the fast generator (walking the one-checker move table) and the checker-moving one

@@ -176,6 +176,7 @@ def test_taper_mike_dont_bear_off_count(exact):
     np.testing.assert_allclose(mean[4], 1 + 2 / 36)  # [0,0,0,1,0,0]: fails only 1-1, 2-1
 
 
+@pytest.mark.slow  # its database fixture: about 14 CPU-s
 def test_min_rolls_policy_is_optimal_for_the_mean(db, exact):
     # Bellman: choosing the play of least expected rolls at every step minimises the
     # expectation, so gnubg's fixed-point choices can only be equal or worse

@@ -160,6 +160,7 @@ print(_kernels.roll_dice(3))
 """
 
 
+@pytest.mark.slow  # CLI subprocesses compiling: about 3 CPU-s
 def test_kernel_cache_goes_to_the_user_cache_not_the_source_tree(tmp_path):
     from pathlib import Path
 
@@ -178,6 +179,7 @@ def test_kernel_cache_goes_to_the_user_cache_not_the_source_tree(tmp_path):
     assert list(root.rglob("_play_kernels.roll_dice-*.nbi"))
 
 
+@pytest.mark.slow  # CLI subprocesses compiling: about 2 CPU-s
 def test_numba_cache_dir_still_wins(tmp_path):
     from pathlib import Path
 

@@ -20,6 +20,9 @@ from mathbg.bearoff import native as db_mod
 from mathbg.cli import main
 from mathbg.errors import DatabaseCorruptError, DatabaseError, MathbgWarning
 
+# slow lane: the damaged databases are built by module fixtures (about 35 CPU-s in all)
+pytestmark = pytest.mark.slow
+
 
 def _flip(f: Path, offset: int, bit: int = 0) -> None:
     raw = bytearray(f.read_bytes())

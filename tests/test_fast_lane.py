@@ -54,6 +54,14 @@ def test_sleeps():
     time.sleep(0.6)  # wall time, no CPU
 
 
+def test_burns_cpu_in_a_subprocess():
+    import subprocess
+    import sys
+
+    burn = "import time\\nend = time.process_time() + 0.6\\nwhile time.process_time() < end: pass"
+    subprocess.run([sys.executable, "-c", burn], check=True)
+
+
 def test_compiles():
     @numba.njit
     def total(n):
@@ -78,14 +86,16 @@ def test_the_budget_fails_a_slow_unmarked_test_only(tmp_path: Path) -> None:
          "-p", "no:xdist", "-c", os.devnull, "--rootdir", str(tmp_path), str(tmp_path)],
         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600,
     )  # fmt: skip
-    assert "1 failed, 3 passed" in run.stdout, run.stdout + run.stderr
+    assert "2 failed, 3 passed" in run.stdout, run.stdout + run.stderr
     assert "test_burns_cpu - " in run.stdout and "mark it @pytest.mark.slow" in run.stdout
+    assert "test_burns_cpu_in_a_subprocess - " in run.stdout  # its child's CPU counts
     rows = {
         line.split("\t")[0].rsplit("::", 1)[1]: [float(x) for x in line.split("\t")[1:]]
         for line in log.read_text(encoding="utf-8").splitlines()
     }
     assert rows["test_burns_cpu"][0] >= 0.6 and rows["test_sleeps"][0] < 0.3
-    cpu, compiled = rows["test_compiles"]
+    assert rows["test_burns_cpu_in_a_subprocess"][3] >= 0.6  # the children column
+    cpu, compiled, _setup, _children = rows["test_compiles"]
     assert compiled > 0.0 and cpu < 0.3  # numba's compile is not counted
 
 

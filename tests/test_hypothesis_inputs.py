@@ -13,6 +13,9 @@ from hypothesis import strategies as st
 
 from mathbg.errors import MathbgError
 
+# slow lane: many hypothesis examples per test (about 12 CPU-s in all)
+pytestmark = pytest.mark.slow
+
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 VALID_IDS = [

@@ -299,6 +299,7 @@ def test_a_score_reads_only_entries_of_lower_level(entry) -> None:
     assert (one["first_double"] >= 0).any()  # the cube was used
 
 
+@pytest.mark.slow  # about 5 CPU-s
 def test_vectorised_decisions_agree_with_cube_decision() -> None:
     """The batch's cube decisions are mathbg's scalar cube_decision, element by element."""
     from mathbg.analysis.metplay import _decide

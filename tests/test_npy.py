@@ -106,3 +106,70 @@ def test_encode_round_trip():
     data = _npy.encode(arr)
     assert data == _numpy_bytes(arr)
     np.testing.assert_array_equal(_npy.decode(data), arr)
+
+
+@pytest.mark.parametrize("save", [np.savez, np.savez_compressed])
+def test_decode_npz_reads_what_numpy_writes_without_compiling(monkeypatch, save):
+    arrays = {
+        "a": np.arange(12, dtype="<u2").reshape(3, 4),
+        "b": np.array(b"digest"),
+        "c": np.zeros((0, 5)),
+        "d": np.asfortranarray(np.eye(3)),
+    }
+    buf = io.BytesIO()
+    save(buf, **arrays)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the reader compiled something")
+
+    monkeypatch.setattr(ast, "literal_eval", refuse)
+    monkeypatch.setattr(builtins, "compile", refuse)
+    got = _npy.decode_npz(buf.getvalue())
+    assert sorted(got) == sorted(arrays)
+    for name, want in arrays.items():
+        assert got[name].dtype == want.dtype and got[name].shape == want.shape
+        np.testing.assert_array_equal(got[name], want)
+
+
+@pytest.mark.parametrize(
+    "mutate", [lambda d: d[: len(d) // 2], lambda d: b"PK" + d[2:40], lambda d: b""]
+)
+def test_damaged_npz_is_corrupt(mutate):
+    buf = io.BytesIO()
+    np.savez(buf, x=np.arange(100.0))
+    with pytest.raises(DatabaseCorruptError):
+        _npy.decode_npz(mutate(buf.getvalue()))
+
+
+@pytest.mark.parametrize(
+    "arr",
+    [
+        np.arange(30, dtype="<i4").reshape(5, 6),
+        np.zeros((0, 3)),
+        np.asfortranarray(np.arange(6.0).reshape(2, 3)),
+    ],
+)
+def test_memmap_equals_numpys_memmap_without_compiling(tmp_path, monkeypatch, arr):
+    path = tmp_path / "x.npy"
+    np.save(path, arr)
+    want = np.load(path, mmap_mode="r")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the reader compiled something")
+
+    monkeypatch.setattr(ast, "literal_eval", refuse)
+    monkeypatch.setattr(builtins, "compile", refuse)
+    got = _npy.memmap(path)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+    if got.size:
+        with pytest.raises(ValueError):
+            got[(0,) * got.ndim] = 1  # read-only
+
+
+def test_memmap_of_a_truncated_file_is_corrupt(tmp_path):
+    path = tmp_path / "x.npy"
+    np.save(path, np.arange(100.0))
+    path.write_bytes(path.read_bytes()[:-8])
+    with pytest.raises(DatabaseCorruptError):
+        _npy.memmap(path)

@@ -259,6 +259,7 @@ def test_cli_refuses_a_directory(tmp_path, capsys, case):
     assert d.is_dir()
 
 
+@pytest.mark.slow  # about 3 CPU-s
 def test_readme_job_runs_twice(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for _ in range(2):

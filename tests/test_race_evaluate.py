@@ -99,6 +99,7 @@ def test_input_forms_and_errors() -> None:
 # ----------------------------------------------------------------------------- rollout
 
 
+@pytest.mark.slow  # compiles the rollout kernels: about 20 CPU-s
 def test_rollout_policy_against_exact_database() -> None:
     """The one-sided rollout's bear-in policy against the exact minimum-expected-rolls
     database (9 points, 8 checkers): it can only lose rolls, and little."""

@@ -323,6 +323,7 @@ def test_a_block_of_another_space_is_recomputed(tmp_path):
     assert (tmp_path / "s.npy").read_bytes() == clean
 
 
+@pytest.mark.slow  # a block build: about 7 CPU-s
 def test_the_final_manifest_lists_the_only_trusted_copy(tmp_path):
     from mathbg.bearoff.build.blockbuild import build_blocks
     from mathbg.bearoff.build.blockstore import BlockStore

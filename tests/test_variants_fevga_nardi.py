@@ -19,6 +19,9 @@ from mathbg import Position
 from mathbg.errors import InvalidParameterError
 from mathbg.rules.variants import FEVGA, LONG_NARDI, VariantPosition
 
+# slow lane: compiling the Fevga and Long Nardi kernels costs about 11 CPU-s
+pytestmark = pytest.mark.slow
+
 
 def F(player: dict, opponent: dict) -> VariantPosition:
     return VariantPosition.from_counts(player, opponent, variant="fevga")

@@ -66,6 +66,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mathbg import _npy
 from mathbg.cube.life import CONTACT_CUBE_LIFE, cube_life
 from mathbg.errors import InvalidParameterError, InvalidScoreError, MathbgError
 
@@ -729,8 +730,7 @@ class SelfPlayStore:
             return None
         with self.fs.open(path, "rb") as fh:
             data = fh.read()
-        with np.load(io.BytesIO(data), allow_pickle=False) as z:
-            return {k: z[k] for k in z.files}
+        return _npy.decode_npz(data, path)
 
     def put(self, entry: tuple[str, int, int], batch: int, arrays: dict[str, Any]) -> None:
         """Store a finished batch."""

@@ -42,10 +42,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, Self, TypeVar
 
-import numpy as np
 from numpy.typing import NDArray
 
-from mathbg import _files
+from mathbg import _files, _npy
 from mathbg.bearoff import index as _index
 from mathbg.bearoff.build.onesided import POLICIES
 from mathbg.errors import DatabaseCorruptError, DatabaseError, MathbgWarning
@@ -121,7 +120,7 @@ def write_header(directory: Path, header: dict[str, Any], arrays: list[str]) -> 
     files = [directory / f"{name}.npy" for name in arrays]
     info = {}
     for name, f in zip(arrays, files, strict=True):
-        arr = np.load(f, mmap_mode="r")
+        arr = _npy.memmap(f)
         info[name] = {"shape": list(arr.shape), "dtype": str(arr.dtype), "bytes": f.stat().st_size}
         del arr
     header = {"format": FORMAT, "version": FORMAT_VERSION, **header, "arrays": info}
@@ -231,14 +230,14 @@ def load_arrays(directory: Path, header: dict[str, Any], verify: bool) -> dict[s
         f = directory / f"{name}.npy"
         try:
             st = f.stat()
-            arr = np.load(f, mmap_mode="r", allow_pickle=False)
+            arr = _npy.memmap(f, f"{name}.npy")
         except FileNotFoundError:
             raise _corrupt(directory, f"{name}.npy is missing") from None
-        except (OSError, ValueError, EOFError) as exc:
+        except (OSError, ValueError, EOFError, DatabaseCorruptError) as exc:
             raise _corrupt(directory, f"cannot load {name}.npy ({exc})") from None
         if list(arr.shape) != info["shape"] or str(arr.dtype) != info["dtype"]:
             raise _corrupt(directory, f"{name}.npy does not match its header")
-        if st.st_size != info["bytes"] or arr.offset + arr.nbytes != st.st_size:
+        if st.st_size != info["bytes"]:  # (data and header agree: checked by the reader)
             raise _corrupt(directory, f"{name}.npy has {st.st_size} bytes, not {info['bytes']}")
         arrays[name] = arr
     key = _verified_key(directory, header)

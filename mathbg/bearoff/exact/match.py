@@ -63,6 +63,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mathbg import _npy
 from mathbg.bearoff.index import check_size, n_positions, rank, validate_counts
 from mathbg.cube.decisions import CubeAction, CubeDecision
 from mathbg.errors import DatabaseError, InvalidParameterError, InvalidScoreError
@@ -795,9 +796,9 @@ def _load(
 def _read_cache(
     path: Path, points: int, checkers: int, a: int, b: int, kind: str, name: str, identity: str
 ) -> GameSolution:
-    with np.load(path, allow_pickle=False) as data:
-        arrays = {k: data[k] for k in ("no_double", "win", "access", "levels")}
-        stored = bytes(data["checksum"]).decode("ascii")
+    data = _npy.decode_npz(path.read_bytes(), str(path))
+    arrays = {k: data[k] for k in ("no_double", "win", "access", "levels")}
+    stored = bytes(data["checksum"]).decode("ascii")
     if stored != _arrays_digest(arrays, identity):
         raise DatabaseError("checksum mismatch (damaged, or another score, space or MET)")
     levels = int(arrays["levels"])
