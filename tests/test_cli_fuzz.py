@@ -26,7 +26,10 @@ from mathbg.cli import main
 SEED = 20261201
 CASES = 300  # per subcommand
 BUDGET = 12.0  # CPU seconds per subcommand
-PER_CALL = 20  # CPU seconds per call (SIGPROF)
+# CPU seconds per call (SIGPROF): a hang detector, with room for a call that compiles kernels
+# its warm-up did not (e.g. `corpus --audit` on a match that reaches the race engine, with
+# an empty numba cache: about 25 CPU-s)
+PER_CALL = 60
 
 INTS = ["0", "1", "2", "3", "4", "5", "7", "-1", "-4", "25", "64", "1024", "1025",
         "999999999999999999999", "18446744073709551616", "1" * 5000, "3.5", "nan", "inf",
