@@ -76,7 +76,7 @@ def test_rows_equal_the_cube_decision_at_each_state():
         if row.state == "money":
             dec = cube_decision(PROBS, cube_life=0.68, jacoby=True, beavers=True)
         else:
-            dec = cube_decision(PROBS, KXG2, row.away, row.opp_away, cube=row.cube,
+            dec = cube_decision(PROBS, KXG2, (row.away, row.opp_away), cube=row.cube,
                                 owner=row.owner, cube_life=0.68,
                                 crawford=row.crawford)  # fmt: skip
         assert row.action == dec.action

@@ -29,7 +29,7 @@ def test_met_by_name_resolves_like_the_cube_functions() -> None:
     an = analyze(START, length=3, probabilities=PROBS, met="zadeh")
     assert an.met == "zadeh"
     (row,) = [r for r in an.rows if (r.away, r.opp_away, r.cube) == (3, 3, 1)]
-    dec = cube_decision(PROBS, metmod.as_met("zadeh"), 3, 3, cube_life=row.cube_life)
+    dec = cube_decision(PROBS, metmod.as_met("zadeh"), (3, 3), cube_life=row.cube_life)
     assert row.no_double == pytest.approx(dec.no_double, abs=1e-12)
     assert row.action == dec.action
     with pytest.raises(UnknownTableError):

@@ -327,25 +327,25 @@ def _match_block(
     nd = np.empty((m, n))
     for owner in set(owners.tolist()):
         k = np.nonzero(owners == owner)[0]
-        nd[k] = cubeful_mwc(probs[None], met, a[k, None], b[k, None], cube=c[k, None],
+        nd[k] = cubeful_mwc(probs[None], met, (a[k, None], b[k, None]), cube=c[k, None],
                             owner=owner, cube_life=xs[None], crawford=cr[k, None])  # fmt: skip
-    nd_emg = np.asarray(emg(nd, met, a[:, None], b[:, None], c[:, None], crawford=cr[:, None],
+    nd_emg = np.asarray(emg(nd, met, (a[:, None], b[:, None]), c[:, None], crawford=cr[:, None],
                             undefined="nan"))  # '-' where undefined; the rows go on
     nan = np.full((m, n), np.nan)
     out = _Block([[CubeAction.NOT_AVAILABLE] * n for _ in range(m)], nd, nan.copy(),
                  nan.copy(), nd.copy(), nd_emg, nan.copy(), nan.copy(), nan.copy(),
                  nan.copy())  # fmt: skip
-    d = np.array([may_double(int(a[j]), int(b[j]), int(c[j]), str(owners[j]),
+    d = np.array([may_double((int(a[j]), int(b[j])), int(c[j]), str(owners[j]),
                              crawford=bool(cr[j])) for j in range(m)], dtype=bool)  # fmt: skip
     if not d.any():
         return out
     j = np.nonzero(d)[0]
     aj, bj, cj, crj = a[j], b[j], c[j], cr[j]
-    dp = np.asarray(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, aj, bj, cj, crawford=crj))
+    dp = np.asarray(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, (aj, bj), cj, crawford=crj))
     if take_points:
-        dt, tp = match_take_points(probs, met, aj, bj, cj, crj, xs, dp)
+        dt, tp = match_take_points(probs, met, (aj, bj), cj, crj, xs, dp)
     else:  # the double/take values alone (the take point search is most of the cost)
-        dt = np.asarray(cubeful_mwc(probs[None], met, aj[:, None], bj[:, None],
+        dt = np.asarray(cubeful_mwc(probs[None], met, (aj[:, None], bj[:, None]),
                                     cube=2 * cj[:, None], owner=CubeOwner.OPPONENT,
                                     cube_life=xs[None], crawford=crj[:, None]))  # fmt: skip
         tp = np.full((j.size, n), np.nan)
@@ -358,10 +358,10 @@ def _match_block(
         out.optimal[jj] = np.where(doubles, np.minimum(dt[r], dp[r]), nd[jj])
     out.double_take[j] = dt
     out.double_pass[j] = dp[:, None]
-    out.emg_double_take[j] = emg(dt, met, aj[:, None], bj[:, None], cj[:, None],
+    out.emg_double_take[j] = emg(dt, met, (aj[:, None], bj[:, None]), cj[:, None],
                                  crawford=crj[:, None], undefined="nan")  # fmt: skip
     out.emg_double_pass[j] = emg(np.broadcast_to(dp[:, None], (j.size, n)), met,
-                                 aj[:, None], bj[:, None], cj[:, None],
+                                 (aj[:, None], bj[:, None]), cj[:, None],
                                  crawford=crj[:, None], undefined="nan")  # fmt: skip
     out.take_point[j] = tp
     out.take_margin[j] = (1.0 - probs[None, :, 0]) - tp
@@ -404,7 +404,7 @@ def _two_sided_values(
         dec = race_cube_decision(position, beavers=beavers, jacoby=jacoby)
         return _money_values(dec, money_take_point(probs, x), 1.0 - float(probs[0])), x
     a, b = st.away
-    dec = race_cube_decision(position, met=met, away=a, opp_away=b, cube=st.cube,
+    dec = race_cube_decision(position, met=met, away=(a, b), cube=st.cube,
                              owner=st.owner, crawford=st.crawford)  # fmt: skip
     xs = dec.x[0] if isinstance(dec.x, tuple) else (x if dec.x is None else dec.x)
     x_dt = dec.x[1] if isinstance(dec.x, tuple) else xs
@@ -412,7 +412,7 @@ def _two_sided_values(
     tp = tm = _NAN
     if dec.double_take is not None:
         dp = _float(dec.double_pass)
-        tp = match_take_point(probs, met, a, b, cube=st.cube, crawford=st.crawford,
+        tp = match_take_point(probs, met, (a, b), cube=st.cube, crawford=st.crawford,
                               cube_life=x_dt, double_pass=dp)  # fmt: skip
         tm = (1.0 - float(probs[0])) - tp
     values = CubeValues(dec.action, dec.no_double, _float(dec.double_take),
@@ -772,7 +772,7 @@ def _gnubg_cubeful(
         for row, dec in zip(an.rows, r["decisions"], strict=True):
             action = gnubg_action(dec["text"])
             opt, nd, dt, dp = (float(v) for v in dec["mwc"])
-            allowed = row.away is None or may_double(row.away, int(row.opp_away or 0),
+            allowed = row.away is None or may_double((row.away, int(row.opp_away or 0)),
                                                      row.cube, str(row.owner),
                                                      crawford=row.crawford)  # fmt: skip
             if not allowed:
