@@ -156,11 +156,18 @@ def away_score(value: Any, what: str = "away", lo: int | None = 1) -> tuple[int,
     """
     first, second = away_pair(value, what)
     return (
-        integer(first, f"{what}[0] (the player's points away)", lo, MAX_SCORE,
-                error=InvalidScoreError),
-        integer(second, f"{what}[1] (the opponent's points away)", lo, MAX_SCORE,
-                error=InvalidScoreError),
+        _away(first, f"{what}[0] (the player's points away)", lo),
+        _away(second, f"{what}[1] (the opponent's points away)", lo),
     )
+
+
+def _away(value: Any, what: str, lo: int | None) -> int:
+    v = _whole(value, what, InvalidScoreError)
+    if lo == 1 and v < 1:
+        raise InvalidScoreError(
+            f"{what} must be at least 1 (a side 0-away has already won the match); got {v}"
+        )
+    return integer(v, what, lo, MAX_SCORE, error=InvalidScoreError)
 
 
 def cube_value(value: Any, what: str = "cube value") -> int:
