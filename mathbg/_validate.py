@@ -125,20 +125,13 @@ def away_pair(value: Any, what: str = "away") -> tuple[Any, Any]:
         For anything but a sequence of two items (a number, a string, a mapping, three
         numbers, ...).
     """
-    if isinstance(value, str | bytes | bytearray) or not hasattr(value, "__getitem__"):
-        raise InvalidScoreError(
-            f"{what} must be a pair (player_away, opponent_away) such as (3, 5), "
-            f"got {_show(value)}"
-        )
     try:
-        n = len(value)
-    except TypeError:
+        n = -1 if isinstance(value, str | bytes | bytearray | dict) else len(value)
+    except TypeError:  # a number, None, a 0-d array
         n = -1
-    if isinstance(value, dict) or n != 2:
-        raise InvalidScoreError(
-            f"{what} must be a pair (player_away, opponent_away) such as (3, 5), "
-            f"got {_show(value)}"
-        )
+    if n != 2 or not hasattr(value, "__getitem__"):
+        rule = "must be a pair (player_away, opponent_away) such as (3, 5)"
+        raise InvalidScoreError(f"{what} {rule}, got {_show(value)}")
     return value[0], value[1]
 
 

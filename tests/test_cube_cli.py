@@ -54,7 +54,9 @@ def test_takepoint_score_form_and_cube(capsys):
     a = run_json(capsys, "takepoint", "--length", "7", "--score", "4-3", "--cube", "2", "--json")
     b = run_json(capsys, "takepoint", "--away", "3,4", "--cube", "2", "--json")
     assert a == b
-    assert a["players"][1]["take_point_dead"] == pytest.approx(match.take_point_dead(KXG2, (4, 3), 2))
+    assert a["players"][1]["take_point_dead"] == pytest.approx(
+        match.take_point_dead(KXG2, (4, 3), 2)
+    )
 
 
 def test_takepoint_post_crawford_and_crawford(capsys):

@@ -57,9 +57,9 @@ def test_live_nodes_centred_owned_unavailable():
     assert f(probs_for(opp_tg, **g), KXG2, (a, b), cube_life=1.0) == pytest.approx(lose)
     # owned: the player's cash point is a node; unavailable: the opponent's
     assert f(probs_for(cp, **g), KXG2, (a, b), owner="player", cube_life=1.0) == pytest.approx(win)
-    assert f(probs_for(opp_tg, **g), KXG2, (a, b), owner="opponent", cube_life=1.0) == pytest.approx(
-        lose
-    )
+    assert f(
+        probs_for(opp_tg, **g), KXG2, (a, b), owner="opponent", cube_life=1.0
+    ) == pytest.approx(lose)
     # end points: certain win / loss give the gammon-weighted outcome MWCs
     win_g = 0.79 * win + 0.2 * mwc(a - 2, b) + 0.01 * mwc(a - 3, b)
     assert f(probs_for(1.0, **g), KXG2, (a, b), cube_life=1.0) == pytest.approx(win_g)

@@ -324,7 +324,8 @@ def test_cubeful_conversion_matches_gnubg_0ply(gnubg):
                                           crawford=True)  # fmt: skip
                 continue
             dec = cubeful.cube_decision(
-                probs, KXG2, (a, b), cube=cube, owner=owner, cube_life=0.68, crawford=bool(r["craw"])
+                probs, KXG2, (a, b), cube=cube, owner=owner, cube_life=0.68,
+                crawford=bool(r["craw"]),
             )
             nd, dt = dec.emg[0], dec.emg[1]
             assert cubeful.cubeful_equity(
