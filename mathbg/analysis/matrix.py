@@ -163,7 +163,9 @@ class MatrixRow:
     """One row of a position's matrix: a score and cube state and its values.
 
     The fields are the columns of :meth:`PositionAnalysis.to_frame`, in order
-    (:data:`COLUMNS`); the module notes say what each value means. ``exact_*`` are NaN
+    (:data:`COLUMNS`), but for the score ``away = (player_away, opponent_away)`` (None for
+    money), the frame's two columns ``away`` and ``opp_away``; the module notes say what
+    each value means. ``exact_*`` are NaN
     (``exact_action`` None) where the exact solver does not cover the position.
     ``cube_eval`` says where the cube values come from: ``"mathbg"`` (the engine's cubeless
     chances through mathbg's 0-ply cubeless -> cubeful step) or ``"gnubg"`` (gnubg's own
@@ -177,8 +179,7 @@ class MatrixRow:
     plies: int | None
     met: str
     length: int | None
-    away: int | None
-    opp_away: int | None
+    away: tuple[int, int] | None
     crawford: bool
     state: str
     cube: int
@@ -207,7 +208,9 @@ class MatrixRow:
 
     def values(self) -> dict[str, Any]:
         """The row as a dict of its columns (the DataFrame's row)."""
-        return {name: getattr(self, name) for name in COLUMNS}
+        away = (None, None) if self.away is None else self.away
+        score = {"away": away[0], "opp_away": away[1]}
+        return {name: score[name] if name in score else getattr(self, name) for name in COLUMNS}
 
     def set_exact(self, exact: CubeDecision) -> None:
         """Fill the ``exact_*`` columns from the exact solver's decision."""
@@ -219,8 +222,12 @@ class MatrixRow:
         self.exact_differs = str(self.exact_action) != str(self.action)
 
 
-#: Columns of :meth:`PositionAnalysis.to_frame`, in order (the fields of :class:`MatrixRow`).
-COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(MatrixRow))
+#: Columns of :meth:`PositionAnalysis.to_frame`, in order: the fields of :class:`MatrixRow`,
+#: its score ``away`` as two columns ``away`` and ``opp_away``.
+COLUMNS: tuple[str, ...] = tuple(
+    name for f in fields(MatrixRow)
+    for name in (("away", "opp_away") if f.name == "away" else (f.name,))
+)  # fmt: skip
 
 
 def _float(v: float | None) -> float:
@@ -551,7 +558,7 @@ def _json_row(row: MatrixRow) -> dict[str, Any]:
         exact = {"action": str(row.exact_action),
                  **{k: _num(getattr(row, "exact_" + k)) for k in _VALUE_KEYS},
                  "differs": bool(row.exact_differs)}  # fmt: skip
-    away = None if row.away is None else [int(row.away), int(row.opp_away or 0)]
+    away = None if row.away is None else [int(row.away[0]), int(row.away[1])]
     return {
         "away": away,
         "crawford": bool(row.crawford),
@@ -750,9 +757,9 @@ GNUBG_MET = "gnubg's default (kazaross-xg2)"
 
 
 def _gnubg_situation(row: MatrixRow, jacoby: bool, beavers: bool) -> Situation:
-    if row.away is None or row.length is None or row.opp_away is None:
+    if row.away is None or row.length is None:
         return Situation(jacoby=jacoby, beavers=beavers)
-    return Situation.at(row.length, (row.away, row.opp_away), crawford=row.crawford,
+    return Situation.at(row.length, row.away, crawford=row.crawford,
                         cube=row.cube, owner=row.owner)  # fmt: skip
 
 
@@ -772,8 +779,7 @@ def _gnubg_cubeful(
         for row, dec in zip(an.rows, r["decisions"], strict=True):
             action = gnubg_action(dec["text"])
             opt, nd, dt, dp = (float(v) for v in dec["mwc"])
-            allowed = row.away is None or may_double((row.away, int(row.opp_away or 0)),
-                                                     row.cube, str(row.owner),
+            allowed = row.away is None or may_double(row.away, row.cube, str(row.owner),
                                                      crawford=row.crawford)  # fmt: skip
             if not allowed:
                 action = CubeAction.NOT_AVAILABLE
@@ -910,8 +916,7 @@ class _Batch:
         ev = self.evaluations[i]
         return MatrixRow(
             self.ids[i], ev.engine, ev.plies, _met_name(met), length,
-            None if st.away is None else st.away[0], None if st.away is None else st.away[1],
-            st.crawford, st.state, st.cube, st.owner, current,
+            st.away, st.crawford, st.state, st.cube, st.owner, current,
             "equity" if st.away is None else "mwc", x,
             *(getattr(values, f.name) for f in fields(CubeValues)),
         )  # fmt: skip
@@ -972,8 +977,8 @@ def rows_at(
     >>> chances = get_evaluator("given", probabilities=[0.7, 0.2, 0.01, 0.05, 0.002])
     >>> state = MatrixState((3, 3), False, 1, CubeOwner.CENTRE)
     >>> [row] = rows_at([position], [chances.evaluate(position)], [state], exact=False)
-    >>> row.state, row.away, row.opp_away, str(row.action)
-    ('normal', 3, 3, 'double, pass')
+    >>> row.state, row.away, str(row.action)
+    ('normal', (3, 3), 'double, pass')
     >>> [round(float(v), 4) for v in (row.no_double, row.double_take, row.double_pass)]
     [0.5857, 0.6074, 0.5995]
     """
@@ -1102,7 +1107,7 @@ exact, jacoby, beavers, exact_progress, disk_cache, cube_eval :
     --------
     >>> an = analyze("4HPwATDgc/ABMA", length=3, met="zadeh",
     ...              probabilities=[0.7, 0.2, 0.01, 0.05, 0.002])
-    >>> an.met, an.rows[0].state, an.rows[1].away
+    >>> an.met, an.rows[0].state, an.rows[1].away[0]
     ('zadeh', 'money', 1)
     """
     return analyze_many(
