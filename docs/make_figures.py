@@ -35,7 +35,7 @@ def main(out: Path = OUT) -> Path:
         title="take point % against an initial double (live cube)",
     )
     plots.take_point_vs_gammon_rate(
-        kxg2, 3, 5, ax=axes[1, 0], title="3-away taker vs 5-away doubler: take point vs gammons"
+        kxg2, (3, 5), ax=axes[1, 0], title="3-away taker vs 5-away doubler: take point vs gammons"
     )
     db = OneSided.build(points=6, checkers=15)
     plots.bearoff_distribution(

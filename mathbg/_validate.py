@@ -39,6 +39,8 @@ __all__ = [
     "MAX_DOCUMENT",
     "MAX_SCORE",
     "MAX_TEXT",
+    "away_pair",
+    "away_score",
     "bounded_text",
     "check_depth",
     "cube_value",
@@ -107,6 +109,58 @@ def integer(
 def score(value: Any, what: str = "score", lo: int = 0) -> int:
     """A score, match length or points away: a whole number in ``lo..MAX_SCORE``."""
     return integer(value, what, lo, MAX_SCORE, error=InvalidScoreError)
+
+
+def away_pair(value: Any, what: str = "away") -> tuple[Any, Any]:
+    """Split a match score given as one pair ``(player_away, opponent_away)``.
+
+    The one spelling of a score in the API (as ``--away 3,5`` on the command line and
+    ``"away": [3, 5]`` in JSON): the player's (the table's row, the first-named side's)
+    points to go first. The two elements are returned as given, so a vectorised function
+    can take a pair of arrays; :func:`away_score` also checks two whole numbers.
+
+    Raises
+    ------
+    InvalidScoreError
+        For anything but a sequence of two items (a number, a string, a mapping, three
+        numbers, ...).
+    """
+    try:
+        n = -1 if isinstance(value, str | bytes | bytearray | dict) else len(value)
+    except TypeError:  # a number, None, a 0-d array
+        n = -1
+    if n != 2 or not hasattr(value, "__getitem__"):
+        rule = "must be a pair (player_away, opponent_away) such as (3, 5)"
+        raise InvalidScoreError(f"{what} {rule}, got {_show(value)}")
+    return value[0], value[1]
+
+
+def away_score(value: Any, what: str = "away", lo: int | None = 1) -> tuple[int, int]:
+    """A match score ``(player_away, opponent_away)``: two whole numbers in ``lo..MAX_SCORE``.
+
+    ``lo=None`` accepts a side at 0 or fewer points to go (a finished match), as
+    :meth:`mathbg.met.MET.mwc` does.
+
+    Raises
+    ------
+    InvalidScoreError
+        For a value that is not a pair (:func:`away_pair`) or an element that is not a
+        whole number in range, named by its place (``away[1]``).
+    """
+    first, second = away_pair(value, what)
+    return (
+        _away(first, f"{what}[0] (the player's points away)", lo),
+        _away(second, f"{what}[1] (the opponent's points away)", lo),
+    )
+
+
+def _away(value: Any, what: str, lo: int | None) -> int:
+    v = _whole(value, what, InvalidScoreError)
+    if lo == 1 and v < 1:
+        raise InvalidScoreError(
+            f"{what} must be at least 1 (a side 0-away has already won the match); got {v}"
+        )
+    return integer(v, what, lo, MAX_SCORE, error=InvalidScoreError)
 
 
 def cube_value(value: Any, what: str = "cube value") -> int:

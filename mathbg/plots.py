@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import matplotlib.pyplot as plt
 import numpy as np
 
+from mathbg._validate import away_score
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -434,8 +435,7 @@ def market_window_bars(points: Any, ax: Axes | None = None, *, title: str | None
 
 def take_point_vs_gammon_rate(
     met: MET | str,
-    away: int,
-    opp_away: int,
+    away: tuple[int, int],
     cube: int = 1,
     ax: Axes | None = None,
     *,
@@ -445,6 +445,7 @@ def take_point_vs_gammon_rate(
 ) -> Axes:
     """Dead and live take point of the first-named player against a gammon rate.
 
+    ``away = (player_away, opponent_away)``: the taker's and the doubler's points to go.
     ``side``: whose gammon rate varies, ``"both"`` (same rate for both sides), ``"taker"``
     (the first-named player's, the opponent's 0) or ``"doubler"``. Rates are disjoint
     fractions of that side's wins (default 0..0.5).
@@ -458,8 +459,9 @@ def take_point_vs_gammon_rate(
         raise InvalidParameterError(f"side must be both, taker or doubler; got {side!r}")
     if ax is None:
         _, ax = plt.subplots(figsize=(6.0, 4.0))
-    dead = take_point_dead(met, away, opp_away, cube, gammons)
-    live = take_point_live(met, away, opp_away, cube, gammons)
+    a, b = away_score(away)
+    dead = take_point_dead(met, (a, b), cube, gammons)
+    live = take_point_live(met, (a, b), cube, gammons)
     ax.plot(100.0 * r, 100.0 * np.asarray(dead), label="dead cube")
     ax.plot(100.0 * r, 100.0 * np.asarray(live), label="live cube", linestyle="--")
     ax.set_xlabel(f"gammon rate % ({side}; share of wins)")
@@ -467,15 +469,14 @@ def take_point_vs_gammon_rate(
     ax.grid(True, alpha=0.3)
     ax.legend()
     name = getattr(met, "name", met)
-    default = f"{name}: taker {away}-away vs {opp_away}-away, cube {cube}"
+    default = f"{name}: taker {a}-away vs {b}-away, cube {cube}"
     ax.set_title(title if title is not None else default)
     return ax
 
 
 def take_point_vs_cube_life(
     met: MET | str | None = None,
-    away: int | None = None,
-    opp_away: int | None = None,
+    away: tuple[int, int] | None = None,
     cube: int = 1,
     ax: Axes | None = None,
     *,
@@ -485,8 +486,8 @@ def take_point_vs_cube_life(
     title: str | None = None,
 ) -> Axes:
     """Take point against the cube life x (0 dead .. 1 live): money (``met=None``,
-    Janowski) or at a match score. Rates are disjoint fractions of wins; ``cube_life``
-    the values to plot (default 0 .. 1)."""
+    Janowski) or at the match score ``away = (player_away, opponent_away)``. Rates are
+    disjoint fractions of wins; ``cube_life`` the values to plot (default 0 .. 1)."""
     xs = np.linspace(0.0, 1.0, 51) if cube_life is None else np.asarray(cube_life, dtype=float)
     if ax is None:
         _, ax = plt.subplots(figsize=(6.0, 4.0))
@@ -500,10 +501,13 @@ def take_point_vs_cube_life(
     else:
         from mathbg.cube.match import take_point
 
-        if away is None or opp_away is None:
-            raise InvalidScoreError("match play needs away and opp_away")
-        tp = take_point(met, away, opp_away, cube, gammons, backgammons, cube_life=xs)
-        default = f"{getattr(met, 'name', met)}: taker {away}-away vs {opp_away}-away, cube {cube}"
+        if away is None:
+            raise InvalidScoreError(
+                "match play needs the score, away=(player_away, opponent_away)"
+            )
+        a, b = away_score(away)
+        tp = take_point(met, (a, b), cube, gammons, backgammons, cube_life=xs)
+        default = f"{getattr(met, 'name', met)}: taker {a}-away vs {b}-away, cube {cube}"
     ax.plot(xs, 100.0 * np.asarray(tp))
     ax.set_xlabel("cube life x (0 dead, 1 fully live)")
     ax.set_ylabel("take point %")

@@ -35,7 +35,7 @@ CRAWFORD = "8AmgAEAAEAAA"
 
 
 def _row(an, away, opp_away, cube=1, crawford=False):
-    (row,) = [r for r in an.rows if r.away == away and r.opp_away == opp_away
+    (row,) = [r for r in an.rows if r.away == (away, opp_away)
               and r.cube == cube and r.crawford == crawford]  # fmt: skip
     return row
 
@@ -76,7 +76,7 @@ def test_rows_equal_the_cube_decision_at_each_state():
         if row.state == "money":
             dec = cube_decision(PROBS, cube_life=0.68, jacoby=True, beavers=True)
         else:
-            dec = cube_decision(PROBS, KXG2, row.away, row.opp_away, cube=row.cube,
+            dec = cube_decision(PROBS, KXG2, row.away, cube=row.cube,
                                 owner=row.owner, cube_life=0.68,
                                 crawford=row.crawford)  # fmt: skip
         assert row.action == dec.action
@@ -213,7 +213,7 @@ def test_json_contract_and_current_score():
 def test_current_score_from_the_match_id():
     an = analyze(START + ":" + SCORED, probabilities=PROBS)
     assert an.length == 7 and an.current == ((5, 4), False)
-    assert [(r.away, r.opp_away) for r in an.rows if r.current] == [(5, 4)]
+    assert [r.away for r in an.rows if r.current] == [(5, 4)]
     an = analyze(START + ":" + CRAWFORD, probabilities=PROBS)
     assert an.current == ((3, 1), True)
     (cur,) = [r for r in an.rows if r.current]
@@ -226,7 +226,7 @@ def test_current_score_from_the_match_id():
     owned = MatchState(length=7, score=(3, 2), on_roll=1, cube=2, cube_owner=0).id
     an = analyze(START + ":" + owned, probabilities=PROBS)
     (cur,) = [r for r in an.rows if r.current]
-    assert (cur.away, cur.opp_away, cur.cube, cur.owner) == (5, 4, 2, "opponent")
+    assert (*cur.away, cur.cube, cur.owner) == (5, 4, 2, "opponent")
     assert cur.action == "cube not available"
 
 
@@ -235,7 +235,7 @@ def test_met_sensitivity_lists_every_changed_row():
                  compare_met="woolsey", max_cube=2)  # fmt: skip
     other = analyze(START, length=7, probabilities=(0.72, 0.22, 0.01, 0.06, 0.002),
                     met="woolsey", max_cube=2)  # fmt: skip
-    changed = {(r.away, r.opp_away, r.crawford, r.cube)
+    changed = {(*r.away, r.crawford, r.cube)
                for r, o in zip(an.rows, other.rows, strict=True)
                if r.state != "money" and r.action != o.action}  # fmt: skip
     ch = an.met_changes()

@@ -42,10 +42,9 @@ def test_exact_rows_equal_match_equity(analyses):
         for row in an.rows:
             if row.state == "money":
                 continue
-            away = (row.away, row.opp_away)
-            eq = match_equity(list(me), list(opp), away=away, cube=row.cube,
+            eq = match_equity(list(me), list(opp), away=row.away, cube=row.cube,
                               owner=row.owner, crawford=row.crawford)  # fmt: skip
-            where = (me, opp, row.away, row.opp_away, row.crawford, row.cube)
+            where = (me, opp, row.away, row.crawford, row.cube)
             assert row.exact_action == eq.action, where
             assert row.exact_no_double == pytest.approx(eq.no_double, abs=1e-12), where
             assert row.exact_optimal == pytest.approx(eq.optimal, abs=1e-12), where

@@ -80,7 +80,7 @@ def _check(analyses, sits, raw, length):
             if row.state == "money":
                 key = (0, (0, 0), False, 1, "centre")
             else:
-                score = (length - row.away, length - row.opp_away)
+                score = (length - row.away[0], length - row.away[1])
                 key = (length, score, bool(row.crawford), row.cube, row.owner)
             d = by_state[key]
             where = (an.position, key, d["text"], row.action)

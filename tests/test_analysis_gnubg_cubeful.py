@@ -91,8 +91,8 @@ def test_rows_equal_gnubg_hint(position, hints):
     for (a, b, crawford, cube, owned), (mwc, eq) in zip(CASES[position], hints[position],
                                                          strict=True):  # fmt: skip
         owner = "player" if owned else "centre"
-        (row,) = [r for r in an.rows if (r.away, r.opp_away, r.crawford, r.cube, str(r.owner))
-                  == (a, b, crawford, cube, owner)]  # fmt: skip
+        (row,) = [r for r in an.rows if (r.away, r.crawford, r.cube, str(r.owner))
+                  == ((a, b), crawford, cube, owner)]  # fmt: skip
         assert row.cube_eval == "gnubg"
         assert row.gnubg_action == mwc["text"] == eq["text"]
         assert row.action == gnubg_action(str(mwc["text"]))

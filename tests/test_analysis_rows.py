@@ -20,7 +20,9 @@ PROBS = (0.7, 0.2, 0.01, 0.05, 0.002)
 def test_rows_are_typed_and_give_the_columns() -> None:
     an = analyze(START, length=3, probabilities=PROBS)
     assert all(isinstance(r, MatrixRow) for r in an.rows)
-    assert COLUMNS == tuple(f.name for f in dataclasses.fields(MatrixRow))
+    names = [f.name for f in dataclasses.fields(MatrixRow)]  # the score pair: two columns
+    i = names.index("away")
+    assert COLUMNS == (*names[:i], "away", "opp_away", *names[i + 1 :])
     assert list(an.to_frame().columns) == list(COLUMNS)
 
 
@@ -28,8 +30,8 @@ def test_met_by_name_resolves_like_the_cube_functions() -> None:
     # "zadeh" is a model name: mathbg.met.as_met builds it, as cube.match.take_point does
     an = analyze(START, length=3, probabilities=PROBS, met="zadeh")
     assert an.met == "zadeh"
-    (row,) = [r for r in an.rows if (r.away, r.opp_away, r.cube) == (3, 3, 1)]
-    dec = cube_decision(PROBS, metmod.as_met("zadeh"), 3, 3, cube_life=row.cube_life)
+    (row,) = [r for r in an.rows if (r.away, r.cube) == ((3, 3), 1)]
+    dec = cube_decision(PROBS, metmod.as_met("zadeh"), (3, 3), cube_life=row.cube_life)
     assert row.no_double == pytest.approx(dec.no_double, abs=1e-12)
     assert row.action == dec.action
     with pytest.raises(UnknownTableError):

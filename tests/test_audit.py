@@ -117,7 +117,7 @@ def test_hand_built_missed_double_in_a_last_roll_bearoff() -> None:
                                                            "no double")  # fmt: skip
     assert d.away == (5, 5) and d.cube == 1 and d.owner == "centre"
     met = as_met("kazaross-xg2")
-    w1, w2 = met.mwc(4, 5), met.mwc(3, 5)
+    w1, w2 = met.mwc((4, 5)), met.mwc((3, 5))
     l1, l2 = 1 - w1, 1 - w2
     p = _last_roll_successes(2, 2) / 36
     assert p == 26 / 36

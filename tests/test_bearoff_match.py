@@ -71,8 +71,8 @@ def test_crawford_game_is_cubeless(p3, away):
     # no cube in the Crawford game: MWC = p MET(after win) + (1 - p) MET(after loss), the
     # next game post-Crawford
     a, b = away
-    win = 1.0 if a == 1 else KXG2.mwc(a - 1, b, post_crawford=True)
-    lose = 0.0 if b == 1 else KXG2.mwc(a, b - 1, post_crawford=True)
+    win = 1.0 if a == 1 else KXG2.mwc((a - 1, b), post_crawford=True)
+    lose = 0.0 if b == 1 else KXG2.mwc((a, b - 1), post_crawford=True)
     sol = solve(away, crawford=True)
     nd = sol.no_double[..., sol.state_index(1, "centre")]
     np.testing.assert_allclose(inner(nd), inner(p3 * win + (1 - p3) * lose), rtol=0, atol=1e-12)
@@ -88,12 +88,12 @@ def test_two_away_two_away(p3):
     sol = solve((2, 2))
     d = sol.decision_arrays(1, "centre")
     np.testing.assert_allclose(inner(d["double_take"]), inner(p3), rtol=0, atol=1e-12)
-    dp = KXG2.mwc(1, 2, crawford=True)
+    dp = KXG2.mwc((1, 2), crawford=True)
     assert np.all(d["double_pass"] == dp)
     taker_p = 1.0 - inner(p3)
     exact_take = inner(d["double_take"]) <= dp
-    rule_take = taker_p >= KXG2.mwc(2, 1, crawford=True)
-    clear = np.abs(taker_p - KXG2.mwc(2, 1, crawford=True)) > 1e-12
+    rule_take = taker_p >= KXG2.mwc((2, 1), crawford=True)
+    clear = np.abs(taker_p - KXG2.mwc((2, 1), crawford=True)) > 1e-12
     assert np.array_equal(exact_take[clear], rule_take[clear])
     assert exact_take.any() and (~exact_take).any()
 
@@ -110,7 +110,7 @@ def test_last_roll_position(away):
             return 1.0
         if y <= 0:
             return 0.0
-        return KXG2.mwc(x, y, crawford=(x == 1 or y == 1))
+        return KXG2.mwc((x, y), crawford=(x == 1 or y == 1))
 
     sol = solve(away, checkers=1)
     eq = sol.decision(SIX, ACE)
@@ -126,7 +126,7 @@ def test_last_roll_position(away):
 def test_match_equity_api_and_names():
     eq = match_equity(SIX, SIX, away=(3, 3), checkers=1)
     assert eq.p_win == 0.8125
-    assert eq.double_pass == pytest.approx(KXG2.mwc(2, 3), abs=1e-15)
+    assert eq.double_pass == pytest.approx(KXG2.mwc((2, 3)), abs=1e-15)
     assert eq.optimal == max(eq.no_double, min(eq.double_take, eq.double_pass))
     assert str(eq.action) == "double, pass"  # 81 % with a dead-ish cube at 3a/3a
     keys = set(eq.as_dict())
@@ -176,8 +176,8 @@ def _brute_force(a: int, b: int, kind: str, met, checkers: int = 2) -> dict:
         if y <= 0:
             return 0.0
         if nxt == "post":
-            return met.mwc(x, y, post_crawford=True)
-        return met.mwc(x, y, crawford=(x == 1 or y == 1))
+            return met.mwc((x, y), post_crawford=True)
+        return met.mwc((x, y), crawford=(x == 1 or y == 1))
 
     def win(o: int, c: int) -> float:  # the roller (player o) wins c points
         return start(a - c, b) if o == 0 else 1.0 - start(a, b - c)
@@ -344,7 +344,7 @@ def test_three_away_exact_take_far_below_the_dead_take_point(three_three):
     lowest = taker_p[1:, 1:][take[1:, 1:]].min()
     # to the issue's precision (its numbers come from an independent solver)
     assert round(100 * lowest, 1) == 22.9
-    assert round(100 * take_point_dead(KXG2, 3, 3), 2) == 30.17  # issue 4: 30.17 %
+    assert round(100 * take_point_dead(KXG2, (3, 3)), 2) == 30.17  # issue 4: 30.17 %
 
 
 @pytest.mark.slow
@@ -357,8 +357,8 @@ def test_two_away_four_away_gnubg_convention_takes_exact_passes():
     d = sol.decision_arrays(1, "centre")
     taker_p = inner(1.0 - sol.p_win())
     exact_pass = inner(d["double_take"]) >= inner(d["double_pass"])
-    tp = take_point_dead(KXG2, 4, 2)
-    assert tp == pytest.approx(KXG2.mwc(4, 1, crawford=True), abs=1e-12)
+    tp = take_point_dead(KXG2, (4, 2))
+    assert tp == pytest.approx(KXG2.mwc((4, 1), crawford=True), abs=1e-12)
     wrong = (taker_p >= tp) & exact_pass
     assert wrong.any()  # the issue: "takes some exact passes"
     # and no exact take lies below the convention's take point

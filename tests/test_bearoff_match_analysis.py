@@ -33,9 +33,9 @@ def boundary33():
 
 def test_take_boundary_rules_are_the_cube_module_points(boundary33):
     df = boundary33
-    assert df.attrs["tp_gnubg"] == pytest.approx(take_point_dead(KXG2, 3, 3), abs=1e-12)
-    assert df.attrs["tp_live"] == pytest.approx(take_point_live(KXG2, 3, 3), abs=1e-12)
-    nored = 1.0 - market_window(KXG2, 3, 3)[0].cash_point_no_recube
+    assert df.attrs["tp_gnubg"] == pytest.approx(take_point_dead(KXG2, (3, 3)), abs=1e-12)
+    assert df.attrs["tp_live"] == pytest.approx(take_point_live(KXG2, (3, 3)), abs=1e-12)
+    nored = 1.0 - market_window(KXG2, (3, 3))[0].cash_point_no_recube
     # issue 14: the rule without any recube is "no_recube" (mathbg's "dead" is gnubg's)
     assert df.attrs["tp_no_recube"] == pytest.approx(nored, abs=1e-12)
     # 3a/3a: no automatic redouble, so gnubg's convention is the no-recube rule
@@ -84,7 +84,7 @@ def test_take_boundary_automatic_redouble():
     # take point is MET(4a, 1a Crawford); without the recube it is much higher
     df = A.take_boundary((2, 4), **SMALL)
     assert df.attrs["auto_redouble"]
-    assert df.attrs["tp_gnubg"] == pytest.approx(KXG2.mwc(4, 1, crawford=True), abs=1e-12)
+    assert df.attrs["tp_gnubg"] == pytest.approx(KXG2.mwc((4, 1), crawford=True), abs=1e-12)
     assert df.attrs["tp_no_recube"] > df.attrs["tp_gnubg"] + 0.1
     assert df["doubles"].all()
 
@@ -107,12 +107,12 @@ def test_implied_cube_life_round_trip():
     blend = (1 - df.loc[ok, "x"]) * df.loc[ok, "dead"] + df.loc[ok, "x"] * df.loc[ok, "live"]
     np.testing.assert_allclose(blend, df.loc[ok, "exact"], rtol=0, atol=1e-9)
     # the dead value is the cubeless MWC p W + (1 - p) L at the score
-    w, lo = KXG2.mwc(3, 5), KXG2.mwc(4, 4)
+    w, lo = KXG2.mwc((3, 5)), KXG2.mwc((4, 4))
     np.testing.assert_allclose(df["dead"], df["p"] * w + (1 - df["p"]) * lo, atol=1e-12)
     # and gnubg's blend at one pair's x gives that pair's exact value
     row = df[ok & df["x"].between(0.2, 0.9)].iloc[100]
     probs = [row["p"], 0, 0, 0, 0]
-    value = cubeful_mwc(probs, KXG2, 4, 5, cube_life=row["x"])
+    value = cubeful_mwc(probs, KXG2, (4, 5), cube_life=row["x"])
     assert value == pytest.approx(row["exact"], abs=1e-9)
 
 
@@ -166,7 +166,7 @@ def test_cli_json(capsys):
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     assert out["p_win"] == 0.8125
-    assert out["mwc_double_pass"] == pytest.approx(KXG2.mwc(2, 3), abs=1e-15)
+    assert out["mwc_double_pass"] == pytest.approx(KXG2.mwc((2, 3)), abs=1e-15)
     best = max(out["mwc_no_double"], min(out["mwc_double_take"], out["mwc_double_pass"]))
     assert out["mwc_optimal"] == best
     assert out["action"] == "double, pass"

@@ -54,7 +54,9 @@ def test_takepoint_score_form_and_cube(capsys):
     a = run_json(capsys, "takepoint", "--length", "7", "--score", "4-3", "--cube", "2", "--json")
     b = run_json(capsys, "takepoint", "--away", "3,4", "--cube", "2", "--json")
     assert a == b
-    assert a["players"][1]["take_point_dead"] == pytest.approx(match.take_point_dead(KXG2, 4, 3, 2))
+    assert a["players"][1]["take_point_dead"] == pytest.approx(
+        match.take_point_dead(KXG2, (4, 3), 2)
+    )
 
 
 def test_takepoint_post_crawford_and_crawford(capsys):
@@ -149,12 +151,12 @@ def test_plots_return_axes():
     assert plots.cube_point_heatmap(df, "take_dead", ax=axes[0, 0]) is axes[0, 0]
     assert plots.cube_point_heatmap(df, "double", cube=2, ax=axes[0, 1]) is axes[0, 1]
     assert plots.cube_point_heatmap(df, "gammon_value", ax=axes[0, 2]) is axes[0, 2]
-    sp = match.points(KXG2, 3, 5, gammons=(0.25, 0.2))
+    sp = match.points(KXG2, (3, 5), gammons=(0.25, 0.2))
     assert plots.market_window_bars(sp, ax=axes[1, 0]) is axes[1, 0]
-    assert plots.take_point_vs_gammon_rate(KXG2, 3, 5, ax=axes[1, 1]) is axes[1, 1]
+    assert plots.take_point_vs_gammon_rate(KXG2, (3, 5), ax=axes[1, 1]) is axes[1, 1]
     assert plots.take_point_vs_cube_life(ax=axes[1, 2], gammons=(0.2, 0.2)) is axes[1, 2]
-    ax = plots.take_point_vs_cube_life(KXG2, 5, 7)
+    ax = plots.take_point_vs_cube_life(KXG2, (5, 7))
     assert len(ax.lines) == 1
-    ax2 = plots.take_point_vs_gammon_rate(KXG2, 4, 4, side="taker")
+    ax2 = plots.take_point_vs_gammon_rate(KXG2, (4, 4), side="taker")
     assert len(ax2.lines) == 2
     plt.close("all")

@@ -25,7 +25,7 @@ def probs_for(p: float, g0=0.2, b0=0.01, g1=0.15, b1=0.02):
 
 
 def mwc(a, b):
-    return KXG2.mwc(a, b)
+    return KXG2.mwc((a, b))
 
 
 def test_cubeless_mwc_is_outcome_weighted():
@@ -38,58 +38,58 @@ def test_cubeless_mwc_is_outcome_weighted():
         + wb * mwc(2, 4)
         + (1 - w - lg) * mwc(5, 3)
         + (lg - lb) * mwc(5, 2)
-        + lb * KXG2.mwc(5, 1, crawford=True)
+        + lb * KXG2.mwc((5, 1), crawford=True)
     )
-    assert cubeful.cubeless_mwc(pr, KXG2, a, b) == pytest.approx(expected)
-    assert cubeful.cubeful_mwc(pr, KXG2, a, b, cube_life=0.0) == pytest.approx(expected)
+    assert cubeful.cubeless_mwc(pr, KXG2, (a, b)) == pytest.approx(expected)
+    assert cubeful.cubeful_mwc(pr, KXG2, (a, b), cube_life=0.0) == pytest.approx(expected)
 
 
 def test_live_nodes_centred_owned_unavailable():
     a, b, c = 6, 5, 1
     g = dict(g0=0.2, b0=0.01, g1=0.15, b1=0.02)
     rates = ((0.2, 0.15), (0.01, 0.02))
-    cp = match.cash_point_live(KXG2, a, b, c, *rates)
-    opp_tg = 1 - match.cash_point_live(KXG2, b, a, c, (0.15, 0.2), (0.02, 0.01))
+    cp = match.cash_point_live(KXG2, (a, b), c, *rates)
+    opp_tg = 1 - match.cash_point_live(KXG2, (b, a), c, (0.15, 0.2), (0.02, 0.01))
     win, lose = mwc(a - c, b), mwc(a, b - c)
     f = cubeful.cubeful_mwc
     # centred: (oppTG, MWC lose 1) and (CP, MWC win 1) are nodes of the live line
-    assert f(probs_for(cp, **g), KXG2, a, b, cube_life=1.0) == pytest.approx(win)
-    assert f(probs_for(opp_tg, **g), KXG2, a, b, cube_life=1.0) == pytest.approx(lose)
+    assert f(probs_for(cp, **g), KXG2, (a, b), cube_life=1.0) == pytest.approx(win)
+    assert f(probs_for(opp_tg, **g), KXG2, (a, b), cube_life=1.0) == pytest.approx(lose)
     # owned: the player's cash point is a node; unavailable: the opponent's
-    assert f(probs_for(cp, **g), KXG2, a, b, owner="player", cube_life=1.0) == pytest.approx(win)
-    assert f(probs_for(opp_tg, **g), KXG2, a, b, owner="opponent", cube_life=1.0) == pytest.approx(
-        lose
-    )
+    assert f(probs_for(cp, **g), KXG2, (a, b), owner="player", cube_life=1.0) == pytest.approx(win)
+    assert f(
+        probs_for(opp_tg, **g), KXG2, (a, b), owner="opponent", cube_life=1.0
+    ) == pytest.approx(lose)
     # end points: certain win / loss give the gammon-weighted outcome MWCs
     win_g = 0.79 * win + 0.2 * mwc(a - 2, b) + 0.01 * mwc(a - 3, b)
-    assert f(probs_for(1.0, **g), KXG2, a, b, cube_life=1.0) == pytest.approx(win_g)
+    assert f(probs_for(1.0, **g), KXG2, (a, b), cube_life=1.0) == pytest.approx(win_g)
     # linear in x
     pr = probs_for(0.62, **g)
-    v0, v1 = f(pr, KXG2, a, b, cube_life=0.0), f(pr, KXG2, a, b, cube_life=1.0)
-    assert f(pr, KXG2, a, b, cube_life=0.3) == pytest.approx(0.7 * v0 + 0.3 * v1)
+    v0, v1 = f(pr, KXG2, (a, b), cube_life=0.0), f(pr, KXG2, (a, b), cube_life=1.0)
+    assert f(pr, KXG2, (a, b), cube_life=0.3) == pytest.approx(0.7 * v0 + 0.3 * v1)
     # vectorised over positions
     many = np.stack([probs_for(p, **g) for p in (0.3, 0.5, 0.7)])
-    assert f(many, KXG2, a, b).shape == (3,)
+    assert f(many, KXG2, (a, b)).shape == (3,)
 
 
 def test_cubeless_where_gnubg_is_cubeless():
     pr = probs_for(0.66)
     for a, b, kw in ((2, 2, {}), (1, 4, {"crawford": True}), (2, 3, {"cube": 4})):
         cube = kw.get("cube", 1)
-        cubeless = cubeful.cubeless_mwc(pr, KXG2, a, b, cube, crawford=kw.get("crawford", False))
-        assert cubeful.cubeful_mwc(pr, KXG2, a, b, cube_life=1.0, **kw) == pytest.approx(cubeless)
+        cubeless = cubeful.cubeless_mwc(pr, KXG2, (a, b), cube, crawford=kw.get("crawford", False))
+        assert cubeful.cubeful_mwc(pr, KXG2, (a, b), cube_life=1.0, **kw) == pytest.approx(cubeless)
 
 
 def test_emg():
     a, b, c = 4, 6, 2
     win, lose = mwc(a - c, b), mwc(a, b - c)
-    assert cubeful.emg(win, KXG2, a, b, c) == pytest.approx(1.0)
-    assert cubeful.emg(lose, KXG2, a, b, c) == pytest.approx(-1.0)
-    assert cubeful.emg(0.5 * (win + lose), KXG2, a, b, c) == pytest.approx(0.0)
+    assert cubeful.emg(win, KXG2, (a, b), c) == pytest.approx(1.0)
+    assert cubeful.emg(lose, KXG2, (a, b), c) == pytest.approx(-1.0)
+    assert cubeful.emg(0.5 * (win + lose), KXG2, (a, b), c) == pytest.approx(0.0)
     # agrees with the MET's gnubg-style mwc2eq
-    assert cubeful.emg(0.45, KXG2, a, b, c) == pytest.approx(KXG2.mwc2eq(0.45, a, b, c))
+    assert cubeful.emg(0.45, KXG2, (a, b), c) == pytest.approx(KXG2.mwc2eq(0.45, (a, b), c))
     with pytest.raises(InvalidScoreError):
-        cubeful.emg(0.5, KXG2, 0, 3)
+        cubeful.emg(0.5, KXG2, (0, 3))
 
 
 def test_money_conversion():
@@ -112,23 +112,23 @@ def test_cube_decisions():
         CubeAction.NOT_AVAILABLE
     )
     # match: DP is the MWC of winning the cube, DT uses a 2-cube held by the opponent
-    dec = cubeful.cube_decision(probs_for(0.8, g0=0.1, b0=0.0), KXG2, 5, 5)
+    dec = cubeful.cube_decision(probs_for(0.8, g0=0.1, b0=0.0), KXG2, (5, 5))
     assert dec.double_pass == pytest.approx(mwc(4, 5))
     assert dec.emg[2] == pytest.approx(1.0)
     assert dec.action in (CubeAction.DOUBLE_PASS, CubeAction.DOUBLE_TAKE)
     # no cube for the post-Crawford leader, in the Crawford game, at DMP
     for a, b, kw in ((1, 4, {}), (1, 4, {"crawford": True}), (1, 1, {})):
-        d = cubeful.cube_decision(probs_for(0.7), KXG2, a, b, **kw)
+        d = cubeful.cube_decision(probs_for(0.7), KXG2, (a, b), **kw)
         assert d.action == CubeAction.NOT_AVAILABLE and d.double_take is None
 
 
 def test_bad_probabilities():
     with pytest.raises(InvalidParameterError, match="probabilities"):
-        cubeful.cubeful_mwc([0.6, 0.7, 0.0, 0.1, 0.0], KXG2, 3, 3)
+        cubeful.cubeful_mwc([0.6, 0.7, 0.0, 0.1, 0.0], KXG2, (3, 3))
     with pytest.raises(InvalidParameterError):
-        cubeful.cubeful_mwc([0.6, 0.1, 0.0, 0.5, 0.0], KXG2, 3, 3)
+        cubeful.cubeful_mwc([0.6, 0.1, 0.0, 0.5, 0.0], KXG2, (3, 3))
     with pytest.raises(InvalidParameterError):
-        cubeful.cubeful_mwc([0.6, 0.1], KXG2, 3, 3)
+        cubeful.cubeful_mwc([0.6, 0.1], KXG2, (3, 3))
     with pytest.raises(InvalidParameterError):
         cubeful.cube_decision(np.zeros((2, 5)))
     with pytest.raises(InvalidScoreError):

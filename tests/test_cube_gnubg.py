@@ -122,8 +122,8 @@ def test_market_windows_and_gammon_values(match_runs):
         rows = rec["gv"].splitlines()[1:]
         printed = [tuple(float(v) for v in row.split()[-2:]) for row in rows]
         ours = [
-            (match.gammon_value(KXG2, a, b, cube), match.backgammon_value(KXG2, a, b, cube)),
-            (match.gammon_value(KXG2, b, a, cube), match.backgammon_value(KXG2, b, a, cube)),
+            (match.gammon_value(KXG2, (a, b), cube), match.backgammon_value(KXG2, (a, b), cube)),
+            (match.gammon_value(KXG2, (b, a), cube), match.backgammon_value(KXG2, (b, a), cube)),
         ]
         for i in range(2):
             for j in range(2):
@@ -132,7 +132,7 @@ def test_market_windows_and_gammon_values(match_runs):
         for r, text in zip(RATES, rec["windows"], strict=True):
             g0, g1, b0, b1 = r
             # the Crawford game's windows are post-Crawford arithmetic (see module docs)
-            windows = match.market_window(KXG2, a, b, cube, (g0, g1), (b0, b1))
+            windows = match.market_window(KXG2, (a, b), cube, (g0, g1), (b0, b1))
             for i, (w, o) in enumerate(zip(parse_windows(text), windows, strict=True)):
                 pairs = []
                 if "dead" in w:
@@ -320,15 +320,17 @@ def test_cubeful_conversion_matches_gnubg_0ply(gnubg):
                 # gnubg evaluates any cube it is given; in the Crawford game the cube is not
                 # used, so mathbg refuses the impossible state (issue 13)
                 with pytest.raises(InvalidScoreError, match="Crawford"):
-                    cubeful.cube_decision(probs, KXG2, a, b, cube=cube, owner=owner,
+                    cubeful.cube_decision(probs, KXG2, (a, b), cube=cube, owner=owner,
                                           crawford=True)  # fmt: skip
                 continue
             dec = cubeful.cube_decision(
-                probs, KXG2, a, b, cube=cube, owner=owner, cube_life=0.68, crawford=bool(r["craw"])
+                probs, KXG2, (a, b), cube=cube, owner=owner, cube_life=0.68,
+                crawford=bool(r["craw"]),
             )
             nd, dt = dec.emg[0], dec.emg[1]
             assert cubeful.cubeful_equity(
-                probs, KXG2, a, b, cube=cube, owner=owner, cube_life=0.68, crawford=bool(r["craw"])
+                probs, KXG2, (a, b), cube=cube, owner=owner, cube_life=0.68,
+                crawford=bool(r["craw"])
             ) == pytest.approx(nd)
         # gnubg returns normalised (EMG / money) equities: ND, DT, DP
         assert nd == pytest.approx(r["cf"][1], abs=2e-5), where

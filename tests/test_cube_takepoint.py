@@ -51,20 +51,20 @@ def test_match_matches_the_solver(a: int, b: int, g0: float, g1: float, x: float
     # doubler 2-away is excluded: after the take it needs no more than the cube, gnubg's
     # 0-ply model treats the game as cubeless while the solver's points count the taker's
     # free redouble.
-    tp = match_take_point(_probs(0.7, g0, g1), KXG2, a, b, cube_life=x)
-    assert tp == pytest.approx(match.take_point(KXG2, b, a, 1, (g1, g0), cube_life=x), abs=1e-9)
+    tp = match_take_point(_probs(0.7, g0, g1), KXG2, (a, b), cube_life=x)
+    assert tp == pytest.approx(match.take_point(KXG2, (b, a), 1, (g1, g0), cube_life=x), abs=1e-9)
 
 
 def test_batch_equals_one_at_a_time() -> None:
     probs = np.array([_probs(0.7, 0.2, 0.1), _probs(0.6, 0.0, 0.3)])
     scores = [(3, 3), (5, 7), (4, 2)]
     a, b = [s[0] for s in scores], [s[1] for s in scores]
-    dp = [cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], KXG2, x, y, 1) for x, y in scores]
+    dp = [cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], KXG2, (x, y), 1) for x, y in scores]
     xs = [0.68, 0.6]
-    _, tp = match_take_points(probs, KXG2, a, b, [1] * 3, [False] * 3, xs, dp)
+    _, tp = match_take_points(probs, KXG2, (a, b), [1] * 3, [False] * 3, xs, dp)
     for j, (x, y) in enumerate(scores):
         for i in range(2):
-            one = match_take_point(probs[i], KXG2, x, y, cube_life=xs[i])
+            one = match_take_point(probs[i], KXG2, (x, y), cube_life=xs[i])
             assert tp[j, i] == pytest.approx(one, abs=1e-12)
 
 

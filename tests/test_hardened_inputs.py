@@ -206,7 +206,7 @@ def test_reproducer_cube_in_the_crawford_game(capsys):
     from mathbg.cube.match import points
 
     with pytest.raises(InvalidScoreError, match="Crawford"):
-        points("kazaross-xg2", 1, 3, cube=2, crawford=True)
+        points("kazaross-xg2", (1, 3), cube=2, crawford=True)
     # the Crawford game itself is fine with the cube on 1 in the centre
     assert main(["takepoint", "--away", "1,3", "--crawford"]) == 0
 

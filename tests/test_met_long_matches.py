@@ -28,8 +28,8 @@ def test_models_hold_at_150_points(build) -> None:
         assert np.all(np.isfinite(arr)) and arr.min() >= 0.0 and arr.max() <= 1.0
     assert np.abs(long.pre[:128, :128] - short.pre).max() < 1e-12
     # the matches are symmetric and the leader is ahead
-    assert long.mwc(75, 75) == pytest.approx(0.5, abs=1e-12)
-    assert long.mwc(100, 150) > long.mwc(150, 150) > long.mwc(150, 100)
+    assert long.mwc((75, 75)) == pytest.approx(0.5, abs=1e-12)
+    assert long.mwc((100, 150)) > long.mwc((150, 150)) > long.mwc((150, 100))
 
 
 def test_breakdown_names_the_length_and_where_the_model_still_holds() -> None:
@@ -55,9 +55,9 @@ def test_emg_undefined_is_nan_on_request() -> None:
 
     # 2-away vs 93-away: winning and losing the 1-cube both leave the MWC at 1.0 in float64
     with pytest.raises(InvalidScoreError, match="EMG is undefined"):
-        emg(0.9, "kazaross-xg2", 2, 93)
-    out = np.asarray(emg(0.6, "kazaross-xg2", [3, 2], [3, 93], undefined="nan"))
-    assert np.isnan(out[1]) and out[0] == pytest.approx(emg(0.6, "kazaross-xg2", 3, 3))
+        emg(0.9, "kazaross-xg2", (2, 93))
+    out = np.asarray(emg(0.6, "kazaross-xg2", ([3, 2], [3, 93]), undefined="nan"))
+    assert np.isnan(out[1]) and out[0] == pytest.approx(emg(0.6, "kazaross-xg2", (3, 3)))
 
 
 @pytest.mark.slow

@@ -321,7 +321,7 @@ def test_vectorised_decisions_agree_with_cube_decision() -> None:
     nd, dt = _decide(probs, x, [xg], np.zeros(n, dtype=np.int64), ar, br, cube, centred)
     for i in range(n):
         owner = "centre" if centred[i] else "player"
-        d = cube_decision(probs[i], xg, int(ar[i]), int(br[i]), cube=int(cube[i]),
+        d = cube_decision(probs[i], xg, (int(ar[i]), int(br[i])), cube=int(cube[i]),
                           owner=owner, cube_life=float(x[i]))  # fmt: skip
         assert nd[i] == pytest.approx(d.no_double, abs=1e-12)
         assert dt[i] == pytest.approx(d.double_take, abs=1e-12)

@@ -238,7 +238,7 @@ def _point_like(obj, prefix=""):
 def test_score_points_to_frame():
     from mathbg.cube.match import POINT_FIELDS, points
 
-    sp = points(KXG2, 4, 2, cube=2)
+    sp = points(KXG2, (4, 2), cube=2)
     df = sp.to_frame()
     assert list(df.index) == ["player", "opponent"]
     assert set(POINT_FIELDS) <= set(df.columns)
@@ -265,7 +265,7 @@ def test_cube_results_to_frame():
     row = dec.to_frame().iloc[0]
     assert row["double_pass"] == 1.0 and row["cube_life"] == 0.68
     assert dec.to_frame().attrs["cube_life"] == 0.68
-    w, _ = market_window(KXG2, 3, 3)
+    w, _ = market_window(KXG2, (3, 3))
     assert round(100 * w.to_frame().iloc[0]["cash_point_dead"], 2) == 69.83  # gnubg, theory
 
 
@@ -333,10 +333,10 @@ def test_met_frame_and_mwc_agree_on_column_one():
     post = float(KXG2.post[0][2])
     assert crawford != post
     df = KXG2.to_frame()
-    assert df.loc[3, 1] == crawford == KXG2.mwc(3, 1, crawford=True)
+    assert df.loc[3, 1] == crawford == KXG2.mwc((3, 1), crawford=True)
     assert df.attrs["one_away"] == "crawford" and "Crawford game" in df.attrs["name"]
     pc = KXG2.to_frame(one_away="post-crawford")
-    assert pc.loc[3, 1] == post == KXG2.mwc(3, 1)
+    assert pc.loc[3, 1] == post == KXG2.mwc((3, 1))
     assert pc.loc[1, 3] == pytest.approx(1 - post) and pc.loc[3, 3] == df.loc[3, 3]
     assert "post-Crawford" in pc.attrs["name"]
     assert "post-Crawford" in KXG2.post_frame().attrs["name"]
@@ -423,7 +423,7 @@ def test_market_window_plot_shows_no_recube_window_where_it_differs():
     from mathbg import plots
     from mathbg.cube.match import points
 
-    ax = plots.market_window_bars(points(KXG2, 4, 2))
+    ax = plots.market_window_bars(points(KXG2, (4, 2)))
     labels = [t.get_text() for t in ax.get_yticklabels()]
     # the 2-away doubler's window is met by the 4-away taker's free redouble (gnubg prints
     # two dead lines for it); the 4-away doubler's is not
@@ -431,7 +431,7 @@ def test_market_window_plot_shows_no_recube_window_where_it_differs():
     assert "player (4-away), no recube" not in labels
     plt.close(ax.figure)
     # 2-away on a 2-cube has nothing to double for: no bars for it
-    ax = plots.market_window_bars(points(KXG2, 4, 2, cube=2))
+    ax = plots.market_window_bars(points(KXG2, (4, 2), cube=2))
     assert not any("opponent" in t.get_text() for t in ax.get_yticklabels())
     plt.close(ax.figure)
 
@@ -473,7 +473,7 @@ def test_clean_number_keeps_15_digits_and_nothing_else(x):
 def test_score_points_json_and_frame_agree(a, b, c, g):
     from mathbg.cube.match import POINT_FIELDS, points
 
-    sp = points(KXG2, a, b, cube=c, gammons=(g, g))
+    sp = points(KXG2, (a, b), cube=c, gammons=(g, g))
     df = sp.to_frame()
     for name, p in zip(("player", "opponent"), sp.as_dict()["players"], strict=True):
         for key in POINT_FIELDS:
@@ -517,5 +517,5 @@ def test_exact_game_solution_to_frame():
     # cubeless chance; a pass leaves 1-away/2-away Crawford (the published table's entry)
     df = solve_score((2, 2), points=3, checkers=2).to_frame()
     np.testing.assert_allclose(df["double_take"], df["p_win"], atol=1e-12)
-    assert (df["double_pass"] == KXG2.mwc(1, 2, crawford=True)).all()
+    assert (df["double_pass"] == KXG2.mwc((1, 2), crawford=True)).all()
     assert df.attrs["cube_life"] is None and "2-away/2-away" in df.attrs["name"]

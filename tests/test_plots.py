@@ -85,17 +85,17 @@ def _cases() -> dict[str, list[Case]]:
              "opponent needs (away)", "doubler needs (away)", "gammon value"),
         ],
         "market_window_bars": [
-            (lambda ax, f: plots.market_window_bars(points(f["kxg2"], 3, 5, cube=2), ax=ax),
+            (lambda ax, f: plots.market_window_bars(points(f["kxg2"], (3, 5), cube=2), ax=ax),
              "winning chance %", "", None),
         ],
         "take_point_vs_gammon_rate": [
-            (lambda ax, f: plots.take_point_vs_gammon_rate(f["kxg2"], 3, 5, ax=ax),
+            (lambda ax, f: plots.take_point_vs_gammon_rate(f["kxg2"], (3, 5), ax=ax),
              "gammon rate %", "take point %", None),
         ],
         "take_point_vs_cube_life": [
             (lambda ax, f: plots.take_point_vs_cube_life(ax=ax, gammons=(0.2, 0.2)),
              "cube life x", "take point %", None),
-            (lambda ax, f: plots.take_point_vs_cube_life(f["kxg2"], 3, 5, ax=ax),
+            (lambda ax, f: plots.take_point_vs_cube_life(f["kxg2"], (3, 5), ax=ax),
              "cube life x", "take point %", None),
         ],
         "race_rolls": [

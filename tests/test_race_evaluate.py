@@ -273,7 +273,7 @@ def test_database_cube_against_gnubg(gnubg) -> None:
             continue
         assert [d.no_double, d.double_take, d.double_pass] == pytest.approx(gm[1:4], abs=2e-4)
         assert str(d.action) == gm[-1].lower(), pos.id
-        d = ev.race_cube_decision(pos, met="kazaross-xg2", away=3, opp_away=4)
+        d = ev.race_cube_decision(pos, met="kazaross-xg2", away=(3, 4))
         assert list(d.emg) == pytest.approx(gx[1:4], abs=2e-4), pos.id
         assert str(d.action) == gx[-1].lower(), pos.id
     assert len(positions) - too_good >= 25

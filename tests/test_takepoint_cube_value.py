@@ -30,7 +30,7 @@ def run(*argv: str) -> tuple[int, str, str]:
 
 
 def mwc(a: int, b: int, crawford: bool = False) -> float:
-    return KXG2.mwc(a, b, crawford=crawford)
+    return KXG2.mwc((a, b), crawford=crawford)
 
 
 def test_initial_double_header_and_take_point() -> None:
@@ -45,14 +45,14 @@ def test_initial_double_header_and_take_point() -> None:
         "kazaross-xg2: 3-away vs 5-away, cube 1 -> 2 (initial double), normal game"
     )
     assert f"{100 * expected:.2f}%" in out
-    assert match.points(KXG2, 3, 5).owner == "centre"
+    assert match.points(KXG2, (3, 5)).owner == "centre"
 
 
 def test_redouble_header_and_each_side_holding_the_cube() -> None:
     status, out, _ = run("takepoint", "--away", "3,5", "--cube", "2")
     assert status == 0
     assert "cube 2 -> 4 (redouble)" in out.splitlines()[0]
-    sp = match.points(KXG2, 3, 5, cube=2)
+    sp = match.points(KXG2, (3, 5), cube=2)
     assert sp.owner == "each"
     me, him = sp.players
     # the 5-away player redoubles to 4: win 4 -> it is 1-away (Crawford), lose 4 -> match lost
@@ -68,7 +68,7 @@ def test_redouble_header_and_each_side_holding_the_cube() -> None:
 
 def test_centred_cube_above_one_is_refused() -> None:
     with pytest.raises(InvalidScoreError, match="centred cube above 1"):
-        match.points(KXG2, 3, 5, cube=2, owner="centre")
+        match.points(KXG2, (3, 5), cube=2, owner="centre")
     status, _, err = run("takepoint", "--away", "3,5", "--cube", "2", "--owner", "centre")
     assert status == 2 and "centred cube above 1" in err and len(err.strip().splitlines()) == 1
 
@@ -77,7 +77,7 @@ def test_centred_cube_above_one_is_refused() -> None:
 def test_the_double_of_the_side_without_the_cube_does_not_apply(cube: int) -> None:
     # --owner player: the opponent cannot double. score_matrix's "player" row (the player
     # holds the cube) has NaN take points; the points() answer is None, printed "-"
-    sp = match.points(KXG2, 3, 5, cube=cube, owner="player")
+    sp = match.points(KXG2, (3, 5), cube=cube, owner="player")
     me, him = sp.players
     assert me.take_point_dead is None and me.take_point_live is None
     assert him.double_point_dead is None and him.cash_point_dead is None
@@ -99,7 +99,7 @@ def test_the_double_of_the_side_without_the_cube_does_not_apply(cube: int) -> No
 
 def test_post_crawford_redouble_does_not_arise() -> None:
     # post-Crawford only the trailer doubles; the leader holds the 2-cube and needs 1 point
-    sp = match.points(KXG2, 1, 4, cube=2)
+    sp = match.points(KXG2, (1, 4), cube=2)
     for p in sp.players:
         assert p.take_point_dead is None and p.double_point_dead is None
         assert not p.may_double
@@ -108,12 +108,12 @@ def test_post_crawford_redouble_does_not_arise() -> None:
     assert post[["take_dead", "take_live", "double", "cash_dead"]].isna().all().all()
     assert not post["may_double"].any()
     # on the 1-cube the trailer's double stays: the leader's take point at 3-away is 2.4 %
-    assert round(100 * match.points(KXG2, 1, 3).players[0].take_point_dead, 1) == 2.4
+    assert round(100 * match.points(KXG2, (1, 3)).players[0].take_point_dead, 1) == 2.4
 
 
 def test_market_window_result_has_a_frame_and_one_no_recube_spelling() -> None:
     # issue 23: a result with to_frame(), and "no_recube" as ScorePoints spells it
-    windows = match.market_window(KXG2, 2, 4)
+    windows = match.market_window(KXG2, (2, 4))
     mine, his = windows  # unpacks as before
     df = windows.to_frame()
     assert list(df.index) == ["player", "opponent"]
@@ -121,6 +121,6 @@ def test_market_window_result_has_a_frame_and_one_no_recube_spelling() -> None:
     assert df.loc["opponent", "double_point"] == his.double_point
     # the 2-away player's window: its no-recube cash point is 1 - the taker's no-recube
     # take point (the 4-away taker's free redouble ignored), from points()
-    sp = match.points(KXG2, 2, 4)
+    sp = match.points(KXG2, (2, 4))
     assert mine.cash_point_no_recube == pytest.approx(1 - sp.players[1].take_point_no_recube)
     assert not any("redouble" in c for c in df.columns if c != "auto_redouble")

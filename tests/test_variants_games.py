@@ -254,8 +254,8 @@ def test_match_equity_single_variant_is_the_cubeless_met() -> None:
     # one variant: the cubeless MET with its gammon rate, no backgammons
     met = cubeless(7, gammon_rate=0.25, backgammon_rate=0.0, one_away=None)
     m = VariantMatch(length=7, rotation=("fevga",), score=(2, 4))
-    assert match_mwc(m, 0, gammon_rates=[0.25]) == pytest.approx(met.mwc(5, 3), abs=1e-12)
-    assert match_mwc(m, 1, gammon_rates=[0.25]) == pytest.approx(met.mwc(3, 5), abs=1e-12)
+    assert match_mwc(m, 0, gammon_rates=[0.25]) == pytest.approx(met.mwc((5, 3)), abs=1e-12)
+    assert match_mwc(m, 1, gammon_rates=[0.25]) == pytest.approx(met.mwc((3, 5)), abs=1e-12)
 
 
 def test_rotation_met_by_hand_and_limits() -> None:
@@ -265,7 +265,7 @@ def test_rotation_met_by_hand_and_limits() -> None:
     for k in range(3):
         for i in range(1, 7):
             for j in range(1, 7):
-                assert m[k, i, j] == pytest.approx(met.mwc(i, j), abs=1e-12)
+                assert m[k, i, j] == pytest.approx(met.mwc((i, j)), abs=1e-12)
     # 1-away vs 2-away, next game k with gammon rate G: win it (1/2) and the match is won;
     # lose a single (1/2 (1 - G)) and the next game decides (1/2): 1/2 + (1 - G)/4
     m = rotation_met(2, [0.1, 0.3, 0.2], [0.0, 0.0, 0.0])

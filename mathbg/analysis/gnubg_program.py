@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mathbg._validate import away_score
 from mathbg.analysis.base import (
     BatchEvaluator,
     EngineNotAvailableError,
@@ -203,7 +204,8 @@ class Situation:
         owner: CubeOwner | str = CubeOwner.CENTRE,
     ) -> Situation:
         """The situation at ``away`` = (roller's, opponent's) points to go in a match."""
-        return cls(length, (length - away[0], length - away[1]), crawford, cube,
+        a, b = away_score(away)
+        return cls(length, (length - a, length - b), crawford, cube,
                    CubeOwner.parse(owner))  # fmt: skip
 
 

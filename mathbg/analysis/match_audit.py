@@ -294,7 +294,7 @@ def cube_access(match: MatchState, player: int, cube_limit: int | None = None) -
     away = match.length - match.score[player]
     opp = match.length - match.score[1 - player]
     crawford = bool(match.crawford) and (away == 1) != (opp == 1)
-    return may_double(away, opp, match.cube, str(owner), crawford=crawford)
+    return may_double((away, opp), match.cube, str(owner), crawford=crawford)
 
 
 def _state(match: MatchState, roller: int) -> MatrixState:

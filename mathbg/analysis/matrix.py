@@ -163,7 +163,9 @@ class MatrixRow:
     """One row of a position's matrix: a score and cube state and its values.
 
     The fields are the columns of :meth:`PositionAnalysis.to_frame`, in order
-    (:data:`COLUMNS`); the module notes say what each value means. ``exact_*`` are NaN
+    (:data:`COLUMNS`), but for the score ``away = (player_away, opponent_away)`` (None for
+    money), the frame's two columns ``away`` and ``opp_away``; the module notes say what
+    each value means. ``exact_*`` are NaN
     (``exact_action`` None) where the exact solver does not cover the position.
     ``cube_eval`` says where the cube values come from: ``"mathbg"`` (the engine's cubeless
     chances through mathbg's 0-ply cubeless -> cubeful step) or ``"gnubg"`` (gnubg's own
@@ -177,8 +179,7 @@ class MatrixRow:
     plies: int | None
     met: str
     length: int | None
-    away: int | None
-    opp_away: int | None
+    away: tuple[int, int] | None
     crawford: bool
     state: str
     cube: int
@@ -207,7 +208,9 @@ class MatrixRow:
 
     def values(self) -> dict[str, Any]:
         """The row as a dict of its columns (the DataFrame's row)."""
-        return {name: getattr(self, name) for name in COLUMNS}
+        away = (None, None) if self.away is None else self.away
+        score = {"away": away[0], "opp_away": away[1]}
+        return {name: score[name] if name in score else getattr(self, name) for name in COLUMNS}
 
     def set_exact(self, exact: CubeDecision) -> None:
         """Fill the ``exact_*`` columns from the exact solver's decision."""
@@ -219,8 +222,12 @@ class MatrixRow:
         self.exact_differs = str(self.exact_action) != str(self.action)
 
 
-#: Columns of :meth:`PositionAnalysis.to_frame`, in order (the fields of :class:`MatrixRow`).
-COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(MatrixRow))
+#: Columns of :meth:`PositionAnalysis.to_frame`, in order: the fields of :class:`MatrixRow`,
+#: its score ``away`` as two columns ``away`` and ``opp_away``.
+COLUMNS: tuple[str, ...] = tuple(
+    name for f in fields(MatrixRow)
+    for name in (("away", "opp_away") if f.name == "away" else (f.name,))
+)  # fmt: skip
 
 
 def _float(v: float | None) -> float:
@@ -327,25 +334,25 @@ def _match_block(
     nd = np.empty((m, n))
     for owner in set(owners.tolist()):
         k = np.nonzero(owners == owner)[0]
-        nd[k] = cubeful_mwc(probs[None], met, a[k, None], b[k, None], cube=c[k, None],
+        nd[k] = cubeful_mwc(probs[None], met, (a[k, None], b[k, None]), cube=c[k, None],
                             owner=owner, cube_life=xs[None], crawford=cr[k, None])  # fmt: skip
-    nd_emg = np.asarray(emg(nd, met, a[:, None], b[:, None], c[:, None], crawford=cr[:, None],
+    nd_emg = np.asarray(emg(nd, met, (a[:, None], b[:, None]), c[:, None], crawford=cr[:, None],
                             undefined="nan"))  # '-' where undefined; the rows go on
     nan = np.full((m, n), np.nan)
     out = _Block([[CubeAction.NOT_AVAILABLE] * n for _ in range(m)], nd, nan.copy(),
                  nan.copy(), nd.copy(), nd_emg, nan.copy(), nan.copy(), nan.copy(),
                  nan.copy())  # fmt: skip
-    d = np.array([may_double(int(a[j]), int(b[j]), int(c[j]), str(owners[j]),
+    d = np.array([may_double((int(a[j]), int(b[j])), int(c[j]), str(owners[j]),
                              crawford=bool(cr[j])) for j in range(m)], dtype=bool)  # fmt: skip
     if not d.any():
         return out
     j = np.nonzero(d)[0]
     aj, bj, cj, crj = a[j], b[j], c[j], cr[j]
-    dp = np.asarray(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, aj, bj, cj, crawford=crj))
+    dp = np.asarray(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, (aj, bj), cj, crawford=crj))
     if take_points:
-        dt, tp = match_take_points(probs, met, aj, bj, cj, crj, xs, dp)
+        dt, tp = match_take_points(probs, met, (aj, bj), cj, crj, xs, dp)
     else:  # the double/take values alone (the take point search is most of the cost)
-        dt = np.asarray(cubeful_mwc(probs[None], met, aj[:, None], bj[:, None],
+        dt = np.asarray(cubeful_mwc(probs[None], met, (aj[:, None], bj[:, None]),
                                     cube=2 * cj[:, None], owner=CubeOwner.OPPONENT,
                                     cube_life=xs[None], crawford=crj[:, None]))  # fmt: skip
         tp = np.full((j.size, n), np.nan)
@@ -358,10 +365,10 @@ def _match_block(
         out.optimal[jj] = np.where(doubles, np.minimum(dt[r], dp[r]), nd[jj])
     out.double_take[j] = dt
     out.double_pass[j] = dp[:, None]
-    out.emg_double_take[j] = emg(dt, met, aj[:, None], bj[:, None], cj[:, None],
+    out.emg_double_take[j] = emg(dt, met, (aj[:, None], bj[:, None]), cj[:, None],
                                  crawford=crj[:, None], undefined="nan")  # fmt: skip
     out.emg_double_pass[j] = emg(np.broadcast_to(dp[:, None], (j.size, n)), met,
-                                 aj[:, None], bj[:, None], cj[:, None],
+                                 (aj[:, None], bj[:, None]), cj[:, None],
                                  crawford=crj[:, None], undefined="nan")  # fmt: skip
     out.take_point[j] = tp
     out.take_margin[j] = (1.0 - probs[None, :, 0]) - tp
@@ -404,7 +411,7 @@ def _two_sided_values(
         dec = race_cube_decision(position, beavers=beavers, jacoby=jacoby)
         return _money_values(dec, money_take_point(probs, x), 1.0 - float(probs[0])), x
     a, b = st.away
-    dec = race_cube_decision(position, met=met, away=a, opp_away=b, cube=st.cube,
+    dec = race_cube_decision(position, met=met, away=(a, b), cube=st.cube,
                              owner=st.owner, crawford=st.crawford)  # fmt: skip
     xs = dec.x[0] if isinstance(dec.x, tuple) else (x if dec.x is None else dec.x)
     x_dt = dec.x[1] if isinstance(dec.x, tuple) else xs
@@ -412,7 +419,7 @@ def _two_sided_values(
     tp = tm = _NAN
     if dec.double_take is not None:
         dp = _float(dec.double_pass)
-        tp = match_take_point(probs, met, a, b, cube=st.cube, crawford=st.crawford,
+        tp = match_take_point(probs, met, (a, b), cube=st.cube, crawford=st.crawford,
                               cube_life=x_dt, double_pass=dp)  # fmt: skip
         tm = (1.0 - float(probs[0])) - tp
     values = CubeValues(dec.action, dec.no_double, _float(dec.double_take),
@@ -551,7 +558,7 @@ def _json_row(row: MatrixRow) -> dict[str, Any]:
         exact = {"action": str(row.exact_action),
                  **{k: _num(getattr(row, "exact_" + k)) for k in _VALUE_KEYS},
                  "differs": bool(row.exact_differs)}  # fmt: skip
-    away = None if row.away is None else [int(row.away), int(row.opp_away or 0)]
+    away = None if row.away is None else [int(row.away[0]), int(row.away[1])]
     return {
         "away": away,
         "crawford": bool(row.crawford),
@@ -750,9 +757,9 @@ GNUBG_MET = "gnubg's default (kazaross-xg2)"
 
 
 def _gnubg_situation(row: MatrixRow, jacoby: bool, beavers: bool) -> Situation:
-    if row.away is None or row.length is None or row.opp_away is None:
+    if row.away is None or row.length is None:
         return Situation(jacoby=jacoby, beavers=beavers)
-    return Situation.at(row.length, (row.away, row.opp_away), crawford=row.crawford,
+    return Situation.at(row.length, row.away, crawford=row.crawford,
                         cube=row.cube, owner=row.owner)  # fmt: skip
 
 
@@ -772,8 +779,7 @@ def _gnubg_cubeful(
         for row, dec in zip(an.rows, r["decisions"], strict=True):
             action = gnubg_action(dec["text"])
             opt, nd, dt, dp = (float(v) for v in dec["mwc"])
-            allowed = row.away is None or may_double(row.away, int(row.opp_away or 0),
-                                                     row.cube, str(row.owner),
+            allowed = row.away is None or may_double(row.away, row.cube, str(row.owner),
                                                      crawford=row.crawford)  # fmt: skip
             if not allowed:
                 action = CubeAction.NOT_AVAILABLE
@@ -910,8 +916,7 @@ class _Batch:
         ev = self.evaluations[i]
         return MatrixRow(
             self.ids[i], ev.engine, ev.plies, _met_name(met), length,
-            None if st.away is None else st.away[0], None if st.away is None else st.away[1],
-            st.crawford, st.state, st.cube, st.owner, current,
+            st.away, st.crawford, st.state, st.cube, st.owner, current,
             "equity" if st.away is None else "mwc", x,
             *(getattr(values, f.name) for f in fields(CubeValues)),
         )  # fmt: skip
@@ -972,8 +977,8 @@ def rows_at(
     >>> chances = get_evaluator("given", probabilities=[0.7, 0.2, 0.01, 0.05, 0.002])
     >>> state = MatrixState((3, 3), False, 1, CubeOwner.CENTRE)
     >>> [row] = rows_at([position], [chances.evaluate(position)], [state], exact=False)
-    >>> row.state, row.away, row.opp_away, str(row.action)
-    ('normal', 3, 3, 'double, pass')
+    >>> row.state, row.away, str(row.action)
+    ('normal', (3, 3), 'double, pass')
     >>> [round(float(v), 4) for v in (row.no_double, row.double_take, row.double_pass)]
     [0.5857, 0.6074, 0.5995]
     """
@@ -1102,7 +1107,7 @@ exact, jacoby, beavers, exact_progress, disk_cache, cube_eval :
     --------
     >>> an = analyze("4HPwATDgc/ABMA", length=3, met="zadeh",
     ...              probabilities=[0.7, 0.2, 0.01, 0.05, 0.002])
-    >>> an.met, an.rows[0].state, an.rows[1].away
+    >>> an.met, an.rows[0].state, an.rows[1].away[0]
     ('zadeh', 'money', 1)
     """
     return analyze_many(

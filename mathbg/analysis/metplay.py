@@ -283,10 +283,10 @@ def _after(met: Any, a: int, b: int, kind: str, won0: int, won1: int) -> float:
     if b2 <= 0:
         return 0.0
     if kind != "normal":
-        return float(met.mwc(a2, b2, post_crawford=True))
+        return float(met.mwc((a2, b2), post_crawford=True))
     if a2 == 1 or b2 == 1:
-        return float(met.mwc(a2, b2, crawford=True))
-    return float(met.mwc(a2, b2))
+        return float(met.mwc((a2, b2), crawford=True))
+    return float(met.mwc((a2, b2)))
 
 
 # ----------------------------------------------------------------------------- engines
@@ -392,10 +392,10 @@ def _decide(
             g = (view == v) & (centred == own)
             if g.any():
                 owner = "centre" if own else "player"
-                nd[g] = cubeful_mwc(probs[g], views[v], ar[g], br[g], cube=cube[g],
+                nd[g] = cubeful_mwc(probs[g], views[v], (ar[g], br[g]), cube=cube[g],
                                     owner=owner, cube_life=x[g])  # fmt: skip
         g = view == v
-        dt[g] = cubeful_mwc(probs[g], views[v], ar[g], br[g], cube=2 * cube[g],
+        dt[g] = cubeful_mwc(probs[g], views[v], (ar[g], br[g]), cube=2 * cube[g],
                             owner="opponent", cube_life=x[g])  # fmt: skip
     return nd, dt
 
@@ -568,10 +568,10 @@ def _exact_solutions(
 
     def mwc0(x: int, y: int, k: str) -> float:
         if k == "post":
-            return float(met.mwc(x, y, post_crawford=True))
+            return float(met.mwc((x, y), post_crawford=True))
         if k == "crawford":
-            return float(met.mwc(x, y, crawford=True))
-        return float(met.mwc(x, y))
+            return float(met.mwc((x, y), crawford=True))
+        return float(met.mwc((x, y)))
 
     def mwc1(x: int, y: int, k: str) -> float:
         return 1.0 - mwc0(y, x, k)

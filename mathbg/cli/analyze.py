@@ -236,7 +236,7 @@ def _print(result: Any) -> None:
         if row.state == "money":
             score = "money"
         else:
-            score = f"{row.away}a/{row.opp_away}a" + (" C" if row.crawford else "")
+            score = f"{row.away[0]}a/{row.away[1]}a" + (" C" if row.crawford else "")
         cube = f"{row.cube} {row.owner}"
         unit = row.unit
         exact = ""

@@ -171,8 +171,7 @@ def run_decide(args: argparse.Namespace) -> int:
         dec = cube_decision(
             probs,
             load_met(args.met),
-            a,
-            b,
+            (a, b),
             cube=args.cube,
             owner=args.owner,
             cube_life=args.cube_life,

@@ -284,8 +284,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidScoreError(f"post-Crawford needs a side 1-away; the score is {a}/{b}-away")
     sp = points(
         met,
-        a,
-        b,
+        (a, b),
         cube=args.cube,
         owner=args.owner,
         gammons=gammons,

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mathbg._validate import away_pair
 from mathbg.cube.inputs import check_away, check_cube, check_cube_life, check_rates
 from mathbg.errors import InvalidParameterError
 from mathbg.met.catalogue import as_met
@@ -48,7 +49,7 @@ def view_mwc(
     1-away entries are Crawford-game values (gnubg ``getMEMultiple``).
     """
     post_now = post & ((a == 1) | (b == 1))
-    return v.met.mwc_array(a, b, post_crawford=post_now, player=v.player)
+    return v.met.mwc_array((a, b), post_crawford=post_now, player=v.player)
 
 
 # ----------------------------------------------------------------------------- core
@@ -146,8 +147,7 @@ Rates = tuple[Arr, Arr, Arr, Arr]
 
 def prepare(
     met: MET | str,
-    away: ArrayLike,
-    opp_away: ArrayLike,
+    away: tuple[ArrayLike, ArrayLike],
     cube: ArrayLike,
     gammons: Any,
     backgammons: Any,
@@ -157,8 +157,9 @@ def prepare(
     """Checked inputs broadcast together: the table view, scores, cube, rates
     ``(g0, b0, g1, b1)``, "a side is 1-away", "this is the Crawford game" and ``x``."""
     t = MetView(as_met(met), 0)
-    a = check_away(away, "away")
-    b = check_away(opp_away, "opp_away")
+    first, second = away_pair(away)
+    a = check_away(first, "away[0]")
+    b = check_away(second, "away[1]")
     c = check_cube(cube)
     g0, g1 = pair(gammons, "gammons")
     b0, b1 = pair(backgammons, "backgammons")
@@ -308,8 +309,7 @@ def nan_crawford(sol: Solution, arr: Arr) -> Arr:
 # run's parameters are prepare's: it is prepare then solve, the one call most users need.
 def run(
     met: MET | str,
-    away: ArrayLike,
-    opp_away: ArrayLike,
+    away: tuple[ArrayLike, ArrayLike],
     cube: ArrayLike,
     gammons: Any,
     backgammons: Any,
@@ -318,7 +318,7 @@ def run(
 ) -> tuple[Solution, Arr]:
     """Check and broadcast the inputs, solve; return the solution and the broadcast x."""
     t, a, b, c, rates, one_away, crawford_game, xv = prepare(
-        met, away, opp_away, cube, gammons, backgammons, crawford, x
+        met, away, cube, gammons, backgammons, crawford, x
     )
     return solve(t, a, b, c, rates, one_away, crawford_game), xv
 

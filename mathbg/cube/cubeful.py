@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mathbg._validate import cube_state
+from mathbg._validate import away_pair, away_score, cube_state
 from mathbg.cube._solver import MetView, solve, view_mwc
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
 from mathbg.cube.inputs import (
@@ -70,20 +70,19 @@ def _out(a: NDArray[np.float64]) -> Float:
 
 
 def _score(
-    met: MET | str, away: int, opp_away: int, cube: int, crawford: bool
+    met: MET | str, away: tuple[int, int], cube: int, crawford: bool
 ) -> tuple[MET, int, int, int, str]:
     m = as_met(met)
-    a = int(check_away(away, "away"))
-    b = int(check_away(opp_away, "opp_away"))
+    a, b = away_score(away)
     c = int(check_cube(cube))
-    state = score_state(a, b, crawford=crawford)
+    state = score_state((a, b), crawford=crawford)
     return m, a, b, c, state
 
 
-def _need_score(away: int | None, opp_away: int | None) -> tuple[int, int]:
-    if away is None or opp_away is None:
-        raise InvalidScoreError("match play needs both away and opp_away")
-    return away, opp_away
+def _need_score(away: tuple[int, int] | None) -> tuple[int, int]:
+    if away is None:
+        raise InvalidScoreError("match play needs the score, away=(player_away, opponent_away)")
+    return away_score(away)
 
 
 def _outcomes(m: MET, a: Any, b: Any, c: Any, post: Any) -> tuple[NDArray[np.float64], ...]:
@@ -115,12 +114,13 @@ class _Scores:
     cubeful: NDArray[np.bool_]  #: gnubg applies the cube (see the module notes)
 
 
-def _scores(met: MET | str, away: Any, opp_away: Any, cube: Any, crawford: Any) -> _Scores:
+def _scores(met: MET | str, away: Any, cube: Any, crawford: Any) -> _Scores:
     """:func:`_score` for arrays: every element checked as :func:`score_state` checks it."""
     m = as_met(met)
+    first, second = away_pair(away)
     a, b, c, cr = np.broadcast_arrays(
-        check_away(away, "away"),
-        check_away(opp_away, "opp_away"),
+        check_away(first, "away[0]"),
+        check_away(second, "away[1]"),
         check_cube(cube),
         np.asarray(crawford, dtype=bool),
     )
@@ -129,7 +129,7 @@ def _scores(met: MET | str, away: Any, opp_away: Any, cube: Any, crawford: Any) 
     bad = cr & ~one
     if np.any(bad):  # raises the scalar check's message for the first bad element
         i = tuple(np.argwhere(bad)[0]) if bad.ndim else ()
-        score_state(int(a[i]), int(b[i]), crawford=True)
+        score_state((int(a[i]), int(b[i])), crawford=True)
     no_cube = (cr & one) | dmp | ((a <= c) & (b <= c)) | ((a == 2) & (b == 2))
     return _Scores(m, a, b, c, one | dmp, ~no_cube)
 
@@ -137,8 +137,7 @@ def _scores(met: MET | str, away: Any, opp_away: Any, cube: Any, crawford: Any) 
 def cubeless_mwc(
     probs: ArrayLike,
     met: MET | str,
-    away: ArrayLike,
-    opp_away: ArrayLike,
+    away: tuple[ArrayLike, ArrayLike],
     cube: ArrayLike = 1,
     *,
     crawford: ArrayLike = False,
@@ -148,8 +147,8 @@ def cubeless_mwc(
 
     ``probs`` are gnubg's five outputs with cumulative gammons (see the module docs); the
     outcomes are single, gammon and backgammon wins and losses at the current cube.
-    ``away``, ``opp_away``, ``cube`` and ``crawford`` may be arrays (many scores at once):
-    they broadcast against the leading shape of ``probs``.
+    The two elements of ``away``, ``cube`` and ``crawford`` may be arrays (many scores at
+    once): they broadcast against the leading shape of ``probs``.
 
     Parameters
     ----------
@@ -157,8 +156,9 @@ def cubeless_mwc(
         The player on roll's five outputs (cumulative gammons).
     met : MET or str
         The match equity table.
-    away, opp_away : int or array_like
-        Points the player on roll and the opponent need.
+    away : (int, int) or (array_like, array_like)
+        The score ``(player_away, opponent_away)``: points the player on roll and the
+        opponent need.
     cube : int or array_like, optional
         The cube value.
     crawford : bool or array_like, optional
@@ -180,12 +180,12 @@ def cubeless_mwc(
     --------
     A certain single win at 1-away/1-away wins the match:
 
-    >>> cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], "kazaross-xg2", 1, 1)
+    >>> cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], "kazaross-xg2", (1, 1))
     1.0
     """
     p = np.asarray(probs, dtype=np.float64)
     rates_from_probabilities(p)  # validates
-    sc = _scores(met, away, opp_away, cube, crawford)
+    sc = _scores(met, away, cube, crawford)
     wins, loses = _outcomes(sc.met, sc.a, sc.b, sc.c, sc.post)
     w, wg, wb, lg, lb = (p[..., i] for i in range(5))
     lose = 1.0 - w
@@ -209,8 +209,7 @@ def _lin(p: Any, x0: Any, y0: Any, x1: Any, y1: Any) -> Any:
 def cubeful_mwc(
     probs: ArrayLike,
     met: MET | str,
-    away: ArrayLike,
-    opp_away: ArrayLike,
+    away: tuple[ArrayLike, ArrayLike],
     *,
     cube: ArrayLike = 1,
     owner: str = "centre",
@@ -227,10 +226,10 @@ def cubeful_mwc(
         them as disjoint fractions of each side's wins.
     met : mathbg.met.MET or str
         The match equity table.
-    away, opp_away : int or array_like
-        Points the player on roll and the opponent need. Arrays (with ``cube`` and
-        ``crawford``) give many scores in one call: they broadcast against the leading
-        shape of ``probs``.
+    away : (int, int) or (array_like, array_like)
+        The score ``(player_away, opponent_away)``: points the player on roll and the
+        opponent need. A pair of arrays (with ``cube`` and ``crawford``) gives many scores
+        in one call: they broadcast against the leading shape of ``probs``.
     cube : int or array_like
         Cube value.
     owner : {"centre", "player", "opponent"}
@@ -262,16 +261,16 @@ def cubeful_mwc(
     A dead cube (``cube_life=0``) gives the cubeless MWC:
 
     >>> p = [0.6, 0.0, 0.0, 0.0, 0.0]
-    >>> bool(cubeful_mwc(p, "kazaross-xg2", 5, 5, cube_life=0.0)
-    ...      == cubeless_mwc(p, "kazaross-xg2", 5, 5))
+    >>> bool(cubeful_mwc(p, "kazaross-xg2", (5, 5), cube_life=0.0)
+    ...      == cubeless_mwc(p, "kazaross-xg2", (5, 5)))
     True
     """
     p = np.asarray(probs, dtype=np.float64)
     g0, b0, g1, b1 = rates_from_probabilities(p)
-    sc = _scores(met, away, opp_away, cube, crawford)
+    sc = _scores(met, away, cube, crawford)
     owner = check_owner(owner)
     xv = check_cube_life(cube_life)
-    dead = np.asarray(cubeless_mwc(p, sc.met, sc.a, sc.b, sc.c, crawford=crawford))
+    dead = np.asarray(cubeless_mwc(p, sc.met, (sc.a, sc.b), sc.c, crawford=crawford))
     if not np.any(sc.cubeful):
         return _out(dead)
     wins, loses = _outcomes(sc.met, sc.a, sc.b, sc.c, sc.post)
@@ -307,8 +306,7 @@ def cubeful_mwc(
 def emg(
     mwc: ArrayLike,
     met: MET | str,
-    away: ArrayLike,
-    opp_away: ArrayLike,
+    away: tuple[ArrayLike, ArrayLike],
     cube: ArrayLike = 1,
     *,
     crawford: ArrayLike = False,
@@ -328,8 +326,8 @@ def emg(
         Match winning chances of the player.
     met : MET or str
         The match equity table.
-    away, opp_away : int or array_like
-        Points the player and the opponent need.
+    away : (int, int) or (array_like, array_like)
+        The score ``(player_away, opponent_away)``.
     cube : int or array_like, optional
         The cube value.
     crawford : bool or array_like, optional
@@ -355,10 +353,10 @@ def emg(
     --------
     >>> from mathbg.met import as_met
     >>> t = as_met("kazaross-xg2")
-    >>> emg(t.mwc(2, 3), t, 3, 3), emg(t.mwc(3, 2), t, 3, 3)
+    >>> emg(t.mwc((2, 3)), t, (3, 3)), emg(t.mwc((3, 2)), t, (3, 3))
     (1.0, -1.0)
     """
-    sc = _scores(met, away, opp_away, cube, crawford)
+    sc = _scores(met, away, cube, crawford)
     wins, loses = _outcomes(sc.met, sc.a, sc.b, sc.c, sc.post)
     win, lose = wins[..., 0], loses[..., 0]
     same = win == lose
@@ -404,8 +402,7 @@ def _money_equity(
 def cubeful_equity(
     probs: ArrayLike,
     met: MET | str | None = None,
-    away: int | None = None,
-    opp_away: int | None = None,
+    away: tuple[int, int] | None = None,
     *,
     cube: int = 1,
     owner: str = "centre",
@@ -426,8 +423,8 @@ def cubeful_equity(
         The player on roll's five outputs (cumulative gammons).
     met : MET or str, optional
         The match equity table; None for money play.
-    away, opp_away : int, optional
-        The score (match play).
+    away : (int, int), optional
+        The score ``(player_away, opponent_away)`` (match play).
     cube : int, optional
         The cube value.
     owner : {"centre", "player", "opponent"}, optional
@@ -467,20 +464,18 @@ def cubeful_equity(
     """
     if met is None:
         return _money_equity(probs, owner=owner, x=cube_life, jacoby=jacoby)
-    away, opp_away = _need_score(away, opp_away)
-    value = cubeful_mwc(probs, met, away, opp_away, cube=cube, owner=owner, cube_life=cube_life,
+    score = _need_score(away)
+    value = cubeful_mwc(probs, met, score, cube=cube, owner=owner, cube_life=cube_life,
                         crawford=crawford)  # fmt: skip
-    return emg(value, met, away, opp_away, cube, crawford=crawford)
+    return emg(value, met, score, cube, crawford=crawford)
 
 
 # cube_decision repeats cubeful_equity's parameters on purpose: the public functions of
-# mathbg.cube take one vocabulary (met, away, opp_away, cube, owner, cube_life, crawford,
-# jacoby).
+# mathbg.cube take one vocabulary (met, away, cube, owner, cube_life, crawford, jacoby).
 def cube_decision(
     probs: ArrayLike,
     met: MET | str | None = None,
-    away: int | None = None,
-    opp_away: int | None = None,
+    away: tuple[int, int] | None = None,
     *,
     cube: int = 1,
     owner: str = "centre",
@@ -502,8 +497,9 @@ def cube_decision(
         The player on roll's five outputs (cumulative gammons).
     met : MET or str, optional
         The match equity table (or a name, :func:`mathbg.met.as_met`); None for money play.
-    away, opp_away : int, optional
-        Points the player on roll and the opponent need (match play).
+    away : (int, int), optional
+        The score ``(player_away, opponent_away)``: points the player on roll and the
+        opponent need (match play).
     cube : int, optional
         The cube value.
     owner : {"centre", "player", "opponent"}, optional
@@ -559,20 +555,19 @@ def cube_decision(
         action = classify(nd, dt, dp, can_gammon=can_gammon, beavers=beavers, money=True)
         optimal = min(dt, dp) if action.doubles else nd
         return CubeDecision(action, nd, dt, dp, optimal, "equity", None, life)
-    away, opp_away = _need_score(away, opp_away)
-    m, a, b, c, state = _score(met, away, opp_away, cube, crawford)
+    m, a, b, c, state = _score(met, _need_score(away), cube, crawford)
     cube_state(c, owner == "centre", state == "crawford")
-    nd = float(cubeful_mwc(p, m, a, b, cube=c, owner=owner, cube_life=x, crawford=crawford))
-    nd_emg = float(emg(nd, m, a, b, c, crawford=crawford))
-    if not may_double(a, b, c, owner, crawford=crawford):
+    nd = float(cubeful_mwc(p, m, (a, b), cube=c, owner=owner, cube_life=x, crawford=crawford))
+    nd_emg = float(emg(nd, m, (a, b), c, crawford=crawford))
+    if not may_double((a, b), c, owner, crawford=crawford):
         return CubeDecision(
             CubeAction.NOT_AVAILABLE, nd, None, None, nd, "mwc", (nd_emg, None, None), life
         )
     dt = float(
-        cubeful_mwc(p, m, a, b, cube=2 * c, owner="opponent", cube_life=x, crawford=crawford)
+        cubeful_mwc(p, m, (a, b), cube=2 * c, owner="opponent", cube_life=x, crawford=crawford)
     )
     dp = float(_outcomes(m, a, b, c, state != "normal")[0][0])
     action = classify(nd, dt, dp, can_gammon=can_gammon, money=False)
     optimal = min(dt, dp) if action.doubles else nd
-    emgs = tuple(float(emg(v, m, a, b, c, crawford=crawford)) for v in (nd, dt, dp))
+    emgs = tuple(float(emg(v, m, (a, b), c, crawford=crawford)) for v in (nd, dt, dp))
     return CubeDecision(action, nd, dt, dp, optimal, "mwc", emgs, life)  # type: ignore[arg-type]

@@ -1,10 +1,11 @@
 """Match-play cube points from a match equity table (MET).
 
-Every function is vectorised over the score (``away``, ``opp_away``) and the cube value
+Every function is vectorised over the score (``away``, a pair of arrays) and the cube value
 (numpy broadcasting) and reads any :class:`mathbg.met.MET` (or any object with its
 ``pre``/``post`` arrays). Conventions:
 
-- ``away`` is the *first-named player's* points to go, ``opp_away`` the opponent's; the
+- ``away = (player_away, opponent_away)``: the *first-named player's* points to go, then
+  the opponent's (the one spelling of a score, as ``--away 3,5`` on the command line); the
   cube value ``cube`` is the current one (a double turns it to ``2 cube``).
 - ``gammons = (G0, G1)`` and ``backgammons = (B0, B1)`` are the first-named player's and the
   opponent's rates, **disjoint fractions of that side's wins** (gammons that are not
@@ -96,7 +97,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from mathbg._output import FrameMixin
-from mathbg._validate import cube_state
+from mathbg._validate import away_score, cube_state
 from mathbg.cube._solver import (
     Arr,
     MetView,
@@ -110,7 +111,6 @@ from mathbg.cube._solver import (
     solve,
 )
 from mathbg.cube.inputs import (
-    check_away,
     check_cube,
     check_cube_life,
     check_owner,
@@ -159,9 +159,10 @@ _DOC_ARGS = """
     ----------
     met : mathbg.met.MET or str
         The match equity table (or the name of a shipped table or MET model).
-    away, opp_away : array_like of int
-        Points the first-named player and the opponent still need (>= 1; scores past the
-        table's length read its Montgomery / Zadeh extension, as gnubg does).
+    away : (array_like of int, array_like of int)
+        The score ``(player_away, opponent_away)``: points the first-named player and the
+        opponent still need (>= 1; scores past the table's length read its Montgomery /
+        Zadeh extension, as gnubg does).
     cube : array_like of int
         Current cube value (a power of two); a double turns it to ``2 cube``.
     gammons, backgammons : (G0, G1), (B0, B1)
@@ -174,8 +175,7 @@ _DOC_ARGS = """
 
 def take_point_dead(
     met: MET | str,
-    away: ArrayLike,
-    opp_away: ArrayLike,
+    away: tuple[ArrayLike, ArrayLike],
     cube: ArrayLike = 1,
     gammons: Any = (0.0, 0.0),
     backgammons: Any = (0.0, 0.0),
@@ -205,19 +205,18 @@ def take_point_dead(
 
     Examples
     --------
-    >>> round(take_point_dead("kazaross-xg2", 3, 3), 4)
+    >>> round(take_point_dead("kazaross-xg2", (3, 3)), 4)
     0.3017
-    >>> round(take_point_dead("kazaross-xg2", 4, 2), 4)
+    >>> round(take_point_dead("kazaross-xg2", (4, 2)), 4)
     0.1856
     """
-    sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    sol, _ = run(met, away, cube, gammons, backgammons, crawford)
     return scalar(nan_crawford(sol, 1.0 - sol.cash_dead[1][0]))
 
 
 def take_point_live(
     met: MET | str,
-    away: ArrayLike,
-    opp_away: ArrayLike,
+    away: tuple[ArrayLike, ArrayLike],
     cube: ArrayLike = 1,
     gammons: Any = (0.0, 0.0),
     backgammons: Any = (0.0, 0.0),
@@ -245,17 +244,16 @@ def take_point_live(
 
     Examples
     --------
-    >>> round(take_point_live("kazaross-xg2", 3, 3), 4)
+    >>> round(take_point_live("kazaross-xg2", (3, 3)), 4)
     0.2265
     """
-    sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    sol, _ = run(met, away, cube, gammons, backgammons, crawford)
     return scalar(nan_crawford(sol, 1.0 - sol.cash_live[1][0]))
 
 
 def take_point(
     met: MET | str,
-    away: ArrayLike,
-    opp_away: ArrayLike,
+    away: tuple[ArrayLike, ArrayLike],
     cube: ArrayLike = 1,
     gammons: Any = (0.0, 0.0),
     backgammons: Any = (0.0, 0.0),
@@ -283,19 +281,18 @@ def take_point(
 
     Examples
     --------
-    >>> round(take_point("kazaross-xg2", 3, 3), 4)  # dead
+    >>> round(take_point("kazaross-xg2", (3, 3)), 4)  # dead
     0.3017
-    >>> round(take_point("kazaross-xg2", 3, 3, cube_life=1.0), 4)  # fully live
+    >>> round(take_point("kazaross-xg2", (3, 3), cube_life=1.0), 4)  # fully live
     0.2265
     """
-    sol, xv = run(met, away, opp_away, cube, gammons, backgammons, crawford, cube_life)
+    sol, xv = run(met, away, cube, gammons, backgammons, crawford, cube_life)
     return scalar(nan_crawford(sol, 1.0 - cash_at_x(sol, 1, xv)[0]))
 
 
 def cash_point_dead(
     met: MET | str,
-    away: ArrayLike,
-    opp_away: ArrayLike,
+    away: tuple[ArrayLike, ArrayLike],
     cube: ArrayLike = 1,
     gammons: Any = (0.0, 0.0),
     backgammons: Any = (0.0, 0.0),
@@ -321,17 +318,16 @@ def cash_point_dead(
 
     Examples
     --------
-    >>> round(cash_point_dead("kazaross-xg2", 3, 3), 4)
+    >>> round(cash_point_dead("kazaross-xg2", (3, 3)), 4)
     0.6983
     """
-    sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    sol, _ = run(met, away, cube, gammons, backgammons, crawford)
     return scalar(nan_crawford(sol, sol.cash_dead[0][0]))
 
 
 def cash_point_live(
     met: MET | str,
-    away: ArrayLike,
-    opp_away: ArrayLike,
+    away: tuple[ArrayLike, ArrayLike],
     cube: ArrayLike = 1,
     gammons: Any = (0.0, 0.0),
     backgammons: Any = (0.0, 0.0),
@@ -355,17 +351,16 @@ def cash_point_live(
 
     Examples
     --------
-    >>> round(cash_point_live("kazaross-xg2", 3, 3), 4)  # 1 - 22.65 %
+    >>> round(cash_point_live("kazaross-xg2", (3, 3)), 4)  # 1 - 22.65 %
     0.7735
     """
-    sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    sol, _ = run(met, away, cube, gammons, backgammons, crawford)
     return scalar(nan_crawford(sol, sol.cash_live[0][0]))
 
 
 def cash_point(
     met: MET | str,
-    away: ArrayLike,
-    opp_away: ArrayLike,
+    away: tuple[ArrayLike, ArrayLike],
     cube: ArrayLike = 1,
     gammons: Any = (0.0, 0.0),
     backgammons: Any = (0.0, 0.0),
@@ -390,17 +385,16 @@ def cash_point(
 
     Examples
     --------
-    >>> round(cash_point("kazaross-xg2", 3, 3), 4)  # dead: 1 - 30.17 %
+    >>> round(cash_point("kazaross-xg2", (3, 3)), 4)  # dead: 1 - 30.17 %
     0.6983
     """
-    sol, xv = run(met, away, opp_away, cube, gammons, backgammons, crawford, cube_life)
+    sol, xv = run(met, away, cube, gammons, backgammons, crawford, cube_life)
     return scalar(nan_crawford(sol, cash_at_x(sol, 0, xv)[0]))
 
 
 def double_point(
     met: MET | str,
-    away: ArrayLike,
-    opp_away: ArrayLike,
+    away: tuple[ArrayLike, ArrayLike],
     cube: ArrayLike = 1,
     gammons: Any = (0.0, 0.0),
     backgammons: Any = (0.0, 0.0),
@@ -430,18 +424,17 @@ def double_point(
 
     Examples
     --------
-    >>> round(double_point("kazaross-xg2", 3, 3), 4)  # symmetric score, gammonless
+    >>> round(double_point("kazaross-xg2", (3, 3)), 4)  # symmetric score, gammonless
     0.5
     """
-    sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    sol, _ = run(met, away, cube, gammons, backgammons, crawford)
     arr = sol.double_point[0][0] if auto_redouble else sol.double_point_no_redouble[0][0]
     return scalar(nan_crawford(sol, arr))
 
 
 def too_good_point(
     met: MET | str,
-    away: ArrayLike,
-    opp_away: ArrayLike,
+    away: tuple[ArrayLike, ArrayLike],
     cube: ArrayLike = 1,
     gammons: Any = (0.0, 0.0),
     backgammons: Any = (0.0, 0.0),
@@ -472,10 +465,10 @@ def too_good_point(
 
     Examples
     --------
-    >>> too_good_point("kazaross-xg2", 3, 3)  # no gammons: never too good
+    >>> too_good_point("kazaross-xg2", (3, 3))  # no gammons: never too good
     1.0
     """
-    sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    sol, _ = run(met, away, cube, gammons, backgammons, crawford)
     return scalar(nan_crawford(sol, sol.too_good[0][0]))
 
 
@@ -499,8 +492,7 @@ for _f in (take_point_dead, take_point_live, take_point, cash_point_dead, cash_p
 
 def gammon_value(
     met: MET | str,
-    away: ArrayLike,
-    opp_away: ArrayLike,
+    away: tuple[ArrayLike, ArrayLike],
     cube: ArrayLike = 1,
     *,
     crawford: bool = False,
@@ -516,8 +508,8 @@ def gammon_value(
     ----------
     met : MET or str
         The match equity table.
-    away, opp_away : array_like of int
-        Points the first-named player and the opponent need.
+    away : (array_like of int, array_like of int)
+        The score ``(player_away, opponent_away)``.
     cube : array_like of int, optional
         The cube value.
     crawford : bool, optional
@@ -538,17 +530,16 @@ def gammon_value(
 
     Examples
     --------
-    >>> round(gammon_value("kazaross-xg2", 3, 3), 5)
+    >>> round(gammon_value("kazaross-xg2", (3, 3)), 5)
     0.76048
     """
-    t, a, b, c, _, one_away, _, _ = prepare(met, away, opp_away, cube, 0.0, 0.0, crawford)
+    t, a, b, c, _, one_away, _, _ = prepare(met, away, cube, 0.0, 0.0, crawford)
     return scalar(gammon_values(t, a, b, c, one_away)[0])
 
 
 def backgammon_value(
     met: MET | str,
-    away: ArrayLike,
-    opp_away: ArrayLike,
+    away: tuple[ArrayLike, ArrayLike],
     cube: ArrayLike = 1,
     *,
     crawford: bool = False,
@@ -562,8 +553,8 @@ def backgammon_value(
     ----------
     met : MET or str
         The match equity table.
-    away, opp_away : array_like of int
-        Points the first-named player and the opponent need.
+    away : (array_like of int, array_like of int)
+        The score ``(player_away, opponent_away)``.
     cube : array_like of int, optional
         The cube value.
     crawford : bool, optional
@@ -584,14 +575,14 @@ def backgammon_value(
 
     Examples
     --------
-    >>> round(backgammon_value("kazaross-xg2", 3, 3), 5)
+    >>> round(backgammon_value("kazaross-xg2", (3, 3)), 5)
     2.01332
     """
-    t, a, b, c, _, one_away, _, _ = prepare(met, away, opp_away, cube, 0.0, 0.0, crawford)
+    t, a, b, c, _, one_away, _, _ = prepare(met, away, cube, 0.0, 0.0, crawford)
     return scalar(gammon_values(t, a, b, c, one_away)[1])
 
 
-def score_state(away: int, opp_away: int, *, crawford: bool = False) -> str:
+def score_state(away: tuple[int, int], *, crawford: bool = False) -> str:
     """The game state at a score: ``normal``, ``crawford``, ``post-crawford`` or ``dmp``.
 
     A side 1-away means post-Crawford unless ``crawford`` (the Crawford game); both 1-away
@@ -599,8 +590,8 @@ def score_state(away: int, opp_away: int, *, crawford: bool = False) -> str:
 
     Parameters
     ----------
-    away, opp_away : int
-        Points the two sides need.
+    away : (int, int)
+        The score ``(player_away, opponent_away)``: points the two sides need.
     crawford : bool, optional
         The Crawford game (a side 1-away).
 
@@ -612,29 +603,31 @@ def score_state(away: int, opp_away: int, *, crawford: bool = False) -> str:
     Raises
     ------
     InvalidScoreError
-        For ``crawford`` without a side 1-away.
+        For a score that is not a pair of whole numbers >= 1, or ``crawford`` without a
+        side 1-away.
 
     Examples
     --------
-    >>> score_state(3, 3), score_state(1, 3), score_state(1, 3, crawford=True)
+    >>> score_state((3, 3)), score_state((1, 3)), score_state((1, 3), crawford=True)
     ('normal', 'post-crawford', 'crawford')
     """
-    if away == 1 and opp_away == 1:
+    a, b = away_score(away)
+    if a == 1 and b == 1:
         if crawford:
             raise InvalidScoreError(
                 "1-away/1-away cannot be the Crawford game (only one side reaches 1-away first)"
             )
         return "dmp"
-    if away == 1 or opp_away == 1:
+    if a == 1 or b == 1:
         return "crawford" if crawford else "post-crawford"
     if crawford:
         raise InvalidScoreError(
-            f"the Crawford game needs a side 1-away; the score is {away}-away/{opp_away}-away"
+            f"the Crawford game needs a side 1-away; the score is {a}-away/{b}-away"
         )
     return "normal"
 
 
-def may_double(away: int, opp_away: int, cube: int, owner: str, *, crawford: bool = False) -> bool:
+def may_double(away: tuple[int, int], cube: int, owner: str, *, crawford: bool = False) -> bool:
     """May the first-named player double? (gnubg ``GetDPEq`` rules.)
 
     Not in the Crawford game, not as the post-Crawford leader, not when the player already
@@ -642,8 +635,8 @@ def may_double(away: int, opp_away: int, cube: int, owner: str, *, crawford: boo
 
     Parameters
     ----------
-    away, opp_away : int
-        Points the player and the opponent need.
+    away : (int, int)
+        The score ``(player_away, opponent_away)``.
     cube : int
         The cube value.
     owner : {"centre", "player", "opponent"}
@@ -658,18 +651,19 @@ def may_double(away: int, opp_away: int, cube: int, owner: str, *, crawford: boo
 
     Examples
     --------
-    >>> may_double(3, 3, 1, "centre"), may_double(3, 3, 1, "opponent")
+    >>> may_double((3, 3), 1, "centre"), may_double((3, 3), 1, "opponent")
     (True, False)
-    >>> may_double(1, 3, 1, "centre")  # the post-Crawford leader
+    >>> may_double((1, 3), 1, "centre")  # the post-Crawford leader
     False
     """
     owner = check_owner(owner)
-    state = score_state(away, opp_away, crawford=crawford)
+    a, _ = away_score(away)
+    state = score_state(away, crawford=crawford)
     if state in ("crawford", "dmp"):
         return False
-    if state == "post-crawford" and away == 1:
+    if state == "post-crawford" and a == 1:
         return False
-    return away > cube and owner in ("centre", "player")
+    return a > cube and owner in ("centre", "player")
 
 
 # ----------------------------------------------------------------------------- windows
@@ -698,8 +692,7 @@ class MarketWindow(FrameMixin):
 
 def market_window(
     met: MET | str,
-    away: int,
-    opp_away: int,
+    away: tuple[int, int],
     cube: int = 1,
     gammons: Any = (0.0, 0.0),
     backgammons: Any = (0.0, 0.0),
@@ -716,8 +709,9 @@ def market_window(
     ----------
     met : MET or str
         The match equity table.
-    away, opp_away : int
-        Points the first-named player and the opponent need.
+    away : (int, int)
+        The score ``(player_away, opponent_away)``: points the first-named player and the
+        opponent need.
     cube : int, optional
         The cube value.
     gammons, backgammons : (G0, G1), (B0, B1), optional
@@ -739,11 +733,12 @@ def market_window(
 
     Examples
     --------
-    >>> mine, theirs = market_window("kazaross-xg2", 3, 3)
+    >>> mine, theirs = market_window("kazaross-xg2", (3, 3))
     >>> round(mine.cash_point_dead, 4), round(mine.cash_point_live, 4)
     (0.6983, 0.7735)
     """
-    sol, _ = run(met, away, opp_away, cube, gammons, backgammons, crawford)
+    score = away_score(away)
+    sol, _ = run(met, score, cube, gammons, backgammons, crawford)
     res = []
     for i in range(2):
         vals = [
@@ -754,7 +749,7 @@ def market_window(
             sol.cash_live[i][0],
         ]
         vals = [float(nan_crawford(sol, v)) for v in vals]
-        other_away = opp_away if i == 0 else away
+        other_away = score[1 - i]
         res.append(
             MarketWindow(
                 vals[0],
@@ -937,8 +932,7 @@ class ScorePoints:
 
 def points(
     met: MET | str,
-    away: int,
-    opp_away: int,
+    away: tuple[int, int],
     *,
     cube: int = 1,
     owner: str | None = None,
@@ -953,8 +947,9 @@ def points(
     ----------
     met : mathbg.met.MET or str
         The match equity table (or a shipped table's name).
-    away, opp_away : int
-        Points the first-named player and the opponent need.
+    away : (int, int)
+        The score ``(player_away, opponent_away)``: points the first-named player and the
+        opponent need.
     cube : int
         Current cube value (power of two); doubles go to ``2 cube``.
     owner : {"centre", "player", "opponent"}, optional
@@ -997,15 +992,14 @@ def points(
 
     Examples
     --------
-    >>> sp = points("kazaross-xg2", 3, 3)
+    >>> sp = points("kazaross-xg2", (3, 3))
     >>> round(sp.players[0].take_point_dead, 4), round(sp.players[0].take_point_live, 4)
     (0.3017, 0.2265)
     """
     t = MetView(as_met(met), 0)
-    a = int(check_away(away, "away"))
-    b = int(check_away(opp_away, "opp_away"))
+    a, b = away_score(away)
     c = int(check_cube(cube))
-    state = score_state(a, b, crawford=crawford)
+    state = score_state((a, b), crawford=crawford)
     if owner is None:
         owner = "centre" if c == 1 else "each"
     else:
@@ -1049,8 +1043,7 @@ def points(
         holds = owner in ("centre", "each") or _owner_for(owner, i) == "player"
         other_holds = owner in ("centre", "each") or _owner_for(owner, i) == "opponent"
         md = not hypothetical and may_double(
-            (a, b)[i],
-            (b, a)[i],
+            ((a, b)[i], (b, a)[i]),
             c,
             "player" if owner == "each" else _owner_for(owner, i),
             crawford=(state == "crawford"),

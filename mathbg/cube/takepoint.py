@@ -25,6 +25,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mathbg._validate import away_pair, away_score
 from mathbg.cube.cubeful import cubeful_equity, cubeful_mwc, cubeless_mwc
 from mathbg.cube.inputs import rates_from_probabilities
 from mathbg.met.catalogue import as_met
@@ -189,8 +190,7 @@ def money_take_point(probs: ArrayLike, cube_life: float) -> float:
 def match_take_point(
     probs: ArrayLike,
     met: MET | str,
-    away: int,
-    opp_away: int,
+    away: tuple[int, int],
     *,
     cube: int = 1,
     crawford: bool = False,
@@ -205,8 +205,8 @@ def match_take_point(
         The doubler's five outputs (cumulative gammons).
     met : MET or str
         The match equity table (or a shipped table's name).
-    away, opp_away : int
-        Points the doubler and the taker need.
+    away : (int, int)
+        The score ``(doubler_away, taker_away)``: points the doubler and the taker need.
     cube : int, optional
         The cube before the double (the take gives the taker ``2 cube``).
     crawford : bool, optional
@@ -231,18 +231,19 @@ def match_take_point(
     (:func:`mathbg.cube.match.take_point_dead`):
 
     >>> from mathbg.cube.match import take_point_dead
-    >>> tp = match_take_point([0.7, 0.0, 0.0, 0.0, 0.0], "kazaross-xg2", 3, 3, cube_life=0.0)
-    >>> abs(tp - take_point_dead("kazaross-xg2", 3, 3)) < 1e-12
+    >>> tp = match_take_point([0.7, 0.0, 0.0, 0.0, 0.0], "kazaross-xg2", (3, 3), cube_life=0.0)
+    >>> abs(tp - take_point_dead("kazaross-xg2", (3, 3))) < 1e-12
     True
     """
     table = as_met(met)
+    score = away_score(away)
     if double_pass is None:
-        double_pass = float(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], table, away, opp_away,
-                                         cube, crawford=crawford))  # fmt: skip
+        double_pass = float(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], table, score, cube,
+                                         crawford=crawford))  # fmt: skip
     p1 = np.asarray(probs, dtype=np.float64)[None, :]
 
     def dt_at(pw: Arr, k: NDArray[np.int64]) -> Arr:
-        return np.asarray(cubeful_mwc(probabilities_at(p1[k], pw), table, away, opp_away,
+        return np.asarray(cubeful_mwc(probabilities_at(p1[k], pw), table, score,
                                       cube=2 * cube, owner=CubeOwner.OPPONENT,
                                       cube_life=cube_life, crawford=crawford))  # fmt: skip
 
@@ -252,8 +253,7 @@ def match_take_point(
 def match_take_points(
     probs: ArrayLike,
     met: MET | str,
-    away: ArrayLike,
-    opp_away: ArrayLike,
+    away: tuple[ArrayLike, ArrayLike],
     cube: ArrayLike,
     crawford: ArrayLike,
     cube_life: ArrayLike,
@@ -267,8 +267,10 @@ def match_take_points(
         The doublers' five outputs (cumulative gammons).
     met : MET or str
         The match equity table.
-    away, opp_away, cube, crawford : array_like, shape (s,)
-        The ``s`` scores and cubes (before the double).
+    away : (array_like, array_like), each shape (s,)
+        The ``s`` scores ``(doubler_away, taker_away)``.
+    cube, crawford : array_like, shape (s,)
+        The cubes (before the double) and Crawford flags at those scores.
     cube_life : array_like, shape (n,)
         Each position's cube life.
     double_pass : array_like, shape (s,)
@@ -285,24 +287,24 @@ def match_take_points(
     --------
     >>> from mathbg.cube.cubeful import cubeless_mwc
     >>> probs = [[0.7, 0.0, 0.0, 0.0, 0.0], [0.6, 0.1, 0.0, 0.1, 0.0]]
-    >>> dp = [cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], "kazaross-xg2", a, a, 1) for a in (3, 5)]
-    >>> dt, tp = match_take_points(probs, "kazaross-xg2", [3, 5], [3, 5], [1, 1],
+    >>> dp = [cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], "kazaross-xg2", (a, a), 1) for a in (3, 5)]
+    >>> dt, tp = match_take_points(probs, "kazaross-xg2", ([3, 5], [3, 5]), [1, 1],
     ...                            [False, False], [0.68, 0.68], dp)
     >>> dt.shape, tp.shape
     ((2, 2), (2, 2))
-    >>> one = match_take_point(probs[1], "kazaross-xg2", 5, 5, cube_life=0.68)
+    >>> one = match_take_point(probs[1], "kazaross-xg2", (5, 5), cube_life=0.68)
     >>> bool(abs(tp[1, 1] - one) < 1e-12)
     True
     """
     table = as_met(met)
     p = np.asarray(probs, dtype=np.float64)
-    aj, bj, cj = (np.asarray(v, dtype=np.int64) for v in (away, opp_away, cube))
+    aj, bj, cj = (np.asarray(v, dtype=np.int64) for v in (*away_pair(away), cube))
     crj = np.asarray(crawford, dtype=bool)
     xs = np.asarray(cube_life, dtype=np.float64)
     n, s = p.shape[0], aj.size
     # the positions' own double/take values and the take-point grid in one call
     grid = np.concatenate([p[:, None, :], probabilities_at(p, _grid(n))], axis=1)
-    both = np.asarray(cubeful_mwc(grid[None], table, aj[:, None, None], bj[:, None, None],
+    both = np.asarray(cubeful_mwc(grid[None], table, (aj[:, None, None], bj[:, None, None]),
                                   cube=2 * cj[:, None, None], owner=CubeOwner.OPPONENT,
                                   cube_life=xs[None, :, None],
                                   crawford=crj[:, None, None]))  # fmt: skip
@@ -311,8 +313,8 @@ def match_take_points(
 
     def dt_at(pw: Arr, k: NDArray[np.int64]) -> Arr:
         s_, p_ = flat_s[k], flat_p[k]
-        return np.asarray(cubeful_mwc(probabilities_at(p[p_], pw), table, aj[s_, None],
-                                      bj[s_, None], cube=2 * cj[s_, None],
+        return np.asarray(cubeful_mwc(probabilities_at(p[p_], pw), table,
+                                      (aj[s_, None], bj[s_, None]), cube=2 * cj[s_, None],
                                       owner=CubeOwner.OPPONENT, cube_life=xs[p_, None],
                                       crawford=crj[s_, None]), dtype=np.float64)  # fmt: skip
 

@@ -1,9 +1,9 @@
 """Over-the-board MET approximations: Janowski, Turner and Neil's numbers.
 
 Each formula gives the leader's MWC from the two away scores; here every function takes
-``away`` and ``opp_away`` (scalars or arrays, broadcast) and returns the MWC of the player
-needing ``away`` (the complement when he trails), clipped to [0, 1]. With L the leader's
-and T the trailer's away score and D = T - L:
+the score ``away = (player_away, opponent_away)`` (scalars or arrays, broadcast) and
+returns the MWC of the player (the complement when he trails), clipped to [0, 1]. With L
+the leader's and T the trailer's away score and D = T - L:
 
 - Janowski: ``50 + 85 D / (T + 6)`` percent (quoted by Stephen Turner, rec.games.backgammon
   1994, bkgm.com/rgb/rgb.cgi?view+803).
@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from mathbg._validate import away_pair
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 
 __all__ = ["METHODS", "approx_table", "janowski", "neil", "turner"]
@@ -30,10 +31,11 @@ _NEIL_T = np.array([3.0, 4.0, 5.0, 6.0, 8.0, 11.0, 15.0])
 _NEIL_N = np.array([10.0, 9.0, 8.0, 7.0, 6.0, 5.0, 4.0])
 
 
-def _scores(away: Any, opp_away: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    a = np.asarray(away)
-    b = np.asarray(opp_away)
-    for arr, what in ((a, "away"), (b, "opp_away")):
+def _scores(away: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    first, second = away_pair(away)
+    a = np.asarray(first)
+    b = np.asarray(second)
+    for arr, what in ((a, "away[0]"), (b, "away[1]")):
         if arr.dtype.kind not in "iuf" or np.any(arr < 1) or np.any(arr != np.floor(arr)):
             raise InvalidScoreError(f"{what} must hold integer away scores >= 1")
     a, b = np.broadcast_arrays(a.astype(np.float64), b.astype(np.float64))
@@ -48,12 +50,12 @@ def _finish(leader_pct: np.ndarray, a: np.ndarray, b: np.ndarray) -> Any:
     return float(out) if out.ndim == 0 else out
 
 
-def janowski(away: Any, opp_away: Any) -> Any:
+def janowski(away: Any) -> Any:
     """Janowski's formula: leader's MWC = 50 + 85 D / (T + 6) percent.
 
     Parameters
     ----------
-    away, opp_away : int or array_like
+    away : (int, int) or (array_like, array_like)
         Points the player and the opponent need (pre-Crawford).
 
     Returns
@@ -68,19 +70,19 @@ def janowski(away: Any, opp_away: Any) -> Any:
 
     Examples
     --------
-    >>> round(janowski(2, 4), 4), round(janowski(4, 2), 4)  # 50 + 85 * 2 / 10 = 67 %
+    >>> round(janowski((2, 4)), 4), round(janowski((4, 2)), 4)  # 50 + 85 * 2 / 10 = 67 %
     (0.67, 0.33)
     """
-    a, b, lead, trail = _scores(away, opp_away)
+    a, b, lead, trail = _scores(away)
     return _finish(50.0 + 85.0 * (trail - lead) / (trail + 6.0), a, b)
 
 
-def turner(away: Any, opp_away: Any) -> Any:
+def turner(away: Any) -> Any:
     """Turner's formula: leader's MWC = 50 + (24 / T + 3) D percent.
 
     Parameters
     ----------
-    away, opp_away : int or array_like
+    away : (int, int) or (array_like, array_like)
         Points the player and the opponent need (pre-Crawford).
 
     Returns
@@ -95,19 +97,19 @@ def turner(away: Any, opp_away: Any) -> Any:
 
     Examples
     --------
-    >>> round(turner(2, 4), 4)  # 50 + (24 / 4 + 3) * 2 = 68 %
+    >>> round(turner((2, 4)), 4)  # 50 + (24 / 4 + 3) * 2 = 68 %
     0.68
     """
-    a, b, lead, trail = _scores(away, opp_away)
+    a, b, lead, trail = _scores(away)
     return _finish(50.0 + (24.0 / trail + 3.0) * (trail - lead), a, b)
 
 
-def neil(away: Any, opp_away: Any) -> Any:
+def neil(away: Any) -> Any:
     """Neil's numbers: leader's MWC = 50 + N(T) D percent, N interpolated in the trailer's T.
 
     Parameters
     ----------
-    away, opp_away : int or array_like
+    away : (int, int) or (array_like, array_like)
         Points the player and the opponent need (pre-Crawford).
 
     Returns
@@ -122,10 +124,10 @@ def neil(away: Any, opp_away: Any) -> Any:
 
     Examples
     --------
-    >>> round(neil(2, 4) + neil(4, 2), 12)
+    >>> round(neil((2, 4)) + neil((4, 2)), 12)
     1.0
     """
-    a, b, lead, trail = _scores(away, opp_away)
+    a, b, lead, trail = _scores(away)
     per_point = np.interp(trail, _NEIL_T, _NEIL_N)
     return _finish(50.0 + per_point * (trail - lead), a, b)
 
@@ -172,4 +174,4 @@ def approx_table(method: str = "janowski", length: int = 15) -> np.ndarray:
     if isinstance(length, bool) or not isinstance(length, int) or length < 1:
         raise InvalidScoreError(f"length must be a positive integer, got {length!r}")
     aways = np.arange(1, length + 1)
-    return np.asarray(func(aways[:, None], aways[None, :]), dtype=np.float64)
+    return np.asarray(func((aways[:, None], aways[None, :])), dtype=np.float64)

@@ -311,7 +311,7 @@ def match_mwc(
     g = match.gammon_rates(gammon_rates)
     if len(g) == 1:
         met = cubeless(max(i, j), gammon_rate=g[0], backgammon_rate=0.0, one_away=None)
-        return float(met.mwc(i, j))
+        return float(met.mwc((i, j)))
     d = match.draw_rates(draw_rates)
     m = rotation_met(max(i, j), g, d)
     return float(m[match.next_game_index, i, j])

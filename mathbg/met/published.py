@@ -7,7 +7,7 @@ the header comment. The numbers were taken from the XML files of gnubg-data 1.07
 every table with its source, native length and notes.
 
 >>> from mathbg.met import load
->>> load("kazaross-xg2").mwc(2, 3)  # doctest: +SKIP
+>>> load("kazaross-xg2").mwc((2, 3))  # doctest: +SKIP
 0.40053
 """
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from mathbg._validate import away_pair
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 from mathbg.met._core import (
     MAX_LENGTH,
@@ -61,6 +62,11 @@ def _check_int(value: Any, what: str) -> int:
             return int(value)
         raise InvalidScoreError(f"{what} must be an integer number of points away, got {value!r}")
     return int(value)
+
+
+def _check_pair(away: Any) -> tuple[int, int]:
+    first, second = away_pair(away)
+    return _check_int(first, "away[0]"), _check_int(second, "away[1]")
 
 
 @dataclass(frozen=True, eq=False)
@@ -257,20 +263,20 @@ class MET:
 
     def mwc(
         self,
-        away: int,
-        opp_away: int,
+        away: tuple[int, int],
         *,
         crawford: bool = False,
         post_crawford: bool | None = None,
         player: int = 0,
     ) -> float:
-        """MWC of ``player`` needing ``away`` against the other player needing ``opp_away``.
+        """MWC of ``player`` at the score ``away = (player_away, opponent_away)``.
 
         Parameters
         ----------
-        away, opp_away : int
-            Points needed by ``player`` and by the opponent. ``away <= 0`` means ``player``
-            has won (1.0); otherwise ``opp_away <= 0`` means the opponent has won (0.0).
+        away : (int, int)
+            Points needed by ``player`` and by the opponent. ``player_away <= 0`` means
+            ``player`` has won (1.0); otherwise ``opponent_away <= 0`` means the opponent has
+            won (0.0).
         crawford : bool
             This is the Crawford game (requires a side at 1-away): the pre-Crawford table's
             Crawford entry is used.
@@ -279,7 +285,7 @@ class MET:
             post-Crawford iff a side is 1-away and ``crawford`` is False.
         player : {0, 1}
             Whose MWC: player 0 is the table's row player; for player 1 the pre-Crawford
-            value is ``1 - pre[opp_away-1, away-1]``.
+            value is ``1 - pre[opponent_away-1, player_away-1]``.
 
         Returns
         -------
@@ -294,8 +300,7 @@ class MET:
             Non-integer scores, a bad player, or Crawford/post-Crawford flags that the score
             does not allow.
         """
-        a = _check_int(away, "away")
-        b = _check_int(opp_away, "opp_away")
+        a, b = _check_pair(away)
         if player not in (0, 1):
             raise InvalidScoreError(f"player must be 0 or 1, got {player!r}")
         if a <= 0:
@@ -325,23 +330,23 @@ class MET:
 
     def mwc_array(
         self,
-        away: Any,
-        opp_away: Any,
+        away: tuple[Any, Any],
         *,
         crawford: Any = False,
         post_crawford: Any = None,
         player: int = 0,
     ) -> np.ndarray:
-        """Vectorised :meth:`mwc`: ``away``, ``opp_away`` and the flags broadcast together.
+        """Vectorised :meth:`mwc`: ``away`` is a pair of arrays, broadcast with the flags.
 
         ``post_crawford=None`` infers per element. Returns a float64 array of the broadcast
         shape (0-d for scalars).
         """
         if player not in (0, 1):
             raise InvalidScoreError(f"player must be 0 or 1, got {player!r}")
-        a_in = np.asarray(away)
-        b_in = np.asarray(opp_away)
-        for arr, what in ((a_in, "away"), (b_in, "opp_away")):
+        first, second = away_pair(away)
+        a_in = np.asarray(first)
+        b_in = np.asarray(second)
+        for arr, what in ((a_in, "away[0]"), (b_in, "away[1]")):
             if arr.dtype.kind not in "iu":
                 if (
                     arr.dtype.kind == "f"
@@ -396,36 +401,33 @@ class MET:
     # ------------------------------------------------------------------ equity <-> MWC
     def _win_lose(
         self,
-        away: int,
-        opp_away: int,
+        away: tuple[int, int],
         cube: int,
         crawford: bool,
         post_crawford: bool | None,
         player: int,
     ) -> tuple[float, float]:
-        a = _check_int(away, "away")
-        b = _check_int(opp_away, "opp_away")
+        a, b = _check_pair(away)
         c = _check_int(cube, "cube")
         if a <= 0 or b <= 0:
             raise InvalidScoreError(f"the match is over at {a}-away vs {b}-away")
         if c < 1:
             raise InvalidScoreError(f"cube must be a positive integer, got {c}")
         # validate the flags for the current game (raises on nonsense)
-        self.mwc(a, b, crawford=crawford, post_crawford=post_crawford, player=player)
+        self.mwc((a, b), crawford=crawford, post_crawford=post_crawford, player=player)
         if a == 1 or b == 1:
             # the current game is the Crawford game or post-Crawford: the next one is post-Crawford
-            win = self.mwc(a - c, b, post_crawford=True if a - c > 0 else None, player=player)
-            lose = self.mwc(a, b - c, post_crawford=True if b - c > 0 else None, player=player)
+            win = self.mwc((a - c, b), post_crawford=True if a - c > 0 else None, player=player)
+            lose = self.mwc((a, b - c), post_crawford=True if b - c > 0 else None, player=player)
         else:
-            win = self.mwc(a - c, b, crawford=a - c == 1, player=player)
-            lose = self.mwc(a, b - c, crawford=b - c == 1, player=player)
+            win = self.mwc((a - c, b), crawford=a - c == 1, player=player)
+            lose = self.mwc((a, b - c), crawford=b - c == 1, player=player)
         return win, lose
 
     def eq2mwc(
         self,
         eq: float,
-        away: int,
-        opp_away: int,
+        away: tuple[int, int],
         cube: int = 1,
         *,
         crawford: bool = False,
@@ -442,14 +444,13 @@ class MET:
         The next game after a win or loss is post-Crawford when a side is 1-away now, the
         Crawford game when a side reaches 1-away, else an ordinary game.
         """
-        win, lose = self._win_lose(away, opp_away, cube, crawford, post_crawford, player)
+        win, lose = self._win_lose(away, cube, crawford, post_crawford, player)
         return 0.5 * (float(eq) * (win - lose) + (win + lose))
 
     def mwc2eq(
         self,
         mwc: float,
-        away: int,
-        opp_away: int,
+        away: tuple[int, int],
         cube: int = 1,
         *,
         crawford: bool = False,
@@ -457,11 +458,11 @@ class MET:
         player: int = 0,
     ) -> float:
         """Inverse of :meth:`eq2mwc`: ``eq = (2 mwc - (W + L)) / (W - L)`` (gnubg ``mwc2eq``)."""
-        win, lose = self._win_lose(away, opp_away, cube, crawford, post_crawford, player)
+        win, lose = self._win_lose(away, cube, crawford, post_crawford, player)
         if win == lose:
             raise InvalidScoreError(
-                f"winning and losing {cube} point(s) give the same MWC at {away}-away vs "
-                f"{opp_away}-away: equity is undefined"
+                f"winning and losing {cube} point(s) give the same MWC at {away[0]}-away vs "
+                f"{away[1]}-away: equity is undefined"
             )
         return (2.0 * float(mwc) - (win + lose)) / (win - lose)
 
@@ -491,8 +492,8 @@ class MET:
         data = np.array(self.pre)
         if one_away == "post-crawford":
             for n in range(2, self.length + 1):
-                data[n - 1, 0] = self.mwc(n, 1)
-                data[0, n - 1] = self.mwc(1, n)
+                data[n - 1, 0] = self.mwc((n, 1))
+                data[0, n - 1] = self.mwc((1, n))
         df = pd.DataFrame(data, index=labels, columns=labels.rename("opp_away"))
         game = "the Crawford game" if one_away == "crawford" else "post-Crawford games"
         df.attrs.update(

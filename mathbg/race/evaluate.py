@@ -88,9 +88,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mathbg._output import FrameMixin
+from mathbg._validate import away_score
 from mathbg.cube import life
 from mathbg.cube.decisions import CubeAction, CubeDecision
-from mathbg.errors import ContactPositionError, InvalidParameterError, InvalidPositionError
+from mathbg.errors import (
+    ContactPositionError,
+    InvalidParameterError,
+    InvalidPositionError,
+    InvalidScoreError,
+)
 from mathbg.race import counts as _counts
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -656,8 +662,7 @@ def race_cube_decision(
     chances: RaceChances | None = None,
     cube_life: float | None = None,
     met: MET | str | None = None,
-    away: int | None = None,
-    opp_away: int | None = None,
+    away: tuple[int, int] | None = None,
     cube: int = 1,
     owner: str = "centre",
     crawford: bool = False,
@@ -678,9 +683,9 @@ def race_cube_decision(
         Cube life ``x``; default gnubg's (0.6 inside the databases, else
         :func:`mathbg.cube.life.cube_life` of a race and the roller's pips). Giving it
         also turns off the two-sided special cases below.
-    met, away, opp_away : optional
-        Match play: a MET (or the name of a shipped one, e.g. ``"kazaross-xg2"``) and
-        both sides' points to go (roller first). Money play when ``met`` is None.
+    met, away : optional
+        Match play: a MET (or the name of a shipped one, e.g. ``"kazaross-xg2"``) and the
+        score ``away = (roller_away, opponent_away)``. Money play when ``met`` is None.
     cube, owner, crawford, jacoby, beavers :
         Cube value, owner (``"centre"``, ``"player"`` = the roller, ``"opponent"``), the
         Crawford game, the Jacoby rule and beavers (money).
@@ -725,35 +730,37 @@ def race_cube_decision(
                               can_gammon=False, beavers=beavers, money=True)  # fmt: skip
             return _advice(action, dec.no_double, dec.double_take, dec.double_pass,
                            x=None, unit="equity", source=METHODS[0])  # fmt: skip
-        if away is None or opp_away is None:
-            raise InvalidParameterError("match play needs both away and opp_away")
+        if away is None:
+            raise InvalidScoreError(
+                "match play needs the score, away=(player_away, opponent_away)"
+            )
+        score = away_score(away)
         p = chances.p_win
         x_nd = _ts_match_x(p, float(values[OWNER_COLUMN[owner]]), owner)
         x_dt = _ts_match_x(p, float(values[OWNER_COLUMN[CubeOwner.OPPONENT]]), "opponent")
         probs = chances.probabilities
-        nd = float(cubeful_mwc(probs, met, away, opp_away, cube=cube, owner=owner, cube_life=x_nd,
+        nd = float(cubeful_mwc(probs, met, score, cube=cube, owner=owner, cube_life=x_nd,
                                crawford=crawford))  # fmt: skip
-        score = (int(away), int(opp_away))
-        nd_emg = float(emg(nd, met, away, opp_away, cube, crawford=crawford))
-        if not may_double(away, opp_away, cube, owner, crawford=crawford):
+        nd_emg = float(emg(nd, met, score, cube, crawford=crawford))
+        if not may_double(score, cube, owner, crawford=crawford):
             return _advice(CubeAction.NOT_AVAILABLE, nd, None, None, x=(x_nd, x_dt),
                            unit="mwc", source=METHODS[0], score=score,
                            emg=(nd_emg, None, None))  # fmt: skip
-        dt = float(cubeful_mwc(probs, met, away, opp_away, cube=2 * cube, owner="opponent",
+        dt = float(cubeful_mwc(probs, met, score, cube=2 * cube, owner="opponent",
                                cube_life=x_dt, crawford=crawford))  # fmt: skip
-        dp = float(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, away, opp_away, cube,
+        dp = float(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, score, cube,
                                 crawford=crawford))  # fmt: skip
         action = classify(nd, dt, dp, can_gammon=False, money=False)
-        emgs = tuple(float(emg(v, met, away, opp_away, cube, crawford=crawford))
+        emgs = tuple(float(emg(v, met, score, cube, crawford=crawford))
                      for v in (nd, dt, dp))  # fmt: skip
         return _advice(action, nd, dt, dp, x=(x_nd, x_dt), unit="mwc", source=METHODS[0],
                        score=score, emg=emgs)  # type: ignore[arg-type]  # fmt: skip
     if x is None:
         klass = "race" if chances.method == METHODS[2] else "bearoff"  # databases: gnubg's 0.6
         x = life.cube_life(klass, pos.pips()[0])
-    dec = cube_decision(chances.probabilities, met, away, opp_away, cube=cube, owner=owner,
+    dec = cube_decision(chances.probabilities, met, away, cube=cube, owner=owner,
                         cube_life=x, crawford=crawford, jacoby=jacoby, beavers=beavers)  # fmt: skip
-    cube_life_score = None if met is None else (int(away), int(opp_away))  # type: ignore[arg-type]
+    cube_life_score = None if met is None or away is None else away_score(away)
     return RaceCubeAdvice(action=dec.action, no_double=dec.no_double,
                           double_take=dec.double_take, double_pass=dec.double_pass,
                           optimal=dec.optimal, unit=dec.unit, emg=dec.emg, x=float(x),
@@ -939,8 +946,8 @@ def evaluate_race(
         if match.length > 0 and not money:
             cube_args = {
                 "met": met if met is not None else "kazaross-xg2",
-                "away": match.length - match.score[on_roll],
-                "opp_away": match.length - match.score[1 - on_roll],
+                "away": (match.length - match.score[on_roll],
+                         match.length - match.score[1 - on_roll]),
                 "crawford": match.crawford,
             }
         elif match.length == 0:

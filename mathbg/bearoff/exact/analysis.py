@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from mathbg._validate import away_score
 from mathbg.bearoff.exact.match import (
     after_game,
-    away_pair,
     game_kind,
     met_mwc,
     next_kind,
@@ -149,7 +149,7 @@ def take_boundary(
 
     from mathbg.cube.match import take_point_dead, take_point_live
 
-    a, b = away_pair(away)
+    a, b = away_score(away)
     own = owner if owner is not None else ("centre" if cube == 1 else "player")
     sol = solve_score((a, b), crawford=crawford, met=met, points=points, checkers=checkers)
     arrays = sol.decision_arrays(cube, own)
@@ -164,8 +164,8 @@ def take_boundary(
     auto = a <= 2 * cube < b
     tp = {
         "no_recube": (out["pass"] - out["lose2"]) / (out["win2"] - out["lose2"]),
-        "gnubg": float(take_point_dead(table, b, a, cube)),
-        "live": float(take_point_live(table, b, a, cube)),
+        "gnubg": float(take_point_dead(table, (b, a), cube)),
+        "live": float(take_point_live(table, (b, a), cube)),
     }
     n = sol.no_double.shape[0]
     i, j = _pairs(n)
@@ -297,7 +297,7 @@ def implied_cube_life(
     from mathbg.bearoff.exact.match import owner_index
     from mathbg.cube.cubeful import cubeful_mwc
 
-    a, b = away_pair(away)
+    a, b = away_score(away)
     sol = solve_score((a, b), crawford=crawford, met=met, points=points, checkers=checkers)
     k = sol.state_index(cube, owner)
     table = as_met(met)
@@ -310,12 +310,12 @@ def implied_cube_life(
     probs[:, 0] = p
     dead = np.asarray(
         cubeful_mwc(
-            probs, table, a, b, cube=cube, owner=gnubg_owner, cube_life=0.0, crawford=crawford
+            probs, table, (a, b), cube=cube, owner=gnubg_owner, cube_life=0.0, crawford=crawford
         )
     )
     live = np.asarray(
         cubeful_mwc(
-            probs, table, a, b, cube=cube, owner=gnubg_owner, cube_life=1.0, crawford=crawford
+            probs, table, (a, b), cube=cube, owner=gnubg_owner, cube_life=1.0, crawford=crawford
         )
     )
     span = live - dead

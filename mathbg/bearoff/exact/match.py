@@ -64,6 +64,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mathbg import _npy
+from mathbg._validate import away_score
 from mathbg.bearoff.index import check_size, n_positions, rank, validate_counts
 from mathbg.cube.decisions import CubeAction, CubeDecision
 from mathbg.errors import DatabaseError, InvalidParameterError, InvalidScoreError
@@ -113,23 +114,11 @@ def owner_index(owner: CubeOwner | str) -> int:
     ]
 
 
-def away_pair(away: Any) -> tuple[int, int]:
-    from mathbg.cube.inputs import check_away
-
-    try:
-        a, b = away
-    except (TypeError, ValueError):
-        raise InvalidScoreError(
-            f"away must be a pair (roller's points to go, opponent's), got {away!r}"
-        ) from None
-    return int(check_away(a, "roller's away")), int(check_away(b, "opponent's away"))
-
-
 def game_kind(a: int, b: int, crawford: bool) -> str:
     """Game kind at a score (a side 1-away is post-Crawford unless ``crawford``)."""
     from mathbg.cube.match import score_state
 
-    state = score_state(a, b, crawford=bool(crawford))
+    state = score_state((a, b), crawford=bool(crawford))
     return {"normal": "normal", "crawford": "crawford", "post-crawford": "post", "dmp": "post"}[
         state
     ]
@@ -147,7 +136,7 @@ def met_mwc(met: MET) -> MwcFunction:
     """Player 0's MWC at the start of a game ``(a, b, kind)`` (a, b >= 1) from a MET."""
 
     def mwc(a: int, b: int, kind: str) -> float:
-        return float(met.mwc(a, b, crawford=kind == "crawford", post_crawford=kind == "post"))
+        return float(met.mwc((a, b), crawford=kind == "crawford", post_crawford=kind == "post"))
 
     return mwc
 
@@ -855,7 +844,7 @@ def solve_score(
     GameSolution
         Kept in memory (the last few scores) for further queries.
     """
-    a, b = away_pair(away)
+    a, b = away_score(away)
     kind = game_kind(a, b, crawford)
     table = as_met(met)
     met_digest = _met_digest(table)
