@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The Dask tests with the OLDEST dask[distributed] the `dask` extra allows. CI's main run
+# tests the newest (what pip installs for the range in pyproject.toml); this script tests the
+# lower bound:
+#   1. a fresh virtual environment with mathbg from this checkout and its test extra;
+#   2. then dask and distributed pinned exactly to the range's lower bound (after mathbg,
+#      so nothing upgrades them again), and a check that pip's resolver is content;
+#   3. the tests marked `dask` (LocalCluster / Client: the two-sided build, the CLI's
+#      --scheduler path with its progress bar, the worker-kill tests of the build, the corpus
+#      and the self-play MET, the scheduler-address refusals).
+# Usage: bash .ci/dask_oldest.sh [PYTHON]   (exits non-zero on any failure)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY="${1:-python3}"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+start=$SECONDS
+
+# the lower bound of `dask[distributed]>=LOW,<HIGH` in pyproject.toml's dask extra
+LOW="$(sed -n 's/^dask = \["dask\[distributed\]>=\([0-9.]*\),.*/\1/p' pyproject.toml)"
+if [ -z "$LOW" ]; then echo "no dask[distributed]>=LOW,<HIGH in pyproject.toml"; exit 1; fi
+
+echo "== dask oldest: fresh venv, mathbg[test], then dask[distributed]==$LOW"
+"$PY" -m venv "$WORK/venv"
+VPY="$WORK/venv/bin/python"
+"$VPY" -m pip install -q --disable-pip-version-check -e '.[test]'
+"$VPY" -m pip install -q --disable-pip-version-check "dask[distributed]==$LOW" "distributed==$LOW"
+"$VPY" -m pip check
+"$VPY" -c 'import sys, dask, distributed, numpy, pandas, tornado
+print("python", sys.version.split()[0], "dask", dask.__version__, "distributed",
+      distributed.__version__, "numpy", numpy.__version__, "pandas", pandas.__version__,
+      "tornado", tornado.version)'
+"$VPY" -c "import dask, distributed; assert dask.__version__ == distributed.__version__ == '$LOW'"
+
+# hermetic, as CI's main run: no databases or compiled kernels of earlier runs
+unset PYTHONPATH
+export MATHBG_DATA="$WORK/data" NUMBA_CACHE_DIR="$WORK/numba" MPLBACKEND=Agg
+echo "== dask oldest: pytest -m dask"
+"$VPY" -m pytest -q -n 2 -p no:cacheprovider -m dask tests
+echo "== dask oldest took $((SECONDS - start)) s"
