@@ -30,7 +30,8 @@ VPY="$WORK/venv/bin/python"
 print("python", sys.version.split()[0], "dask", dask.__version__, "distributed",
       distributed.__version__, "numpy", numpy.__version__, "pandas", pandas.__version__,
       "tornado", tornado.version)'
-"$VPY" -c "import dask, distributed; assert dask.__version__ == distributed.__version__ == '$LOW'"
+"$VPY" -c "import dask, distributed; from packaging.version import Version as V
+assert V(dask.__version__) == V(distributed.__version__) == V('$LOW'), 'not the lower bound'"
 
 # hermetic, as CI's main run: no databases or compiled kernels of earlier runs
 unset PYTHONPATH

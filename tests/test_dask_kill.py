@@ -141,3 +141,30 @@ def test_selfplay_survives_a_killed_worker(tmp_path: Path) -> None:
     again = selfplay_met(3, store=store, **kw)  # every batch read back from the store
     assert {p: p.stat().st_mtime_ns for p in store.glob("*/batch-*.npz")} == mtimes
     assert _same_bits(again, local)
+
+
+def test_a_run_on_which_nothing_runs_stops_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No worker at all (corpus), or tasks waiting for a worker that is not there: the
+    run stops after the stall time with one line, instead of waiting for ever."""
+    distributed = pytest.importorskip("distributed")
+    from mathbg.analysis import _dask
+    from mathbg.errors import ResourceError
+
+    monkeypatch.setattr(_dask, "STALL_SECONDS", 1.0)
+    files = sorted(DATA.glob("match*.txt"))[:2]
+    with (
+        distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as empty,
+        distributed.Client(empty) as client,
+    ):
+        with pytest.raises(ResourceError, match=r"corpus run made no progress .* 0 worker") as exc:
+            _bounded(lambda: corpus_stats(files, client=client, progress=False), 60)
+        assert "\n" not in str(exc.value) and "2 of 2 tasks" in str(exc.value)
+    with (
+        distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0") as one,
+        distributed.Client(one) as client,
+    ):
+        stuck = client.submit(sum, [1, 2], workers=["tcp://127.0.0.1:9"],
+                              allow_other_workers=False, pure=False)  # fmt: skip
+        done = client.submit(sum, [1, 2], pure=False)
+        with pytest.raises(ResourceError, match=r"1 of 2 tasks .* 1 worker\(s\), none running"):
+            _bounded(lambda: list(_dask.as_finished(client, [stuck, done], "test run")), 60)
