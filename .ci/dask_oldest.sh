@@ -37,5 +37,5 @@ assert V(dask.__version__) == V(distributed.__version__) == V('$LOW'), 'not the 
 unset PYTHONPATH
 export MATHBG_DATA="$WORK/data" NUMBA_CACHE_DIR="$WORK/numba" MPLBACKEND=Agg
 echo "== dask oldest: pytest -m dask"
-"$VPY" -m pytest -q -n 2 -p no:cacheprovider -m dask tests
+"$VPY" -m pytest -q -n 2 -p no:cacheprovider --durations=5 -m dask tests
 echo "== dask oldest took $((SECONDS - start)) s"
