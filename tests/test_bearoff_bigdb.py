@@ -180,6 +180,7 @@ def test_budget_below_the_live_window_is_refused_before_building(tmp_path):
     assert store.listing() == {}
 
 
+@pytest.mark.dask
 @pytest.mark.slow
 def test_dask_build_equals_the_local_build(tmp_path, u16_6x8):
     distributed = pytest.importorskip("distributed")

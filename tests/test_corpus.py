@@ -126,6 +126,7 @@ def test_crawford_rows_of_a_real_match() -> None:
         assert got[key] == expected.count(key)
 
 
+@pytest.mark.dask
 @pytest.mark.slow
 def test_dask_equals_local(collection: tuple[Path, dict[str, int]]) -> None:
     distributed = pytest.importorskip("dask.distributed")

@@ -157,6 +157,7 @@ def test_gnubg_nn_same_bits_twice() -> None:
     assert scores.loc["crawford", "mean_cube"] == 1.0
 
 
+@pytest.mark.dask
 @pytest.mark.slow
 def test_local_cluster_gives_the_same_bits() -> None:
     distributed = pytest.importorskip("distributed")

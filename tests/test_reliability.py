@@ -119,6 +119,7 @@ def test_met_xml_in_latin1_still_reads(tmp_path):
 # ------------------------------------------------------------------------ cheap checks
 
 
+@pytest.mark.dask
 @pytest.mark.parametrize(
     "address", ["garbage", "tcp://", "127.0.0.1", "inproc://x", "bogus://h:1", "tcp://h:99999"]
 )
@@ -134,12 +135,14 @@ def test_a_bad_scheduler_address_is_refused_without_connecting(address, monkeypa
     assert repr(address) in msg
 
 
+@pytest.mark.dask
 def test_a_tls_scheduler_without_tls_configuration_is_one_line():
     msg = error_line("bearoff", "build", "--two-sided", "--points", "3", "--checkers", "3",
                      "--scheduler", "tls://127.0.0.1:1", "--quiet")  # fmt: skip
     assert "tls://127.0.0.1:1" in msg
 
 
+@pytest.mark.dask
 def test_the_space_is_checked_before_the_scheduler(monkeypatch):
     distributed = pytest.importorskip("distributed")
 
@@ -428,6 +431,7 @@ class _Future:
         return self._done
 
 
+@pytest.mark.dask
 def test_progress_loop_reads_both_wait_behaviours(tmp_path):
     """distributed before 2026: wait(timeout=) returns the finished set; 2026.x raises
     TimeoutError when the time passes. Both mean "not all done yet"."""
@@ -460,6 +464,7 @@ def test_progress_loop_reads_both_wait_behaviours(tmp_path):
     assert calls.count("old") == 3 and calls.count("new") >= 3
 
 
+@pytest.mark.dask
 def test_a_stalled_dask_build_says_so_in_one_line(tmp_path):
     from mathbg.bearoff.build import blockdask
     from mathbg.bearoff.build.blockstore import BlockStore
@@ -479,6 +484,7 @@ def test_a_stalled_dask_build_says_so_in_one_line(tmp_path):
     assert "\n" not in str(exc.value)
 
 
+@pytest.mark.dask
 @pytest.mark.slow
 def test_cli_scheduler_path_with_the_progress_bar(tmp_path):
     """`bearoff build --two-sided --scheduler ADDRESS` as the CLI runs it (bar on),
@@ -499,6 +505,7 @@ def test_cli_scheduler_path_with_the_progress_bar(tmp_path):
     assert out.read_bytes() == local.read_bytes()
 
 
+@pytest.mark.dask
 @pytest.mark.slow
 def test_a_killed_dask_worker_does_not_stop_the_build(tmp_path):
     """SIGKILL one of two worker processes mid-build: the build finishes (its tasks move

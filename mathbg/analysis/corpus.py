@@ -23,7 +23,9 @@ A file that cannot be read or replayed (:class:`mathbg.errors.MathbgError`, an u
 file) is skipped and listed in ``skipped`` with its one-line error; the rest is counted.
 Locally the files run one after the other with a progress bar; with a Dask ``client``
 each file is one task (``client.map``) and the results are gathered in the files' order,
-so the numbers are the same.
+so the numbers are the same, also when a worker dies mid-run (its tasks run again
+elsewhere); a run on which nothing runs any more stops with one line (see
+``mathbg.analysis._dask``).
 """
 
 from __future__ import annotations
@@ -456,9 +458,12 @@ def corpus_stats(
     args = (audit, engine, plies, met)
     results: list[dict[str, Any]]
     if client is not None:
+        from mathbg.analysis._dask import as_finished
+
         futures = client.map(file_stats, [str(p) if isinstance(p, Path) else p for p in items],
                              *[[a] * len(items) for a in args], pure=False)  # fmt: skip
-        results = list(client.gather(futures))
+        got = dict(as_finished(client, futures, "corpus run"))
+        results = [got[i] for i in range(len(futures))]
     else:
         from tqdm.auto import tqdm
 

@@ -1158,11 +1158,11 @@ def _execute(jobs: list[_Job], client: Any) -> Any:
         for job in jobs:
             yield job, _run_job(job)
         return
-    from distributed import as_completed
+    from mathbg.analysis._dask import as_finished
 
-    futures = {client.submit(_run_job, job, pure=False): job for job in jobs}
-    for fut in as_completed(list(futures)):  # type: ignore[no-untyped-call]
-        yield futures[fut], fut.result()
+    futures = [client.submit(_run_job, job, pure=False) for job in jobs]
+    for i, res in as_finished(client, futures, "self-play run"):
+        yield jobs[i], res
 
 
 def _result(
