@@ -78,6 +78,7 @@ __all__ = [
     "StoreMismatchError",
     "entry_frame",
     "fit_cube_life",
+    "plan_batches",
     "selfplay_met",
 ]
 
@@ -980,6 +981,8 @@ def selfplay_met(
     progress: bool = True,
     batch_size: int = BATCH_SIZE,
     cube_life: bool = False,
+    target_stderr: float | None = None,
+    max_games: int | None = None,
 ) -> Any:
     """A match equity table measured by self-play at every score, with standard errors.
 
@@ -989,7 +992,8 @@ def selfplay_met(
         Table length N (1..:data:`MAX_LENGTH`).
     games : int
         Games for each entry (rounded up to a multiple of the strata: 30 from the opening,
-        72 from ``start``).
+        72 from ``start``). With ``target_stderr``: the first round's games of each entry
+        (rounded up to whole batches), the sample the later rounds are planned from.
     engine, plies : str, int
         Both players' engine (:data:`ENGINES`) unless ``players`` says otherwise.
     seed : int
@@ -1019,6 +1023,16 @@ def selfplay_met(
     cube_life : bool
         Also fit each score's cube life (:func:`fit_cube_life`; gnubg-nn and instant
         engines, equal players) into ``frames["cube_life"]``.
+    target_stderr : float, optional
+        Play each entry in rounds of whole batches until its standard error (the one
+        reported, with the errors of the entries it reads) is at most this (a fraction:
+        0.005 is 0.5 pp); see :func:`plan_batches`. The decision after each round reads
+        only the finished batches, so local, Dask and resumed runs give the same bits.
+    max_games : int, optional
+        With ``target_stderr``: at most this many games an entry (rounded down to whole
+        batches, at least the first round); default :data:`MAX_GAMES`. An entry that stops
+        here, or whose error from the entries it reads alone exceeds the target, keeps the
+        larger error (``frames["scores"]["reached"]`` is False).
 
     Returns
     -------
@@ -1049,6 +1063,17 @@ def selfplay_met(
     [['crawford', 2, 1, 30], ['post', 2, 1, 30]]
     """
     _check_args(length, games, seed, cube_limit, batch_size)
+    if target_stderr is not None:
+        from mathbg._validate import finite_float
+
+        target_stderr = finite_float(target_stderr, "target_stderr")
+        if not 0.0 < target_stderr < 0.5:
+            raise InvalidParameterError(
+                f"target_stderr is a fraction in (0, 0.5) (0.005 is 0.5 pp), got {target_stderr}"
+            )
+        _check_args(length, max_games or MAX_GAMES, seed, cube_limit, batch_size)
+    elif max_games is not None:
+        raise InvalidParameterError("max_games goes with target_stderr")
     specs = (_spec(players[0], engine, plies), _spec(players[1], engine, plies))
     kinds = {s.engine for s in specs}
     if "exact" in kinds:
@@ -1083,19 +1108,29 @@ def selfplay_met(
         "start": start_json,
         "batch_size": int(batch_size),
     }
+    if target_stderr is not None:
+        params["target_stderr"] = float(target_stderr)
+        params["max_games"] = int(max_games or MAX_GAMES)
     params = json.loads(json.dumps(params))  # JSON's own types: what a file gives back
     st = SelfPlayStore(store) if store is not None else None
     if st is not None:
         st.check_manifest(params)
     entries = _entries(int(length), bool(crawford), equal)
     table = _Table(int(length), bool(crawford), equal)
-    nbatch = -(-per_entry // batch_size)
-    sizes = [min(batch_size, per_entry - k * batch_size) for k in range(nbatch)]
+    first = -(-per_entry // batch_size)  # batches of the first (with no target: only) round
+    cap = first if target_stderr is None else max(first, int(max_games or MAX_GAMES) // batch_size)
+
+    def size(k: int) -> int:
+        if target_stderr is not None:
+            return batch_size
+        return min(batch_size, per_entry - k * batch_size)
+
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(entries) * per_entry, desc=f"self-play MET to {length}",
+        bar = tqdm(total=len(entries) * first * batch_size if target_stderr is not None
+                   else len(entries) * per_entry, desc=f"self-play MET to {length}",
                    unit="game", leave=False)  # fmt: skip
     rows: list[dict[str, Any]] = []
     cube_rows: list[dict[str, Any]] = []
@@ -1108,48 +1143,120 @@ def selfplay_met(
             todo = [e for e in entries if _level(e) == lev]
             met = table.met()
             results: dict[tuple[tuple[str, int, int], int], dict[str, Any]] = {}
-            jobs = []
-            for e in todo:
-                for k, size in enumerate(sizes):
-                    got = st.get(e, k) if st is not None else None
-                    if got is not None:
-                        results[(e, k)] = got
+            planned = dict.fromkeys(todo, first)
+            pending = list(todo)
+            while pending:  # rounds: every pending entry's planned batches, then decide
+                jobs = []
+                for e in pending:
+                    for k in range(planned[e]):
+                        if (e, k) in results:
+                            continue
+                        got = st.get(e, k) if st is not None else None
+                        if got is not None:
+                            results[(e, k)] = got
+                            if bar is not None:
+                                bar.total -= size(k)
+                                bar.refresh()
+                        else:
+                            jobs.append(_Job(e, k, size(k), int(seed), specs, start, cube_limit,
+                                             bool(crawford), np.array(met.pre),
+                                             np.array(met.post)))  # fmt: skip
+                for job, res in _execute(jobs, client):
+                    results[(job.entry, job.batch)] = res
+                    if st is not None:
+                        st.put(job.entry, job.batch, res)
+                    if bar is not None:
+                        bar.update(job.games)
+                still = []
+                for e in pending:
+                    parts = [results[(e, k)] for k in range(planned[e])]
+                    merged = {f: np.concatenate([p[f] for p in parts]) for f in _FIELDS}
+                    mean, se, plain = _estimate(merged["value"], merged["stratum"])
+                    row_jac = _propagate(e, merged, jac, equal, bool(crawford))
+                    inherited = math.sqrt(sum(w * w * own[k] ** 2
+                                              for k, w in row_jac.items() if k != e))  # fmt: skip
+                    more = (
+                        0
+                        if target_stderr is None
+                        else plan_batches(planned[e], batch_size, se, inherited,
+                                          target_stderr, cap)  # fmt: skip
+                    )
+                    if more:
+                        planned[e] += more
+                        still.append(e)
                         if bar is not None:
-                            bar.update(0)
-                            bar.total -= size
+                            bar.total += more * batch_size
                             bar.refresh()
-                    else:
-                        jobs.append(_Job(e, k, size, int(seed), specs, start, cube_limit,
-                                         bool(crawford), np.array(met.pre),
-                                         np.array(met.post)))  # fmt: skip
-            for job, res in _execute(jobs, client):
-                results[(job.entry, job.batch)] = res
-                if st is not None:
-                    st.put(job.entry, job.batch, res)
-                if bar is not None:
-                    bar.update(job.games)
-            for e in todo:
-                parts = [results[(e, k)] for k in range(nbatch)]
-                merged = {f: np.concatenate([p[f] for p in parts]) for f in _FIELDS}
-                mean, se, plain = _estimate(merged["value"], merged["stratum"])
-                own[e] = se
-                jac[e] = _propagate(e, merged, jac, equal, bool(crawford))
-                total = math.sqrt(sum(w * w * own[k] ** 2 for k, w in jac[e].items()))
-                table.set(e, mean, total, len(merged["value"]))
-                row = {**entry_frame(e, merged), "mwc": mean, "stderr": total,
-                       "stderr_own": se, "plain_stderr_own": plain}  # fmt: skip
-                rows.append(row)
-                if cube_life and equal and kinds != {"exact"} and e[0] != "crawford":
-                    life_rows.append(fit_cube_life(e, merged, met))
-                levels_c, counts = np.unique(merged["cube"], return_counts=True)
-                for c, cnt in zip(levels_c, counts, strict=True):
-                    share = cnt / len(merged["cube"])
-                    cube_rows.append({"kind": e[0], "away": e[1], "opp_away": e[2],
-                                      "cube": int(c), "share": share})  # fmt: skip
+                        continue
+                    own[e] = se
+                    jac[e] = row_jac
+                    total = math.sqrt(se * se + inherited * inherited)
+                    table.set(e, mean, total, len(merged["value"]))
+                    row = {**entry_frame(e, merged), "mwc": mean, "stderr": total,
+                           "stderr_own": se, "plain_stderr_own": plain}  # fmt: skip
+                    if target_stderr is not None:
+                        row["reached"] = bool(total <= target_stderr)
+                    rows.append(row)
+                    if cube_life and equal and kinds != {"exact"} and e[0] != "crawford":
+                        life_rows.append(fit_cube_life(e, merged, met))
+                    levels_c, counts = np.unique(merged["cube"], return_counts=True)
+                    for c, cnt in zip(levels_c, counts, strict=True):
+                        share = cnt / len(merged["cube"])
+                        cube_rows.append({"kind": e[0], "away": e[1], "opp_away": e[2],
+                                          "cube": int(c), "share": share})  # fmt: skip
+                pending = still
     finally:
         if bar is not None:
             bar.close()
+    order = {e: i for i, e in enumerate(entries)}
+    for frame in (rows, cube_rows, life_rows):  # entry order, whatever round finished it
+        frame.sort(key=lambda r: order[(r["kind"], r["away"], r["opp_away"])])
     return _result(table, params, specs, rows, cube_rows, life_rows)
+
+
+def plan_batches(
+    batches: int, batch_size: int, own: float, inherited: float, target: float, cap: int
+) -> int:
+    """How many batches one entry adds in the next round to reach a target standard error.
+
+    The entry's error is ``sqrt(own^2 + inherited^2)``: its own sampling error (falling as
+    one over the square root of its games) and the errors of the entries its games reach.
+    With ``n`` games played, the own error reaches ``sqrt(target^2 - inherited^2)`` at
+    about ``n * (own / that)^2`` games; the next round plays the whole batches to 5 % more
+    than that, at least one, at most up to ``cap`` batches. Zero when the target is met,
+    when the cap is reached, or when the inherited error alone exceeds the target (more
+    games of this entry cannot help). A function of finished batches only: the same plan
+    on every scheduler and on resume.
+
+    Parameters
+    ----------
+    batches, batch_size : int
+        Batches played so far and games per batch.
+    own, inherited : float
+        The entry's own (stratified) standard error and the inherited one.
+    target : float
+        The target standard error.
+    cap : int
+        Most batches for the entry.
+
+    Returns
+    -------
+    int
+        Batches to add (0: the entry is finished).
+
+    Examples
+    --------
+    3600 games gave an own error of 0.8 pp: 0.5 pp needs 2.56 times the games.
+
+    >>> plan_batches(1, 3600, 0.008, 0.0, 0.005, 100)
+    2
+    >>> plan_batches(3, 3600, 0.0049, 0.0, 0.005, 100), plan_batches(3, 3600, 0.004, 0.004, 0.005, 3)
+    (0, 0)
+    """
+    if math.hypot(own, inherited) <= target or batches >= cap or inherited >= target:
+        return 0
+    need = batches * batch_size * (own * own / (target * target - inherited * inherited)) * 1.05
+    return max(1, min(cap - batches, math.ceil(need / batch_size) - batches))
 
 
 def _execute(jobs: list[_Job], client: Any) -> Any:
@@ -1185,12 +1292,15 @@ def _result(
         rules += f", cube limit {params['cube_limit']}"
     scores = pd.DataFrame(rows)
     cubes = pd.DataFrame(cube_rows)
+    games = f"{params['games']} games an entry"
+    if "target_stderr" in params:
+        games = (f"games to SE <= {100 * params['target_stderr']:g} pp an entry "
+                 f"({int(scores['games'].min())}..{int(scores['games'].max())})")  # fmt: skip
     return MET(
         pre=np.clip(table.pre, 0.0, 1.0),
         post=np.clip(table.post, 0.0, 1.0),
         name="selfplay",
-        source=f"mathbg self-play, {label}, {params['games']} games an entry, seed "
-        f"{params['seed']}, {rules}",
+        source=f"mathbg self-play, {label}, {games}, seed {params['seed']}, {rules}",
         model="selfplay",
         title="Self-play MET",
         description="Match equity measured by self-play at every score, with standard errors",
