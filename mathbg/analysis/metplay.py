@@ -1175,12 +1175,10 @@ def selfplay_met(
                     row_jac = _propagate(e, merged, jac, equal, bool(crawford))
                     inherited = math.sqrt(sum(w * w * own[k] ** 2
                                               for k, w in row_jac.items() if k != e))  # fmt: skip
-                    more = (
-                        0
-                        if target_stderr is None
-                        else plan_batches(planned[e], batch_size, se, inherited,
-                                          target_stderr, cap)  # fmt: skip
-                    )
+                    more = 0
+                    if target_stderr is not None:
+                        more = plan_batches(planned[e], batch_size, se, inherited,
+                                            target_stderr, cap)  # fmt: skip
                     if more:
                         planned[e] += more
                         still.append(e)
@@ -1250,8 +1248,10 @@ def plan_batches(
 
     >>> plan_batches(1, 3600, 0.008, 0.0, 0.005, 100)
     2
-    >>> plan_batches(3, 3600, 0.0049, 0.0, 0.005, 100), plan_batches(3, 3600, 0.004, 0.004, 0.005, 3)
-    (0, 0)
+    >>> plan_batches(3, 3600, 0.0049, 0.0, 0.005, 100)  # met
+    0
+    >>> plan_batches(3, 3600, 0.004, 0.004, 0.005, 3)  # at the cap
+    0
     """
     if math.hypot(own, inherited) <= target or batches >= cap or inherited >= target:
         return 0
