@@ -372,3 +372,82 @@ def test_cube_life_frame_with_gnubg_nn() -> None:
     met = selfplay_met(2, games=60, batch_size=60, seed=3, cube_life=True, progress=False)
     life = met.frames["cube_life"]
     assert list(life["kind"]) == ["post"] and life["decisions"].iloc[0] > 0
+
+
+# ----------------------------------------------------------------------------- target SE
+
+TARGET_KW = {"games": 120, "batch_size": 120, "players": (INSTANT, INSTANT), "cube_limit": 1,
+             "seed": 11, "progress": False, "target_stderr": 0.02}  # fmt: skip
+
+
+def test_target_stderr_is_reached_and_the_table_is_right() -> None:
+    met = selfplay_met(4, **TARGET_KW)
+    scores = met.frames["scores"]
+    # every entry's reported error (own and inherited) at or below the target, in whole
+    # batches, and more than the first round where one batch was not enough
+    assert (scores["stderr"] <= 0.02).all() and scores["reached"].all()
+    assert (scores["games"] % 120 == 0).all() and scores["games"].max() > 120
+    se = np.concatenate([met.stderr[np.isfinite(met.stderr)], met.post_stderr[0][1:]])
+    assert se.max() <= 0.02
+    # the games per entry are about what the target asks: sigma^2 / target^2 within a
+    # batch and the 5 % margin (sigma from the entry's own error)
+    sigma2 = scores["stderr_own"] ** 2 * scores["games"]
+    own_target2 = 0.02**2 - (scores["stderr"] ** 2 - scores["stderr_own"] ** 2)
+    assert (scores["games"] <= 1.05 * sigma2 / own_target2 * 1.3 + 120).all()
+    # and the values are the cubeless table's within 3 standard errors
+    assert np.all(np.abs(_z(met, cubeless(4, gammon_rate=G, backgammon_rate=B))) < 3.0)
+    assert met.metadata["target_stderr"] == 0.02 and "SE <= 2 pp" in met.source
+
+
+def test_target_stderr_same_bits_twice_and_capped() -> None:
+    m1 = selfplay_met(3, **TARGET_KW)
+    m2 = selfplay_met(3, **TARGET_KW)
+    assert _same_bits(m1, m2)
+    assert m1.frames["scores"].equals(m2.frames["scores"])
+    capped = selfplay_met(3, **{**TARGET_KW, "max_games": 240})
+    scores = capped.frames["scores"]
+    assert scores["games"].max() == 240 and not scores["reached"].all()
+    assert (scores["stderr"] > 0.02).any()
+
+
+@pytest.mark.parametrize("cut", [3, 10, 15])  # inside the second rounds of levels 3, 4, 5
+def test_target_stderr_interrupted_run_resumes_to_the_same_bits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cut: int
+) -> None:
+    import mathbg.analysis.metplay as mp
+
+    whole = selfplay_met(4, **TARGET_KW)
+    store = tmp_path / f"cut{cut}"
+    real, calls = mp._run_job, []
+
+    def dies(job):  # the process killed when it starts batch number `cut`
+        calls.append(job)
+        if len(calls) > cut:
+            raise KeyboardInterrupt
+        return real(job)
+
+    monkeypatch.setattr(mp, "_run_job", dies)
+    with pytest.raises(KeyboardInterrupt):
+        selfplay_met(4, store=store, **TARGET_KW)
+    monkeypatch.setattr(mp, "_run_job", real)
+    assert len(list(store.glob("*/batch-*.npz"))) == cut
+    resumed = selfplay_met(4, store=store, **TARGET_KW)
+    assert _same_bits(whole, resumed)
+    total = int(whole.frames["scores"]["games"].sum()) // 120
+    assert len(list(store.glob("*/batch-*.npz"))) == total > 15
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"target_stderr": 0.0}, "target_stderr is a fraction in (0, 0.5)"),
+        ({"target_stderr": 0.5}, "target_stderr is a fraction"),
+        ({"target_stderr": float("nan")}, "target_stderr"),
+        ({"target_stderr": 0.01, "max_games": 0}, "max_games must lie in 1.."),
+        ({"max_games": 1000}, "max_games goes with target_stderr"),
+    ],
+)
+def test_target_stderr_bad_input(kwargs, words) -> None:
+    with pytest.raises(InvalidParameterError) as info:
+        selfplay_met(3, games=30, players=(INSTANT, INSTANT), progress=False, **kwargs)
+    assert words in str(info.value)

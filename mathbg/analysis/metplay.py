@@ -1071,7 +1071,12 @@ def selfplay_met(
             raise InvalidParameterError(
                 f"target_stderr is a fraction in (0, 0.5) (0.005 is 0.5 pp), got {target_stderr}"
             )
-        _check_args(length, max_games or MAX_GAMES, seed, cube_limit, batch_size)
+        if max_games is None:
+            max_games = MAX_GAMES
+        if isinstance(max_games, bool) or not isinstance(max_games, int | np.integer):
+            raise InvalidParameterError(f"max_games must be an integer, got {max_games!r}")
+        if not 1 <= max_games <= MAX_GAMES:
+            raise InvalidParameterError(f"max_games must lie in 1..{MAX_GAMES}, got {max_games}")
     elif max_games is not None:
         raise InvalidParameterError("max_games goes with target_stderr")
     specs = (_spec(players[0], engine, plies), _spec(players[1], engine, plies))
@@ -1118,7 +1123,7 @@ def selfplay_met(
     entries = _entries(int(length), bool(crawford), equal)
     table = _Table(int(length), bool(crawford), equal)
     first = -(-per_entry // batch_size)  # batches of the first (with no target: only) round
-    cap = first if target_stderr is None else max(first, int(max_games or MAX_GAMES) // batch_size)
+    cap = first if target_stderr is None else max(first, int(max_games or 0) // batch_size)
 
     def size(k: int) -> int:
         if target_stderr is not None:
