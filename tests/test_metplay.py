@@ -222,6 +222,22 @@ def test_cli_selfplay_table_with_errors_and_compare(capsys: pytest.CaptureFixtur
     assert "±" in out and "differences from kazaross-xg2" in out and "largest" in out
 
 
+def test_cli_selfplay_target_se_and_players(capsys: pytest.CaptureFixture[str]) -> None:
+    from mathbg.cli import main
+
+    rc = main(["met", "--model", "selfplay", "--length", "3", "--games", "60",
+               "--players", INSTANT, INSTANT, "--cube-limit", "1", "--target-se", "0.03",
+               "--format", "json"])  # fmt: skip
+    import json
+
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 0
+    assert out["metadata"]["target_stderr"] == 0.03
+    assert out["metadata"]["players"][0]["probabilities"] == [0.55, 0.2, 0.02, 0.15, 0.01]
+    se = [v for row in out["stderr"] for v in row if v is not None]
+    assert se and max(se) <= 0.03
+
+
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
@@ -230,6 +246,9 @@ def test_cli_selfplay_table_with_errors_and_compare(capsys: pytest.CaptureFixtur
         (["--engine", "nope"], "unknown self-play engine"),
         (["--length", "30"], "length must lie"),
         (["--start", "1,2"], "--start wants two sides"),
+        (["--target-se", "0"], "target_stderr is a fraction"),
+        (["--max-games", "100"], "max_games goes with target_stderr"),
+        (["--players", "gnubg-nn:noise=x", "gnubg-nn"], "ENGINE:plies=K,noise=S"),
     ],
 )
 def test_cli_selfplay_bad_input_exit_2(argv, words, capsys: pytest.CaptureFixture[str]) -> None:
@@ -451,3 +470,63 @@ def test_target_stderr_bad_input(kwargs, words) -> None:
     with pytest.raises(InvalidParameterError) as info:
         selfplay_met(3, games=30, players=(INSTANT, INSTANT), progress=False, **kwargs)
     assert words in str(info.value)
+
+
+# ----------------------------------------------------------------------------- noisy players
+
+
+def test_noise_zero_is_the_plain_player_bit_for_bit() -> None:
+    nn = pytest.importorskip("gnubg_nn")
+    from mathbg.analysis.metplay import PlayerSpec, noisy_move
+
+    # the noisy play with no noise is gnubg-nn's best play, along a game's positions
+    rng, noise = np.random.default_rng(5), np.random.default_rng(6)
+    board = ((0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0),) * 2
+    for _ in range(60):
+        d1, d2 = (int(v) for v in rng.integers(1, 7, 2))
+        _, best = nn.best_move(board, d1, d2, n=0, b=1)
+        assert noisy_move(nn, board, d1, d2, 0, 0.0, noise) == best
+        board = nn.board_from_position_key(best)
+        if not any(board[0]):
+            board = ((0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2,
+                      0),) * 2  # fmt: skip
+    kw = {"games": 60, "batch_size": 60, "seed": 2, "progress": False}
+    plain = selfplay_met(2, **kw)
+    for zero in ("gnubg-nn:noise=0", PlayerSpec("gnubg-nn", 0, None, 0.0)):
+        assert _same_bits(plain, selfplay_met(2, players=(zero, "gnubg-nn"), **kw))
+
+
+@pytest.mark.slow
+def test_a_noisy_player_loses() -> None:
+    pytest.importorskip("gnubg_nn")
+    # noise of 0.1 points a play (twice gnubg's "beginner") against the plain network at
+    # double match point: the noisy row player wins clearly less than half the games
+    met = selfplay_met(1, games=300, batch_size=300, seed=1, progress=False,
+                       players=("gnubg-nn:noise=0.1", "gnubg-nn"))  # fmt: skip
+    mwc, se = float(met.pre[0, 0]), float(met.stderr[0, 0])
+    assert 0.5 - mwc > 3 * se
+    assert met.metadata["players"][0]["noise"] == 0.1
+    assert "noise" not in met.metadata["players"][1]
+    assert "noise 0.1 vs gnubg-nn 0-ply" in met.source
+
+
+@pytest.mark.parametrize(
+    ("player", "words"),
+    [
+        ("gnubg-nn:noise=abc", "ENGINE:plies=K,noise=S"),
+        ("gnubg-nn:speed=2", "ENGINE:plies=K,noise=S"),
+        ("gnubg-nn:noise=-1", "noise must be a number in 0..10"),
+        ("gnubg-nn:noise=nan", "noise must be a number"),
+        ("gnubg-nn:plies=9", "gnubg-nn offers plies"),
+    ],
+)
+def test_bad_player_settings(player: str, words: str) -> None:
+    pytest.importorskip("gnubg_nn")
+    with pytest.raises(InvalidParameterError) as info:
+        selfplay_met(2, games=30, players=(player, None), progress=False)
+    assert words in str(info.value)
+    from mathbg.analysis.metplay import PlayerSpec
+
+    with pytest.raises(InvalidParameterError, match="noise applies to gnubg-nn"):
+        selfplay_met(2, games=30, players=(PlayerSpec("instant", 0, (0.5, 0, 0, 0, 0), 0.1),
+                                           None), progress=False)  # fmt: skip

@@ -78,6 +78,7 @@ __all__ = [
     "StoreMismatchError",
     "entry_frame",
     "fit_cube_life",
+    "noisy_move",
     "plan_batches",
     "selfplay_met",
 ]
@@ -103,19 +104,26 @@ class StoreMismatchError(MathbgError):
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """One player's engine: ``gnubg-nn`` (``plies``), ``exact`` or ``instant`` (test).
+    """One player's engine: ``gnubg-nn`` (``plies``, ``noise``), ``exact`` or ``instant``.
 
     ``probabilities`` (the first roller's W, WG, WB, LG, LB, cumulative gammons) is
-    required by ``instant`` and refused by the others.
+    required by ``instant`` (a test engine) and refused by the others. ``noise`` (gnubg-nn
+    only) makes a weaker player as gnubg's noisy players are made: Gaussian noise of this
+    standard deviation (cubeless equity, in points a game) is added to each candidate
+    play's equity before the best is chosen, drawn from the batch's own seeded noise
+    stream (the dice are untouched, so ``noise=0`` is the plain player bit for bit). Cube
+    decisions stay noise-free. As a string: ``"gnubg-nn:plies=1,noise=0.05"``.
     """
 
     engine: str = "gnubg-nn"
     plies: int = 0
     probabilities: tuple[float, ...] | None = None
+    noise: float = 0.0
 
     def label(self) -> str:
         if self.engine == "gnubg-nn":
-            return f"gnubg-nn {self.plies}-ply"
+            extra = f", noise {self.noise:g}" if self.noise else ""
+            return f"gnubg-nn {self.plies}-ply{extra}"
         if self.engine == "instant":
             return "instant:" + ",".join(f"{p:g}" for p in self.probabilities or ())
         return self.engine
@@ -132,7 +140,7 @@ def _spec(value: Any, engine: str, plies: int) -> PlayerSpec:
         return PlayerSpec("instant", 0, tuple(check_probabilities(value.probabilities)))
     if value.probabilities is not None:
         raise InvalidParameterError(f"probabilities go with the instant engine, not {value.engine}")
-    return PlayerSpec(value.engine, value.plies, None)
+    return PlayerSpec(value.engine, value.plies, None, value.noise)
 
 
 def _parse_spec(value: Any, engine: str, plies: int) -> PlayerSpec:
@@ -150,12 +158,35 @@ def _parse_spec(value: Any, engine: str, plies: int) -> PlayerSpec:
                 ) from None
             value = PlayerSpec("instant", 0, parsed)
         else:
-            value = PlayerSpec(name, plies)
+            value = _parse_settings(value, name, probs, plies)
     elif isinstance(value, dict):
         value = PlayerSpec(**value)
     if not isinstance(value, PlayerSpec):
         raise InvalidParameterError(f"a player is an engine name or a PlayerSpec, got {value!r}")
     return value
+
+
+def _spec_dict(spec: PlayerSpec) -> dict[str, Any]:
+    """A player's settings for the metadata (``noise`` only when set)."""
+    return {k: v for k, v in asdict(spec).items() if k != "noise" or v}
+
+
+def _parse_settings(text: str, name: str, settings: str, plies: int) -> PlayerSpec:
+    """``name`` or ``name:plies=K,noise=S`` (either setting, any order)."""
+    got: dict[str, Any] = {"plies": plies, "noise": 0.0}
+    for item in filter(None, (t.strip() for t in settings.split(","))):
+        key, eq, val = item.partition("=")
+        key = key.strip().lower()
+        try:
+            if not eq or key not in got:
+                raise ValueError
+            got[key] = int(val) if key == "plies" else float(val)
+        except ValueError:
+            raise InvalidParameterError(
+                f"a player is ENGINE or ENGINE:plies=K,noise=S (e.g. gnubg-nn:noise=0.05), "
+                f"got {text!r}"
+            ) from None
+    return PlayerSpec(name, got["plies"], None, got["noise"])
 
 
 def _check_spec(value: PlayerSpec) -> None:
@@ -172,6 +203,16 @@ def _check_spec(value: PlayerSpec) -> None:
         )
     if isinstance(value.plies, bool) or not isinstance(value.plies, int) or value.plies < 0:
         raise InvalidParameterError(f"plies must be a non-negative integer, got {value.plies!r}")
+    noise = value.noise
+    if (
+        isinstance(noise, bool)
+        or not isinstance(noise, int | float)
+        or not math.isfinite(noise)
+        or not 0 <= noise <= 10
+    ):
+        raise InvalidParameterError(f"noise must be a number in 0..10, got {noise!r}")
+    if noise and value.engine != "gnubg-nn":
+        raise InvalidParameterError(f"noise applies to gnubg-nn, not to {value.engine}")
     if value.engine == "gnubg-nn":
         from mathbg.analysis.evaluation import gnubg_nn_installed
         from mathbg.analysis.gnubg_nn import MAX_PLIES
@@ -369,7 +410,47 @@ def _run_job(job: _Job) -> dict[str, NDArray[Any]]:
     engines = {p.engine for p in job.players}
     if engines == {"exact"}:
         return _play_exact(job, met, rng)
-    return _play_theory(job, met, rng)
+    noise = np.random.default_rng(  # a stream of its own: the dice do not see it
+        np.random.SeedSequence(job.seed, spawn_key=(_KINDS.index(kind), a, b, job.batch, 1))
+    )
+    return _play_theory(job, met, rng, noise)
+
+
+def noisy_move(
+    nn: Any, board: Any, d1: int, d2: int, plies: int, sigma: float, rng: np.random.Generator
+) -> str:
+    """The position key of a noisy player's play (gnubg-nn's candidates, equity + noise).
+
+    Each candidate play gnubg-nn lists (at ``plies``) gets ``sigma * N(0, 1)`` added to
+    its cubeless equity; the largest wins (the first of equals, as gnubg-nn's own order).
+    One normal is drawn per candidate of a roll with a choice. ``sigma = 0`` is
+    ``best_move``'s play.
+
+    Parameters
+    ----------
+    nn : module
+        ``gnubg_nn``.
+    board : pair of 25-tuples
+        gnubg-nn's board (side not on roll, side on roll).
+    d1, d2 : int
+        The dice.
+    plies : int
+        The evaluation depth.
+    sigma : float
+        The noise's standard deviation.
+    rng : numpy.random.Generator
+        The noise stream.
+
+    Returns
+    -------
+    str
+        The key of the position after the play (``board_from_position_key`` reads it).
+    """
+    _, key, cands = nn.best_move(board, d1, d2, n=plies, b=1, list=1)
+    if len(cands) < 2:
+        return str(key)
+    eq = np.array([c[3] for c in cands]) + sigma * rng.standard_normal(len(cands))
+    return str(cands[int(np.argmax(eq))][0])
 
 
 def _decide(
@@ -400,7 +481,9 @@ def _decide(
     return nd, dt
 
 
-def _play_theory(job: _Job, met: Any, rng: np.random.Generator) -> dict[str, NDArray[Any]]:
+def _play_theory(
+    job: _Job, met: Any, rng: np.random.Generator, noise: np.random.Generator
+) -> dict[str, NDArray[Any]]:
     """gnubg-nn / instant players, cube decisions by the cube theory, games in lockstep."""
     kind, a, b = job.entry
     n = job.games
@@ -522,7 +605,10 @@ def _play_theory(job: _Job, met: Any, rng: np.random.Generator) -> dict[str, NDA
                     result = 3 if u < p[4] else 2 if u < p[3] else 1
                     finish(g, 1 - mover, result * int(cube[g]), result)
                 continue
-            _, key = nn.best_move(boards[g], d1, d2, n=spec.plies, b=1)
+            if spec.noise:
+                key = noisy_move(nn, boards[g], d1, d2, spec.plies, spec.noise, noise)
+            else:
+                _, key = nn.best_move(boards[g], d1, d2, n=spec.plies, b=1)
             board = nn.board_from_position_key(key)  # (mover, other): the next roller's view
             if not any(board[0]):
                 other = board[1]
@@ -1107,7 +1193,7 @@ def selfplay_met(
         "length": int(length),
         "games": per_entry,
         "seed": int(seed),
-        "players": [asdict(s) for s in specs],
+        "players": [_spec_dict(s) for s in specs],
         "crawford": bool(crawford),
         "cube_limit": cube_limit,
         "start": start_json,

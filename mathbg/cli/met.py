@@ -120,6 +120,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     sp.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     sp.add_argument("--engine", default="gnubg-nn", help="gnubg-nn (default) or exact")
     sp.add_argument("--plies", type=int, default=0, help="gnubg-nn plies (default 0)")
+    sp.add_argument(
+        "--players",
+        nargs=2,
+        metavar=("P0", "P1"),
+        help="an unequal match: the row player's and the column player's engine, each "
+        "ENGINE or ENGINE:plies=K,noise=S (gnubg-nn's noisy player: Gaussian noise of "
+        "standard deviation S added to each candidate play's equity), e.g. --players "
+        "gnubg-nn:noise=0.05 gnubg-nn",
+    )
     sp.add_argument("--no-crawford", action="store_true", help="matches without Crawford rule")
     sp.add_argument("--cube-limit", type=int, help="largest cube value (a power of two)")
     sp.add_argument(
@@ -298,6 +307,7 @@ def _selfplay(args: argparse.Namespace, params: dict[str, float]) -> int:
             crawford=not args.no_crawford,
             cube_limit=args.cube_limit,
             start=_start(args.start),
+            players=(args.players[0], args.players[1]) if args.players else (None, None),
             client=client,
             store=args.store,
             progress=sys.stderr.isatty(),
