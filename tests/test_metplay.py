@@ -530,3 +530,37 @@ def test_bad_player_settings(player: str, words: str) -> None:
     with pytest.raises(InvalidParameterError, match="noise applies to gnubg-nn"):
         selfplay_met(2, games=30, players=(PlayerSpec("instant", 0, (0.5, 0, 0, 0, 0), 0.1),
                                            None), progress=False)  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- luck control
+
+
+def test_regression_estimator_removes_a_control_exactly() -> None:
+    from mathbg.analysis.metplay import _estimate
+
+    rng = np.random.default_rng(0)
+    strata = np.repeat(np.arange(30), 40)
+    x = rng.standard_normal((1200, 2))
+    values = 0.3 + 0.1 * strata / 30 + 2.0 * x[:, 0] - 0.5 * x[:, 1]
+    mean, se, plain = _estimate(values, strata, x)
+    # the adjusted values are the stratum constants: no error left; the mean is theirs
+    # plus the sample's (nonzero) control means times the coefficients removed
+    assert se < 1e-12 and plain > 0.05
+    assert mean == pytest.approx(values.mean() - x.mean(axis=0) @ np.array([2.0, -0.5]))
+    # a control with no spread is left out (the instant engine's luck is all zeros)
+    assert _estimate(values, strata, np.zeros((1200, 1))) == _estimate(values, strata)
+
+
+@pytest.mark.slow
+def test_luck_of_the_first_rolls_keeps_the_table() -> None:
+    pytest.importorskip("gnubg_nn")
+    kw = {"games": 600, "batch_size": 600, "seed": 3, "progress": False}
+    plain = selfplay_met(2, **kw)
+    lucky = selfplay_met(2, luck_rolls=2, **kw)
+    assert lucky.metadata["luck_rolls"] == 2 and "luck_rolls" not in plain.metadata
+    # the same games (the luck is measured, not drawn): the raw spread is the same, and
+    # the adjusted estimate lies within its errors of the plain one
+    a, b = plain.frames["scores"], lucky.frames["scores"]
+    assert np.array_equal(a["plain_stderr_own"], b["plain_stderr_own"])
+    assert np.all(np.abs(a["mwc"] - b["mwc"]) < 3 * a["stderr_own"])
+    assert (b["stderr_own"] <= b["plain_stderr_own"] * 1.001).all()

@@ -376,6 +376,7 @@ class _Job:
     crawford: bool
     pre: NDArray[np.float64]
     post: NDArray[np.float64]
+    luck_rolls: int = 0
 
 
 _FIELDS = ("value", "stratum", "first", "winner", "points", "result", "cube", "first_double",
@@ -414,6 +415,33 @@ def _run_job(job: _Job) -> dict[str, NDArray[Any]]:
         np.random.SeedSequence(job.seed, spawn_key=(_KINDS.index(kind), a, b, job.batch, 1))
     )
     return _play_theory(job, met, rng, noise)
+
+
+_ROLLS21 = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1))
+_ROLL_INDEX = {(d1, d2): _ROLLS21.index((max(d1, d2), min(d1, d2)))
+               for d1 in range(1, 7) for d2 in range(1, 7)}  # fmt: skip
+_ROLL_WEIGHTS = np.array([1.0 if d1 == d2 else 2.0 for d1, d2 in _ROLLS21]) / 36.0
+
+
+@lru_cache(maxsize=65536)
+def _roll_equities_cached(
+    nn: Any, board: tuple[tuple[int, ...], tuple[int, ...]]
+) -> tuple[float, ...]:
+    eqs = []
+    for d1, d2 in _ROLLS21:
+        _, key, cands = nn.best_move(board, d1, d2, n=0, b=1, list=1)
+        if cands:
+            eqs.append(float(cands[0][3]))
+        else:  # no legal play: the opponent's 0-ply cubeless equity, negated
+            w, wg, wb, lg, lb = nn.probabilities(nn.board_from_position_key(key), 0)
+            eqs.append(-(2 * w - 1 + wg + wb - lg - lb))
+    return (*eqs, float(np.dot(_ROLL_WEIGHTS, eqs)))
+
+
+def _roll_equities(nn: Any, board: Any) -> tuple[float, ...]:
+    """The roller's 0-ply cubeless equity after gnubg-nn's best play, for each of the 21
+    rolls, and their dice-weighted mean last (cached: the first turns' positions repeat)."""
+    return _roll_equities_cached(nn, (tuple(board[0]), tuple(board[1])))
 
 
 def noisy_move(
@@ -506,6 +534,8 @@ def _play_theory(
     out = {f: np.zeros(n, dtype=np.float64 if f in _FLOATS else np.int64) for f in _FIELDS}
     out["first_double"][:] = -1
     out["dec_turn"][:] = -1
+    for t in range(1, job.luck_rolls + 1):
+        out[f"luck{t}"] = np.zeros(n)
     roller = np.empty(n, dtype=np.int64)
     boards: list[Any] = [None] * n
     first_roll: list[tuple[int, int] | None] = [None] * n
@@ -593,6 +623,10 @@ def _play_theory(
             roll = first_roll[g] if turn == 0 else None
             d1, d2 = roll if roll is not None else (int(dice[g, 0]), int(dice[g, 1]))
             out["rolls"][g] += 1
+            if 0 < turn <= job.luck_rolls and spec.engine == "gnubg-nn":
+                eqs = _roll_equities(nn, boards[g])
+                luck = eqs[_ROLL_INDEX[(d1, d2)]] - eqs[-1]
+                out[f"luck{turn}"][g] = luck if roller[g] == 0 else -luck
             if spec.engine == "instant":
                 p = spec.probabilities or ()
                 u = uniform[g]
@@ -829,9 +863,32 @@ class SelfPlayStore:
 # ----------------------------------------------------------------------------- estimates
 
 
-def _estimate(values: NDArray[np.float64], strata: NDArray[np.int64]) -> tuple[float, float, float]:
-    """Mean, stratified SE and plain SE of one entry's game values."""
+def _estimate(
+    values: NDArray[np.float64],
+    strata: NDArray[np.int64],
+    controls: NDArray[np.float64] | None = None,
+) -> tuple[float, float, float]:
+    """Mean, stratified SE and plain SE of one entry's game values.
+
+    ``controls`` (games x k, each of known mean zero: the luck of the first rolls) are
+    subtracted with the within-stratum least-squares coefficients first (a regression
+    estimator, Cochran ch. 7); the plain SE is that of the raw values.
+    """
     n = len(values)
+    if controls is not None and controls.size and n > controls.shape[1] + 1:
+        hs = np.unique(strata)
+        y = values.astype(np.float64).copy()
+        x = controls.astype(np.float64).copy()
+        for h in hs:
+            m = strata == h
+            y[m] -= y[m].mean()
+            x[m] -= x[m].mean(axis=0)
+        keep = x.std(axis=0) > 0
+        if keep.any():
+            beta = np.linalg.lstsq(x[:, keep], y, rcond=None)[0]
+            adjusted = values - controls[:, keep] @ beta
+            mean, se, _ = _estimate(adjusted, strata)
+            return mean, se, float(values.std(ddof=1) / math.sqrt(n))
     mean = float(values.mean())
     plain = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
     hs = np.unique(strata)
@@ -1069,6 +1126,7 @@ def selfplay_met(
     cube_life: bool = False,
     target_stderr: float | None = None,
     max_games: int | None = None,
+    luck_rolls: int = 0,
 ) -> Any:
     """A match equity table measured by self-play at every score, with standard errors.
 
@@ -1119,6 +1177,12 @@ def selfplay_met(
         batches, at least the first round); default :data:`MAX_GAMES`. An entry that stops
         here, or whose error from the entries it reads alone exceeds the target, keeps the
         larger error (``frames["scores"]["reached"]`` is False).
+    luck_rolls : int
+        A control variate (gnubg-nn players): the luck of the first ``luck_rolls`` rolls
+        after the opening roll (0..3), each the roller's 0-ply cubeless equity after the
+        best play for the roll thrown minus its mean over the 21 rolls (known mean zero),
+        subtracted with least-squares coefficients within the strata. The positions of
+        the first turns repeat, so the 21-roll equities are cached per process.
 
     Returns
     -------
@@ -1165,6 +1229,8 @@ def selfplay_met(
             raise InvalidParameterError(f"max_games must lie in 1..{MAX_GAMES}, got {max_games}")
     elif max_games is not None:
         raise InvalidParameterError("max_games goes with target_stderr")
+    if isinstance(luck_rolls, bool) or not isinstance(luck_rolls, int) or not 0 <= luck_rolls <= 3:
+        raise InvalidParameterError(f"luck_rolls must be 0, 1, 2 or 3, got {luck_rolls!r}")
     specs = (_spec(players[0], engine, plies), _spec(players[1], engine, plies))
     kinds = {s.engine for s in specs}
     if "exact" in kinds:
@@ -1202,6 +1268,8 @@ def selfplay_met(
     if target_stderr is not None:
         params["target_stderr"] = float(target_stderr)
         params["max_games"] = int(max_games or MAX_GAMES)
+    if luck_rolls:
+        params["luck_rolls"] = int(luck_rolls)
     params = json.loads(json.dumps(params))  # JSON's own types: what a file gives back
     st = SelfPlayStore(store) if store is not None else None
     if st is not None:
@@ -1251,7 +1319,7 @@ def selfplay_met(
                         else:
                             jobs.append(_Job(e, k, size(k), int(seed), specs, start, cube_limit,
                                              bool(crawford), np.array(met.pre),
-                                             np.array(met.post)))  # fmt: skip
+                                             np.array(met.post), int(luck_rolls)))  # fmt: skip
                 for job, res in _execute(jobs, client):
                     results[(job.entry, job.batch)] = res
                     if st is not None:
@@ -1261,8 +1329,11 @@ def selfplay_met(
                 still = []
                 for e in pending:
                     parts = [results[(e, k)] for k in range(planned[e])]
-                    merged = {f: np.concatenate([p[f] for p in parts]) for f in _FIELDS}
-                    mean, se, plain = _estimate(merged["value"], merged["stratum"])
+                    merged = {f: np.concatenate([p[f] for p in parts]) for f in parts[0]}
+                    luck = [merged[f"luck{t}"] for t in range(1, luck_rolls + 1)
+                            if f"luck{t}" in merged]  # fmt: skip
+                    mean, se, plain = _estimate(merged["value"], merged["stratum"],
+                                                np.stack(luck, axis=1) if luck else None)
                     row_jac = _propagate(e, merged, jac, equal, bool(crawford))
                     inherited = math.sqrt(sum(w * w * own[k] ** 2
                                               for k, w in row_jac.items() if k != e))  # fmt: skip
