@@ -481,6 +481,26 @@ def noisy_move(
     return str(cands[int(np.argmax(eq))][0])
 
 
+def _sane(probs: Sequence[float]) -> tuple[float, float, float, float, float]:
+    """gnubg-nn's five outputs made consistent (as gnubg's own sanity check does).
+
+    The network's float32 outputs can break ``0 <= WB <= WG <= W <= 1``, ``0 <= LB <= LG
+    <= 1 - W`` by a little in rare positions; each is clipped into its bounds (consistent
+    chances are returned unchanged).
+
+    Examples
+    --------
+    >>> _sane([0.97, 0.9800001, 0.01, 0.0300002, -1e-7])
+    (0.97, 0.97, 0.01, 0.030000000000000027, 0.0)
+    """
+    w = min(max(float(probs[0]), 0.0), 1.0)
+    wg = min(max(float(probs[1]), 0.0), w)
+    wb = min(max(float(probs[2]), 0.0), wg)
+    lg = min(max(float(probs[3]), 0.0), 1.0 - w)
+    lb = min(max(float(probs[4]), 0.0), lg)
+    return w, wg, wb, lg, lb
+
+
 def _decide(
     probs: NDArray[np.float64],
     x: NDArray[np.float64],
@@ -578,7 +598,7 @@ def _play_theory(
                         probs[k] = spec.probabilities
                         x[k] = CONTACT_CUBE_LIFE
                     else:
-                        probs[k] = nn.probabilities(boards[g], spec.plies)
+                        probs[k] = _sane(nn.probabilities(boards[g], spec.plies))
                         x[k] = _cube_life(nn, boards[g])
                 for k, g in enumerate(asking.tolist()):  # the first decision (cube life fit)
                     if out["dec_turn"][g] < 0:
@@ -599,8 +619,11 @@ def _play_theory(
                     for k, i in enumerate(d.tolist()):
                         g = int(asking[i])
                         spec = job.players[1 - roller[g]]
-                        tprobs[k] = (spec.probabilities if spec.engine == "instant"
-                                     else nn.probabilities(boards[g], spec.plies))  # fmt: skip
+                        tprobs[k] = (
+                            spec.probabilities
+                            if spec.engine == "instant"
+                            else _sane(nn.probabilities(boards[g], spec.plies))
+                        )
                     _, dtt = _decide(tprobs, x[d], views, view[d], ar[asking][d],
                                      br[asking][d], cube[asking][d],
                                      owner[asking][d] == -1)  # fmt: skip
