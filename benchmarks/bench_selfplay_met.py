@@ -7,7 +7,9 @@ Measured side by side in one run (goals from the issue):
    gnubg-nn's own cubeless self-play loop (``best_move`` from the opening, nothing else):
    the ratio (goal >= 0.5).
 2. Variance reduction (stratified first rolls): the measured gain ``plain SE^2 /
-   stratified SE^2`` per entry and the effective games per CPU-second.
+   stratified SE^2`` per entry and the effective games per CPU-second; and the same for
+   the luck of the two rolls after the opening as a control variate (``luck_rolls=2``),
+   against plain self-play (effective games per CPU-second: games / CPU-s x gain).
 3. The 5-point table (2- to 5-away, Crawford and post-Crawford): the standard errors at a
    small size, extrapolated to every SE <= 0.5 pp (games per entry, CPU time, wall time on
    2 cores); with ``--full`` that table is built once, as ``mathbg met --model selfplay
@@ -126,6 +128,23 @@ def full_table(store: str | None) -> None:
           f"within 3 SE + 0.3 pp: {bool(np.all(np.abs(d) <= 3 * s + 0.003))}")  # fmt: skip
 
 
+def luck_gain(games: int, seed: int = 12) -> None:
+    """Effective games per CPU-second: plain, stratified, stratified + luck of 2 rolls."""
+    out = {}
+    for rolls in (0, 2):
+        met, cpu, _ = ours(5, games, seed=seed, luck_rolls=rolls)
+        sc = met.frames["scores"]
+        rate = int(sc["games"].sum()) / cpu
+        gain = float((sc["plain_stderr_own"] ** 2 / sc["stderr_own"] ** 2).mean())
+        out[rolls] = (rate, gain, cpu)
+    (r0, g0, c0), (r2, g2, c2) = out[0], out[2]
+    print(f"variance reduction, 5-point table at {games} games an entry (effective games per "
+          f"CPU-second = games / CPU-s x mean variance gain): plain {r0:.0f}; stratified "
+          f"first rolls {r0 * g0:.0f} (gain {g0:.3f}); + luck of 2 rolls {r2 * g2:.0f} (gain "
+          f"{g2:.3f}, CPU {c2:.0f} s against {c0:.0f} s): ratio to plain "
+          f"{r2 * g2 / r0:.3f}")  # fmt: skip
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=600, help="games per entry (default 600)")
@@ -168,6 +187,7 @@ def main() -> int:
     print(f"stratified first rolls: variance gain mean {gain.mean():.3f} (range "
           f"{gain.min():.3f}..{gain.max():.3f}); effective {rate5 * gain.mean():.0f} games per "
           f"CPU-second against {rate5:.0f} plain")  # fmt: skip
+    luck_gain(args.games)
     se_max = float(np.nanmax(np.concatenate([met5.stderr.ravel(), met5.post_stderr[0]])))
     need = int(np.ceil(args.games * (se_max / 0.005) ** 2 / BATCH) * BATCH)
     total = need * len(sc)
