@@ -416,6 +416,8 @@ def test_target_stderr_is_reached_and_the_table_is_right() -> None:
     # and the values are the cubeless table's within 3 standard errors
     assert np.all(np.abs(_z(met, cubeless(4, gammon_rate=G, backgammon_rate=B))) < 3.0)
     assert met.metadata["target_stderr"] == 0.02 and "SE <= 2 pp" in met.source
+    # a 1-point table of equal players has nothing to play
+    assert selfplay_met(1, **TARGET_KW).pre[0, 0] == 0.5
 
 
 def test_target_stderr_same_bits_twice_and_capped() -> None:

@@ -1478,7 +1478,7 @@ def _result(
     scores = pd.DataFrame(rows)
     cubes = pd.DataFrame(cube_rows)
     games = f"{params['games']} games an entry"
-    if "target_stderr" in params:
+    if "target_stderr" in params and len(scores):
         games = (f"games to SE <= {100 * params['target_stderr']:g} pp an entry "
                  f"({int(scores['games'].min())}..{int(scores['games'].max())})")  # fmt: skip
     return MET(
