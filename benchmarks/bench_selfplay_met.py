@@ -121,7 +121,8 @@ def full_table(store: str | None) -> None:
           f"({int(sc['games'].min())}..{int(sc['games'].max())} an entry), {wall / 60:.1f} min "
           f"wall, {cpu:.0f} CPU-s ({cpu / 120:.1f} min on 2 free cores; goal < 30 min), "
           f"{int(sc['games'].sum()) / cpu:.0f} games per CPU-second; load average "
-          f"{loads[0][0]:.1f} at start, {loads[1][0]:.1f} at end (15-min {loads[1][2]:.1f})")
+          f"{loads[0][0]:.1f} at start, {loads[1][0]:.1f} at end (15-min "
+          f"{loads[1][2]:.1f})")  # fmt: skip
     print(f"largest SE {100 * s.max():.3f} pp; vs Kazaross-XG2 mean |diff| "
           f"{100 * np.abs(d).mean():.2f} pp, largest {100 * np.abs(d).max():.2f} pp, "
           f"in SE mean {np.abs(d / s).mean():.2f}, largest {np.abs(d / s).max():.2f}; "

@@ -1355,8 +1355,8 @@ def selfplay_met(
                     merged = {f: np.concatenate([p[f] for p in parts]) for f in parts[0]}
                     luck = [merged[f"luck{t}"] for t in range(1, luck_rolls + 1)
                             if f"luck{t}" in merged]  # fmt: skip
-                    mean, se, plain = _estimate(merged["value"], merged["stratum"],
-                                                np.stack(luck, axis=1) if luck else None)
+                    controls = np.stack(luck, axis=1) if luck else None
+                    mean, se, plain = _estimate(merged["value"], merged["stratum"], controls)
                     row_jac = _propagate(e, merged, jac, equal, bool(crawford))
                     inherited = math.sqrt(sum(w * w * own[k] ** 2
                                               for k, w in row_jac.items() if k != e))  # fmt: skip
