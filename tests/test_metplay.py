@@ -498,7 +498,6 @@ def test_noise_zero_is_the_plain_player_bit_for_bit() -> None:
         assert _same_bits(plain, selfplay_met(2, players=(zero, "gnubg-nn"), **kw))
 
 
-@pytest.mark.slow
 def test_a_noisy_player_loses() -> None:
     pytest.importorskip("gnubg_nn")
     # noise of 0.1 points a play (twice gnubg's "beginner") against the plain network at
