@@ -7,12 +7,17 @@ Measured side by side in one run (goals from the issue):
    gnubg-nn's own cubeless self-play loop (``best_move`` from the opening, nothing else):
    the ratio (goal >= 0.5).
 2. Variance reduction (stratified first rolls): the measured gain ``plain SE^2 /
-   stratified SE^2`` per entry and the effective games per CPU-second.
+   stratified SE^2`` per entry and the effective games per CPU-second; and the same for
+   the luck of the two rolls after the opening as a control variate (``luck_rolls=2``),
+   against plain self-play (effective games per CPU-second: games / CPU-s x gain).
 3. The 5-point table (2- to 5-away, Crawford and post-Crawford): the standard errors at a
    small size, extrapolated to every SE <= 0.5 pp (games per entry, CPU time, wall time on
-   2 cores); with ``--full`` (and a free machine) that table is built once on a LocalCluster
-   of 2 workers and compared with Kazaross-XG2 (mean and largest differences in pp and
-   SE; goal: within 3 SE + 0.3 pp).
+   2 cores); with ``--full`` that table is built once, as ``mathbg met --model selfplay
+   --length 5 --target-se 0.005 --scheduler local:2`` builds it (``target_stderr=0.005``
+   on a LocalCluster of 2 workers: each entry played in rounds of batches until its SE is
+   at most 0.5 pp), timed (wall, and the CPU seconds of the workers and of the driver),
+   and compared with Kazaross-XG2 (mean and largest differences in pp and SE; goal:
+   within 3 SE + 0.3 pp, in under 30 minutes).
 4. Dask: the same small table on one process and on a LocalCluster of 2 workers, the
    time ratio (goal <= 1.2) and that the bits agree.
 5. The cost of a 9-point table at 0.05 pp per entry in CPU-hours, from the measured rate
@@ -26,6 +31,7 @@ Usage::
     python benchmarks/bench_selfplay_met.py               # a few minutes
     python benchmarks/bench_selfplay_met.py --games 1800  # bigger samples
     python benchmarks/bench_selfplay_met.py --full        # also the 0.5 pp 5-point table
+    python benchmarks/bench_selfplay_met.py --only-full   # just that table (~30 min)
 """
 
 from __future__ import annotations
@@ -61,12 +67,12 @@ def gnubg_nn_loop(games: int, seed: int = 0) -> tuple[float, float]:
     return games / cpu, rolls / cpu
 
 
-def ours(length: int, games: int, seed: int, client=None, store=None, batch_size=None):
+def ours(length: int, games: int, seed: int, client=None, store=None, batch_size=None, **kw):
     from mathbg.analysis import selfplay_met
 
     c0, w0 = time.process_time(), time.perf_counter()
     met = selfplay_met(length, games=games, seed=seed, client=client, store=store,
-                       batch_size=batch_size or games, progress=False)  # fmt: skip
+                       batch_size=batch_size or games, progress=False, **kw)  # fmt: skip
     cpu, wall = time.process_time() - c0, time.perf_counter() - w0
     return met, cpu, wall
 
@@ -81,11 +87,79 @@ def _warm() -> None:
     gnubg_nn.probabilities([list(b) for b in BASELINE_BOARD], 0)
 
 
+def full_table(
+    store: str | None, length: int = 5, target: float = 0.005, batch_size: int = 3600
+) -> None:
+    """The 5-point table to SE <= 0.5 pp on a LocalCluster of 2 workers, timed and compared.
+
+    What ``mathbg met --model selfplay --length 5 --target-se 0.005 --scheduler local:2``
+    runs (seed 0, first round 1000 games rounded up to one batch of 3600).
+    """
+    import distributed
+
+    from mathbg.analysis import selfplay_met
+    from mathbg.met import load
+
+    xg = load("kazaross-xg2").extend(length)
+    loads = [os.getloadavg()]
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, dashboard_address=None
+        ) as cluster,  # fmt: skip
+        distributed.Client(cluster) as client,
+    ):
+        cpu0 = sum(client.run(time.process_time).values()) + time.process_time()
+        w0 = time.perf_counter()
+        full = selfplay_met(length, games=1000, seed=0, client=client, store=store,
+                            target_stderr=target, batch_size=batch_size,
+                            progress=True)  # fmt: skip
+        wall = time.perf_counter() - w0
+        cpu = sum(client.run(time.process_time).values()) + time.process_time() - cpu0
+    loads.append(os.getloadavg())
+    sc = full.frames["scores"]
+    d = np.concatenate([(full.pre - xg.pre)[np.isfinite(full.stderr)],
+                        (full.post[0] - xg.post[0])[1:]])  # fmt: skip
+    s = np.concatenate([full.stderr[np.isfinite(full.stderr)], full.post_stderr[0][1:]])
+    print(f"{length}-point table to SE <= {100 * target:g} pp: {int(sc['games'].sum())} games "
+          f"({int(sc['games'].min())}..{int(sc['games'].max())} an entry), {wall / 60:.1f} min "
+          f"wall, {cpu:.0f} CPU-s ({cpu / 120:.1f} min on 2 free cores; goal for 5 points at "
+          f"0.5 pp: < 30 min), "
+          f"{int(sc['games'].sum()) / cpu:.0f} games per CPU-second; load average "
+          f"{loads[0][0]:.1f} at start, {loads[1][0]:.1f} at end (15-min "
+          f"{loads[1][2]:.1f})")  # fmt: skip
+    print(f"largest SE {100 * s.max():.3f} pp; vs Kazaross-XG2 mean |diff| "
+          f"{100 * np.abs(d).mean():.2f} pp, largest {100 * np.abs(d).max():.2f} pp, "
+          f"in SE mean {np.abs(d / s).mean():.2f}, largest {np.abs(d / s).max():.2f}; "
+          f"within 3 SE + 0.3 pp: {bool(np.all(np.abs(d) <= 3 * s + 0.003))}")  # fmt: skip
+    worst = np.argmax(np.abs(d) - 3 * s)
+    print(f"closest to the bound: |diff| {100 * abs(d[worst]):.2f} pp against 3 SE + 0.3 pp = "
+          f"{100 * (3 * s[worst] + 0.003):.2f} pp")  # fmt: skip
+
+
+def luck_gain(games: int, seed: int = 12) -> None:
+    """Effective games per CPU-second: plain, stratified, stratified + luck of 2 rolls."""
+    out = {}
+    for rolls in (0, 2):
+        met, cpu, _ = ours(5, games, seed=seed, luck_rolls=rolls)
+        sc = met.frames["scores"]
+        rate = int(sc["games"].sum()) / cpu
+        gain = float((sc["plain_stderr_own"] ** 2 / sc["stderr_own"] ** 2).mean())
+        out[rolls] = (rate, gain, cpu)
+    (r0, g0, c0), (r2, g2, c2) = out[0], out[2]
+    print(f"variance reduction, 5-point table at {games} games an entry (effective games per "
+          f"CPU-second = games / CPU-s x mean variance gain): plain {r0:.0f}; stratified "
+          f"first rolls {r0 * g0:.0f} (gain {g0:.3f}); + luck of 2 rolls {r2 * g2:.0f} (gain "
+          f"{g2:.3f}, CPU {c2:.0f} s against {c0:.0f} s): ratio to plain "
+          f"{r2 * g2 / r0:.3f}")  # fmt: skip
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=600, help="games per entry (default 600)")
     ap.add_argument("--baseline-games", type=int, default=300)
     ap.add_argument("--full", action="store_true", help="build the 0.5 pp 5-point table")
+    ap.add_argument("--only-full", action="store_true", help="only the 0.5 pp 5-point table")
+    ap.add_argument("--store", help="with --full: keep the batches here (resume a killed run)")
     ap.add_argument("--no-dask", action="store_true")
     args = ap.parse_args()
     import pandas as pd
@@ -94,6 +168,10 @@ def main() -> int:
 
     pd.set_option("display.width", 200)
     print(f"load average at start: {os.getloadavg()}")
+    if args.only_full:
+        full_table(args.store)
+        print(f"load average at end: {os.getloadavg()}")
+        return 0
     gnubg_nn_loop(20)  # warm up the networks
     base, base_rolls = gnubg_nn_loop(args.baseline_games)
     print(f"gnubg-nn cubeless loop: {base:.0f} games ({base_rolls:.0f} rolls) per CPU-second")
@@ -117,6 +195,7 @@ def main() -> int:
     print(f"stratified first rolls: variance gain mean {gain.mean():.3f} (range "
           f"{gain.min():.3f}..{gain.max():.3f}); effective {rate5 * gain.mean():.0f} games per "
           f"CPU-second against {rate5:.0f} plain")  # fmt: skip
+    luck_gain(args.games)
     se_max = float(np.nanmax(np.concatenate([met5.stderr.ravel(), met5.post_stderr[0]])))
     need = int(np.ceil(args.games * (se_max / 0.005) ** 2 / BATCH) * BATCH)
     total = need * len(sc)
@@ -159,24 +238,7 @@ def main() -> int:
               f"{wall_r / wall_l:.2f} (goal <= 1.2), same bits: {same}")  # fmt: skip
 
     if args.full:
-        import distributed
-
-        with (
-            distributed.LocalCluster(
-                n_workers=2, threads_per_worker=1, dashboard_address=None
-            ) as cluster,  # fmt: skip
-            distributed.Client(cluster) as client,
-        ):
-            client.run(_warm)
-            full, _, wall = ours(5, need, seed=5, client=client, batch_size=BATCH)
-        d = np.concatenate([(full.pre - xg.pre)[np.isfinite(full.stderr)],
-                            (full.post[0] - xg.post[0])[1:]])  # fmt: skip
-        s = np.concatenate([full.stderr[np.isfinite(full.stderr)], full.post_stderr[0][1:]])
-        print(f"full 5-point table, {need} games an entry: {wall / 60:.1f} min wall, largest "
-              f"SE {100 * s.max():.2f} pp; vs Kazaross-XG2 mean |diff| "
-              f"{100 * np.abs(d).mean():.2f} pp, largest {100 * np.abs(d).max():.2f} pp, "
-              f"in SE mean {np.abs(d / s).mean():.2f}, largest {np.abs(d / s).max():.2f}; "
-              f"within 3 SE + 0.3 pp: {bool(np.all(np.abs(d) <= 3 * s + 0.003))}")  # fmt: skip
+        full_table(args.store)
     print(f"load average at end: {os.getloadavg()}")
     return 0
 

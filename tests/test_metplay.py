@@ -223,6 +223,22 @@ def test_cli_selfplay_table_with_errors_and_compare(capsys: pytest.CaptureFixtur
     assert "±" in out and "differences from kazaross-xg2" in out and "largest" in out
 
 
+def test_cli_selfplay_target_se_and_players(capsys: pytest.CaptureFixture[str]) -> None:
+    from mathbg.cli import main
+
+    rc = main(["met", "--model", "selfplay", "--length", "3", "--games", "60",
+               "--players", INSTANT, INSTANT, "--cube-limit", "1", "--target-se", "0.03",
+               "--format", "json"])  # fmt: skip
+    import json
+
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 0
+    assert out["metadata"]["target_stderr"] == 0.03
+    assert out["metadata"]["players"][0]["probabilities"] == [0.55, 0.2, 0.02, 0.15, 0.01]
+    se = [v for row in out["stderr"] for v in row if v is not None]
+    assert se and max(se) <= 0.03
+
+
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
@@ -231,6 +247,9 @@ def test_cli_selfplay_table_with_errors_and_compare(capsys: pytest.CaptureFixtur
         (["--engine", "nope"], "unknown self-play engine"),
         (["--length", "30"], "length must lie"),
         (["--start", "1,2"], "--start wants two sides"),
+        (["--target-se", "0"], "target_stderr is a fraction"),
+        (["--max-games", "100"], "max_games goes with target_stderr"),
+        (["--players", "gnubg-nn:noise=x", "gnubg-nn"], "ENGINE:plies=K,noise=S"),
     ],
 )
 def test_cli_selfplay_bad_input_exit_2(argv, words, capsys: pytest.CaptureFixture[str]) -> None:
@@ -374,3 +393,177 @@ def test_cube_life_frame_with_gnubg_nn() -> None:
     met = selfplay_met(2, games=60, batch_size=60, seed=3, cube_life=True, progress=False)
     life = met.frames["cube_life"]
     assert list(life["kind"]) == ["post"] and life["decisions"].iloc[0] > 0
+
+
+# ----------------------------------------------------------------------------- target SE
+
+TARGET_KW = {"games": 120, "batch_size": 120, "players": (INSTANT, INSTANT), "cube_limit": 1,
+             "seed": 11, "progress": False, "target_stderr": 0.02}  # fmt: skip
+
+
+def test_target_stderr_is_reached_and_the_table_is_right() -> None:
+    met = selfplay_met(4, **TARGET_KW)
+    scores = met.frames["scores"]
+    # every entry's reported error (own and inherited) at or below the target, in whole
+    # batches, and more than the first round where one batch was not enough
+    assert (scores["stderr"] <= 0.02).all() and scores["reached"].all()
+    assert (scores["games"] % 120 == 0).all() and scores["games"].max() > 120
+    se = np.concatenate([met.stderr[np.isfinite(met.stderr)], met.post_stderr[0][1:]])
+    assert se.max() <= 0.02
+    # the games per entry are about what the target asks: sigma^2 / target^2 within a
+    # batch and the 5 % margin (sigma from the entry's own error)
+    sigma2 = scores["stderr_own"] ** 2 * scores["games"]
+    own_target2 = 0.02**2 - (scores["stderr"] ** 2 - scores["stderr_own"] ** 2)
+    assert (scores["games"] <= 1.05 * sigma2 / own_target2 * 1.3 + 120).all()
+    # and the values are the cubeless table's within 3 standard errors
+    assert np.all(np.abs(_z(met, cubeless(4, gammon_rate=G, backgammon_rate=B))) < 3.0)
+    assert met.metadata["target_stderr"] == 0.02 and "SE <= 2 pp" in met.source
+    # a 1-point table of equal players has nothing to play
+    assert selfplay_met(1, **TARGET_KW).pre[0, 0] == 0.5
+
+
+def test_target_stderr_same_bits_twice_and_capped() -> None:
+    m1 = selfplay_met(3, **TARGET_KW)
+    m2 = selfplay_met(3, **TARGET_KW)
+    assert _same_bits(m1, m2)
+    assert m1.frames["scores"].equals(m2.frames["scores"])
+    capped = selfplay_met(3, **{**TARGET_KW, "max_games": 240})
+    scores = capped.frames["scores"]
+    assert scores["games"].max() == 240 and not scores["reached"].all()
+    assert (scores["stderr"] > 0.02).any()
+
+
+@pytest.mark.parametrize("cut", [3, 10, 15])  # inside the second rounds of levels 3, 4, 5
+def test_target_stderr_interrupted_run_resumes_to_the_same_bits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cut: int
+) -> None:
+    import mathbg.analysis.metplay as mp
+
+    whole = selfplay_met(4, **TARGET_KW)
+    store = tmp_path / f"cut{cut}"
+    real, calls = mp._run_job, []
+
+    def dies(job):  # the process killed when it starts batch number `cut`
+        calls.append(job)
+        if len(calls) > cut:
+            raise KeyboardInterrupt
+        return real(job)
+
+    monkeypatch.setattr(mp, "_run_job", dies)
+    with pytest.raises(KeyboardInterrupt):
+        selfplay_met(4, store=store, **TARGET_KW)
+    monkeypatch.setattr(mp, "_run_job", real)
+    assert len(list(store.glob("*/batch-*.npz"))) == cut
+    resumed = selfplay_met(4, store=store, **TARGET_KW)
+    assert _same_bits(whole, resumed)
+    total = int(whole.frames["scores"]["games"].sum()) // 120
+    assert len(list(store.glob("*/batch-*.npz"))) == total > 15
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"target_stderr": 0.0}, "target_stderr is a fraction in (0, 0.5)"),
+        ({"target_stderr": 0.5}, "target_stderr is a fraction"),
+        ({"target_stderr": float("nan")}, "target_stderr"),
+        ({"target_stderr": 0.01, "max_games": 0}, "max_games must lie in 1.."),
+        ({"max_games": 1000}, "max_games goes with target_stderr"),
+    ],
+)
+def test_target_stderr_bad_input(kwargs, words) -> None:
+    with pytest.raises(InvalidParameterError) as info:
+        selfplay_met(3, games=30, players=(INSTANT, INSTANT), progress=False, **kwargs)
+    assert words in str(info.value)
+
+
+# ----------------------------------------------------------------------------- noisy players
+
+
+def test_noise_zero_is_the_plain_player_bit_for_bit() -> None:
+    nn = pytest.importorskip("gnubg_nn")
+    from mathbg.analysis.metplay import PlayerSpec, noisy_move
+
+    # the noisy play with no noise is gnubg-nn's best play, along a game's positions
+    rng, noise = np.random.default_rng(5), np.random.default_rng(6)
+    board = ((0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0),) * 2
+    for _ in range(60):
+        d1, d2 = (int(v) for v in rng.integers(1, 7, 2))
+        _, best = nn.best_move(board, d1, d2, n=0, b=1)
+        assert noisy_move(nn, board, d1, d2, 0, 0.0, noise) == best
+        board = nn.board_from_position_key(best)
+        if not any(board[0]):
+            board = ((0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2,
+                      0),) * 2  # fmt: skip
+    kw = {"games": 60, "batch_size": 60, "seed": 2, "progress": False}
+    plain = selfplay_met(2, **kw)
+    for zero in ("gnubg-nn:noise=0", PlayerSpec("gnubg-nn", 0, None, 0.0)):
+        assert _same_bits(plain, selfplay_met(2, players=(zero, "gnubg-nn"), **kw))
+
+
+def test_a_noisy_player_loses() -> None:
+    pytest.importorskip("gnubg_nn")
+    # noise of 0.1 points a play (twice gnubg's "beginner") against the plain network at
+    # double match point: the noisy row player wins clearly less than half the games
+    met = selfplay_met(1, games=300, batch_size=300, seed=1, progress=False,
+                       players=("gnubg-nn:noise=0.1", "gnubg-nn"))  # fmt: skip
+    mwc, se = float(met.pre[0, 0]), float(met.stderr[0, 0])
+    assert 0.5 - mwc > 3 * se
+    assert met.metadata["players"][0]["noise"] == 0.1
+    assert "noise" not in met.metadata["players"][1]
+    assert "noise 0.1 vs gnubg-nn 0-ply" in met.source
+
+
+@pytest.mark.parametrize(
+    ("player", "words"),
+    [
+        ("gnubg-nn:noise=abc", "ENGINE:plies=K,noise=S"),
+        ("gnubg-nn:speed=2", "ENGINE:plies=K,noise=S"),
+        ("gnubg-nn:noise=-1", "noise must be a number in 0..10"),
+        ("gnubg-nn:noise=nan", "noise must be a number"),
+        ("gnubg-nn:plies=9", "gnubg-nn offers plies"),
+    ],
+)
+def test_bad_player_settings(player: str, words: str) -> None:
+    pytest.importorskip("gnubg_nn")
+    with pytest.raises(InvalidParameterError) as info:
+        selfplay_met(2, games=30, players=(player, None), progress=False)
+    assert words in str(info.value)
+    from mathbg.analysis.metplay import PlayerSpec
+
+    with pytest.raises(InvalidParameterError, match="noise applies to gnubg-nn"):
+        selfplay_met(2, games=30, players=(PlayerSpec("instant", 0, (0.5, 0, 0, 0, 0), 0.1),
+                                           None), progress=False)  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- luck control
+
+
+def test_regression_estimator_removes_a_control_exactly() -> None:
+    from mathbg.analysis.metplay import _estimate
+
+    rng = np.random.default_rng(0)
+    strata = np.repeat(np.arange(30), 40)
+    x = rng.standard_normal((1200, 2))
+    values = 0.3 + 0.1 * strata / 30 + 2.0 * x[:, 0] - 0.5 * x[:, 1]
+    mean, se, plain = _estimate(values, strata, x)
+    # the adjusted values are the stratum constants: no error left; the mean is theirs
+    # plus the sample's (nonzero) control means times the coefficients removed
+    assert se < 1e-12 and plain > 0.05
+    assert mean == pytest.approx(values.mean() - x.mean(axis=0) @ np.array([2.0, -0.5]))
+    # a control with no spread is left out (the instant engine's luck is all zeros)
+    assert _estimate(values, strata, np.zeros((1200, 1))) == _estimate(values, strata)
+
+
+@pytest.mark.slow
+def test_luck_of_the_first_rolls_keeps_the_table() -> None:
+    pytest.importorskip("gnubg_nn")
+    kw = {"games": 600, "batch_size": 600, "seed": 3, "progress": False}
+    plain = selfplay_met(2, **kw)
+    lucky = selfplay_met(2, luck_rolls=2, **kw)
+    assert lucky.metadata["luck_rolls"] == 2 and "luck_rolls" not in plain.metadata
+    # the same games (the luck is measured, not drawn): the raw spread is the same, and
+    # the adjusted estimate lies within its errors of the plain one
+    a, b = plain.frames["scores"], lucky.frames["scores"]
+    assert np.array_equal(a["plain_stderr_own"], b["plain_stderr_own"])
+    assert np.all(np.abs(a["mwc"] - b["mwc"]) < 3 * a["stderr_own"])
+    assert (b["stderr_own"] <= b["plain_stderr_own"] * 1.001).all()

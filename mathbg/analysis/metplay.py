@@ -79,6 +79,8 @@ __all__ = [
     "StoreMismatchError",
     "entry_frame",
     "fit_cube_life",
+    "noisy_move",
+    "plan_batches",
     "selfplay_met",
 ]
 
@@ -103,19 +105,26 @@ class StoreMismatchError(MathbgError):
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """One player's engine: ``gnubg-nn`` (``plies``), ``exact`` or ``instant`` (test).
+    """One player's engine: ``gnubg-nn`` (``plies``, ``noise``), ``exact`` or ``instant``.
 
     ``probabilities`` (the first roller's W, WG, WB, LG, LB, cumulative gammons) is
-    required by ``instant`` and refused by the others.
+    required by ``instant`` (a test engine) and refused by the others. ``noise`` (gnubg-nn
+    only) makes a weaker player as gnubg's noisy players are made: Gaussian noise of this
+    standard deviation (cubeless equity, in points a game) is added to each candidate
+    play's equity before the best is chosen, drawn from the batch's own seeded noise
+    stream (the dice are untouched, so ``noise=0`` is the plain player bit for bit). Cube
+    decisions stay noise-free. As a string: ``"gnubg-nn:plies=1,noise=0.05"``.
     """
 
     engine: str = "gnubg-nn"
     plies: int = 0
     probabilities: tuple[float, ...] | None = None
+    noise: float = 0.0
 
     def label(self) -> str:
         if self.engine == "gnubg-nn":
-            return f"gnubg-nn {self.plies}-ply"
+            extra = f", noise {self.noise:g}" if self.noise else ""
+            return f"gnubg-nn {self.plies}-ply{extra}"
         if self.engine == "instant":
             return "instant:" + ",".join(f"{p:g}" for p in self.probabilities or ())
         return self.engine
@@ -132,7 +141,7 @@ def _spec(value: Any, engine: str, plies: int) -> PlayerSpec:
         return PlayerSpec("instant", 0, tuple(check_probabilities(value.probabilities)))
     if value.probabilities is not None:
         raise InvalidParameterError(f"probabilities go with the instant engine, not {value.engine}")
-    return PlayerSpec(value.engine, value.plies, None)
+    return PlayerSpec(value.engine, value.plies, None, value.noise)
 
 
 def _parse_spec(value: Any, engine: str, plies: int) -> PlayerSpec:
@@ -150,12 +159,35 @@ def _parse_spec(value: Any, engine: str, plies: int) -> PlayerSpec:
                 ) from None
             value = PlayerSpec("instant", 0, parsed)
         else:
-            value = PlayerSpec(name, plies)
+            value = _parse_settings(value, name, probs, plies)
     elif isinstance(value, dict):
         value = PlayerSpec(**value)
     if not isinstance(value, PlayerSpec):
         raise InvalidParameterError(f"a player is an engine name or a PlayerSpec, got {value!r}")
     return value
+
+
+def _spec_dict(spec: PlayerSpec) -> dict[str, Any]:
+    """A player's settings for the metadata (``noise`` only when set)."""
+    return {k: v for k, v in asdict(spec).items() if k != "noise" or v}
+
+
+def _parse_settings(text: str, name: str, settings: str, plies: int) -> PlayerSpec:
+    """``name`` or ``name:plies=K,noise=S`` (either setting, any order)."""
+    got: dict[str, Any] = {"plies": plies, "noise": 0.0}
+    for item in filter(None, (t.strip() for t in settings.split(","))):
+        key, eq, val = item.partition("=")
+        key = key.strip().lower()
+        try:
+            if not eq or key not in got:
+                raise ValueError
+            got[key] = int(val) if key == "plies" else float(val)
+        except ValueError:
+            raise InvalidParameterError(
+                f"a player is ENGINE or ENGINE:plies=K,noise=S (e.g. gnubg-nn:noise=0.05), "
+                f"got {text!r}"
+            ) from None
+    return PlayerSpec(name, got["plies"], None, got["noise"])
 
 
 def _check_spec(value: PlayerSpec) -> None:
@@ -172,6 +204,16 @@ def _check_spec(value: PlayerSpec) -> None:
         )
     if isinstance(value.plies, bool) or not isinstance(value.plies, int) or value.plies < 0:
         raise InvalidParameterError(f"plies must be a non-negative integer, got {value.plies!r}")
+    noise = value.noise
+    if (
+        isinstance(noise, bool)
+        or not isinstance(noise, int | float)
+        or not math.isfinite(noise)
+        or not 0 <= noise <= 10
+    ):
+        raise InvalidParameterError(f"noise must be a number in 0..10, got {noise!r}")
+    if noise and value.engine != "gnubg-nn":
+        raise InvalidParameterError(f"noise applies to gnubg-nn, not to {value.engine}")
     if value.engine == "gnubg-nn":
         from mathbg.analysis.evaluation import gnubg_nn_installed
         from mathbg.analysis.gnubg_nn import MAX_PLIES
@@ -335,6 +377,7 @@ class _Job:
     crawford: bool
     pre: NDArray[np.float64]
     post: NDArray[np.float64]
+    luck_rolls: int = 0
 
 
 _FIELDS = ("value", "stratum", "first", "winner", "points", "result", "cube", "first_double",
@@ -369,7 +412,94 @@ def _run_job(job: _Job) -> dict[str, NDArray[Any]]:
     engines = {p.engine for p in job.players}
     if engines == {"exact"}:
         return _play_exact(job, met, rng)
-    return _play_theory(job, met, rng)
+    noise = np.random.default_rng(  # a stream of its own: the dice do not see it
+        np.random.SeedSequence(job.seed, spawn_key=(_KINDS.index(kind), a, b, job.batch, 1))
+    )
+    return _play_theory(job, met, rng, noise)
+
+
+_ROLLS21 = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1))
+_ROLL_INDEX = {(d1, d2): _ROLLS21.index((max(d1, d2), min(d1, d2)))
+               for d1 in range(1, 7) for d2 in range(1, 7)}  # fmt: skip
+_ROLL_WEIGHTS = np.array([1.0 if d1 == d2 else 2.0 for d1, d2 in _ROLLS21]) / 36.0
+
+
+@lru_cache(maxsize=65536)
+def _roll_equities_cached(
+    nn: Any, board: tuple[tuple[int, ...], tuple[int, ...]]
+) -> tuple[float, ...]:
+    eqs = []
+    for d1, d2 in _ROLLS21:
+        _, key, cands = nn.best_move(board, d1, d2, n=0, b=1, list=1)
+        if cands:
+            eqs.append(float(cands[0][3]))
+        else:  # no legal play: the opponent's 0-ply cubeless equity, negated
+            w, wg, wb, lg, lb = nn.probabilities(nn.board_from_position_key(key), 0)
+            eqs.append(-(2 * w - 1 + wg + wb - lg - lb))
+    return (*eqs, float(np.dot(_ROLL_WEIGHTS, eqs)))
+
+
+def _roll_equities(nn: Any, board: Any) -> tuple[float, ...]:
+    """The roller's 0-ply cubeless equity after gnubg-nn's best play, for each of the 21
+    rolls, and their dice-weighted mean last (cached: the first turns' positions repeat)."""
+    return _roll_equities_cached(nn, (tuple(board[0]), tuple(board[1])))
+
+
+def noisy_move(
+    nn: Any, board: Any, d1: int, d2: int, plies: int, sigma: float, rng: np.random.Generator
+) -> str:
+    """The position key of a noisy player's play (gnubg-nn's candidates, equity + noise).
+
+    Each candidate play gnubg-nn lists (at ``plies``) gets ``sigma * N(0, 1)`` added to
+    its cubeless equity; the largest wins (the first of equals, as gnubg-nn's own order).
+    One normal is drawn per candidate of a roll with a choice. ``sigma = 0`` is
+    ``best_move``'s play.
+
+    Parameters
+    ----------
+    nn : module
+        ``gnubg_nn``.
+    board : pair of 25-tuples
+        gnubg-nn's board (side not on roll, side on roll).
+    d1, d2 : int
+        The dice.
+    plies : int
+        The evaluation depth.
+    sigma : float
+        The noise's standard deviation.
+    rng : numpy.random.Generator
+        The noise stream.
+
+    Returns
+    -------
+    str
+        The key of the position after the play (``board_from_position_key`` reads it).
+    """
+    _, key, cands = nn.best_move(board, d1, d2, n=plies, b=1, list=1)
+    if len(cands) < 2:
+        return str(key)
+    eq = np.array([c[3] for c in cands]) + sigma * rng.standard_normal(len(cands))
+    return str(cands[int(np.argmax(eq))][0])
+
+
+def _sane(probs: Sequence[float]) -> tuple[float, float, float, float, float]:
+    """gnubg-nn's five outputs made consistent (as gnubg's own sanity check does).
+
+    The network's float32 outputs can break ``0 <= WB <= WG <= W <= 1``, ``0 <= LB <= LG
+    <= 1 - W`` by a little in rare positions; each is clipped into its bounds (consistent
+    chances are returned unchanged).
+
+    Examples
+    --------
+    >>> _sane([0.97, 0.9800001, 0.01, 0.0300002, -1e-7])
+    (0.97, 0.97, 0.01, 0.030000000000000027, 0.0)
+    """
+    w = min(max(float(probs[0]), 0.0), 1.0)
+    wg = min(max(float(probs[1]), 0.0), w)
+    wb = min(max(float(probs[2]), 0.0), wg)
+    lg = min(max(float(probs[3]), 0.0), 1.0 - w)
+    lb = min(max(float(probs[4]), 0.0), lg)
+    return w, wg, wb, lg, lb
 
 
 def _decide(
@@ -400,7 +530,9 @@ def _decide(
     return nd, dt
 
 
-def _play_theory(job: _Job, met: Any, rng: np.random.Generator) -> dict[str, NDArray[Any]]:
+def _play_theory(
+    job: _Job, met: Any, rng: np.random.Generator, noise: np.random.Generator
+) -> dict[str, NDArray[Any]]:
     """gnubg-nn / instant players, cube decisions by the cube theory, games in lockstep."""
     kind, a, b = job.entry
     n = job.games
@@ -423,6 +555,8 @@ def _play_theory(job: _Job, met: Any, rng: np.random.Generator) -> dict[str, NDA
     out = {f: np.zeros(n, dtype=np.float64 if f in _FLOATS else np.int64) for f in _FIELDS}
     out["first_double"][:] = -1
     out["dec_turn"][:] = -1
+    for t in range(1, job.luck_rolls + 1):
+        out[f"luck{t}"] = np.zeros(n)
     roller = np.empty(n, dtype=np.int64)
     boards: list[Any] = [None] * n
     first_roll: list[tuple[int, int] | None] = [None] * n
@@ -465,7 +599,7 @@ def _play_theory(job: _Job, met: Any, rng: np.random.Generator) -> dict[str, NDA
                         probs[k] = spec.probabilities
                         x[k] = CONTACT_CUBE_LIFE
                     else:
-                        probs[k] = nn.probabilities(boards[g], spec.plies)
+                        probs[k] = _sane(nn.probabilities(boards[g], spec.plies))
                         x[k] = _cube_life(nn, boards[g])
                 for k, g in enumerate(asking.tolist()):  # the first decision (cube life fit)
                     if out["dec_turn"][g] < 0:
@@ -486,8 +620,11 @@ def _play_theory(job: _Job, met: Any, rng: np.random.Generator) -> dict[str, NDA
                     for k, i in enumerate(d.tolist()):
                         g = int(asking[i])
                         spec = job.players[1 - roller[g]]
-                        tprobs[k] = (spec.probabilities if spec.engine == "instant"
-                                     else nn.probabilities(boards[g], spec.plies))  # fmt: skip
+                        tprobs[k] = (
+                            spec.probabilities
+                            if spec.engine == "instant"
+                            else _sane(nn.probabilities(boards[g], spec.plies))
+                        )
                     _, dtt = _decide(tprobs, x[d], views, view[d], ar[asking][d],
                                      br[asking][d], cube[asking][d],
                                      owner[asking][d] == -1)  # fmt: skip
@@ -510,6 +647,10 @@ def _play_theory(job: _Job, met: Any, rng: np.random.Generator) -> dict[str, NDA
             roll = first_roll[g] if turn == 0 else None
             d1, d2 = roll if roll is not None else (int(dice[g, 0]), int(dice[g, 1]))
             out["rolls"][g] += 1
+            if 0 < turn <= job.luck_rolls and spec.engine == "gnubg-nn":
+                eqs = _roll_equities(nn, boards[g])
+                luck = eqs[_ROLL_INDEX[(d1, d2)]] - eqs[-1]
+                out[f"luck{turn}"][g] = luck if roller[g] == 0 else -luck
             if spec.engine == "instant":
                 p = spec.probabilities or ()
                 u = uniform[g]
@@ -522,7 +663,10 @@ def _play_theory(job: _Job, met: Any, rng: np.random.Generator) -> dict[str, NDA
                     result = 3 if u < p[4] else 2 if u < p[3] else 1
                     finish(g, 1 - mover, result * int(cube[g]), result)
                 continue
-            _, key = nn.best_move(boards[g], d1, d2, n=spec.plies, b=1)
+            if spec.noise:
+                key = noisy_move(nn, boards[g], d1, d2, spec.plies, spec.noise, noise)
+            else:
+                _, key = nn.best_move(boards[g], d1, d2, n=spec.plies, b=1)
             board = nn.board_from_position_key(key)  # (mover, other): the next roller's view
             if not any(board[0]):
                 other = board[1]
@@ -742,9 +886,32 @@ class SelfPlayStore:
 # ----------------------------------------------------------------------------- estimates
 
 
-def _estimate(values: NDArray[np.float64], strata: NDArray[np.int64]) -> tuple[float, float, float]:
-    """Mean, stratified SE and plain SE of one entry's game values."""
+def _estimate(
+    values: NDArray[np.float64],
+    strata: NDArray[np.int64],
+    controls: NDArray[np.float64] | None = None,
+) -> tuple[float, float, float]:
+    """Mean, stratified SE and plain SE of one entry's game values.
+
+    ``controls`` (games x k, each of known mean zero: the luck of the first rolls) are
+    subtracted with the within-stratum least-squares coefficients first (a regression
+    estimator, Cochran ch. 7); the plain SE is that of the raw values.
+    """
     n = len(values)
+    if controls is not None and controls.size and n > controls.shape[1] + 1:
+        hs = np.unique(strata)
+        y = values.astype(np.float64).copy()
+        x = controls.astype(np.float64).copy()
+        for h in hs:
+            m = strata == h
+            y[m] -= y[m].mean()
+            x[m] -= x[m].mean(axis=0)
+        keep = x.std(axis=0) > 0
+        if keep.any():
+            beta = np.linalg.lstsq(x[:, keep], y, rcond=None)[0]
+            adjusted = values - controls[:, keep] @ beta
+            mean, se, _ = _estimate(adjusted, strata)
+            return mean, se, float(values.std(ddof=1) / math.sqrt(n))
     mean = float(values.mean())
     plain = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
     hs = np.unique(strata)
@@ -980,6 +1147,9 @@ def selfplay_met(
     progress: bool = True,
     batch_size: int = BATCH_SIZE,
     cube_life: bool = False,
+    target_stderr: float | None = None,
+    max_games: int | None = None,
+    luck_rolls: int = 0,
 ) -> Any:
     """A match equity table measured by self-play at every score, with standard errors.
 
@@ -989,7 +1159,8 @@ def selfplay_met(
         Table length N (1..:data:`MAX_LENGTH`).
     games : int
         Games for each entry (rounded up to a multiple of the strata: 30 from the opening,
-        72 from ``start``).
+        72 from ``start``). With ``target_stderr``: the first round's games of each entry
+        (rounded up to whole batches), the sample the later rounds are planned from.
     engine, plies : str, int
         Both players' engine (:data:`ENGINES`) unless ``players`` says otherwise.
     seed : int
@@ -1019,6 +1190,22 @@ def selfplay_met(
     cube_life : bool
         Also fit each score's cube life (:func:`fit_cube_life`; gnubg-nn and instant
         engines, equal players) into ``frames["cube_life"]``.
+    target_stderr : float, optional
+        Play each entry in rounds of whole batches until its standard error (the one
+        reported, with the errors of the entries it reads) is at most this (a fraction:
+        0.005 is 0.5 pp); see :func:`plan_batches`. The decision after each round reads
+        only the finished batches, so local, Dask and resumed runs give the same bits.
+    max_games : int, optional
+        With ``target_stderr``: at most this many games an entry (rounded down to whole
+        batches, at least the first round); default :data:`MAX_GAMES`. An entry that stops
+        here, or whose error from the entries it reads alone exceeds the target, keeps the
+        larger error (``frames["scores"]["reached"]`` is False).
+    luck_rolls : int
+        A control variate (gnubg-nn players): the luck of the first ``luck_rolls`` rolls
+        after the opening roll (0..3), each the roller's 0-ply cubeless equity after the
+        best play for the roll thrown minus its mean over the 21 rolls (known mean zero),
+        subtracted with least-squares coefficients within the strata. The positions of
+        the first turns repeat, so the 21-roll equities are cached per process.
 
     Returns
     -------
@@ -1049,6 +1236,24 @@ def selfplay_met(
     [['crawford', 2, 1, 30], ['post', 2, 1, 30]]
     """
     _check_args(length, games, seed, cube_limit, batch_size)
+    if target_stderr is not None:
+        from mathbg._validate import finite_float
+
+        target_stderr = finite_float(target_stderr, "target_stderr")
+        if not 0.0 < target_stderr < 0.5:
+            raise InvalidParameterError(
+                f"target_stderr is a fraction in (0, 0.5) (0.005 is 0.5 pp), got {target_stderr}"
+            )
+        if max_games is None:
+            max_games = MAX_GAMES
+        if isinstance(max_games, bool) or not isinstance(max_games, int | np.integer):
+            raise InvalidParameterError(f"max_games must be an integer, got {max_games!r}")
+        if not 1 <= max_games <= MAX_GAMES:
+            raise InvalidParameterError(f"max_games must lie in 1..{MAX_GAMES}, got {max_games}")
+    elif max_games is not None:
+        raise InvalidParameterError("max_games goes with target_stderr")
+    if isinstance(luck_rolls, bool) or not isinstance(luck_rolls, int) or not 0 <= luck_rolls <= 3:
+        raise InvalidParameterError(f"luck_rolls must be 0, 1, 2 or 3, got {luck_rolls!r}")
     specs = (_spec(players[0], engine, plies), _spec(players[1], engine, plies))
     kinds = {s.engine for s in specs}
     if "exact" in kinds:
@@ -1077,25 +1282,37 @@ def selfplay_met(
         "length": int(length),
         "games": per_entry,
         "seed": int(seed),
-        "players": [asdict(s) for s in specs],
+        "players": [_spec_dict(s) for s in specs],
         "crawford": bool(crawford),
         "cube_limit": cube_limit,
         "start": start_json,
         "batch_size": int(batch_size),
     }
+    if target_stderr is not None:
+        params["target_stderr"] = float(target_stderr)
+        params["max_games"] = int(max_games or MAX_GAMES)
+    if luck_rolls:
+        params["luck_rolls"] = int(luck_rolls)
     params = json.loads(json.dumps(params))  # JSON's own types: what a file gives back
     st = SelfPlayStore(store) if store is not None else None
     if st is not None:
         st.check_manifest(params)
     entries = _entries(int(length), bool(crawford), equal)
     table = _Table(int(length), bool(crawford), equal)
-    nbatch = -(-per_entry // batch_size)
-    sizes = [min(batch_size, per_entry - k * batch_size) for k in range(nbatch)]
+    first = -(-per_entry // batch_size)  # batches of the first (with no target: only) round
+    cap = first if target_stderr is None else max(first, int(max_games or 0) // batch_size)
+
+    def size(k: int) -> int:
+        if target_stderr is not None:
+            return batch_size
+        return min(batch_size, per_entry - k * batch_size)
+
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(entries) * per_entry, desc=f"self-play MET to {length}",
+        bar = tqdm(total=len(entries) * first * batch_size if target_stderr is not None
+                   else len(entries) * per_entry, desc=f"self-play MET to {length}",
                    unit="game", leave=False)  # fmt: skip
     rows: list[dict[str, Any]] = []
     cube_rows: list[dict[str, Any]] = []
@@ -1108,48 +1325,123 @@ def selfplay_met(
             todo = [e for e in entries if _level(e) == lev]
             met = table.met()
             results: dict[tuple[tuple[str, int, int], int], dict[str, Any]] = {}
-            jobs = []
-            for e in todo:
-                for k, size in enumerate(sizes):
-                    got = st.get(e, k) if st is not None else None
-                    if got is not None:
-                        results[(e, k)] = got
+            planned = dict.fromkeys(todo, first)
+            pending = list(todo)
+            while pending:  # rounds: every pending entry's planned batches, then decide
+                jobs = []
+                for e in pending:
+                    for k in range(planned[e]):
+                        if (e, k) in results:
+                            continue
+                        got = st.get(e, k) if st is not None else None
+                        if got is not None:
+                            results[(e, k)] = got
+                            if bar is not None:
+                                bar.total -= size(k)
+                                bar.refresh()
+                        else:
+                            jobs.append(_Job(e, k, size(k), int(seed), specs, start, cube_limit,
+                                             bool(crawford), np.array(met.pre),
+                                             np.array(met.post), int(luck_rolls)))  # fmt: skip
+                for job, res in _execute(jobs, client):
+                    results[(job.entry, job.batch)] = res
+                    if st is not None:
+                        st.put(job.entry, job.batch, res)
+                    if bar is not None:
+                        bar.update(job.games)
+                still = []
+                for e in pending:
+                    parts = [results[(e, k)] for k in range(planned[e])]
+                    merged = {f: np.concatenate([p[f] for p in parts]) for f in parts[0]}
+                    luck = [merged[f"luck{t}"] for t in range(1, luck_rolls + 1)
+                            if f"luck{t}" in merged]  # fmt: skip
+                    controls = np.stack(luck, axis=1) if luck else None
+                    mean, se, plain = _estimate(merged["value"], merged["stratum"], controls)
+                    row_jac = _propagate(e, merged, jac, equal, bool(crawford))
+                    inherited = math.sqrt(sum(w * w * own[k] ** 2
+                                              for k, w in row_jac.items() if k != e))  # fmt: skip
+                    more = 0
+                    if target_stderr is not None:
+                        more = plan_batches(planned[e], batch_size, se, inherited,
+                                            target_stderr, cap)  # fmt: skip
+                    if more:
+                        planned[e] += more
+                        still.append(e)
                         if bar is not None:
-                            bar.update(0)
-                            bar.total -= size
+                            bar.total += more * batch_size
                             bar.refresh()
-                    else:
-                        jobs.append(_Job(e, k, size, int(seed), specs, start, cube_limit,
-                                         bool(crawford), np.array(met.pre),
-                                         np.array(met.post)))  # fmt: skip
-            for job, res in _execute(jobs, client):
-                results[(job.entry, job.batch)] = res
-                if st is not None:
-                    st.put(job.entry, job.batch, res)
-                if bar is not None:
-                    bar.update(job.games)
-            for e in todo:
-                parts = [results[(e, k)] for k in range(nbatch)]
-                merged = {f: np.concatenate([p[f] for p in parts]) for f in _FIELDS}
-                mean, se, plain = _estimate(merged["value"], merged["stratum"])
-                own[e] = se
-                jac[e] = _propagate(e, merged, jac, equal, bool(crawford))
-                total = math.sqrt(sum(w * w * own[k] ** 2 for k, w in jac[e].items()))
-                table.set(e, mean, total, len(merged["value"]))
-                row = {**entry_frame(e, merged), "mwc": mean, "stderr": total,
-                       "stderr_own": se, "plain_stderr_own": plain}  # fmt: skip
-                rows.append(row)
-                if cube_life and equal and kinds != {"exact"} and e[0] != "crawford":
-                    life_rows.append(fit_cube_life(e, merged, met))
-                levels_c, counts = np.unique(merged["cube"], return_counts=True)
-                for c, cnt in zip(levels_c, counts, strict=True):
-                    share = cnt / len(merged["cube"])
-                    cube_rows.append({"kind": e[0], "away": e[1], "opp_away": e[2],
-                                      "cube": int(c), "share": share})  # fmt: skip
+                        continue
+                    own[e] = se
+                    jac[e] = row_jac
+                    total = math.sqrt(se * se + inherited * inherited)
+                    table.set(e, mean, total, len(merged["value"]))
+                    row = {**entry_frame(e, merged), "mwc": mean, "stderr": total,
+                           "stderr_own": se, "plain_stderr_own": plain}  # fmt: skip
+                    if target_stderr is not None:
+                        row["reached"] = bool(total <= target_stderr)
+                    rows.append(row)
+                    if cube_life and equal and kinds != {"exact"} and e[0] != "crawford":
+                        life_rows.append(fit_cube_life(e, merged, met))
+                    levels_c, counts = np.unique(merged["cube"], return_counts=True)
+                    for c, cnt in zip(levels_c, counts, strict=True):
+                        share = cnt / len(merged["cube"])
+                        cube_rows.append({"kind": e[0], "away": e[1], "opp_away": e[2],
+                                          "cube": int(c), "share": share})  # fmt: skip
+                pending = still
     finally:
         if bar is not None:
             bar.close()
+    order = {e: i for i, e in enumerate(entries)}
+    for frame in (rows, cube_rows, life_rows):  # entry order, whatever round finished it
+        frame.sort(key=lambda r: order[(r["kind"], r["away"], r["opp_away"])])
     return _result(table, params, specs, rows, cube_rows, life_rows)
+
+
+def plan_batches(
+    batches: int, batch_size: int, own: float, inherited: float, target: float, cap: int
+) -> int:
+    """How many batches one entry adds in the next round to reach a target standard error.
+
+    The entry's error is ``sqrt(own^2 + inherited^2)``: its own sampling error (falling as
+    one over the square root of its games) and the errors of the entries its games reach.
+    With ``n`` games played, the own error reaches ``sqrt(target^2 - inherited^2)`` at
+    about ``n * (own / that)^2`` games; the next round plays the whole batches to 5 % more
+    than that, at least one, at most up to ``cap`` batches. Zero when the target is met,
+    when the cap is reached, or when the inherited error alone exceeds the target (more
+    games of this entry cannot help). A function of finished batches only: the same plan
+    on every scheduler and on resume.
+
+    Parameters
+    ----------
+    batches, batch_size : int
+        Batches played so far and games per batch.
+    own, inherited : float
+        The entry's own (stratified) standard error and the inherited one.
+    target : float
+        The target standard error.
+    cap : int
+        Most batches for the entry.
+
+    Returns
+    -------
+    int
+        Batches to add (0: the entry is finished).
+
+    Examples
+    --------
+    3600 games gave an own error of 0.8 pp: 0.5 pp needs 2.56 times the games.
+
+    >>> plan_batches(1, 3600, 0.008, 0.0, 0.005, 100)
+    2
+    >>> plan_batches(3, 3600, 0.0049, 0.0, 0.005, 100)  # met
+    0
+    >>> plan_batches(3, 3600, 0.004, 0.004, 0.005, 3)  # at the cap
+    0
+    """
+    if math.hypot(own, inherited) <= target or batches >= cap or inherited >= target:
+        return 0
+    need = batches * batch_size * (own * own / (target * target - inherited * inherited)) * 1.05
+    return max(1, min(cap - batches, math.ceil(need / batch_size) - batches))
 
 
 def _execute(jobs: list[_Job], client: Any) -> Any:
@@ -1185,12 +1477,15 @@ def _result(
         rules += f", cube limit {params['cube_limit']}"
     scores = pd.DataFrame(rows)
     cubes = pd.DataFrame(cube_rows)
+    games = f"{params['games']} games an entry"
+    if "target_stderr" in params and len(scores):
+        games = (f"games to SE <= {100 * params['target_stderr']:g} pp an entry "
+                 f"({int(scores['games'].min())}..{int(scores['games'].max())})")  # fmt: skip
     return MET(
         pre=np.clip(table.pre, 0.0, 1.0),
         post=np.clip(table.post, 0.0, 1.0),
         name="selfplay",
-        source=f"mathbg self-play, {label}, {params['games']} games an entry, seed "
-        f"{params['seed']}, {rules}",
+        source=f"mathbg self-play, {label}, {games}, seed {params['seed']}, {rules}",
         model="selfplay",
         title="Self-play MET",
         description="Match equity measured by self-play at every score, with standard errors",

@@ -44,7 +44,8 @@ examples:
   mathbg met --model woolsey --plot woolsey.png
   mathbg met --list
   mathbg met --model selfplay --length 3 --games 600 --seed 1 --compare kazaross-xg2
-  mathbg met --model selfplay --length 5 --games 9000 --store run5 --scheduler local:2"""
+  mathbg met --model selfplay --length 5 --games 9000 --store run5 --scheduler local:2
+  mathbg met --model selfplay --length 5 --target-se 0.005 --scheduler local:2 --store run5"""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -100,10 +101,34 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--plot", metavar="PNG", help="also save a heatmap + post-Crawford plot")
     parser.add_argument("--list", action="store_true", help="list the shipped tables and models")
     sp = parser.add_argument_group("self-play (--model selfplay)")
-    sp.add_argument("--games", type=int, default=1000, help="games per entry (default 1000)")
+    sp.add_argument(
+        "--games",
+        type=int,
+        default=1000,
+        help="games per entry (default 1000); with --target-se the first round's games",
+    )
+    sp.add_argument(
+        "--target-se",
+        type=float,
+        metavar="SE",
+        help="play each entry in rounds until its standard error is at most SE (a fraction: "
+        "0.005 is 0.5 pp)",
+    )
+    sp.add_argument(
+        "--max-games", type=int, help="with --target-se: at most this many games an entry"
+    )
     sp.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     sp.add_argument("--engine", default="gnubg-nn", help="gnubg-nn (default) or exact")
     sp.add_argument("--plies", type=int, default=0, help="gnubg-nn plies (default 0)")
+    sp.add_argument(
+        "--players",
+        nargs=2,
+        metavar=("P0", "P1"),
+        help="an unequal match: the row player's and the column player's engine, each "
+        "ENGINE or ENGINE:plies=K,noise=S (gnubg-nn's noisy player: Gaussian noise of "
+        "standard deviation S added to each candidate play's equity), e.g. --players "
+        "gnubg-nn:noise=0.05 gnubg-nn",
+    )
     sp.add_argument("--no-crawford", action="store_true", help="matches without Crawford rule")
     sp.add_argument("--cube-limit", type=int, help="largest cube value (a power of two)")
     sp.add_argument(
@@ -282,9 +307,12 @@ def _selfplay(args: argparse.Namespace, params: dict[str, float]) -> int:
             crawford=not args.no_crawford,
             cube_limit=args.cube_limit,
             start=_start(args.start),
+            players=(args.players[0], args.players[1]) if args.players else (None, None),
             client=client,
             store=args.store,
             progress=sys.stderr.isatty(),
+            target_stderr=args.target_se,
+            max_games=args.max_games,
         )
     finally:
         if client is not None:
