@@ -16,7 +16,12 @@ import pytest
 
 from mathbg.analysis import selfplay_met
 from mathbg.analysis.metplay import MAX_LENGTH, StoreMismatchError
-from mathbg.errors import InvalidParameterError, InvalidScoreError, MathbgError
+from mathbg.errors import (
+    DatabaseCorruptError,
+    InvalidParameterError,
+    InvalidScoreError,
+    MathbgError,
+)
 from mathbg.met import cubeless
 
 # the first roller's chances: win 0.55 (gammons 0.20, backgammons 0.02), loses gammons 0.15
@@ -144,6 +149,35 @@ def test_same_seed_same_bits_and_resume_from_store(tmp_path: Path) -> None:
         selfplay_met(4, store=part, **{**kw, "seed": 8})
     m5 = selfplay_met(4, **{**kw, "seed": 8})
     assert not _same_bits(m1, m5)
+
+
+@pytest.mark.parametrize("damage", ["other-batch", "other-score", "other-build", "flip"])
+def test_a_stored_batch_is_bound_to_what_it_is(tmp_path: Path, damage: str) -> None:
+    """Issue 25: a stored piece carries its identity; a batch copied from another batch,
+    score or build, or damaged, is refused in one line naming the file, never served;
+    deleting it plays that batch again, to the clean run's bits."""
+    kw = {"games": 240, "players": (INSTANT, INSTANT), "cube_limit": 1, "progress": False,
+          "batch_size": 120, "seed": 7}  # fmt: skip
+    clean = selfplay_met(3, store=tmp_path / "a", **kw)
+    store = tmp_path / "a"
+    target = store / "normal-002-003" / "batch-00001.npz"
+    if damage == "other-batch":
+        shutil.copy(store / "normal-002-003" / "batch-00000.npz", target)
+    elif damage == "other-score":
+        shutil.copy(store / "post-003-001" / "batch-00001.npz", target)
+    elif damage == "other-build":
+        selfplay_met(3, store=tmp_path / "b", **{**kw, "seed": 8})
+        shutil.copy(tmp_path / "b" / "normal-002-003" / "batch-00001.npz", target)
+    else:
+        data = bytearray(target.read_bytes())
+        data[len(data) // 2] ^= 0x10
+        target.write_bytes(bytes(data))
+    with pytest.raises(DatabaseCorruptError) as err:
+        selfplay_met(3, store=store, **kw)
+    message = str(err.value)
+    assert "\n" not in message and str(target) in message and "delete" in message
+    target.unlink()
+    assert _same_bits(selfplay_met(3, store=store, **kw), clean)
 
 
 def test_gnubg_nn_same_bits_twice() -> None:

@@ -68,7 +68,12 @@ from numpy.typing import NDArray
 
 from mathbg import _npy
 from mathbg.cube.life import CONTACT_CUBE_LIFE, cube_life
-from mathbg.errors import InvalidParameterError, InvalidScoreError, MathbgError
+from mathbg.errors import (
+    DatabaseCorruptError,
+    InvalidParameterError,
+    InvalidScoreError,
+    MathbgError,
+)
 
 __all__ = [
     "ENGINES",
@@ -819,7 +824,10 @@ class SelfPlayStore:
     """Finished batches of a self-play build: a local directory or an fsspec URL.
 
     One ``.npz`` per batch, ``{kind}-{a:03d}-{b:03d}/batch-{k:05d}.npz``, written under a
-    temporary name and moved into place (a file exists only when complete), and
+    temporary name and moved into place (a file exists only when complete), holding the
+    batch's identity (a SHA-256 of the build's manifest, the entry, the batch number and
+    the arrays: a damaged file or one copied from another batch, score or build is
+    refused with one line, never served), and
     ``manifest.json`` with the build's parameters: a store made by another build is
     refused (:class:`StoreMismatchError`).
     """
@@ -835,6 +843,7 @@ class SelfPlayStore:
 
             self.fs, self.root = LocalFileSystem(), str(location)
         self.location = loc
+        self._manifest_digest = b""  # set by check_manifest
 
     def _path(self, name: str) -> str:
         return f"{self.root.rstrip('/')}/{name}"
@@ -850,6 +859,9 @@ class SelfPlayStore:
     def check_manifest(self, params: dict[str, Any]) -> None:
         """Write the manifest, or refuse a store holding another build."""
         text = json.dumps(params, sort_keys=True, indent=1)
+        self._manifest_digest = hashlib.sha256(
+            json.dumps(params, sort_keys=True).encode()
+        ).digest()
         path = self._path("manifest.json")
         if self.fs.exists(path):
             with self.fs.open(path, "rb") as fh:
@@ -867,19 +879,56 @@ class SelfPlayStore:
         kind, a, b = entry
         return f"{kind}-{a:03d}-{b:03d}/batch-{batch:05d}.npz"
 
+    def _identity(
+        self, entry: tuple[str, int, int], batch: int, arrays: dict[str, Any]
+    ) -> NDArray[np.uint8]:
+        """SHA-256 of what a batch is (this build's manifest, its entry and number) and of
+        what it holds (every array's name, dtype, shape and bytes)."""
+        h = hashlib.sha256(b"mathbg self-play batch 1\0")
+        h.update(self._manifest_digest)
+        h.update(json.dumps([list(entry), batch]).encode())
+        for name in sorted(arrays):
+            arr = np.ascontiguousarray(arrays[name])
+            h.update(json.dumps([name, arr.dtype.str, list(arr.shape)]).encode())
+            h.update(arr.tobytes())
+        return np.frombuffer(h.digest(), dtype=np.uint8)
+
     def get(self, entry: tuple[str, int, int], batch: int) -> dict[str, NDArray[Any]] | None:
-        """A finished batch, or None."""
-        path = self._path(self._name(entry, batch))
+        """A finished batch, or None.
+
+        Raises
+        ------
+        DatabaseCorruptError
+            The file is damaged, or is not this build's batch ``batch`` of ``entry`` (a
+            copy of another batch, score or build): the message names it; deleting it
+            makes the next run play it again.
+        """
+        name = self._name(entry, batch)
+        path = self._path(name)
         if not self.fs.exists(path):
             return None
         with self.fs.open(path, "rb") as fh:
             data = fh.read()
-        return _npy.decode_npz(data, path)
+        way_out = f"delete {path} to play that batch again"
+        try:
+            arrays = _npy.decode_npz(data, path)
+        except DatabaseCorruptError as exc:
+            raise DatabaseCorruptError(f"{exc}; {way_out}") from None
+        stored = arrays.pop("identity", None)
+        if stored is None or not np.array_equal(stored, self._identity(entry, batch, arrays)):
+            raise DatabaseCorruptError(
+                f"store {self.location}: {name} is not batch {batch} of {entry[0]} "
+                f"{entry[1]}-away/{entry[2]}-away of this build (damaged, or copied from "
+                f"another batch, score or build); {way_out}"
+            )
+        return arrays
 
     def put(self, entry: tuple[str, int, int], batch: int, arrays: dict[str, Any]) -> None:
-        """Store a finished batch."""
+        """Store a finished batch, with its identity (:meth:`get` checks it)."""
+        if "identity" in arrays:
+            raise ValueError("a batch array may not be called 'identity'")
         buf = io.BytesIO()
-        np.savez(buf, **arrays)
+        np.savez(buf, identity=self._identity(entry, batch, arrays), **arrays)
         self._write(self._name(entry, batch), buf.getvalue())
 
 
