@@ -177,6 +177,7 @@ def case_ts15(args: argparse.Namespace) -> None:
 
 
 _PHASE = re.compile(r"(\w+) ([\d.]+) s wall ([\d.]+) s CPU")
+_BAR = re.compile(r"two-sided [^\n]*?(\d+)%\|[^\n]*ETA (\d+):(\d\d)")
 
 
 def _cli(argv: list[str], data: Path, kill_after: float | None = None) -> dict:
@@ -204,6 +205,11 @@ def _cli(argv: list[str], data: Path, kill_after: float | None = None) -> dict:
                     "code": proc.returncode, "phases": {}, "path": None}  # fmt: skip
     if kill_after is None and proc.returncode != 0:
         raise SystemExit(f"mathbg {' '.join(argv)} failed:\n{err[-3000:]}")
+    bars = _BAR.findall(err.replace("\r", "\n"))
+    if bars:  # the build's own progress bar: share of pairs and work-weighted time left
+        pct, minutes, seconds = bars[-1]
+        result["done"] = int(pct) / 100
+        result["eta"] = int(minutes) * 60 + int(seconds)
     for line in out.splitlines():
         if line.startswith("phases:"):
             result["phases"] = {m[1]: (float(m[2]), float(m[3])) for m in _PHASE.finditer(line)}
@@ -230,7 +236,18 @@ def case_user(args: argparse.Namespace) -> None:
     argv += ["--cubeless-only"] if args.cubeless else []
     print(f"== user: mathbg {' '.join(argv)} (default memory budget)   (load {_load()})")
     with tempfile.TemporaryDirectory(prefix="bench-user-", dir=os.environ.get("TMPDIR")) as tmp:
-        clean = _cli(argv, Path(tmp) / "clean")
+        clean = _cli(argv, Path(tmp) / "clean", kill_after=args.deadline)
+        if clean["code"] != 0:  # killed at --deadline: what it did so far, and a projection
+            done, eta = clean.get("done"), clean.get("eta")
+            wall, cpu = clean["wall"], clean["cpu"]
+            print(f"clean start killed at the deadline after {wall:.0f} s wall, {cpu:.0f} s "
+                  f"CPU ({clean['cores']:.2f} cores; load {_load()})")  # fmt: skip
+            if done is not None and eta is not None:
+                blocks = wall + eta
+                print(f"  blocks {done:.0%} of the pairs done; the bar's work-weighted ETA "
+                      f"{eta} s: blocks phase about {blocks:.0f} s wall, "
+                      f"{cpu * blocks / wall:.0f} s CPU at these cores")  # fmt: skip
+            return
         _report("clean start", clean)
         if args.compare_memory:
             budget = _cli([*argv, "--memory", args.compare_memory], Path(tmp) / "budget")
@@ -271,6 +288,9 @@ def main() -> None:
     parser.add_argument("--checkers", type=int, default=12,
                         help="dask12, user: checkers (default 12)")  # fmt: skip
     parser.add_argument("--memory", help="ts15: memory budget")
+    parser.add_argument("--deadline", type=float,
+                        help="user: kill the clean run after this many seconds and report "
+                        "its progress and a projection")  # fmt: skip
     parser.add_argument("--kill-at", type=float, default=0.5,
                         help="user: kill the second run after this fraction of the clean "
                         "run's wall time, then resume it (0: no resume)")  # fmt: skip

@@ -201,9 +201,12 @@ class TwoSided:
             ``"u16"``: gnubg's 16-bit fixed point computed with gnubg's integer arithmetic
             (byte-identical to ``makebearoff -t``; 2 bytes a value); ``"f32"``/``"f64"``:
             float equities (the float64 recursion, stored as float32 or float64). Default
-            :meth:`default_dtype`. Drift from the float64 build, measured on the 6x8
-            cubeful table: u16 up to 1.8e-4 in equity (mean 4.8e-5: gnubg's rounding
-            accumulates along the recursion), f32 up to 8.1e-8.
+            :meth:`default_dtype`. Drift from the float64 build, measured over every
+            pair: u16 up to 1.8e-4 in equity on 6x8 cubeful (mean 4.8e-5), 1.4e-4 on 6x8
+            and 1.7e-4 on 6x10 cubeless (means 5.9e-5, 7.3e-5): gnubg's rounding
+            accumulates along the recursion, so it grows slowly with the checkers (a
+            15-checker pair: 1.1e-4); f32 up to 8.1e-8 (float32's rounding of the stored
+            value, not growing with the size).
         memory : str or int, optional
             Memory budget (``"12GiB"``, bytes). The build refuses to start when the budget
             cannot hold the live window. Default: the whole table when it fits in 80 % of
