@@ -270,8 +270,8 @@ def case_user(args: argparse.Namespace) -> None:
         print(f"makebearoff -t 6x{c} {kind}(gnubg, one thread): {peer:.1f} s; ratio "
               f"mathbg / makebearoff {clean['wall'] / peer:.3f} (wall)")  # fmt: skip
     else:
-        print("peer: makebearoff writes at most 6 x 11 (--with-peer runs it there); the "
-              "README's earlier --memory 14GiB run of 6x15 cubeless: 8.9 min wall")
+        print("peer: makebearoff writes at most 6 x 11 (--with-peer runs it there); for "
+              "6 x 15 there is none: compare the CPU seconds with the README's table")
 
 
 def main() -> None:
