@@ -15,9 +15,11 @@ the build inside it, peak RSS, load average before and after: the machine is sha
 - ``ts15``: the full 6x15 database, ``--cubeless`` (goal: under 12 min, peak 14 GiB) or
   cubeful (goal: under 45 min within ``--memory 16GiB``). Not run by default.
 - ``user``: ``mathbg bearoff build --two-sided`` exactly as a user types it (default
-  memory budget), from a clean start and after a kill half way: wall, CPU seconds and
-  the cores in use, and whether the resumed build gives the same bytes. Not run by
-  default.
+  memory budget, progress bar on, the database in a temporary ``$MATHBG_DATA``), from a
+  clean start and after a kill part way: wall, CPU seconds (all threads) and the cores in
+  use, per phase (blocks, assembly, checksum: the ``phases:`` line the command prints)
+  and in all, and whether the resumed build gives the same bytes. ``--compare-memory
+  14GiB`` adds the same command with that budget. Not run by default.
 
 Usage::
 
@@ -26,6 +28,7 @@ Usage::
     python benchmarks/bench_twosided_big.py dask12 --cubeless
     python benchmarks/bench_twosided_big.py ts15 --cubeless --memory 14GiB
     python benchmarks/bench_twosided_big.py user --checkers 15 --cubeless   # as a user types it
+    python benchmarks/bench_twosided_big.py user --checkers 11 --cubeless --compare-memory 0.5GiB
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -172,50 +176,102 @@ def case_ts15(args: argparse.Namespace) -> None:
           f"peak RSS {r['peak_rss_gib']:.2f} GiB (goal {goal})   (load {_load()})")  # fmt: skip
 
 
-def _cli(argv: list[str], out: Path, kill_after: float | None = None) -> dict:
-    """Run ``mathbg ARGV --out OUT`` as a user types it (default memory budget, its own
-    process); wall time, CPU seconds of the process tree (user + system) and the cores in
-    use (CPU / wall). ``kill_after``: SIGKILL it after that many seconds (a build to
-    resume)."""
+_PHASE = re.compile(r"(\w+) ([\d.]+) s wall ([\d.]+) s CPU")
+_BAR = re.compile(r"two-sided [^\n]*?(\d+)%\|[^\n]*ETA (\d+):(\d\d)")
+
+
+def _cli(argv: list[str], data: Path, kill_after: float | None = None) -> dict:
+    """Run ``mathbg ARGV`` as a user types it (default memory budget, progress bar on, the
+    database in ``$MATHBG_DATA``, its own process): wall time, CPU seconds of the process
+    (user + system, all threads) and the cores in use (CPU / wall), and the phases the
+    command reports (blocks, assembly, checksum: wall and CPU each). ``kill_after``: SIGKILL
+    it after that many seconds (a build to resume)."""
     import signal
 
-    cmd = [sys.executable, "-m", "mathbg", *argv, "--out", str(out), "--quiet"]
+    env = dict(os.environ, MATHBG_DATA=str(data))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)  # fmt: skip
+    proc = subprocess.Popen(["mathbg", *argv], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
     try:
-        proc.communicate(timeout=kill_after)
+        out, err = proc.communicate(timeout=kill_after)
     except subprocess.TimeoutExpired:
         proc.send_signal(signal.SIGKILL)
-        proc.communicate()
+        out, err = proc.communicate()
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return {"wall": wall, "cpu": cpu, "cores": cpu / wall if wall else 0.0,
-            "code": proc.returncode}  # fmt: skip
+    result: dict = {"wall": wall, "cpu": cpu, "cores": cpu / wall if wall else 0.0,
+                    "code": proc.returncode, "phases": {}, "path": None}  # fmt: skip
+    if kill_after is None and proc.returncode != 0:
+        raise SystemExit(f"mathbg {' '.join(argv)} failed:\n{err[-3000:]}")
+    bars = _BAR.findall(err.replace("\r", "\n"))
+    if bars:  # the build's own progress bar: share of pairs and work-weighted time left
+        pct, minutes, seconds = bars[-1]
+        result["done"] = int(pct) / 100
+        result["eta"] = int(minutes) * 60 + int(seconds)
+    for line in out.splitlines():
+        if line.startswith("phases:"):
+            result["phases"] = {m[1]: (float(m[2]), float(m[3])) for m in _PHASE.finditer(line)}
+        elif ": " in line and line.startswith("two-sided"):
+            result["path"] = Path(line.split(": ", 1)[1])
+    return result
+
+
+def _report(label: str, r: dict) -> None:
+    print(f"{label}: wall {r['wall']:.1f} s, CPU {r['cpu']:.1f} s, {r['cores']:.2f} cores "
+          f"in use (whole process)   (load {_load()})")  # fmt: skip
+    for name, (wall, cpu) in r["phases"].items():
+        cores = cpu / wall if wall else 0.0
+        print(f"  {name:9s} wall {wall:8.1f} s  CPU {cpu:8.1f} s  {cores:.2f} cores")
 
 
 def case_user(args: argparse.Namespace) -> None:
-    """The command as a user types it: from a clean start, then killed half way and
-    resumed. CPU per phase (blocks, assembly, checksum) is not split out here: the
-    command's own progress output does not time its phases."""
+    """The command as a user types it (default memory budget, progress bar on): from a
+    clean start, then killed part way (``--kill-at``, a fraction of the clean run's wall
+    time) and resumed; CPU and wall per phase as the command reports them. With
+    ``--compare-memory SIZE`` the same command with ``--memory SIZE`` too (clean start)."""
     c = args.checkers
     argv = ["bearoff", "build", "--two-sided", "--points", "6", "--checkers", str(c)]
     argv += ["--cubeless-only"] if args.cubeless else []
     print(f"== user: mathbg {' '.join(argv)} (default memory budget)   (load {_load()})")
     with tempfile.TemporaryDirectory(prefix="bench-user-", dir=os.environ.get("TMPDIR")) as tmp:
-        clean = _cli(argv, Path(tmp) / "clean")
-        print(f"clean start: wall {clean['wall']:.1f} s, CPU {clean['cpu']:.1f} s, "
-              f"{clean['cores']:.2f} cores in use")  # fmt: skip
-        _cli(argv, Path(tmp) / "resumed", kill_after=clean["wall"] / 2)
-        resumed = _cli(argv, Path(tmp) / "resumed")
-        print(f"after a kill half way: wall {resumed['wall']:.1f} s, CPU {resumed['cpu']:.1f} s, "
-              f"{resumed['cores']:.2f} cores in use   (load {_load()})")  # fmt: skip
-        same = _sha(Path(tmp) / "clean" / "equity.npy") == _sha(
-            Path(tmp) / "resumed" / "equity.npy"
-        )
-        print(f"same bytes after the resume: {same}")
+        clean = _cli(argv, Path(tmp) / "clean", kill_after=args.deadline)
+        if clean["code"] != 0:  # killed at --deadline: what it did so far, and a projection
+            done, eta = clean.get("done"), clean.get("eta")
+            wall, cpu = clean["wall"], clean["cpu"]
+            print(f"clean start killed at the deadline after {wall:.0f} s wall, {cpu:.0f} s "
+                  f"CPU ({clean['cores']:.2f} cores; load {_load()})")  # fmt: skip
+            if done is not None and eta is not None:
+                blocks = wall + eta
+                print(f"  blocks {done:.0%} of the pairs done; the bar's work-weighted ETA "
+                      f"{eta} s: blocks phase about {blocks:.0f} s wall, "
+                      f"{cpu * blocks / wall:.0f} s CPU at these cores")  # fmt: skip
+            return
+        _report("clean start", clean)
+        if args.compare_memory:
+            budget = _cli([*argv, "--memory", args.compare_memory], Path(tmp) / "budget")
+            _report(f"clean start with --memory {args.compare_memory}", budget)
+            shutil.rmtree(Path(tmp) / "budget")
+        if args.kill_at > 0:
+            killed = _cli(argv, Path(tmp) / "resumed", kill_after=clean["wall"] * args.kill_at)
+            print(f"killed after {killed['wall']:.1f} s (CPU {killed['cpu']:.1f} s)")
+            resumed = _cli(argv, Path(tmp) / "resumed")
+            _report("resumed", resumed)
+            same = _sha(clean["path"] / "equity.npy") == _sha(resumed["path"] / "equity.npy")
+            both = killed["cpu"] + resumed["cpu"]
+            print(f"same bytes after the resume: {same}; killed + resumed CPU {both:.1f} s "
+                  f"against {clean['cpu']:.1f} s")  # fmt: skip
+    peer = args.peer_seconds
+    if c <= 11 and peer is None and args.with_peer:
+        peer = makebearoff(6, c, not args.cubeless)
+    if peer:
+        kind = "-C " if args.cubeless else ""
+        print(f"makebearoff -t 6x{c} {kind}(gnubg, one thread): {peer:.1f} s; ratio "
+              f"mathbg / makebearoff {clean['wall'] / peer:.3f} (wall)")  # fmt: skip
+    else:
+        print("peer: makebearoff writes at most 6 x 11 (--with-peer runs it there); for "
+              "6 x 15 there is none: compare the CPU seconds with the README's table")
 
 
 def main() -> None:
@@ -232,6 +288,16 @@ def main() -> None:
     parser.add_argument("--checkers", type=int, default=12,
                         help="dask12, user: checkers (default 12)")  # fmt: skip
     parser.add_argument("--memory", help="ts15: memory budget")
+    parser.add_argument("--deadline", type=float,
+                        help="user: kill the clean run after this many seconds and report "
+                        "its progress and a projection")  # fmt: skip
+    parser.add_argument("--kill-at", type=float, default=0.5,
+                        help="user: kill the second run after this fraction of the clean "
+                        "run's wall time, then resume it (0: no resume)")  # fmt: skip
+    parser.add_argument("--compare-memory", metavar="SIZE",
+                        help="user: also run the command with --memory SIZE")  # fmt: skip
+    parser.add_argument("--with-peer", action="store_true",
+                        help="user: run makebearoff when it can (up to 6 x 11)")  # fmt: skip
     args = parser.parse_args()
     for case in args.cases:
         globals()[f"case_{case}"](args)

@@ -32,6 +32,7 @@ gnubg ``makebearoff.c`` (``BearOff2``, ``CubeEquity``), ``eval.c``
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import tempfile
@@ -47,6 +48,7 @@ from mathbg import _files, _resources
 from mathbg._output import FrameMixin
 from mathbg.bearoff import gnubg_bd, native
 from mathbg.bearoff import index as _index
+from mathbg.bearoff.build.phases import BuildReport, PhaseClock
 from mathbg.bearoff.index import is_position, position_side
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
 from mathbg.errors import (
@@ -67,6 +69,8 @@ __all__ = [
 ]
 
 PathLike = str | os.PathLike[str]
+
+_log = logging.getLogger(__name__)
 
 #: Column of each value in a two-sided table: the cubeless equity, then the cubeful ones by
 #: who owns the cube (:class:`~mathbg.rules.cube.CubeOwner`'s names; ``player`` = the
@@ -111,6 +115,9 @@ class TwoSided:
 
     #: The gnubg file a database was read from (None for a native database).
     _gnubg_file: Any = None
+    #: Wall and CPU seconds of the phases (blocks, assembly, checksum) of the build that
+    #: wrote this database in this process (None when it was opened or reused).
+    build_report: BuildReport | None = None
 
     def __init__(
         self,
@@ -194,9 +201,12 @@ class TwoSided:
             ``"u16"``: gnubg's 16-bit fixed point computed with gnubg's integer arithmetic
             (byte-identical to ``makebearoff -t``; 2 bytes a value); ``"f32"``/``"f64"``:
             float equities (the float64 recursion, stored as float32 or float64). Default
-            :meth:`default_dtype`. Drift from the float64 build, measured on the 6x8
-            cubeful table: u16 up to 1.8e-4 in equity (mean 4.8e-5: gnubg's rounding
-            accumulates along the recursion), f32 up to 8.1e-8.
+            :meth:`default_dtype`. Drift from the float64 build, measured over every
+            pair: u16 up to 1.8e-4 in equity on 6x8 cubeful (mean 4.8e-5), 1.4e-4 on 6x8
+            and 1.7e-4 on 6x10 cubeless (means 5.9e-5, 7.3e-5): gnubg's rounding
+            accumulates along the recursion, so it grows slowly with the checkers (a
+            15-checker pair: 1.1e-4); f32 up to 8.1e-8 (float32's rounding of the stored
+            value, not growing with the size).
         memory : str or int, optional
             Memory budget (``"12GiB"``, bytes). The build refuses to start when the budget
             cannot hold the live window. Default: the whole table when it fits in 80 % of
@@ -245,16 +255,19 @@ class TwoSided:
             # the block store (resumable after a kill) lives beside the target
             work = target.parent / f".{target.name}.build"
             start = time.perf_counter()
+            clock = PhaseClock()
             block_store = _claim_store(spec, store, work)
             try:
-                if client is not None:
-                    from mathbg.bearoff.build import blockdask
+                with clock.phase("blocks"):
+                    if client is not None:
+                        from mathbg.bearoff.build import blockdask
 
-                    blockdask.build_blocks(spec, block_store, client, progress=progress)
-                    arena = plan = None
-                else:
-                    arena, plan, _ = _bb.build_blocks(spec, block_store, memory=budget,
-                                                      progress=progress, persist=None)  # fmt: skip
+                        blockdask.build_blocks(spec, block_store, client, progress=progress)
+                        arena = plan = None
+                    else:
+                        arena, plan, _ = _bb.build_blocks(spec, block_store, memory=budget,
+                                                          progress=progress,
+                                                          persist=None)  # fmt: skip
             except InsufficientSpaceError:
                 # a full disk: leave no debris (a kill or Ctrl+C keeps the store to resume)
                 if store is None:
@@ -270,27 +283,26 @@ class TwoSided:
                     target, what=what, is_same_kind=same_kind, force=force or default,
                     needed_bytes=table_bytes + 4096, locked=True,
                 ) as tmp:  # fmt: skip
-                    _bb.assemble(spec, block_store, tmp / "equity.npy", arena=arena, plan=plan,
-                                 progress=progress)  # fmt: skip
+                    with clock.phase("assembly"):
+                        _bb.assemble(spec, block_store, tmp / "equity.npy", arena=arena,
+                                     plan=plan, progress=progress)  # fmt: skip
                     del arena
-                    header = native.write_header(
-                        tmp,
-                        {
-                            "kind": "two-sided",
-                            "points": points,
-                            "checkers": checkers,
-                            "n_positions": n,
-                            "values": list(CUBE_STATES)[: spec.nv],
-                            "dtype": dtype,
-                            "encoding": "gnubg fixed point: equity = u / 32767.5 - 1"
-                            if dtype == "u16"
-                            else "equity",
-                            "build_seconds": round(time.perf_counter() - start, 3),
-                            "backend": "dask" if client is not None else "local",
-                            "generator": native.generator(),
-                        },
-                        ["equity"],
-                    )
+                    fields = {
+                        "kind": "two-sided",
+                        "points": points,
+                        "checkers": checkers,
+                        "n_positions": n,
+                        "values": list(CUBE_STATES)[: spec.nv],
+                        "dtype": dtype,
+                        "encoding": "gnubg fixed point: equity = u / 32767.5 - 1"
+                        if dtype == "u16"
+                        else "equity",
+                        "build_seconds": round(time.perf_counter() - start, 3),
+                        "backend": "dask" if client is not None else "local",
+                        "generator": native.generator(),
+                    }
+                    with clock.phase("checksum"):
+                        header = native.write_header(tmp, fields, ["equity"])
             except InsufficientSpaceError:
                 # no room for the table: a store holding no blocks (a small build keeps
                 # them in memory) has nothing to resume, so it goes
@@ -300,7 +312,11 @@ class TwoSided:
             native.remember_written(target, header)
             block_store.remove_all()
             shutil.rmtree(work, ignore_errors=True)
-            return cls.open(target)
+            db = cls.open(target)
+            db.build_report = clock.report()
+            _log.info("two-sided %dx%d %s build %s", points, checkers, dtype,
+                      db.build_report.line())  # fmt: skip
+            return db
 
     @classmethod
     def largest(cls, *, cubeful: bool = True, directory: PathLike | None = None) -> TwoSided | None:

@@ -190,6 +190,7 @@ def run_build(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     _check_build_args(args, checkers)  # every cheap check before any work or connection
     gnubg_file = out is not None and out.suffix.lower() == ".bd"  # x.BD is a gnubg file too
+    report = None  # the phases of a two-sided build (None when a database was reused)
     if gnubg_file and args.two_sided:
         assert out is not None
         path = _build_gnubg_two_sided(args, checkers, out)
@@ -201,6 +202,7 @@ def run_build(args: argparse.Namespace) -> int:
     else:
         if args.two_sided:
             db: Any = _build_two_sided(args, checkers, out)
+            report = db.build_report
         else:
             db = OneSided.build(
                 args.points,
@@ -218,6 +220,8 @@ def run_build(args: argparse.Namespace) -> int:
     size = _size(path)
     print(f"{kind} {args.points}x{checkers}: {path}")
     print(f"size {size:,} bytes ({size / 2**20:.1f} MiB), checksum {checksum}, {seconds:.2f} s")
+    if report is not None:
+        print(report.line())  # where a two-sided build spent its time
     return 0
 
 

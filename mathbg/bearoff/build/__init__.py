@@ -8,7 +8,8 @@
   :mod:`~mathbg.bearoff.build.blockdask` (the Dask backend),
   :mod:`~mathbg.bearoff.build.blockstore` (the resumable block store) and
   :mod:`~mathbg.bearoff.build.twosided` (the recursion; the whole table in memory);
-- ``_schedule``: serial and parallel kernel calls over dependent work units.
+- ``_schedule``: serial and parallel kernel calls over dependent work units;
+- :mod:`~mathbg.bearoff.build.phases`: wall and CPU time of a build's phases.
 
 :class:`mathbg.bearoff.OneSided` and :class:`mathbg.bearoff.TwoSided` call these and write
 the results in the native format (:mod:`mathbg.bearoff.native`).
