@@ -11,36 +11,22 @@ from __future__ import annotations
 import importlib
 import inspect
 import warnings
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from package_modules import public_modules
 
 from mathbg import _validate
 from mathbg.errors import InvalidScoreError
 
-ROOT = Path(__file__).resolve().parents[1]
-
 #: Names that spell the second half of a score as its own parameter.
 SECOND_HALF = {"opp_away", "opponent_away", "other_away", "their_away", "away2", "b_away"}
-
-def _public_modules() -> list[str]:
-    names = []
-    for path in sorted((ROOT / "mathbg").rglob("*.py")):
-        parts = path.relative_to(ROOT).with_suffix("").parts
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        if any(part.startswith("_") for part in parts) or "cli" in parts:
-            continue
-        names.append(".".join(parts))
-    return sorted(names)
-
 
 def _callables() -> dict[str, Any]:
     """Every public function, class constructor and method, by its defining name."""
     out: dict[str, Any] = {}
-    for name in _public_modules():
+    for name in [m for m in public_modules() if "cli" not in m.split(".")]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             module = importlib.import_module(name)

@@ -12,6 +12,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from package_modules import public_modules
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "architecture.md"
@@ -65,19 +66,7 @@ def test_the_architecture_doc_shows_the_same_layers() -> None:
     assert [rows[i] for i in sorted(rows)] == LAYERS
 
 
-def _public_modules() -> list[str]:
-    """Every public module (no ``_`` in its dotted name) of the package, sorted."""
-    names = []
-    for path in sorted((ROOT / "mathbg").rglob("*.py")):
-        parts = path.relative_to(ROOT).with_suffix("").parts
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        if not any(part.startswith("_") for part in parts):
-            names.append(".".join(parts))
-    return sorted(names)
-
-
-PUBLIC = _public_modules()
+PUBLIC = public_modules()
 
 
 def _dunder(name: str) -> bool:
