@@ -152,6 +152,12 @@ def case_met(rng, tmp, k):
         _opt(argv, rng, 0.2, "--store", rng.choice([str(tmp / "st"), "bogus://x/y"]))
         _opt(argv, rng, 0.2, "--scheduler", rng.choice(["garbage", "tcp://", "local:0"]))
         _opt(argv, rng, 0.2, "--compare", rng.choice(["kazaross-xg2", "bogus"]))
+        _opt(argv, rng, 0.2, "--target-se", rng.choice(["0.005", "0", "-0.1", "nan", "x", "1e-9"]))
+        _opt(argv, rng, 0.2, "--max-games", rng.choice(["0", "-1", "600", "x", *INTS[:4]]))
+        if rng.random() < 0.2:
+            specs = ["gnubg-nn", "gnubg-nn:noise=0.1", "gnubg-nn:noise=-1", "gnubg-nn:plies=x",
+                     "instant:0.5,0.1,0,0.1,0", "bogus", ""]  # fmt: skip
+            argv += ["--players", rng.choice(specs), rng.choice(specs)]
         if "--games" not in argv or argv[argv.index("--games") + 1] not in ("0", "-1", "x"):
             argv += ["--length", rng.choice(["0", "-1", "x", "1025"])]  # no games played
     return argv

@@ -321,7 +321,7 @@ def test_full_disk_during_a_two_sided_build_is_one_error(tmp_path, reference, mo
 def test_full_disk_during_a_one_sided_build_is_one_error(tmp_path, reference, monkeypatch):
     path = tmp_path / "os"
     OneSided.build(4, 4, path=path, progress=False)
-    monkeypatch.setattr(db_mod.np, "save", _enospc)
+    monkeypatch.setattr(np, "save", _enospc)  # the writer of the database files
     with pytest.raises(InsufficientSpaceError):
         OneSided.build(4, 4, path=path, progress=False, rebuild=True)
     monkeypatch.undo()

@@ -479,6 +479,21 @@ def noisy_move(
     -------
     str
         The key of the position after the play (``board_from_position_key`` reads it).
+
+    Examples
+    --------
+    A stand-in for gnubg-nn with two candidate plays, of equities 0.10 and 0.12: without
+    noise the better one; with a noise far larger than their difference, either.
+
+    >>> class Net:
+    ...     @staticmethod
+    ...     def best_move(board, d1, d2, n, b, list):
+    ...         return None, "B", [("A", 0, 0, 0.10), ("B", 0, 0, 0.12)]
+    >>> rng = np.random.default_rng(1)
+    >>> noisy_move(Net, None, 3, 1, 0, 0.0, rng)
+    'B'
+    >>> sorted({noisy_move(Net, None, 3, 1, 0, 1.0, rng) for _ in range(50)})
+    ['A', 'B']
     """
     _, key, cands = nn.best_move(board, d1, d2, n=plies, b=1, list=1)
     if len(cands) < 2:
