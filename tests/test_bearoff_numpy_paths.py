@@ -26,6 +26,9 @@ from mathbg.bearoff import plays as moves_
 from mathbg.bearoff.build import _os_vector
 from mathbg.bearoff.build import onesided as os_
 
+# slow lane: compiles every bearoff kernel to compare with the numpy paths (about 14 CPU-s)
+pytestmark = pytest.mark.slow
+
 GNUBG_FLAGS = 1 | 2 | 4  # float64 arrays, gnubg's table, plays chosen by gnubg's table
 
 

@@ -246,6 +246,7 @@ def test_engine_not_installed_names_the_extra(monkeypatch: pytest.MonkeyPatch) -
         selfplay_met(3, games=10, progress=False)
 
 
+@pytest.mark.slow  # compiles the self-play kernels: about 6 CPU-s
 def test_cli_selfplay_table_with_errors_and_compare(capsys: pytest.CaptureFixture[str]) -> None:
     from mathbg.cli import main
 

@@ -205,6 +205,7 @@ def _check_png(path: Path) -> None:
     assert len(colours) > 10
 
 
+@pytest.mark.slow  # 24 figures drawn and saved: about 16 CPU-s
 @pytest.mark.parametrize(("name", "i"), PARAMS)
 def test_plot_saves_labelled_png(
     name: str, i: int, tmp_path: Path, kxg2: Any, onesided: OneSided

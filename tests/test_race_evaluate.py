@@ -21,6 +21,9 @@ from mathbg.race import evaluate as ev
 from mathbg.race.sample import ordinary_races, random_races
 from mathbg.rules.position import Position
 
+# slow lane: compiling the race rollout kernels costs about 18 CPU-s
+pytestmark = pytest.mark.slow
+
 DATA = Path(__file__).parent / "data"
 
 

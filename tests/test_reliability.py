@@ -404,6 +404,7 @@ def test_probability_moved_between_bins_is_caught_at_query(tmp_path):
         gnubg_bd.check_position(bad, i)
 
 
+@pytest.mark.slow  # compiles the two-sided build: about 6 CPU-s
 def test_a_changed_two_sided_pair_is_caught_at_query(tmp_path):
     from mathbg.bearoff import gnubg_bd
 
@@ -588,6 +589,7 @@ def test_a_damaged_two_sided_pair_is_not_served_by_show(tmp_path):
 # ------------------------------------------------------------------- stores and targets
 
 
+@pytest.mark.slow  # a block build: about 5 CPU-s
 @pytest.mark.parametrize("damage", [b"{not json", b"[]", b'{"format": "other"}'])
 def test_a_corrupt_manifest_of_mathbgs_own_store_is_discarded(tmp_path, damage):
     """mathbg's hidden block store with a damaged manifest (or another build's): discarded

@@ -22,7 +22,6 @@ import pytest
 from mathbg import _files as storage
 from mathbg import _resources
 from mathbg.bearoff import OneSided, TwoSided, gnubg_bd
-from mathbg.bearoff import native as db_mod
 from mathbg.cli import main
 from mathbg.errors import InsufficientSpaceError, TargetExistsError
 

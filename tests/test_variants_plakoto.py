@@ -16,6 +16,9 @@ from mathbg.rules.game import GameState, Phase
 from mathbg.rules.match import ResultKind
 from mathbg.rules.variants import PLAKOTO, VariantPosition
 
+# slow lane: compiling Plakoto's kernels costs about 9 CPU-s
+pytestmark = pytest.mark.slow
+
 
 def V(player: dict, opponent: dict, **pins) -> VariantPosition:
     return VariantPosition.from_counts(player, opponent, variant="plakoto", **pins)
