@@ -166,7 +166,7 @@ def test_cube_decision_on_edge_floats(probs, x, cube):
 def test_match_points_on_edge_inputs(a, b, g, x, cube, crawford):
     from mathbg.cube.match import points
 
-    sp = _only_mathbg_errors(points, "kazaross-xg2", a, b, cube=cube, gammons=(g, g), cube_life=x,
-                             crawford=crawford)  # fmt: skip
+    sp = _only_mathbg_errors(points, "kazaross-xg2", (a, b), cube=cube, gammons=(g, g),
+                             cube_life=x, crawford=crawford)  # fmt: skip
     if sp is not None:
         assert sp.as_dict()
