@@ -1,4 +1,19 @@
-"""Shared fixtures: the gnubg reference peer."""
+"""Shared fixtures: the gnubg reference peer, and the fast lane's CPU budget.
+
+Differential tests against gnubg come in two kinds, and each says which in its ``gnubg``
+marker (``@pytest.mark.gnubg(kind=...)``; a test that uses the ``gnubg`` fixture without a
+kind fails at collection):
+
+- ``kind="exact"``: gnubg's 0-ply network outputs and exact quantities (bearoff databases,
+  match equity tables, market windows, legal plays, IDs). These are bit-reproducible across
+  machines, so they are compared tightly (to the digits gnubg prints or stores), with the
+  live gnubg or with numbers it once printed.
+- ``kind="multi-ply"``: gnubg's 2-ply and deeper evaluations (with pruning), which are not
+  bit-reproducible across processors (gnubg 1.07.001 on two x86-64 machines: up to 2.9e-4
+  at 2-ply and 3.2e-4 at 3-ply in win chance, :data:`gnubg_peer.GNUBG_MULTIPLY_SPREAD`).
+  They are compared with the live gnubg on the same machine; a number gnubg once printed
+  (a shipped file, a constant in a test) is compared only to that spread.
+"""
 
 from __future__ import annotations
 
@@ -65,6 +80,25 @@ def _watch_numba_compiles() -> None:
                 _COMPILE_CPU[0] += time.process_time() - self.started
 
     event.register("numba:compile", _CompileClock())
+
+
+GNUBG_KINDS = ("exact", "multi-ply")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test that runs gnubg says which kind of differential test it is."""
+    missing = []
+    for item in items:
+        if "gnubg" not in getattr(item, "fixturenames", ()):
+            continue
+        kinds = {m.kwargs.get("kind") for m in item.iter_markers("gnubg")}
+        if not kinds or not kinds <= set(GNUBG_KINDS):
+            missing.append(f"{item.nodeid}: {sorted(map(str, kinds)) or 'no gnubg marker'}")
+    if missing:
+        raise pytest.UsageError(
+            "tests that run gnubg need @pytest.mark.gnubg(kind='exact' | 'multi-ply') "
+            "(tests/conftest.py explains the kinds):\n" + "\n".join(missing)
+        )
 
 
 def pytest_configure(config: pytest.Config) -> None:

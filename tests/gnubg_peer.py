@@ -24,6 +24,13 @@ GAMES_DIR = Path("/usr/games")
 SHARE_DIR = Path("/usr/share/gnubg")
 VAR_DIR = Path("/var/lib/gnubg")
 
+#: How far gnubg 1.07.001's multi-ply evaluations (2-ply and deeper, with pruning) may
+#: differ between machines, in a probability: they are not bit-reproducible across
+#: processors (measured on two x86-64 machines, one with AVX-512 and FMA: up to 2.9e-4 at
+#: 2-ply and 3.2e-4 at 3-ply in win chance over 100 long races), while its 0-ply network
+#: outputs are. A multi-ply value gnubg once printed is compared to this, never tighter.
+GNUBG_MULTIPLY_SPREAD = 1e-3
+
 #: gnubg's cube recommendation texts (``cfevaluate``, beavers off) by mathbg's action.
 GNUBG_CUBE_ACTIONS = {
     "No double, take": CubeAction.NO_DOUBLE_TAKE,

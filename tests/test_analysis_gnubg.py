@@ -25,7 +25,7 @@ from mathbg.analysis.matrix import matrix_states
 from mathbg.analysis.sample import random_positions
 from mathbg.cube.decisions import CubeAction
 
-pytestmark = [pytest.mark.gnubg, pytest.mark.slow]
+pytestmark = [pytest.mark.gnubg(kind="exact"), pytest.mark.slow]
 
 LENGTHS = (5, 7, 11)
 TOL = 2e-5  # gnubg's floats are single precision

@@ -6,6 +6,11 @@ MWC and once as normalised equity); every reference number below is parsed from 
 output, none comes from mathbg. The rows of mathbg's score matrix at the same scores and
 cube states must print the same no double / double-take / double-pass values and
 recommendation ("Optional double" included).
+
+Kind: multi-ply (``tests/conftest.py``): gnubg's 2-ply evaluations are not bit-reproducible
+across processors, so mathbg's rows (which run the same gnubg at 2-ply on this machine) are
+compared with the live ``hint`` tightly, and a number printed on another machine only to
+``GNUBG_MULTIPLY_SPREAD``.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import json
 import re
 
 import pytest
+from gnubg_peer import GNUBG_MULTIPLY_SPREAD
 
 from mathbg.analysis import analyze
 from mathbg.analysis.gnubg_program import gnubg_action
@@ -82,7 +88,7 @@ def hints(gnubg):
 
 
 @pytest.mark.slow  # gnubg subprocesses: about 3 CPU-s a position
-@pytest.mark.gnubg
+@pytest.mark.gnubg(kind="multi-ply")
 @pytest.mark.parametrize("position", list(CASES))
 def test_rows_equal_gnubg_hint(position, hints):
     an = analyze(position, length=LENGTH, engine="gnubg", plies=2, cube_eval="gnubg",
@@ -105,12 +111,14 @@ def test_rows_equal_gnubg_hint(position, hints):
         assert row.emg_double_pass == pytest.approx(eq["double_pass"], abs=6e-6)
 
 
-@pytest.mark.gnubg
+@pytest.mark.gnubg(kind="multi-ply")
 def test_issue_numbers(hints):
     """The issue's figures: gnubg's 2-ply DT at 2-away/4-away is 68.93 %; 'Optional double'
-    is gnubg's text where doubling and not doubling are worth the same."""
+    is gnubg's text where doubling and not doubling are worth the same. 68.93 is what
+    gnubg printed on one machine: a 2-ply value, so compared to gnubg's spread across
+    machines (in percent)."""
     mwc, _ = hints["4HPwATCwt8EBMA"][0]
-    assert mwc["double_take"] == pytest.approx(68.93, abs=0.005)
+    assert mwc["double_take"] == pytest.approx(68.93, abs=100 * GNUBG_MULTIPLY_SPREAD)
     texts = [m["text"] for m, _ in hints["sGfwATDgc/ABMA"]]
     assert texts[:2] == ["Optional double, take"] * 2
 
@@ -150,7 +158,7 @@ def test_cli_refuses_cube_eval_without_gnubg(capsys):
 
 
 @pytest.mark.slow  # gnubg subprocesses: about 3 CPU-s
-@pytest.mark.gnubg
+@pytest.mark.gnubg(kind="multi-ply")
 def test_cli_label_and_json_say_what_was_computed(capsys, hints):
     argv = ["analyze", "4HPwATCwt8EBMA", "--length", "7", "--engine", "gnubg", "--plies", "2"]
     status, out, _ = _cli(capsys, *argv, "--no-exact")

@@ -202,7 +202,7 @@ def test_compare_met_lists_exactly_the_changed_verdicts() -> None:
 # ----------------------------------------------------------------------------- gnubg
 
 
-@pytest.mark.gnubg
+@pytest.mark.gnubg(kind="exact")
 @pytest.mark.slow
 @pytest.mark.parametrize("path", [FIVE, SEVEN, DATA / "match1032950.txt"], ids=lambda p: p.stem)
 def test_gnubg_engine_equals_gnubg_analyse_match(gnubg, path: Path) -> None:
@@ -231,7 +231,7 @@ def test_gnubg_engine_equals_gnubg_analyse_match(gnubg, path: Path) -> None:
                 assert d.best == ("take" if dt <= dp else "pass")
 
 
-@pytest.mark.gnubg
+@pytest.mark.gnubg(kind="exact")
 @pytest.mark.slow
 def test_gnubg_nn_within_engine_distance(gnubg) -> None:
     """gnubg-nn's networks are not 1.07's (docs: mean win difference 0.001 in contact):

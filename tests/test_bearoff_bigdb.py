@@ -101,7 +101,7 @@ def test_every_successor_lies_in_the_input_classes():
 
 
 # ----------------------------------------------------------------- gnubg bytes
-@pytest.mark.gnubg
+@pytest.mark.gnubg(kind="exact")
 def test_u16_6x6_is_gnubg_ts0_byte_for_byte(gnubg, u16_6x6):
     assert _bd_bytes(u16_6x6, 6, 6) == gnubg.ts_db.read_bytes()
 
@@ -111,7 +111,7 @@ def test_u16_6x8_is_makebearoff_byte_for_byte(u16_6x8):
     assert hashlib.md5(_bd_bytes(u16_6x8, 6, 8)).hexdigest() == MAKEBEAROFF_6X8_MD5
 
 
-@pytest.mark.gnubg
+@pytest.mark.gnubg(kind="exact")
 @pytest.mark.slow
 @pytest.mark.skipif(os.environ.get("MATHBG_BIG_PEER") != "1",
                     reason="runs makebearoff -t 6x8 (5-13 min): set MATHBG_BIG_PEER=1")  # fmt: skip
@@ -353,7 +353,7 @@ def test_largest_built_database_is_found(tmp_path):
     assert TwoSided.largest(directory=tmp_path / "nothing") is None
 
 
-@pytest.mark.gnubg
+@pytest.mark.gnubg(kind="exact")
 def test_export_to_gnubg_format(gnubg, tmp_path):
     ts = TwoSided.build(6, 6, dtype="u16", path=tmp_path / "db", progress=False)
     ts.to_gnubg(tmp_path / "x.bd")
@@ -416,7 +416,7 @@ def test_cli_writes_a_cubeless_gnubg_file(tmp_path, capsys):
     assert bd.values[0, 5, 0] == 65535 and bd.values[5, 0, 0] == 0  # +1 / -1
 
 
-@pytest.mark.gnubg
+@pytest.mark.gnubg(kind="exact")
 @pytest.mark.parametrize(("size", "flags"), [("4x5", []), ("3x3", ["-C"]), ("7x4", [])])
 def test_cli_gnubg_file_equals_a_fresh_makebearoff(gnubg, tmp_path, size, flags):
     from mathbg.cli import main

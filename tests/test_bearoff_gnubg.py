@@ -36,7 +36,7 @@ from mathbg.bearoff.build import onesided as os_gen
 from mathbg.bearoff.build import twosided as ts_
 from mathbg.errors import DatabaseError
 
-pytestmark = pytest.mark.gnubg
+pytestmark = pytest.mark.gnubg(kind="exact")
 
 
 def _missing(program: str) -> None:

@@ -283,7 +283,7 @@ def test_money_limit_is_the_two_sided_database():
 
 
 @pytest.mark.slow
-@pytest.mark.gnubg
+@pytest.mark.gnubg(kind="exact")
 def test_money_limit_matches_gnubg_file(gnubg):
     from mathbg.bearoff import gnubg_bd
 

@@ -33,7 +33,7 @@ from mathbg.cube import cubeful, match, money
 from mathbg.cube.decisions import CubeAction
 from mathbg.errors import InvalidScoreError
 
-pytestmark = pytest.mark.gnubg
+pytestmark = pytest.mark.gnubg(kind="exact")
 
 KXG2 = metmod.load("kazaross-xg2")
 RATES = [

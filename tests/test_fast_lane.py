@@ -166,7 +166,7 @@ def test_the_test_modules_import_without_the_optional_extras() -> None:
         f"    names = {sorted(OPTIONAL)!r}\n"
         "    def find_spec(self, name, path=None, target=None):\n"
         "        if name.split('.')[0] in self.names:\n"
-        "            raise ImportError(f'{name} hidden (optional extra)')\n"
+        "            raise ModuleNotFoundError(f'{name} hidden (optional extra)', name=name)\n"
         "sys.meta_path.insert(0, _Hide())\n"
         "_find = importlib.util.find_spec\n"  # and "is it installed?" answers no
         "importlib.util.find_spec = lambda name, package=None: (\n"

@@ -15,7 +15,7 @@ import pytest
 
 from mathbg.cli import main
 
-pytestmark = pytest.mark.gnubg
+pytestmark = pytest.mark.gnubg(kind="exact")
 
 
 def run(*extra: str) -> dict:

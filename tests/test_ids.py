@@ -342,7 +342,7 @@ XGIDS_FOR_GNUBG = [
 ]
 
 
-@pytest.mark.gnubg
+@pytest.mark.gnubg(kind="exact")
 def test_xgid_and_ids_against_gnubg(gnubg):
     """gnubg's `set xgid` must give the same Position ID and Match ID as our decoder."""
     script = "import gnubg, json\nout = []\n"

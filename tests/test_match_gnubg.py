@@ -19,7 +19,7 @@ import pytest
 from mathbg.rules import MatchRecord, Move, read_match
 from mathbg.rules.record import Double
 
-pytestmark = pytest.mark.gnubg
+pytestmark = pytest.mark.gnubg(kind="exact")
 
 DATA = Path(__file__).resolve().parent / "data" / "matches"
 #: Matches whose results gnubg reads as the file says (the Galaxy quirks aside).

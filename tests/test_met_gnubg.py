@@ -28,7 +28,7 @@ from mathbg.met.formats import format_gnubg_xml
 from mathbg.met.models import zadeh_post_crawford
 from mathbg.met.published import TABLES
 
-pytestmark = pytest.mark.gnubg
+pytestmark = pytest.mark.gnubg(kind="exact")
 
 FULL = 64  # gnubg's MAXSCORE
 

@@ -91,7 +91,7 @@ def test_matrix_shows_no_recube_table_where_it_differs(capsys):
     assert "live cube, cube life x = 1" in text
 
 
-@pytest.mark.gnubg
+@pytest.mark.gnubg(kind="exact")
 def test_no_recube_and_dead_lines_match_gnubg(gnubg, capsys):
     # gnubg 1.07.001: 7-point match at 3-5 (player 0 4-away, player 1 2-away), gammonless
     script = (

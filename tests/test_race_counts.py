@@ -325,7 +325,7 @@ def _gnubg_counts(gnubg, ids: list[str]) -> list[dict]:
     return res
 
 
-@pytest.mark.gnubg
+@pytest.mark.gnubg(kind="exact")
 def test_counts_against_gnubg(gnubg) -> None:
     from mathbg.rules.position import Position
 

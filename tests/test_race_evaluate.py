@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from gnubg_peer import GNUBG_MULTIPLY_SPREAD
 
 from mathbg.errors import ContactPositionError, InvalidIdError, InvalidPositionError
 from mathbg.race import evaluate as ev
@@ -236,7 +237,7 @@ def database_positions() -> list[Position]:
     return [p.check() for p in out]
 
 
-@pytest.mark.gnubg
+@pytest.mark.gnubg(kind="exact")
 def test_database_chances_against_gnubg(gnubg) -> None:
     positions = database_positions()
     got = _result(gnubg.run_python(GNUBG_EVAL.format(ids=[p.id for p in positions], ply=0)))
@@ -256,7 +257,7 @@ def test_database_chances_against_gnubg(gnubg) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.gnubg
+@pytest.mark.gnubg(kind="exact")
 def test_database_cube_against_gnubg(gnubg) -> None:
     """0-ply cube decisions inside the databases, money and 3-away/4-away (Kazaross-XG2,
     gnubg 1.07's default MET): equities (EMG in match play) to 2e-4 and the same action."""
@@ -283,13 +284,18 @@ def test_database_cube_against_gnubg(gnubg) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.gnubg
+@pytest.mark.gnubg(kind="multi-ply")
 def test_long_races_against_gnubg(gnubg) -> None:
     """100 ordinary long races (mathbg.race.sample.ordinary_races) against gnubg's race net.
 
-    gnubg's own 2-ply and 3-ply evaluations of these races differ by up to 0.042 (its
-    odd-even ply effect), so the 2-ply values are compared with a mean and a tail
-    criterion, and the average of 2 and 3 ply with the issue's 0.03 on every race.
+    Kind: multi-ply (see ``tests/conftest.py``). gnubg's 2-ply and 3-ply evaluations (with
+    pruning) are not bit-reproducible across processors: on two x86-64 machines they
+    differed from each other by up to 2.9e-4 (2-ply) and 3.2e-4 (3-ply) in win chance, and
+    gnubg's own 2-ply and 3-ply differ by up to 0.042 (its odd-even ply effect). So both
+    are evaluated live on this machine, mathbg's values are compared with them with a mean
+    and a tail criterion (the 2-ply) and the issue's 0.03 on every race (the average of 2
+    and 3 ply), and the shipped file (what the generator recorded once) is checked only to
+    GNUBG_MULTIPLY_SPREAD.
     """
     sys.path.insert(0, str(DATA))
     from make_race_long_gnubg import race_ids
@@ -297,10 +303,13 @@ def test_long_races_against_gnubg(gnubg) -> None:
     data = json.loads((DATA / "race_long_gnubg.json").read_text())["positions"]
     ids = race_ids()
     assert ids == [row["id"] for row in data]  # the shipped file matches the generator
-    live = _result(gnubg.run_python(GNUBG_EVAL.format(ids=ids, ply=2)))
-    ply2 = np.array([row[0] for row in live])
-    np.testing.assert_allclose(ply2, [row["ply2"][0] for row in data], atol=1e-6)
-    ply3 = np.array([row["ply3"][0] for row in data])
+    ply2, ply3 = (
+        np.array([row[0] for row in _result(gnubg.run_python(GNUBG_EVAL.format(ids=ids, ply=k)))])
+        for k in (2, 3)
+    )
+    for k, live in ((2, ply2), (3, ply3)):
+        shipped = [row[f"ply{k}"][0] for row in data]
+        np.testing.assert_allclose(live, shipped, atol=GNUBG_MULTIPLY_SPREAD)
     ours = np.array([ev.race_chances(pid).p_win for pid in ids])
     err2, err23 = ours - ply2, ours - (ply2 + ply3) / 2
     print(

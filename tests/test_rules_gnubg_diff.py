@@ -78,7 +78,7 @@ def select_positions() -> list[Position]:
     return list(chosen)
 
 
-@pytest.mark.gnubg
+@pytest.mark.gnubg(kind="exact")
 @pytest.mark.slow
 def test_legal_plays_equal_gnubg(gnubg):
     positions = select_positions()
