@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mathbg.analysis import audit
-from mathbg.analysis.match_audit import DECISION_COLUMNS, cube_access, judge
+from mathbg.analysis.match_audit import DECISION_COLUMNS, judge
 from mathbg.cube.decisions import classify
 from mathbg.errors import InvalidParameterError
 from mathbg.met import as_met
@@ -71,20 +71,20 @@ def test_judge_taker() -> None:
 def test_cube_access() -> None:
     # 5-point match at 0-0, centred: both may double
     m = MatchState(length=5, score=(0, 0))
-    assert cube_access(m, 0) and cube_access(m, 1)
+    assert m.cube_available(0) and m.cube_available(1)
     # the opponent owns the cube
     m = MatchState(length=5, score=(0, 0), cube=2, cube_owner=1)
-    assert not cube_access(m, 0) and cube_access(m, 1)
+    assert not m.cube_available(0) and m.cube_available(1)
     # Crawford game: nobody; post-Crawford: the trailer only
-    assert not cube_access(MatchState(length=5, score=(4, 2), crawford=True), 1)
+    assert not MatchState(length=5, score=(4, 2), crawford=True).cube_available(1)
     post = MatchState(length=5, score=(4, 2))
-    assert cube_access(post, 1) and not cube_access(post, 0)
+    assert post.cube_available(1) and not post.cube_available(0)
     # dead cube: the roller needs no more than the cube (2-away on a 2-cube)
     m = MatchState(length=5, score=(3, 0), cube=2, cube_owner=0)
-    assert not cube_access(m, 0)
+    assert not m.cube_available(0)
     # the cube limit
     m = MatchState(length=0, cube=4, cube_owner=0)
-    assert cube_access(m, 0) and not cube_access(m, 0, cube_limit=4)
+    assert m.cube_available(0) and not m.cube_available(0, cube_limit=4)
 
 
 # ----------------------------------------------------------------------------- exact

@@ -160,7 +160,7 @@ def test_a_run_on_which_nothing_runs_stops_in_one_line(monkeypatch: pytest.Monke
     """No worker at all (corpus), or tasks waiting for a worker that is not there: the
     run stops after the stall time with one line, instead of waiting for ever."""
     distributed = pytest.importorskip("distributed")
-    from mathbg.analysis import _dask
+    from mathbg import _dask
     from mathbg.errors import ResourceError
 
     monkeypatch.setattr(_dask, "STALL_SECONDS", 1.0)

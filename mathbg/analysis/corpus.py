@@ -25,7 +25,7 @@ Locally the files run one after the other with a progress bar; with a Dask ``cli
 each file is one task (``client.map``) and the results are gathered in the files' order,
 so the numbers are the same, also when a worker dies mid-run (its tasks run again
 elsewhere); a run on which nothing runs any more stops with one line (see
-``mathbg.analysis._dask``).
+``mathbg._dask``).
 """
 
 from __future__ import annotations
@@ -458,7 +458,7 @@ def corpus_stats(
     args = (audit, engine, plies, met)
     results: list[dict[str, Any]]
     if client is not None:
-        from mathbg.analysis._dask import as_finished
+        from mathbg._dask import as_finished
 
         futures = client.map(file_stats, [str(p) if isinstance(p, Path) else p for p in items],
                              *[[a] * len(items) for a in args], pure=False)  # fmt: skip

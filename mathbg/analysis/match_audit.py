@@ -84,7 +84,6 @@ __all__ = [
     "CubeValues",
     "MatchAudit",
     "audit",
-    "cube_access",
     "judge",
 ]
 
@@ -254,49 +253,6 @@ def judge(
 # ----------------------------------------------------------------------------- the cube
 
 
-def cube_access(match: MatchState, player: int, cube_limit: int | None = None) -> bool:
-    """May ``player`` double before rolling in ``match``? (gnubg's rules: not in the
-    Crawford game, not as the post-Crawford leader, not with a dead cube, not when the
-    opponent owns the cube, not above the cube limit.)
-
-    Parameters
-    ----------
-    match : MatchState
-        The match (score, Crawford flag, cube value and owner).
-    player : int
-        0 or 1.
-    cube_limit : int, optional
-        Largest cube value allowed (None: no limit).
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> from mathbg.rules.match import MatchState
-    >>> cube_access(MatchState(length=5, score=(0, 0)), 0)
-    True
-    >>> cube_access(MatchState(length=5, score=(4, 2), crawford=True), 1)
-    False
-    >>> cube_access(MatchState(length=5, score=(0, 0), cube=2, cube_owner=1), 0)
-    False
-    >>> cube_access(MatchState(length=5, score=(0, 0)), 0, cube_limit=1)
-    False
-    """
-    from mathbg.cube.match import may_double
-
-    if cube_limit is not None and 2 * match.cube > cube_limit:
-        return False
-    owner = CubeOwner.of(match.cube_owner, player)
-    if match.length == 0:
-        return owner != CubeOwner.OPPONENT
-    away = match.length - match.score[player]
-    opp = match.length - match.score[1 - player]
-    crawford = bool(match.crawford) and (away == 1) != (opp == 1)
-    return may_double((away, opp), match.cube, str(owner), crawford=crawford)
-
-
 def _state(match: MatchState, roller: int) -> MatrixState:
     owner = CubeOwner.of(match.cube_owner, roller)
     if match.length == 0:
@@ -340,18 +296,18 @@ def cube_points(record: MatchRecord) -> list[_Point]:
             prev, prev_game, last_double = None, d.game, None
         if isinstance(a, Move):
             follows_double = isinstance(prev, (Take, Beaver))
-            if prev is not None and not follows_double and cube_access(d.match, d.player, limit):
+            if prev is not None and not follows_double and d.match.cube_available(d.player, limit):
                 out.append(_Point(d.game, d.move, d.player, d.player, d.position, d.match,
                                   d.position_id, d.before_roll.id, "double",
                                   "no double"))  # fmt: skip
         elif isinstance(a, Double):
             last_double = d
-            if cube_access(d.match, d.player, limit):
+            if d.match.cube_available(d.player, limit):
                 out.append(_Point(d.game, d.move, d.player, d.player, d.position, d.match,
                                   d.position_id, d.before_roll.id, "double",
                                   "double"))  # fmt: skip
         elif isinstance(a, (Take, Pass, Beaver)) and last_double is not None:
-            if cube_access(last_double.match, last_double.player, limit):
+            if last_double.match.cube_available(last_double.player, limit):
                 taken = "take" if isinstance(a, Take) else "pass" if isinstance(a, Pass) \
                     else "beaver"  # fmt: skip
                 out.append(_Point(d.game, d.move, d.player, last_double.player,

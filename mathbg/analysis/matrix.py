@@ -62,12 +62,12 @@ from mathbg.analysis.gnubg_program import GnubgEvaluator, Situation, gnubg_actio
 from mathbg.analysis.registry import get_evaluator
 from mathbg.cube.cubeful import cube_decision, cubeful_mwc, cubeless_mwc, emg
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
-from mathbg.cube.match import may_double
 from mathbg.cube.takepoint import match_take_point, match_take_points, money_take_point
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 from mathbg.met.catalogue import as_met
 from mathbg.met.table import MET
 from mathbg.rules.cube import CubeOwner
+from mathbg.rules.match import ScoreState, may_double
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -118,16 +118,9 @@ class MatrixState:
     owner: CubeOwner
 
     @property
-    def state(self) -> str:
-        """``"money"``, ``"dmp"``, ``"crawford"``, ``"post-crawford"`` or ``"normal"``."""
-        if self.away is None:
-            return "money"
-        a, b = self.away
-        if a == 1 and b == 1:
-            return "dmp"
-        if a == 1 or b == 1:
-            return "crawford" if self.crawford else "post-crawford"
-        return "normal"
+    def state(self) -> ScoreState:
+        """The :class:`~mathbg.rules.match.ScoreState` of the row."""
+        return ScoreState.of(self.away, crawford=self.crawford)
 
 
 @dataclass(frozen=True)

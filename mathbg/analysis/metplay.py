@@ -21,7 +21,7 @@ Method
   ``DT >= ND`` and ``DP >= ND`` (gnubg's ``FindBestCubeDecision``), take when ``DT < DP``.
   The ``exact`` engine takes both checker play and cube decisions from the exact match
   bearoff solver (:func:`mathbg.bearoff.exact.match.solve_game`) under that table.
-  Doubles follow gnubg's access rules (:func:`mathbg.cube.match.may_double`) and the cube
+  Doubles follow gnubg's access rules (:func:`mathbg.rules.match.may_double`) and the cube
   limit.
 - Variance reduction: stratified first rolls. Each batch plays the 30 (first roller,
   non-double opening roll) pairs (72 (first roller, first roll) pairs from ``start``) in
@@ -1514,7 +1514,7 @@ def _execute(jobs: list[_Job], client: Any) -> Any:
         for job in jobs:
             yield job, _run_job(job)
         return
-    from mathbg.analysis._dask import as_finished
+    from mathbg._dask import as_finished
 
     futures = [client.submit(_run_job, job, pure=False) for job in jobs]
     for i, res in as_finished(client, futures, "self-play run"):

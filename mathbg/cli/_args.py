@@ -222,8 +222,14 @@ def check_plot(path: str | None, force: bool) -> None:
 
 def precheck(args: argparse.Namespace) -> None:
     """The cheap checks every command shares, run before its handler (before any work):
-    the ``--plot`` target."""
+    the ``--plot`` target and the ``--scheduler`` value (no connection tried for a bad
+    one)."""
     check_plot(getattr(args, "plot", None), bool(getattr(args, "force", False)))
+    scheduler = getattr(args, "scheduler", None)
+    if scheduler is not None:
+        from mathbg._dask import check_scheduler
+
+        check_scheduler(scheduler)
 
 
 def add_force(parser: argparse.ArgumentParser) -> None:
@@ -279,31 +285,15 @@ def add_owner_argument(
     )
 
 
-#: Dask comm protocols a scheduler in another process can be reached by.
-SCHEDULER_PROTOCOLS = ("tcp", "tls", "ws", "wss", "ucx")
-
-
-def check_scheduler_address(address: str) -> None:
-    """Refuse a ``--scheduler`` that is not a Dask scheduler address ``PROTOCOL://HOST:PORT``
-    (or ``HOST:PORT``, tcp), naming the address: no connection is tried for it."""
-    from mathbg._validate import bounded_text
-    from mathbg.errors import InvalidParameterError
-
-    text = bounded_text(address, "--scheduler", 300, error=InvalidParameterError).strip()
-    protocol, sep, rest = text.rpartition("://")
-    protocol = protocol.lower() if sep else "tcp"
-    want = "give the scheduler's address as tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)"
-    if protocol == "inproc":
-        raise InvalidParameterError(
-            f"--scheduler {address!r}: an inproc:// scheduler lives in another Python "
-            f"process and cannot be reached from the command line; {want}"
-        )
-    if protocol not in SCHEDULER_PROTOCOLS:
-        raise InvalidParameterError(
-            f"--scheduler {address!r}: unknown protocol {protocol!r} (Dask uses "
-            f"{', '.join(p + '://' for p in SCHEDULER_PROTOCOLS)}); {want}"
-        )
-    host, colon, port = rest.rpartition(":")
-    host = host.strip("[]")
-    if not colon or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
-        raise InvalidParameterError(f"--scheduler {address!r}: no HOST:PORT in it; {want}")
+def add_scheduler_argument(
+    parser: argparse.ArgumentParser | argparse._ArgumentGroup, what: str
+) -> None:
+    """``--scheduler``, spelled and explained the same in every command
+    (:func:`mathbg._dask.dask_client` reads it)."""
+    parser.add_argument(
+        "--scheduler",
+        metavar="SCHEDULER",
+        help=f"run {what} on Dask: local or local:N (a LocalCluster of N worker processes on "
+        "this machine, default 2) or a scheduler's address tcp://HOST:PORT "
+        "(pip install 'mathbg[dask]')",
+    )

@@ -12,7 +12,7 @@ from mathbg.cli._args import (
     add_command,
     add_decimals,
     add_owner_argument,
-    check_scheduler_address,
+    add_scheduler_argument,
     parse_counts,
     print_json,
 )
@@ -81,10 +81,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--memory", metavar="SIZE", help="two-sided memory budget, e.g. 12GiB (default 80%% "
         "of the available memory); refused up front if the live window does not fit"
     )
-    build.add_argument(
-        "--scheduler", metavar="ADDRESS", help="two-sided: build on this Dask scheduler "
-        "(tcp://host:8786; needs mathbg[dask])"
-    )
+    add_scheduler_argument(build, "a two-sided build (one task per block)")
     build.add_argument(
         "--store", metavar="URL", help="two-sided block store (a directory or fsspec URL "
         "every Dask worker can reach; default beside the database)"
@@ -251,8 +248,6 @@ def _check_build_args(args: argparse.Namespace, checkers: int) -> None:
             raise InvalidParameterError(
                 f"memory must look like 12GiB, 500MB or 8G, got {args.memory!r}"
             ) from None
-    if args.scheduler is not None:
-        check_scheduler_address(args.scheduler)
     if args.store is not None:
         check_store_url(args.store)
 
@@ -297,24 +292,10 @@ def _build_two_sided(args: argparse.Namespace, checkers: int, out: Path | None) 
         "rebuild": args.rebuild,
         "force": args.force,
     }
-    if args.scheduler:
-        from mathbg.errors import InvalidParameterError
+    from mathbg._dask import dask_client
 
-        try:
-            from distributed import Client
-        except ImportError:
-            raise InvalidParameterError(
-                "--scheduler needs dask.distributed: pip install 'mathbg[dask]'"
-            ) from None
-        try:
-            client = Client(args.scheduler)
-        except (OSError, ValueError, TypeError) as exc:  # TimeoutError is an OSError
-            raise InvalidParameterError(
-                f"--scheduler {args.scheduler!r}: cannot connect ({_one_line(exc)})"
-            ) from None
-        with client:
-            return TwoSided.build(args.points, checkers, client=client, **kwargs)
-    return TwoSided.build(args.points, checkers, **kwargs)
+    with dask_client(args.scheduler) as client:
+        return TwoSided.build(args.points, checkers, client=client, **kwargs)
 
 
 def _build_gnubg_two_sided(args: argparse.Namespace, checkers: int, out: Path) -> Path:

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mathbg.cli._args import add_command, add_decimals, add_force, check_output, print_json
+from mathbg.cli._args import (
+    add_command,
+    add_decimals,
+    add_force,
+    add_scheduler_argument,
+    check_output,
+    print_json,
+)
 
 DESCRIPTION = """\
 Statistics of a folder (or a list) of match files, by score (the leader's and the
@@ -21,7 +28,8 @@ examples:
   mathbg corpus matches/
   mathbg corpus matches/ --json > stats.json
   mathbg corpus matches/ --csv stats.csv --plot gammons.png
-  mathbg corpus matches/ --audit --engine gnubg-nn --scheduler tcp://10.0.0.5:8786"""
+  mathbg corpus matches/ --audit --engine gnubg-nn --scheduler tcp://10.0.0.5:8786
+  mathbg corpus matches/ --audit --scheduler local:2"""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,8 +53,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    choices=("gammon_rate", "backgammon_rate", "pass_rate", "double_rate",
                             "resign_rate"),
                    help="the rate --plot draws (default gammon_rate)")  # fmt: skip
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="a Dask scheduler (tcp://host:port): one task per file")  # fmt: skip
+    add_scheduler_argument(p, "the files (one task per file)")
     add_decimals(p)
     add_force(p)
     p.set_defaults(handler=run)
@@ -56,31 +63,12 @@ def run(args: argparse.Namespace) -> int:
     """Handler of ``mathbg corpus``."""
     check_output(args.plot, args.force)
     check_output(args.csv, args.force, marked=False)
+    from mathbg._dask import dask_client
     from mathbg.analysis.corpus import corpus_stats
 
-    client = None
-    if args.scheduler:
-        from mathbg.cli._args import check_scheduler_address
-        from mathbg.errors import ConfigurationError
-
-        check_scheduler_address(args.scheduler)  # no connection tried for a bad address
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            raise ConfigurationError(
-                "--scheduler needs dask[distributed]: pip install 'mathbg[dask]'"
-            ) from None
-        try:
-            client = Client(args.scheduler, timeout=30)
-        except (OSError, TimeoutError) as exc:
-            raise ConfigurationError(f"cannot reach the Dask scheduler {args.scheduler}: "
-                                     f"{exc}") from None  # fmt: skip
-    try:
+    with dask_client(args.scheduler) as client:
         stats = corpus_stats(args.paths, audit=args.audit, engine=args.engine, plies=args.plies,
                              met=args.met, client=client)  # fmt: skip
-    finally:
-        if client is not None:
-            client.close()
     if args.plot:
         from mathbg.cli._args import pyplot, save_figure
 

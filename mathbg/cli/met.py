@@ -10,6 +10,7 @@ from mathbg.cli._args import (
     MAX_DECIMALS,
     add_command,
     add_force,
+    add_scheduler_argument,
     check_directory,
     check_output,
     decimals,
@@ -136,9 +137,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="COUNTS/COUNTS",
         help="every game from this bearoff (checkers on points 1..6, e.g. 0,0,0,0,0,6/0,0,0,0,0,6)",
     )
-    sp.add_argument(
-        "--scheduler", metavar="ADDRESS", help="Dask scheduler address, or local:N (a LocalCluster)"
-    )
+    add_scheduler_argument(sp, "--model selfplay (one task per batch of games)")
     sp.add_argument("--store", metavar="DIR_OR_URL", help="keep finished batches here (resume)")
     sp.add_argument("--compare", metavar="TABLE", help="print the differences from TABLE")
     add_force(parser)
@@ -253,36 +252,6 @@ def _start(text: str | None) -> tuple[list[int], list[int]] | None:
     return sides[0], sides[1]
 
 
-def _client(address: str | None) -> object:
-    from mathbg.errors import InvalidParameterError
-
-    if address is None:
-        return None
-    try:
-        import distributed
-    except ImportError:
-        raise InvalidParameterError("--scheduler needs Dask: pip install 'mathbg[dask]'") from None
-    if address.startswith("local"):
-        _, _, n = address.partition(":")
-        if n and not n.isdigit():
-            raise InvalidParameterError(f"--scheduler local:N wants a number, got {address!r}")
-        cluster = distributed.LocalCluster(
-            n_workers=int(n or 2), threads_per_worker=1, dashboard_address=None
-        )
-        client = distributed.Client(cluster)
-        client.mathbg_owned_cluster = cluster  # type: ignore[attr-defined]  # closed with it
-        return client
-    from mathbg.cli._args import check_scheduler_address
-
-    check_scheduler_address(address)  # no connection tried for a bad address
-    try:
-        return distributed.Client(address, timeout=30)
-    except (OSError, TimeoutError) as exc:
-        from mathbg.errors import ConfigurationError
-
-        raise ConfigurationError(f"cannot reach the Dask scheduler {address}: {exc}") from None
-
-
 def _selfplay(args: argparse.Namespace, params: dict[str, float]) -> int:
     """``--model selfplay``: measure the table, print it with standard errors."""
     import numpy as np
@@ -296,8 +265,9 @@ def _selfplay(args: argparse.Namespace, params: dict[str, float]) -> int:
         raise InvalidParameterError("model parameters do not apply to --model selfplay")
     ref = build(args.compare) if args.compare else None
     check_output(args.out, args.force)  # before the work, not after
-    client = _client(args.scheduler)
-    try:
+    from mathbg._dask import dask_client
+
+    with dask_client(args.scheduler) as client:
         met = selfplay_met(
             5 if args.length is None else args.length,
             games=args.games,
@@ -314,12 +284,6 @@ def _selfplay(args: argparse.Namespace, params: dict[str, float]) -> int:
             target_stderr=args.target_se,
             max_games=args.max_games,
         )
-    finally:
-        if client is not None:
-            client.close()  # type: ignore[attr-defined]
-            owned = getattr(client, "mathbg_owned_cluster", None)
-            if owned is not None:
-                owned.close()
     if args.out:
         write(met, args.out, format=args.format, force=args.force)
     elif args.format != "table":

@@ -47,11 +47,11 @@ from mathbg.cube.inputs import (
     rates_from_probabilities,
 )
 from mathbg.cube.life import CONTACT_CUBE_LIFE
-from mathbg.cube.match import may_double, score_state
 from mathbg.cube.money import cubeful_equity as _money_cubeful
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 from mathbg.met.catalogue import as_met
 from mathbg.met.table import MET
+from mathbg.rules.match import ScoreState, may_double
 
 __all__ = [
     "CubeDecision",
@@ -71,11 +71,11 @@ def _out(a: NDArray[np.float64]) -> Float:
 
 def _score(
     met: MET | str, away: tuple[int, int], cube: int, crawford: bool
-) -> tuple[MET, int, int, int, str]:
+) -> tuple[MET, int, int, int, ScoreState]:
     m = as_met(met)
     a, b = away_score(away)
     c = int(check_cube(cube))
-    state = score_state((a, b), crawford=crawford)
+    state = ScoreState.of((a, b), crawford=crawford)
     return m, a, b, c, state
 
 
@@ -115,7 +115,7 @@ class _Scores:
 
 
 def _scores(met: MET | str, away: Any, cube: Any, crawford: Any) -> _Scores:
-    """:func:`_score` for arrays: every element checked as :func:`score_state` checks it."""
+    """:func:`_score` for arrays: every element checked as :meth:`ScoreState.of` checks it."""
     m = as_met(met)
     first, second = away_pair(away)
     a, b, c, cr = np.broadcast_arrays(
@@ -129,7 +129,7 @@ def _scores(met: MET | str, away: Any, cube: Any, crawford: Any) -> _Scores:
     bad = cr & ~one
     if np.any(bad):  # raises the scalar check's message for the first bad element
         i = tuple(np.argwhere(bad)[0]) if bad.ndim else ()
-        score_state((int(a[i]), int(b[i])), crawford=True)
+        ScoreState.of((int(a[i]), int(b[i])), crawford=True)
     no_cube = (cr & one) | dmp | ((a <= c) & (b <= c)) | ((a == 2) & (b == 2))
     return _Scores(m, a, b, c, one | dmp, ~no_cube)
 

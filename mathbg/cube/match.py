@@ -119,6 +119,7 @@ from mathbg.cube.inputs import (
 from mathbg.cube.life import LIVE_CUBE_LIFE
 from mathbg.errors import InvalidScoreError
 from mathbg.met.catalogue import as_met
+from mathbg.rules.match import ScoreState, may_double
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -127,7 +128,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "POINT_FIELDS",
-    "STATES",
     "TERMS",
     "MarketWindow",
     "MarketWindows",
@@ -140,17 +140,12 @@ __all__ = [
     "double_point",
     "gammon_value",
     "market_window",
-    "may_double",
     "points",
-    "score_state",
     "take_point",
     "take_point_dead",
     "take_point_live",
     "too_good_point",
 ]
-
-#: Names of the game state at a score.
-STATES: tuple[str, ...] = ("normal", "crawford", "post-crawford", "dmp")
 
 # ----------------------------------------------------------------------------- public API
 
@@ -582,90 +577,6 @@ def backgammon_value(
     return scalar(gammon_values(t, a, b, c, one_away)[1])
 
 
-def score_state(away: tuple[int, int], *, crawford: bool = False) -> str:
-    """The game state at a score: ``normal``, ``crawford``, ``post-crawford`` or ``dmp``.
-
-    A side 1-away means post-Crawford unless ``crawford`` (the Crawford game); both 1-away
-    is double match point. ``crawford=True`` at a score without a side 1-away is an error.
-
-    Parameters
-    ----------
-    away : (int, int)
-        The score ``(player_away, opponent_away)``: points the two sides need.
-    crawford : bool, optional
-        The Crawford game (a side 1-away).
-
-    Returns
-    -------
-    str
-        ``"normal"``, ``"crawford"``, ``"post-crawford"`` or ``"dmp"``.
-
-    Raises
-    ------
-    InvalidScoreError
-        For a score that is not a pair of whole numbers >= 1, or ``crawford`` without a
-        side 1-away.
-
-    Examples
-    --------
-    >>> score_state((3, 3)), score_state((1, 3)), score_state((1, 3), crawford=True)
-    ('normal', 'post-crawford', 'crawford')
-    """
-    a, b = away_score(away)
-    if a == 1 and b == 1:
-        if crawford:
-            raise InvalidScoreError(
-                "1-away/1-away cannot be the Crawford game (only one side reaches 1-away first)"
-            )
-        return "dmp"
-    if a == 1 or b == 1:
-        return "crawford" if crawford else "post-crawford"
-    if crawford:
-        raise InvalidScoreError(
-            f"the Crawford game needs a side 1-away; the score is {a}-away/{b}-away"
-        )
-    return "normal"
-
-
-def may_double(away: tuple[int, int], cube: int, owner: str, *, crawford: bool = False) -> bool:
-    """May the first-named player double? (gnubg ``GetDPEq`` rules.)
-
-    Not in the Crawford game, not as the post-Crawford leader, not when the player already
-    needs <= cube (nothing to double for), and only from the centre or the player's own side.
-
-    Parameters
-    ----------
-    away : (int, int)
-        The score ``(player_away, opponent_away)``.
-    cube : int
-        The cube value.
-    owner : {"centre", "player", "opponent"}
-        Who holds the cube.
-    crawford : bool, optional
-        The Crawford game.
-
-    Returns
-    -------
-    bool
-        Whether the player may double.
-
-    Examples
-    --------
-    >>> may_double((3, 3), 1, "centre"), may_double((3, 3), 1, "opponent")
-    (True, False)
-    >>> may_double((1, 3), 1, "centre")  # the post-Crawford leader
-    False
-    """
-    owner = check_owner(owner)
-    a, _ = away_score(away)
-    state = score_state(away, crawford=crawford)
-    if state in ("crawford", "dmp"):
-        return False
-    if state == "post-crawford" and a == 1:
-        return False
-    return a > cube and owner in ("centre", "player")
-
-
 # ----------------------------------------------------------------------------- windows
 
 
@@ -870,7 +781,7 @@ class ScorePoints:
     away: tuple[int, int]
     cube: int
     owner: str
-    state: str
+    state: ScoreState
     gammons: tuple[float, float]
     backgammons: tuple[float, float]
     cube_life: float | None
@@ -999,7 +910,7 @@ def points(
     t = MetView(as_met(met), 0)
     a, b = away_score(away)
     c = int(check_cube(cube))
-    state = score_state((a, b), crawford=crawford)
+    state = ScoreState.of((a, b), crawford=crawford)
     if owner is None:
         owner = "centre" if c == 1 else "each"
     else:

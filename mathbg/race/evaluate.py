@@ -708,8 +708,8 @@ def race_cube_decision(
     from mathbg.cube.cubeful import cube_decision, cubeful_mwc, cubeless_mwc, emg
     from mathbg.cube.decisions import classify
     from mathbg.cube.inputs import check_owner
-    from mathbg.cube.match import may_double
     from mathbg.rules.cube import CubeOwner
+    from mathbg.rules.match import may_double
 
     pos, _ = as_race(position)
     owner = check_owner(owner)

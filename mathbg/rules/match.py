@@ -25,9 +25,10 @@ import enum
 from dataclasses import dataclass, replace
 
 from mathbg.errors import InvalidIdError, InvalidScoreError
+from mathbg.rules.cube import CubeOwner
 from mathbg.rules.idcodec import match_fields_from_id, match_id_from_fields
 
-__all__ = ["GameStatus", "MatchState", "ResultKind", "game_points"]
+__all__ = ["GameStatus", "MatchState", "ResultKind", "ScoreState", "game_points", "may_double"]
 
 #: Largest cube value gnubg supports (``MAX_CUBE``); Match IDs store its log2 in 4 bits.
 MAX_CUBE_LOG2 = 15
@@ -69,6 +70,148 @@ def game_points(
 
 def _is_power_of_two(n: int) -> bool:
     return n >= 1 and n & (n - 1) == 0
+
+
+class ScoreState(enum.StrEnum):
+    """What kind of game a score makes: the one word for it everywhere in mathbg (cube
+    theory, the score matrix, self-play, the exact bearoff solver, the audit, the JSON).
+
+    ``MONEY``: no match. ``NORMAL``: neither side 1-away. ``CRAWFORD``: the Crawford game
+    (a side has just reached 1-away; no cube). ``POST_CRAWFORD``: a later game with one
+    side 1-away (only the trailer may double). ``DMP``: double match point, both sides
+    1-away (a post-Crawford game in which the cube is dead).
+    """
+
+    MONEY = "money"
+    NORMAL = "normal"
+    CRAWFORD = "crawford"
+    POST_CRAWFORD = "post-crawford"
+    DMP = "dmp"
+
+    def __repr__(self) -> str:  # as its word: how tables, frames and tuples show it
+        return repr(self.value)
+
+    @classmethod
+    def of(cls, away: tuple[int, int] | None, *, crawford: bool = False) -> ScoreState:
+        """The state of a score (``None``: money).
+
+        A side 1-away means post-Crawford unless ``crawford`` (the Crawford game); both
+        1-away is double match point.
+
+        Parameters
+        ----------
+        away : (int, int) or None
+            The score ``(player_away, opponent_away)``, or None for money play.
+        crawford : bool, optional
+            The Crawford game (a side 1-away).
+
+        Returns
+        -------
+        ScoreState
+
+        Raises
+        ------
+        InvalidScoreError
+            For a score that is not a pair of whole numbers >= 1, or ``crawford`` without
+            exactly one side 1-away.
+
+        Examples
+        --------
+        >>> [ScoreState.of(s) for s in [(3, 3), (1, 3), (1, 1), None]]
+        ['normal', 'post-crawford', 'dmp', 'money']
+        >>> ScoreState.of((1, 3), crawford=True) is ScoreState.CRAWFORD
+        True
+        """
+        if away is None:
+            if crawford:
+                raise InvalidScoreError("money play has no Crawford game")
+            return cls.MONEY
+        from mathbg._validate import away_score
+
+        a, b = away_score(away)
+        if a == 1 and b == 1:
+            if crawford:
+                raise InvalidScoreError(
+                    "1-away/1-away cannot be the Crawford game (only one side reaches 1-away "
+                    "first)"
+                )
+            return cls.DMP
+        if a == 1 or b == 1:
+            return cls.CRAWFORD if crawford else cls.POST_CRAWFORD
+        if crawford:
+            raise InvalidScoreError(
+                f"the Crawford game needs a side 1-away; the score is {a}-away/{b}-away"
+            )
+        return cls.NORMAL
+
+    @property
+    def post_crawford(self) -> bool:
+        """A post-Crawford game (double match point included)."""
+        return self in (ScoreState.POST_CRAWFORD, ScoreState.DMP)
+
+
+def may_double(
+    away: tuple[int, int] | None,
+    cube: int,
+    owner: CubeOwner | str,
+    *,
+    crawford: bool = False,
+    cube_limit: int | None = None,
+) -> bool:
+    """May the first-named player double? The one answer every part of mathbg uses.
+
+    gnubg's rules (``GetDPEq``, ``CommandDouble``): never in the Crawford game, never when
+    the player already needs no more than the cube (a dead cube: the post-Crawford leader,
+    double match point), only from the centre or the player's own side, and never above
+    the cube limit. Money play (``away=None``): centre or own cube, within the limit.
+
+    Parameters
+    ----------
+    away : (int, int) or None
+        The score ``(player_away, opponent_away)``, None for money play.
+    cube : int
+        The cube value.
+    owner : CubeOwner or {"centre", "player", "opponent"}
+        Who holds the cube, seen from the player.
+    crawford : bool, optional
+        The Crawford game.
+    cube_limit : int, optional
+        The largest cube value allowed (None: no limit).
+
+    Returns
+    -------
+    bool
+        Whether the player may double.
+
+    Raises
+    ------
+    InvalidScoreError
+        For a score that is not a pair of whole numbers >= 1, or a Crawford game without
+        exactly one side 1-away.
+    InvalidParameterError
+        For an unknown owner.
+
+    Examples
+    --------
+    >>> may_double((3, 3), 1, "centre"), may_double((3, 3), 1, "opponent")
+    (True, False)
+    >>> may_double((1, 3), 1, "centre")  # the post-Crawford leader
+    False
+    >>> may_double((3, 3), 2, "player", cube_limit=2), may_double(None, 64, "centre")
+    (False, True)
+    """
+    who = CubeOwner.parse(owner)
+    if who is CubeOwner.OPPONENT:
+        return False
+    if cube_limit is not None and 2 * cube > cube_limit:
+        return False
+    state = ScoreState.of(away, crawford=crawford)
+    if state is ScoreState.MONEY:
+        return True
+    if state is ScoreState.CRAWFORD:
+        return False
+    assert away is not None
+    return int(away[0]) > cube
 
 
 @dataclass(frozen=True)
@@ -241,19 +384,38 @@ class MatchState:
             return None
         return 0 if self.score[0] >= self.length else 1
 
-    def cube_available(self, player: int) -> bool:
+    def score_state(self) -> ScoreState:
+        """The kind of game this is (:class:`ScoreState`; money for a money session).
+
+        Raises
+        ------
+        InvalidScoreError
+            When the match is over.
+        """
+        if not self.length:
+            return ScoreState.MONEY
+        if self.is_over:
+            raise InvalidScoreError("the match is over: no game is played at its score")
+        away = (self.away(0), self.away(1))
+        return ScoreState.of(away, crawford=self.crawford and (1 in away) and away != (1, 1))
+
+    def cube_available(self, player: int, cube_limit: int | None = None) -> bool:
         """May ``player`` double now, as far as the match is concerned?
 
-        Not in the Crawford game, not when the cube is owned by the opponent, and not when
-        the cube is dead for ``player`` (its value already at least the points ``player``
-        needs: gnubg's rule in ``CommandDouble``, which also forbids the post-Crawford
-        leader to double).
+        :func:`may_double` at this score, seen from ``player``: not in the Crawford game,
+        not when the cube is owned by the opponent, not when the cube is dead for
+        ``player`` (its value already at least the points ``player`` needs: gnubg's rule
+        in ``CommandDouble``, which also forbids the post-Crawford leader to double), and
+        not above ``cube_limit``.
         """
-        if self.crawford or self.is_over:
+        if self.is_over:
             return False
-        if self.cube_owner is not None and self.cube_owner != player:
-            return False
-        return not (self.length and self.cube >= self.length - self.score[player])
+        owner = CubeOwner.of(self.cube_owner, player)
+        if not self.length:
+            return may_double(None, self.cube, owner, cube_limit=cube_limit)
+        away, opp = self.away(player), self.away(1 - player)
+        crawford = bool(self.crawford) and (away == 1) != (opp == 1)
+        return may_double((away, opp), self.cube, owner, crawford=crawford, cube_limit=cube_limit)
 
     def swap_players(self) -> MatchState:
         """The same state with players 0 and 1 exchanged (gnubg's ``swap players``)."""

@@ -38,6 +38,7 @@ from mathbg.bearoff.exact.match import (
 from mathbg.bearoff.index import all_positions, pips
 from mathbg.errors import InvalidParameterError
 from mathbg.met.catalogue import as_met
+from mathbg.rules.match import ScoreState
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -156,7 +157,7 @@ def take_boundary(
     if not arrays["access"]:
         raise InvalidParameterError(
             f"the roller cannot double a {cube}-cube held by {own} at {a}-away/{b}-away"
-            + (" (Crawford game)" if sol.kind == "crawford" else "")
+            + (" (Crawford game)" if sol.kind == ScoreState.CRAWFORD else "")
         )
     table = as_met(met)
     kind = game_kind(a, b, crawford)

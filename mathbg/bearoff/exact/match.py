@@ -71,6 +71,7 @@ from mathbg.errors import DatabaseError, InvalidParameterError, InvalidScoreErro
 from mathbg.met.catalogue import as_met
 from mathbg.met.table import MET
 from mathbg.rules.cube import CubeOwner
+from mathbg.rules.match import ScoreState
 
 __all__ = [
     "OWNERS",
@@ -88,7 +89,7 @@ OWNERS: tuple[str, ...] = tuple(CubeOwner)
 _CENTRE, _ROLLER, _OPPONENT = 0, 1, 2
 
 #: Game kinds: an ordinary game, the Crawford game, a post-Crawford game (incl. DMP).
-KINDS: tuple[str, ...] = ("normal", "crawford", "post")
+KINDS: tuple[ScoreState, ...] = (ScoreState.NORMAL, ScoreState.CRAWFORD, ScoreState.POST_CRAWFORD)
 
 #: Largest checkers per side (15 would allow gammons, which this solver does not model).
 MAX_CHECKERS = 14
@@ -114,14 +115,30 @@ def owner_index(owner: CubeOwner | str) -> int:
     ]
 
 
-def game_kind(a: int, b: int, crawford: bool) -> str:
-    """Game kind at a score (a side 1-away is post-Crawford unless ``crawford``)."""
-    from mathbg.cube.match import score_state
+def game_kind(a: int, b: int, crawford: bool) -> ScoreState:
+    """Game kind at a score (a side 1-away is post-Crawford unless ``crawford``; double
+    match point is a post-Crawford game here)."""
+    state = ScoreState.of((a, b), crawford=bool(crawford))
+    return ScoreState.POST_CRAWFORD if state is ScoreState.DMP else state
 
-    state = score_state((a, b), crawford=bool(crawford))
-    return {"normal": "normal", "crawford": "crawford", "post-crawford": "post", "dmp": "post"}[
-        state
-    ]
+
+def as_kind(kind: ScoreState | str) -> ScoreState:
+    """A game kind of :data:`KINDS` from a :class:`ScoreState` or its name.
+
+    Raises
+    ------
+    InvalidParameterError
+        For anything else.
+    """
+    try:
+        state = ScoreState(kind)
+    except ValueError:
+        state = None
+    if state not in KINDS:
+        names = ", ".join(str(k) for k in KINDS)
+        raise InvalidParameterError(f"kind must be one of {names}, got {kind!r}")
+    assert state is not None
+    return state
 
 
 def cube_cap(a: int, b: int) -> int:
@@ -136,15 +153,19 @@ def met_mwc(met: MET) -> MwcFunction:
     """Player 0's MWC at the start of a game ``(a, b, kind)`` (a, b >= 1) from a MET."""
 
     def mwc(a: int, b: int, kind: str) -> float:
-        return float(met.mwc((a, b), crawford=kind == "crawford", post_crawford=kind == "post"))
+        return float(
+            met.mwc((a, b), crawford=kind == ScoreState.CRAWFORD,
+                    post_crawford=kind == ScoreState.POST_CRAWFORD)
+        )  # fmt: skip
 
     return mwc
 
 
-def next_kind(kind: str, a: int, b: int) -> str:
-    if kind in ("crawford", "post"):
-        return "post"
-    return "crawford" if (a == 1 or b == 1) else "normal"
+def next_kind(kind: str, a: int, b: int) -> ScoreState:
+    """The kind of the next game, at ``(a, b)``, after a game of ``kind``."""
+    if kind in (ScoreState.CRAWFORD, ScoreState.POST_CRAWFORD):
+        return ScoreState.POST_CRAWFORD
+    return ScoreState.CRAWFORD if (a == 1 or b == 1) else ScoreState.NORMAL
 
 
 def after_game(mwc: MwcFunction, a: int, b: int, kind: str) -> float:
@@ -218,7 +239,7 @@ def build_states(
     ----------
     a, b : int
         Points player 0 and player 1 need.
-    kind : {"normal", "crawford", "post"}
+    kind : ScoreState or {"normal", "crawford", "post-crawford"}
     mwc : callable
         ``mwc(a, b, kind)``: player 0's MWC at the start of a game at that score.
     levels : int, optional
@@ -244,7 +265,7 @@ def build_states(
         return 1.0 - after_game(mwc, a, b - c, next_kind(kind, a, b - c))
 
     def can_double(state: Any) -> bool:
-        if state == "cubeless" or kind == "crawford":
+        if state == "cubeless" or kind == ScoreState.CRAWFORD:
             return False
         o, level, w = state
         if w == _OPPONENT or level + 1 >= levels:
@@ -426,7 +447,7 @@ class GameSolution:
     points: int
     checkers: int
     away: tuple[int, int]
-    kind: str
+    kind: ScoreState
     met_name: str
     levels: int
     states: tuple[Any, ...]
@@ -547,7 +568,7 @@ class GameSolution:
             "away": self.away,
             "cube": int(cube),
             "owner": CubeOwner.parse(owner),
-            "crawford": self.kind == "crawford",
+            "crawford": self.kind == ScoreState.CRAWFORD,
             "met": self.met_name,
         }
         if not self.access[k]:
@@ -646,7 +667,7 @@ def solve_game(
         The bearoff space (at most ``checkers`` <= 14 checkers a side on points 1..P).
     away : (int, int)
         Points player 0 (the roller of the reported states) and player 1 need.
-    kind : {"normal", "crawford", "post"}
+    kind : ScoreState or {"normal", "crawford", "post-crawford"}
         The game: ordinary, the Crawford game or post-Crawford (incl. DMP).
     mwc : callable
         ``mwc(a, b, kind) -> float``: player 0's MWC at the start of a later game (a, b
@@ -665,8 +686,7 @@ def solve_game(
     -------
     GameSolution
     """
-    if kind not in KINDS:
-        raise InvalidParameterError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    kind = as_kind(kind)
     space = _space(points, checkers)
     a, b = int(away[0]), int(away[1])
     states = build_states(
@@ -677,11 +697,11 @@ def solve_game(
     _, nout = _run_kernel(
         space, states, report, store=True, progress=progress, desc=f"{a}-away/{b}-away"
     )
-    # access as gnubg's rules (mathbg.cube.match.may_double): not in the Crawford game, the
+    # access as gnubg's rules (mathbg.rules.match.may_double): not in the Crawford game, the
     # cube centred or the roller's, and only for a roller who needs more than the cube
     access = [
         st != "cubeless"
-        and kind != "crawford"
+        and kind != ScoreState.CRAWFORD
         and st[2] != _OPPONENT
         and st[1] + 1 < states.levels
         and a > (1 << st[1])
@@ -804,7 +824,7 @@ def _read_cache(
     if not np.all(inside):
         raise DatabaseError("match winning chances outside [0, 1]")
     nd.setflags(write=False)
-    return GameSolution(points, checkers, (a, b), kind, name, levels, states, nd, win, access)
+    return GameSolution(points, checkers, (a, b), as_kind(kind), name, levels, states, nd, win, access)
 
 
 _MEMORY: dict[tuple[Any, ...], GameSolution] = {}
@@ -993,9 +1013,8 @@ def money_limit(points: int = 6, checkers: int = 6, *, levels: int = 10) -> NDAr
     def affine(a: int, b: int, kind: str) -> float:
         return 0.5 + 0.5 * (b - a)
 
-    sol = solve_game(
-        points, checkers, (big, big), "normal", affine, levels=levels, met_name="money (affine)"
-    )
+    sol = solve_game(points, checkers, (big, big), ScoreState.NORMAL, affine, levels=levels,
+                     met_name="money (affine)")  # fmt: skip
     out = np.empty((*sol.no_double.shape[:2], 4))
     out[..., 0] = 2.0 * sol.no_double[..., sol.states.index("cubeless")] - 1.0
     for col, w in ((1, _ROLLER), (2, _CENTRE), (3, _OPPONENT)):
@@ -1094,18 +1113,21 @@ def race_met(
     pre = np.full((length + 1, length + 1), np.nan)
 
     def mwc(a: int, b: int, kind: str) -> float:
-        if kind == "post":
+        if kind == ScoreState.POST_CRAWFORD:
             return float(post[a] if b == 1 else 1.0 - post[b])
-        if kind == "crawford":
+        if kind == ScoreState.CRAWFORD:
             return float(crawford[b] if a == 1 else 1.0 - crawford[a])
         return float(pre[a, b])
 
     # waves of independent games: the post-Crawford chain (each reads the one before),
     # the Crawford games (read post-Crawford entries), then the scores by a + b
-    waves: list[list[tuple[int, int, str]]] = [[(1, n, "post")] for n in range(1, length + 1)]
-    waves.append([(1, n, "crawford") for n in range(2, length + 1)])
+    waves: list[list[tuple[int, int, ScoreState]]] = [
+        [(1, n, ScoreState.POST_CRAWFORD)] for n in range(1, length + 1)
+    ]
+    waves.append([(1, n, ScoreState.CRAWFORD) for n in range(2, length + 1)])
     for total in range(4, 2 * length + 1):
-        wave = [(a, total - a, "normal") for a in range(2, total // 2 + 1) if total - a <= length]
+        wave = [(a, total - a, ScoreState.NORMAL)
+                for a in range(2, total // 2 + 1) if total - a <= length]  # fmt: skip
         if wave:
             waves.append(wave)
 
@@ -1128,9 +1150,9 @@ def race_met(
         with ThreadPoolExecutor(max_workers=max(1, int(numba.get_num_threads()))) as pool:
             for wave in waves:
                 for (a, b, kind), value in zip(wave, pool.map(run, wave), strict=True):
-                    if kind == "post":
+                    if kind == ScoreState.POST_CRAWFORD:
                         post[b] = 1.0 - value
-                    elif kind == "crawford":
+                    elif kind == ScoreState.CRAWFORD:
                         crawford[b] = value
                     else:
                         pre[a, b] = value
