@@ -52,7 +52,7 @@ def worker(kind: str, points: int, checkers: int, out: str) -> None:
     """Run one mathbg build in this process and print a JSON line with the timings."""
     t0 = time.perf_counter()
     from mathbg.bearoff import OneSided, TwoSided
-    from mathbg.bearoff.build import blockbuild, onesided
+    from mathbg.bearoff.generate import blockbuild, onesided
 
     cls = OneSided if kind == "one-sided" else TwoSided
     # warm-up: compile (or load from numba's cache) every kernel the build uses, the

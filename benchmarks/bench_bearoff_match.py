@@ -59,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
 
     import numba
 
-    from mathbg.bearoff.build.twosided import build_arrays
     from mathbg.bearoff.exact import match as M
+    from mathbg.bearoff.generate.twosided import build_arrays
     from mathbg.met import as_met
 
     print(

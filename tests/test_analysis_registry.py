@@ -82,3 +82,37 @@ def test_cli_choices_come_from_the_registry(capsys):
     assert "gnubg-nn (gnubg's networks; pip install 'mathbg[engine]')" in " ".join(out.split())
     assert main(["analyze", "4HPwATDgc/ABMA", "--engine", "nope"]) == 2
     assert "choose from 'auto', 'exact'" in capsys.readouterr().err
+
+
+def _engine_choices(command: list[str]) -> tuple[str, ...]:
+    """The --engine choices of a command, as its parser offers them."""
+    import argparse
+
+    from mathbg.cli import build_parser
+
+    parser = build_parser()
+    for name in command:
+        (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        parser = sub.choices[name]
+    (action,) = [a for a in parser._actions if "--engine" in a.option_strings]
+    return tuple(action.choices or ())
+
+
+def test_a_planted_engine_is_offered_by_every_command_that_evaluates():
+    """Every --engine flag takes its choices from the registry, by capability."""
+    register_engine("test-planted", lambda plies=0: GivenEvaluator([0.6, 0.1, 0.0, 0.1, 0.0]),
+                    help="planted by a test")  # fmt: skip
+    try:
+        for command in (["analyze"], ["audit"], ["corpus"]):
+            assert "test-planted" in _engine_choices(command), command
+        assert "given" in _engine_choices(["analyze"])
+        assert "given" not in _engine_choices(["audit"])  # fixed chances judge no match
+    finally:
+        unregister_engine("test-planted")
+    assert "test-planted" not in _engine_choices(["audit"])
+
+
+def test_capabilities_are_checked():
+    with pytest.raises(InvalidParameterError, match="capabilities"):
+        register_engine("bad", GivenEvaluator, capabilities=("fly",))
+    assert "bad" not in engines()

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from mathbg.bearoff import TwoSided, rank
-from mathbg.bearoff.build.blockbuild import (
+from mathbg.bearoff.generate.blockbuild import (
     BlockStore,
     BuildSpec,
     assemble,
@@ -30,7 +30,7 @@ from mathbg.bearoff.build.blockbuild import (
     minimum_memory,
     parse_memory,
 )
-from mathbg.bearoff.build.pipblocks import MAX_DROP, layout
+from mathbg.bearoff.generate.pipblocks import MAX_DROP, layout
 from mathbg.bearoff.index import all_positions, n_positions
 from mathbg.errors import DatabaseError, InsufficientMemoryError, InvalidParameterError
 
@@ -84,7 +84,7 @@ def test_layout_classes_and_dependencies():
 
 
 def test_every_successor_lies_in_the_input_classes():
-    from mathbg.bearoff.build.blockbuild import pip_csr
+    from mathbg.bearoff.generate.blockbuild import pip_csr
 
     lay = layout(6, 8)
     csr = pip_csr(lay)
@@ -130,7 +130,7 @@ def test_cubeless_u16_is_the_first_value_of_the_cubeful_one(tmp_path, u16_6x8):
 
 
 def test_u16_file_equals_the_in_memory_table_in_gnubg_arithmetic(u16_6x6):
-    from mathbg.bearoff.build.twosided import build_arrays
+    from mathbg.bearoff.generate.twosided import build_arrays
 
     fixed = build_arrays(6, 6, gnubg=True)
     assert np.array_equal(u16_6x6, (fixed.astype(np.int32) + 0x8000).astype(np.uint16))
@@ -139,7 +139,7 @@ def test_u16_file_equals_the_in_memory_table_in_gnubg_arithmetic(u16_6x6):
 # ----------------------------------------------------------------- float encodings
 @pytest.mark.slow
 def test_f64_file_equals_the_in_memory_table_and_f32_is_within_2e5(tmp_path):
-    from mathbg.bearoff.build.twosided import build_arrays
+    from mathbg.bearoff.generate.twosided import build_arrays
 
     reference = build_arrays(6, 7)  # the float64 table built in memory
     (tmp_path / "a").mkdir()
@@ -184,7 +184,7 @@ def test_budget_below_the_live_window_is_refused_before_building(tmp_path):
 @pytest.mark.slow
 def test_dask_build_equals_the_local_build(tmp_path, u16_6x8):
     distributed = pytest.importorskip("distributed")
-    from mathbg.bearoff.build import blockdask
+    from mathbg.bearoff.generate import blockdask
 
     spec = BuildSpec(6, 8, True, "u16")
     with (
@@ -211,7 +211,7 @@ def test_dask_build_equals_the_local_build(tmp_path, u16_6x8):
 _CHILD = textwrap.dedent(
     """
     import sys
-    from mathbg.bearoff.build.blockbuild import BlockStore, BuildSpec, build_blocks
+    from mathbg.bearoff.generate.blockbuild import BlockStore, BuildSpec, build_blocks
     spec = BuildSpec(6, 7, True, "u16")
     build_blocks(spec, BlockStore(sys.argv[1]), memory=int(sys.argv[2]), progress=False)
     """
@@ -462,8 +462,8 @@ def test_removing_a_store_leaves_other_files_alone(tmp_path):
 def test_a_small_database_build_keeps_its_blocks_in_memory(tmp_path, monkeypatch):
     """6x6 and smaller: no block files (writing them took longer than the build) and
     one thread; the bytes are the in-memory table's all the same."""
-    from mathbg.bearoff.build import blockbuild
-    from mathbg.bearoff.build.twosided import build_arrays
+    from mathbg.bearoff.generate import blockbuild
+    from mathbg.bearoff.generate.twosided import build_arrays
 
     puts: list[tuple[int, int]] = []
     real_put = BlockStore.put
@@ -487,7 +487,7 @@ def test_a_small_database_build_keeps_its_blocks_in_memory(tmp_path, monkeypatch
 
 
 def test_a_bigger_build_writes_its_blocks_and_runs_parallel_steps():
-    from mathbg.bearoff.build import blockbuild
+    from mathbg.bearoff.generate import blockbuild
 
     lay = layout(6, 8)
     spec = BuildSpec(6, 8, True, "u16")

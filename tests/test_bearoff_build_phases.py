@@ -12,7 +12,7 @@ import time
 import pytest
 
 from mathbg.bearoff import TwoSided
-from mathbg.bearoff.build.phases import PhaseClock
+from mathbg.bearoff.generate.phases import PhaseClock
 
 PHASES = ("blocks", "assembly", "checksum")
 

@@ -32,8 +32,8 @@ import pytest
 
 from mathbg.bearoff import OneSided, TwoSided, gnubg_bd, successors
 from mathbg.bearoff import onesided as os_
-from mathbg.bearoff.build import onesided as os_gen
-from mathbg.bearoff.build import twosided as ts_
+from mathbg.bearoff.generate import onesided as os_gen
+from mathbg.bearoff.generate import twosided as ts_
 from mathbg.errors import DatabaseError
 
 pytestmark = pytest.mark.gnubg(kind="exact")

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from mathbg import met as metmod
 from mathbg.bearoff import match_equity, rank
-from mathbg.bearoff.build.twosided import build_arrays
 from mathbg.bearoff.exact import match as M
+from mathbg.bearoff.generate.twosided import build_arrays
 from mathbg.cube.decisions import CubeAction
 from mathbg.errors import (
     DatabaseError,

@@ -1,9 +1,9 @@
 """The numpy paths of the bearoff package against the numba kernels (and so gnubg).
 
-- the one-sided build with gnubg's policy (``mathbg.bearoff.build._os_vector``);
+- the one-sided build with gnubg's policy (``mathbg.bearoff.generate._os_vector``);
 - the successor tables of small spaces (``mathbg.bearoff._plays_vector``).
 
-The vectorised build (``mathbg.bearoff.build._os_vector``) replaces the kernel for gnubg's
+The vectorised build (``mathbg.bearoff.generate._os_vector``) replaces the kernel for gnubg's
 policy on spaces up to 6x15; its claim is the kernel's arrays bit for bit (the kernel
 itself is checked byte for byte against gnubg's makebearoff in test_bearoff_gnubg.py,
 which now runs through the numpy path). Here both are run on the same spaces.
@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from mathbg.bearoff import _plays_vector
 from mathbg.bearoff import plays as moves_
-from mathbg.bearoff.build import _os_vector
-from mathbg.bearoff.build import onesided as os_
+from mathbg.bearoff.generate import _os_vector
+from mathbg.bearoff.generate import onesided as os_
 
 # slow lane: compiles every bearoff kernel to compare with the numpy paths (about 14 CPU-s)
 pytestmark = pytest.mark.slow

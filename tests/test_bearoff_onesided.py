@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from mathbg.bearoff import OneSided, TwoSided, play_results, rank, successors
 from mathbg.bearoff import onesided as os_
-from mathbg.bearoff.build import onesided as os_gen
+from mathbg.bearoff.generate import onesided as os_gen
 from mathbg.bearoff.index import all_positions
 from mathbg.errors import DatabaseError, InvalidParameterError, InvalidPositionError
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from mathbg.bearoff import TwoSided, play_results, rank, successors
-from mathbg.bearoff.build.twosided import build_arrays
+from mathbg.bearoff.generate.twosided import build_arrays
 from mathbg.bearoff.index import all_positions
 from mathbg.bearoff.twosided import cube_decision
 from mathbg.errors import DatabaseError, InvalidParameterError

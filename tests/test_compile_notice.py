@@ -60,7 +60,7 @@ def test_labels_name_the_package():
 _SCRIPT = """
 from numba.core import event
 
-from mathbg.bearoff.build import onesided, twosided
+from mathbg.bearoff.generate import onesided, twosided
 
 class Count(event.Listener):
     n = 0

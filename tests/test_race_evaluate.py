@@ -108,7 +108,7 @@ def test_rollout_policy_against_exact_database() -> None:
     """The one-sided rollout's bear-in policy against the exact minimum-expected-rolls
     database (9 points, 8 checkers): it can only lose rolls, and little."""
     from mathbg.bearoff import rank
-    from mathbg.bearoff.build.onesided import build_arrays
+    from mathbg.bearoff.generate.onesided import build_arrays
 
     exact = build_arrays(9, 8, policy="min-rolls")
     means = exact.dist @ np.arange(exact.dist.shape[1])
@@ -133,7 +133,7 @@ def test_rollout_exact_when_home_within_two_rolls() -> None:
     # One checker on the 7-point and one on the 1-point: home after the first roll, so the
     # rollout enumerates everything: compare with the exact 7-point database.
     from mathbg.bearoff import rank
-    from mathbg.bearoff.build.onesided import build_arrays
+    from mathbg.bearoff.generate.onesided import build_arrays
 
     row = side({7: 1, 1: 1})
     exact = build_arrays(7, 2, policy="min-rolls").dist[rank(row[:7], 7)]

@@ -257,14 +257,14 @@ def test_bd_extension_is_case_insensitive(tmp_path):
 
 
 def _u16_spec(points, checkers):
-    from mathbg.bearoff.build.blockbuild import BuildSpec
+    from mathbg.bearoff.generate.blockbuild import BuildSpec
 
     return BuildSpec(points, checkers, True, "u16")
 
 
 def _clean_table(tmp_path, spec):
-    from mathbg.bearoff.build.blockbuild import assemble, build_blocks
-    from mathbg.bearoff.build.blockstore import BlockStore
+    from mathbg.bearoff.generate.blockbuild import assemble, build_blocks
+    from mathbg.bearoff.generate.blockstore import BlockStore
 
     store = BlockStore(tmp_path / "clean")
     build_blocks(spec, store, progress=False)
@@ -279,9 +279,9 @@ def test_a_block_copied_to_another_coordinate_is_recomputed(tmp_path):
     checksum taken along); the resumed build must give the clean bytes."""
     import shutil
 
-    from mathbg.bearoff.build.blockbuild import assemble, build_blocks
-    from mathbg.bearoff.build.blockstore import BlockStore
-    from mathbg.bearoff.build.pipblocks import layout
+    from mathbg.bearoff.generate.blockbuild import assemble, build_blocks
+    from mathbg.bearoff.generate.blockstore import BlockStore
+    from mathbg.bearoff.generate.pipblocks import layout
 
     spec = _u16_spec(5, 6)
     clean = _clean_table(tmp_path, spec)
@@ -309,9 +309,9 @@ def test_a_block_of_another_space_is_recomputed(tmp_path):
     an internal error, not served: recomputed to the clean bytes."""
     import shutil
 
-    from mathbg.bearoff.build.blockbuild import assemble, build_blocks
-    from mathbg.bearoff.build.blockstore import BlockStore
-    from mathbg.bearoff.build.pipblocks import layout
+    from mathbg.bearoff.generate.blockbuild import assemble, build_blocks
+    from mathbg.bearoff.generate.blockstore import BlockStore
+    from mathbg.bearoff.generate.pipblocks import layout
 
     spec = _u16_spec(3, 4)
     clean = _clean_table(tmp_path, spec)
@@ -328,9 +328,9 @@ def test_a_block_of_another_space_is_recomputed(tmp_path):
 
 @pytest.mark.slow  # a block build: about 7 CPU-s
 def test_the_final_manifest_lists_the_only_trusted_copy(tmp_path):
-    from mathbg.bearoff.build.blockbuild import build_blocks
-    from mathbg.bearoff.build.blockstore import BlockStore
-    from mathbg.bearoff.build.pipblocks import layout
+    from mathbg.bearoff.generate.blockbuild import build_blocks
+    from mathbg.bearoff.generate.blockstore import BlockStore
+    from mathbg.bearoff.generate.pipblocks import layout
 
     spec = _u16_spec(3, 3)
     store = BlockStore(tmp_path / "s")
@@ -436,9 +436,9 @@ class _Future:
 def test_progress_loop_reads_both_wait_behaviours(tmp_path):
     """distributed before 2026: wait(timeout=) returns the finished set; 2026.x raises
     TimeoutError when the time passes. Both mean "not all done yet"."""
-    from mathbg.bearoff.build import blockdask
-    from mathbg.bearoff.build.blockstore import BlockStore
-    from mathbg.bearoff.build.pipblocks import layout
+    from mathbg.bearoff.generate import blockdask
+    from mathbg.bearoff.generate.blockstore import BlockStore
+    from mathbg.bearoff.generate.pipblocks import layout
 
     lay = layout(2, 2)
     store = BlockStore(tmp_path / "s")
@@ -467,9 +467,9 @@ def test_progress_loop_reads_both_wait_behaviours(tmp_path):
 
 @pytest.mark.dask
 def test_a_stalled_dask_build_says_so_in_one_line(tmp_path):
-    from mathbg.bearoff.build import blockdask
-    from mathbg.bearoff.build.blockstore import BlockStore
-    from mathbg.bearoff.build.pipblocks import layout
+    from mathbg.bearoff.generate import blockdask
+    from mathbg.bearoff.generate.blockstore import BlockStore
+    from mathbg.bearoff.generate.pipblocks import layout
 
     class Client:
         def scheduler_info(self):
@@ -516,9 +516,9 @@ def test_a_killed_dask_worker_does_not_stop_the_build(tmp_path):
     import threading
 
     distributed = pytest.importorskip("distributed")
-    from mathbg.bearoff.build import blockdask
-    from mathbg.bearoff.build.blockbuild import assemble
-    from mathbg.bearoff.build.blockstore import BlockStore
+    from mathbg.bearoff.generate import blockdask
+    from mathbg.bearoff.generate.blockbuild import assemble
+    from mathbg.bearoff.generate.blockstore import BlockStore
 
     spec = _u16_spec(5, 6)
     clean = _clean_table(tmp_path, spec)

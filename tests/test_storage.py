@@ -190,7 +190,7 @@ import numpy as np
 from mathbg import _files as storage
 from mathbg.bearoff import OneSided, TwoSided
 from mathbg.bearoff import native as db_mod
-from mathbg.bearoff.build import onesided, twosided
+from mathbg.bearoff.generate import onesided, twosided
 
 moment, kind, path = sys.argv[1], sys.argv[2], Path(sys.argv[3])
 
@@ -206,7 +206,7 @@ if moment == "computing":
         onesided.build_arrays = build_arrays
     else:  # the block build: killed after a few finished blocks (a 4x4 build keeps them
         # in memory; the block store's kill and resume are tested in test_bearoff_bigdb)
-        from mathbg.bearoff.build import blockbuild
+        from mathbg.bearoff.generate import blockbuild
         real_update = blockbuild._Progress.update
         done = []
         def update(self, *a, **k):

@@ -32,6 +32,7 @@ from mathbg.analysis.base import EngineNotAvailableError, Evaluator
 from mathbg.errors import InvalidParameterError, UnknownEngineError
 
 __all__ = [
+    "CAPABILITIES",
     "ENGINES",
     "EngineNotAvailableError",
     "EngineSpec",
@@ -46,6 +47,9 @@ __all__ = [
 
 #: The keyword options a factory may take (``plies`` and ``probabilities``).
 OPTIONS: tuple[str, ...] = ("plies", "probabilities")
+#: What an engine can do: ``evaluate`` (a position's cubeless chances from the position
+#: itself), ``fixed`` (the same chances, given, for every position: ``given``).
+CAPABILITIES: tuple[str, ...] = ("evaluate", "fixed")
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,9 @@ class EngineSpec:
         One line for ``--engine``'s help.
     options : tuple of str
         The keyword options the factory takes.
+    capabilities : tuple of str
+        What it can do (:data:`CAPABILITIES`): the commands offer an engine for the work
+        it can do (``--engine``'s choices).
     """
 
     name: str
@@ -80,6 +87,7 @@ class EngineSpec:
     install: str
     help: str
     options: tuple[str, ...]
+    capabilities: tuple[str, ...] = ("evaluate",)
 
 
 _REGISTRY: dict[str, EngineSpec] = {}
@@ -98,6 +106,7 @@ def register_engine(
     install: str | None = None,
     help: str = "",
     options: Sequence[str] = ("plies",),
+    capabilities: Sequence[str] = ("evaluate",),
     replace: bool = False,
 ) -> EngineSpec:
     """Register an engine under ``name``.
@@ -119,6 +128,8 @@ def register_engine(
         One line for the CLI's ``--engine`` help.
     options : sequence of str, optional
         The keyword options the factory takes, from ``("plies", "probabilities")``.
+    capabilities : sequence of str, optional
+        What the engine can do, from :data:`CAPABILITIES` (default ``("evaluate",)``).
     replace : bool, optional
         Allow replacing an engine already registered under ``name``.
 
@@ -155,11 +166,17 @@ def register_engine(
         raise InvalidParameterError(
             f"engine options are {', '.join(OPTIONS)}; got {', '.join(unknown)}"
         )
+    odd = [c for c in capabilities if c not in CAPABILITIES]
+    if odd or not capabilities:
+        raise InvalidParameterError(
+            f"engine capabilities are {', '.join(CAPABILITIES)}; got {', '.join(odd) or 'none'}"
+        )
     if install is None:
         install = f"the {key} engine is not installed"
         if extra is not None:
             install += f": pip install 'mathbg[{extra}]'"
-    spec = EngineSpec(key, factory, available or _always, extra, install, help, tuple(options))
+    spec = EngineSpec(key, factory, available or _always, extra, install, help, tuple(options),
+                      tuple(capabilities))  # fmt: skip
     _REGISTRY[key] = spec
     return spec
 
@@ -183,8 +200,13 @@ def unregister_engine(name: str) -> None:
     _REGISTRY.pop(str(name).strip().lower(), None)
 
 
-def engines() -> tuple[str, ...]:
+def engines(*capabilities: str) -> tuple[str, ...]:
     """The names of the registered engines, in registration order.
+
+    Parameters
+    ----------
+    *capabilities : str
+        Only the engines with one of these capabilities (:data:`CAPABILITIES`); none: all.
 
     Returns
     -------
@@ -195,8 +217,12 @@ def engines() -> tuple[str, ...]:
     --------
     >>> engines()[:6]
     ('auto', 'exact', 'race', 'gnubg-nn', 'gnubg', 'given')
+    >>> "given" in engines("evaluate")
+    False
     """
-    return tuple(_REGISTRY)
+    if not capabilities:
+        return tuple(_REGISTRY)
+    return tuple(n for n, s in _REGISTRY.items() if set(s.capabilities) & set(capabilities))
 
 
 class _EngineNames(Sequence[str]):
@@ -257,8 +283,14 @@ def engine_spec(name: str) -> EngineSpec:
         raise UnknownEngineError(f"unknown engine {name!r}; choose one of {choices}") from None
 
 
-def engine_help() -> str:
-    """``--engine``'s help: every engine with its line and what it needs.
+def engine_help(*capabilities: str) -> str:
+    """``--engine``'s help: every engine (with one of ``capabilities``, if given) with its
+    line and what it needs.
+
+    Parameters
+    ----------
+    *capabilities : str
+        As :func:`engines`.
 
     Returns
     -------
@@ -271,7 +303,7 @@ def engine_help() -> str:
     True
     """
     parts = []
-    for spec in _REGISTRY.values():
+    for spec in (_REGISTRY[n] for n in engines(*capabilities)):
         needs = f"; pip install 'mathbg[{spec.extra}]'" if spec.extra else ""
         parts.append(f"{spec.name} ({spec.help}{needs})" if spec.help else spec.name)
     return ", ".join(parts)
@@ -376,4 +408,4 @@ register_engine(
     help="the GNU Backgammon program",
 )
 register_engine("given", _ev.GivenEvaluator, options=("probabilities",),
-                help="--probs")  # fmt: skip
+                capabilities=("fixed",), help="--probs")  # fmt: skip

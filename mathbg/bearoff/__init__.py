@@ -23,7 +23,7 @@ distribution), :mod:`~mathbg.bearoff.twosided` (:class:`TwoSided`, :class:`Equit
 cube decisions), :mod:`~mathbg.bearoff.index`, :mod:`~mathbg.bearoff.plays`,
 :mod:`~mathbg.bearoff.gnubg_bd` (gnubg's files), :mod:`~mathbg.bearoff.native` (the
 native directory format); the generators and the block build in
-:mod:`mathbg.bearoff.build`, exact match play in :mod:`mathbg.bearoff.exact`.
+:mod:`mathbg.bearoff.generate`, exact match play in :mod:`mathbg.bearoff.exact`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """numba kernels of bearoff plays (internal; compiled lazily on first call).
 
 Nothing here is public API: :mod:`mathbg.bearoff.plays` wraps these kernels; the one-sided
-build (:mod:`mathbg.bearoff.build._onesided_kernels`) and the race kernels
+build (:mod:`mathbg.bearoff.generate._onesided_kernels`) and the race kernels
 (:mod:`mathbg.race._kernels`) call them from their own kernels.
 
 Conventions

@@ -46,7 +46,7 @@ from numpy.typing import NDArray
 
 from mathbg import _files, _npy
 from mathbg.bearoff import index as _index
-from mathbg.bearoff.build.onesided import POLICIES
+from mathbg.bearoff.generate.onesided import POLICIES
 from mathbg.errors import DatabaseCorruptError, DatabaseError, MathbgWarning
 
 __all__ = [

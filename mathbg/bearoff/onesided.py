@@ -5,7 +5,7 @@ rolls to bear off all its checkers, and the "gammon" distribution ``gdist[n]`` t
 probability that the first checker comes off on roll ``n`` (meaningful only when all
 15 checkers are on the board; otherwise it is a unit mass at 0). The distributions
 depend on the move policy (``"gnubg"`` or ``"min-rolls"``), see
-:mod:`mathbg.bearoff.build.onesided`, which generates them; the database directory's
+:mod:`mathbg.bearoff.generate.onesided`, which generates them; the database directory's
 format is :mod:`mathbg.bearoff.native`, gnubg's ``.bd`` files open with the same class
 (``OneSided.open("gnubg_os0.bd")``, :mod:`mathbg.bearoff.gnubg_bd`).
 
@@ -37,7 +37,7 @@ from numpy.typing import ArrayLike, NDArray
 from mathbg import _files, _resources
 from mathbg.bearoff import gnubg_bd, native
 from mathbg.bearoff import index as _index
-from mathbg.bearoff.build import onesided as _gen
+from mathbg.bearoff.generate import onesided as _gen
 from mathbg.bearoff.index import is_position, position_side
 from mathbg.errors import DatabaseError, InvalidParameterError
 

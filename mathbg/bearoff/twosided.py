@@ -15,8 +15,8 @@ holds four values, as gnubg's ``makebearoff -t PxC`` does (``makebearoff.c:BearO
 The cubeful values are *before the roller's own cube decision* ("no double" values, as
 gnubg and Sconyers store them): both sides use the cube optimally at every later turn,
 but the root decision is left to :func:`cube_decision`. The recursion and its generators
-are in :mod:`mathbg.bearoff.build` (:mod:`~mathbg.bearoff.build.twosided`,
-:mod:`~mathbg.bearoff.build.blockbuild`); the database directory's format is
+are in :mod:`mathbg.bearoff.generate` (:mod:`~mathbg.bearoff.generate.twosided`,
+:mod:`~mathbg.bearoff.generate.blockbuild`); the database directory's format is
 :mod:`mathbg.bearoff.native`, gnubg's ``.bd`` files open with the same class
 (:mod:`mathbg.bearoff.gnubg_bd`).
 
@@ -48,7 +48,7 @@ from mathbg import _files, _resources
 from mathbg._output import FrameMixin
 from mathbg.bearoff import gnubg_bd, native
 from mathbg.bearoff import index as _index
-from mathbg.bearoff.build.phases import BuildReport, PhaseClock
+from mathbg.bearoff.generate.phases import BuildReport, PhaseClock
 from mathbg.bearoff.index import is_position, position_side
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
 from mathbg.errors import (
@@ -182,7 +182,7 @@ class TwoSided:
         """Return the two-sided database for ``points`` x ``checkers``, generating it if needed.
 
         The table is built block by block in pip-count layers
-        (:mod:`mathbg.bearoff.build.blockbuild`): only the live window of layers is kept in
+        (:mod:`mathbg.bearoff.generate.blockbuild`): only the live window of layers is kept in
         memory, finished blocks go to a checksummed block store, and an interrupted build
         (even killed) resumes where it stopped when called again (a build of under a
         second, 6x6 and smaller, keeps its blocks in memory and starts over). A database
@@ -226,7 +226,7 @@ class TwoSided:
             Replace whatever is at ``path`` (see :meth:`OneSided.build`; concurrency as
             there: a second build of the same target waits for the first).
         """
-        from mathbg.bearoff.build import blockbuild as _bb
+        from mathbg.bearoff.generate import blockbuild as _bb
 
         _index.check_size(points, checkers)
         dtype = cls.default_dtype(points, checkers, cubeful) if dtype is None else dtype
@@ -260,7 +260,7 @@ class TwoSided:
             try:
                 with clock.phase("blocks"):
                     if client is not None:
-                        from mathbg.bearoff.build import blockdask
+                        from mathbg.bearoff.generate import blockdask
 
                         blockdask.build_blocks(spec, block_store, client, progress=progress)
                         arena = plan = None
@@ -559,8 +559,8 @@ def _claim_store(spec: Any, store: Any, work: Path) -> Any:
     """
     import warnings
 
-    from mathbg.bearoff.build import blockbuild as _bb
-    from mathbg.bearoff.build.pipblocks import layout
+    from mathbg.bearoff.generate import blockbuild as _bb
+    from mathbg.bearoff.generate.pipblocks import layout
     from mathbg.errors import MathbgWarning
 
     location = store if store is not None else work / "store"

@@ -285,6 +285,26 @@ def add_owner_argument(
     )
 
 
+def add_engine_argument(
+    parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+    what: str,
+    *capabilities: str,
+    default: str = "auto",
+) -> None:
+    """``--engine NAME``: its choices and help from the engine registry
+    (:func:`mathbg.analysis.registry.engines`), the engines with one of ``capabilities``:
+    an engine registered later (a plug-in, a test's planted engine) is offered too."""
+    from mathbg.analysis.registry import engine_help, engines
+
+    parser.add_argument(
+        "--engine",
+        default=default,
+        choices=engines(*capabilities),
+        metavar="NAME",
+        help=f"{what} (default {default}): {engine_help(*capabilities)}",
+    )
+
+
 def add_scheduler_argument(
     parser: argparse.ArgumentParser | argparse._ArgumentGroup, what: str
 ) -> None:

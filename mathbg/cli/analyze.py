@@ -8,6 +8,7 @@ from typing import Any
 from mathbg.cli._args import (
     add_command,
     add_decimals,
+    add_engine_argument,
     add_force,
     check_output,
     extension_note,
@@ -58,11 +59,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     where = p.add_mutually_exclusive_group()
     where.add_argument("--length", type=int, metavar="N", help="match length (1..128)")
     where.add_argument("--money", action="store_true", help="money play only")
-    from mathbg.analysis.registry import engine_help, engines
-
-    p.add_argument("--engine", default="auto", choices=engines(), metavar="NAME",
-                   help="where the cubeless chances come from (default auto): "
-                   + engine_help())  # fmt: skip
+    add_engine_argument(p, "where the cubeless chances come from", "evaluate", "fixed")
     p.add_argument("--probs", metavar="W,WG,WB,LG,LB",
                    help="given chances of the side on roll, cumulative gammons (as gnubg "
                    "prints them); implies --engine given")  # fmt: skip

@@ -8,6 +8,7 @@ from typing import Any
 from mathbg.cli._args import (
     add_command,
     add_decimals,
+    add_engine_argument,
     add_force,
     check_output,
     load_met,
@@ -41,9 +42,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p = add_command(subparsers, "audit", help="the cube decisions of real matches, judged",
                     description=DESCRIPTION, epilog=EPILOG)  # fmt: skip
     p.add_argument("files", nargs="+", metavar="FILE", help="match files (.mat, .txt, .sgf)")
-    p.add_argument("--engine", default="auto",
-                   choices=("auto", "exact", "race", "gnubg-nn", "gnubg"),
-                   help="where the cubeless chances come from (default auto)")  # fmt: skip
+    add_engine_argument(p, "where the cubeless chances come from", "evaluate")
     p.add_argument("--plies", type=int, metavar="K", help="gnubg-nn / gnubg plies (default 0)")
     p.add_argument("--met", default="kazaross-xg2", metavar="NAME",
                    help="match equity table (default kazaross-xg2)")  # fmt: skip

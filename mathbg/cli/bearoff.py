@@ -238,7 +238,7 @@ def _check_build_args(args: argparse.Namespace, checkers: int) -> None:
                 raise InvalidParameterError(f"--{flag.replace('_', '-')} needs --two-sided")
         return
     if args.memory is not None:
-        from mathbg.bearoff.build.blockbuild import parse_memory
+        from mathbg.bearoff.generate.blockbuild import parse_memory
 
         try:
             parse_memory(args.memory)
@@ -319,8 +319,8 @@ def _build_gnubg_file(args: argparse.Namespace, checkers: int, out: Path) -> Pat
     makebearoff); two-sided files come from the 16-bit block build
     (:func:`_build_gnubg_two_sided`)."""
     from mathbg.bearoff import gnubg_bd
-    from mathbg.bearoff.build import onesided
-    from mathbg.bearoff.build.onesided import progress_bar
+    from mathbg.bearoff.generate import onesided
+    from mathbg.bearoff.generate.onesided import progress_bar
     from mathbg.bearoff.index import n_positions
     from mathbg.errors import InvalidParameterError
 

@@ -8,6 +8,7 @@ from typing import Any
 from mathbg.cli._args import (
     add_command,
     add_decimals,
+    add_engine_argument,
     add_force,
     add_scheduler_argument,
     check_output,
@@ -39,9 +40,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("paths", nargs="+", metavar="DIR_OR_FILE",
                    help="match files or folders (searched for .mat, .txt, .sgf)")  # fmt: skip
     p.add_argument("--audit", action="store_true", help="add the cube audit's errors by score")
-    p.add_argument("--engine", default="auto",
-                   choices=("auto", "exact", "race", "gnubg-nn", "gnubg"),
-                   help="the audit's engine (default auto)")  # fmt: skip
+    add_engine_argument(p, "the audit's engine", "evaluate")
     p.add_argument("--plies", type=int, metavar="K", help="the audit's plies (default 0)")
     p.add_argument("--met", default="kazaross-xg2", metavar="NAME",
                    help="the audit's MET (default kazaross-xg2)")  # fmt: skip

@@ -824,7 +824,9 @@ def _read_cache(
     if not np.all(inside):
         raise DatabaseError("match winning chances outside [0, 1]")
     nd.setflags(write=False)
-    return GameSolution(points, checkers, (a, b), as_kind(kind), name, levels, states, nd, win, access)
+    return GameSolution(
+        points, checkers, (a, b), as_kind(kind), name, levels, states, nd, win, access
+    )
 
 
 _MEMORY: dict[tuple[Any, ...], GameSolution] = {}

@@ -1,6 +1,6 @@
 """numba kernels of the one-sided build (internal; compiled lazily on first call).
 
-:mod:`mathbg.bearoff.build.onesided` wraps these kernels; plays come from
+:mod:`mathbg.bearoff.generate.onesided` wraps these kernels; plays come from
 :mod:`mathbg.bearoff._play_kernels` (same conventions).
 """
 

@@ -24,12 +24,12 @@ A one-sided distribution depends on how the side plays. Two policies are offered
 
 Either is a policy, not optimal play against an opponent: the play that maximises the
 chance of winning a race depends on the opponent's position (only the two-sided database
-is exact for that; see :mod:`mathbg.bearoff.build.twosided`).
+is exact for that; see :mod:`mathbg.bearoff.generate.twosided`).
 
 Recursion (float64, exact up to rounding), over positions in increasing pip count (every
 play lowers the pip count, so successors are done; positions of one pip layer are
 independent). Builds with gnubg's policy up to about 6x15 run on numpy alone
-(:mod:`mathbg.bearoff.build._os_vector`: no compilation, no numba start-up); the ``"min-rolls"``
+(:mod:`mathbg.bearoff.generate._os_vector`: no compilation, no numba start-up); the ``"min-rolls"``
 policy and bigger spaces run the numba kernel, in parallel for big spaces:
 
 .. math::
@@ -136,15 +136,15 @@ def _trim(a: NDArray[np.float64], minimum: int = 1) -> NDArray[np.float64]:
 
 def _parallel_build(points: int, checkers: int) -> bool:
     """Whether the build of this space uses the parallel kernel (big spaces, several threads)."""
-    from mathbg.bearoff.build._schedule import threads
+    from mathbg.bearoff.generate._schedule import threads
 
     return n_positions(points, checkers) >= _PARALLEL_MIN_POSITIONS and threads() > 1
 
 
 def _vectorised(points: int, checkers: int, flags: int) -> bool:
-    """Whether a build runs on the numpy path (:mod:`mathbg.bearoff.build._os_vector`): gnubg's
+    """Whether a build runs on the numpy path (:mod:`mathbg.bearoff.generate._os_vector`): gnubg's
     policy on a space of at most about 6x15 (nothing to compile, no numba to load)."""
-    from mathbg.bearoff.build import _os_vector
+    from mathbg.bearoff.generate import _os_vector
 
     return bool(flags & 4) and _os_vector.fits(points, checkers)
 
@@ -181,11 +181,11 @@ def _generate(
     if vectorised is None:
         vectorised = not force_parallel and _vectorised(points, checkers, flags)
     if vectorised:
-        from mathbg.bearoff.build import _os_vector
+        from mathbg.bearoff.generate import _os_vector
 
         return _os_vector.build(points, checkers, progress, want_float=bool(flags & 1))
-    from mathbg.bearoff.build._onesided_kernels import os_layer_parallel, os_layers_serial
-    from mathbg.bearoff.build._schedule import dynamic_chunks, plan, threads
+    from mathbg.bearoff.generate._onesided_kernels import os_layer_parallel, os_layers_serial
+    from mathbg.bearoff.generate._schedule import dynamic_chunks, plan, threads
     from mathbg.bearoff.plays import move_table
 
     n = n_positions(points, checkers)
@@ -302,7 +302,7 @@ def build_gnubg_arrays(
 
     16-bit fixed point (0xFFFF = 1), 32 bins per distribution, gnubg's integer
     arithmetic and tie-breaks (see
-    :func:`mathbg.bearoff.build._onesided_kernels.os_layers_serial`). Returns
+    :func:`mathbg.bearoff.generate._onesided_kernels.os_layers_serial`). Returns
     ``uint16[N, 64]`` (distribution, then gammon distribution); written with
     :func:`mathbg.bearoff.gnubg_bd.write_onesided` it reproduces gnubg's file byte for byte.
     """

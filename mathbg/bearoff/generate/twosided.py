@@ -31,7 +31,7 @@ doubles when double/take ``2 x_3`` or double/pass ``+1`` (the taker picks the sm
 the cube. When the roller owns the cube (``g_1``) the opponent cannot double.
 
 One builder computes the table, block by block in pip-count classes
-(:mod:`mathbg.bearoff.build.blockbuild`; a roll lowers the pip count, so a block needs
+(:mod:`mathbg.bearoff.generate.blockbuild`; a roll lowers the pip count, so a block needs
 only blocks of lower classes): :meth:`mathbg.bearoff.TwoSided.build` writes it to disk
 (out of core, resumable, or on a Dask cluster), :func:`build_arrays` returns it in memory.
 
@@ -52,7 +52,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from mathbg.bearoff.build import blockbuild
+from mathbg.bearoff.generate import blockbuild
 from mathbg.bearoff.index import check_size
 
 __all__ = ["build_arrays", "compile_kernels"]
@@ -92,7 +92,7 @@ def compile_kernels(points: int, checkers: int, *, gnubg: bool = False) -> None:
     compiler has finished. Milliseconds once numba's cache is warm.
     """
     from mathbg._compile import compile_notice
-    from mathbg.bearoff.build._schedule import threads
+    from mathbg.bearoff.generate._schedule import threads
 
     with compile_notice("the bearoff kernels"):
         build_arrays(2, 2, gnubg=gnubg)

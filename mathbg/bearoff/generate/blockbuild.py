@@ -1,15 +1,15 @@
 """Block-wise two-sided build: layer loop, live window, block store, resume, assembly.
 
-The table is computed block by block in pip-sum layers (:mod:`mathbg.bearoff.build.pipblocks`)
-with one numba kernel (:mod:`mathbg.bearoff.build._block_kernels`):
+The table is computed block by block in pip-sum layers (:mod:`mathbg.bearoff.generate.pipblocks`)
+with one numba kernel (:mod:`mathbg.bearoff.generate._block_kernels`):
 
 1. the successor table is put in pip order (:func:`pip_csr`);
 2. layers are processed two at a time (a layer reads only layers at least two below
    it); the blocks of a group run in parallel (``prange``, largest first) inside a
    ring-buffer **arena** that holds only the live window when the memory budget is smaller
-   than the table (:class:`~mathbg.bearoff.build.pipblocks.ArenaPlan`); a budget too small for
+   than the table (:class:`~mathbg.bearoff.generate.pipblocks.ArenaPlan`); a budget too small for
    the window is refused before anything is computed;
-3. every finished block is written to the :class:`~mathbg.bearoff.build.blockstore.BlockStore`
+3. every finished block is written to the :class:`~mathbg.bearoff.generate.blockstore.BlockStore`
    (atomic, checksummed) by a writer thread while the next group computes;
 4. a build killed at any moment resumes from the verified blocks in its store: no block
    is recomputed, none is trusted without its checksum, and the result is the same bytes
@@ -38,8 +38,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mathbg import _files
-from mathbg.bearoff.build.blockstore import BlockStore
-from mathbg.bearoff.build.pipblocks import ArenaPlan, PipLayout, layout
+from mathbg.bearoff.generate.blockstore import BlockStore
+from mathbg.bearoff.generate.pipblocks import ArenaPlan, PipLayout, layout
 from mathbg.errors import DatabaseError, InsufficientMemoryError, InvalidParameterError
 
 __all__ = [
@@ -172,7 +172,7 @@ class PipCsr:
 
 def pip_csr(lay: PipLayout) -> PipCsr:
     """The successor table of the space (:func:`mathbg.bearoff.plays.successors`) in pip order."""
-    from mathbg.bearoff.build._block_kernels import pip_order_csr, pip_order_lengths
+    from mathbg.bearoff.generate._block_kernels import pip_order_csr, pip_order_lengths
     from mathbg.bearoff.plays import successors
 
     table = successors(lay.points, lay.checkers)
@@ -346,7 +346,7 @@ def uses_parallel(spec: BuildSpec) -> bool:
 def compile_kernels(spec: BuildSpec, parallel: bool) -> None:
     """Compile the layer kernels for this encoding before the clock starts (the parallel
     one only when a step uses it)."""
-    from mathbg.bearoff.build._block_kernels import layer_kernel, serial_kernel
+    from mathbg.bearoff.generate._block_kernels import layer_kernel, serial_kernel
 
     empty = np.zeros(0, np.int64)
     for kernel in (layer_kernel, serial_kernel) if parallel else (serial_kernel,):
@@ -383,8 +383,8 @@ def build_blocks(
         The arena (the whole table when ``plan.keep_all``, so the assembly can read it
         instead of the store) and the plan.
     """
-    from mathbg.bearoff.build._block_kernels import layer_kernel, serial_kernel
-    from mathbg.bearoff.build._schedule import dynamic_chunks
+    from mathbg.bearoff.generate._block_kernels import layer_kernel, serial_kernel
+    from mathbg.bearoff.generate._schedule import dynamic_chunks
 
     lay = layout(spec.points, spec.checkers)
     csr = pip_csr(lay)

@@ -1,7 +1,7 @@
 """Dask backend of the block-wise two-sided build (optional: ``pip install mathbg[dask]``).
 
 One ``dask.distributed`` future per pip-class block ``(a, b)``, running the same numba
-kernel as the local build (:func:`mathbg.bearoff.build._block_kernels.block_kernel`) on the
+kernel as the local build (:func:`mathbg.bearoff.generate._block_kernels.block_kernel`) on the
 input blocks ``(b, c)``, ``c`` in ``[a - 24, a - 2]``:
 
 - **owner placement**: the row bands are dealt to the workers by work; block ``(a, b)``
@@ -39,9 +39,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from mathbg.bearoff.build.blockbuild import BuildSpec, BuildStats, block_work, pip_csr
-from mathbg.bearoff.build.blockstore import BlockStore
-from mathbg.bearoff.build.pipblocks import PipLayout, layout
+from mathbg.bearoff.generate.blockbuild import BuildSpec, BuildStats, block_work, pip_csr
+from mathbg.bearoff.generate.blockstore import BlockStore
+from mathbg.bearoff.generate.pipblocks import PipLayout, layout
 from mathbg.errors import DatabaseError
 
 __all__ = ["STALL_SECONDS", "build_blocks", "compute_block", "owners"]
@@ -58,7 +58,7 @@ def compute_block(
     ``shas`` are the checksums of the copies of the block the client saw in the store
     (empty: compute); ``inputs`` are the blocks (b, c), c = max(1, a - 24) .. a - 2.
     """
-    from mathbg.bearoff.build._block_kernels import block_kernel
+    from mathbg.bearoff.generate._block_kernels import block_kernel
 
     store = BlockStore(location, static["identity"])  # checks each block's identity
     if shas:

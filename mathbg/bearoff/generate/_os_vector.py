@@ -1,7 +1,8 @@
 """Vectorised (numpy, no compilation) one-sided build with gnubg's policy (internal).
 
 :func:`build` computes, for spaces small enough (6x15 and below, see :func:`fits`), the
-same arrays as the numba kernel :func:`mathbg.bearoff.build._onesided_kernels.os_layers_serial` with
+same arrays as the numba kernel
+:func:`mathbg.bearoff.generate._onesided_kernels.os_layers_serial` with
 ``flags = 1 | 2 | 4`` (gnubg's fixed-point table and the float64 distributions of the
 plays gnubg chooses), bit for bit. It needs no numba: a first build in a fresh
 environment compiles nothing, and a whole ``mathbg bearoff build`` process does not pay
@@ -48,7 +49,8 @@ kernel about 0.35 s, after numba's 0.6 s start-up).
 References
 ----------
 gnubg ``makebearoff.c`` (``BearOff``, ``RollsOS``) and ``eval.c`` (``GenerateMoves``);
-the kernel it is checked against: :func:`mathbg.bearoff.build._onesided_kernels.os_layers_serial`.
+the kernel it is checked against:
+:func:`mathbg.bearoff.generate._onesided_kernels.os_layers_serial`.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 """numba kernels of the block-wise two-sided build (internal; compiled lazily on first call).
 
 One kernel computes one pip-class block ``(a, b)`` of the two-sided table (see
-:mod:`mathbg.bearoff.build.pipblocks`); the local build runs it over a layer's blocks in
+:mod:`mathbg.bearoff.generate.pipblocks`); the local build runs it over a layer's blocks in
 parallel (:func:`layer_kernel`), the Dask backend once per task (:func:`block_kernel`).
 
 Values are stored in one of three encodings:
