@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from mathbg.rules import MatchRecord, Move, read_match
+from mathbg.rules import MatchRecord, Move, read_match, write_match
 from mathbg.rules.record import Double
 
 pytestmark = pytest.mark.gnubg(kind="exact")
@@ -96,8 +96,8 @@ def exported(gnubg, tmp_path_factory):  # type: ignore[no-untyped-def]
         rec = read_match(DATA / name)
         for tag, load, path in (
             ("orig", "import mat", DATA / name),
-            ("ours-mat", "import mat", rec.write(root / f"{name}.mat")),
-            ("ours-sgf", "load match", rec.write(root / f"{name}.sgf")),
+            ("ours-mat", "import mat", write_match(rec, root / f"{name}.mat")),
+            ("ours-sgf", "load match", write_match(rec, root / f"{name}.sgf")),
         ):
             out = root / f"{name}-{tag}"
             out.mkdir()

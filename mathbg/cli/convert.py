@@ -56,8 +56,7 @@ def run(args: argparse.Namespace) -> int:
     """Read, check and write; print one summary line."""
     from mathbg._files import check_output
     from mathbg.errors import InvalidParameterError
-    from mathbg.rules import read_match
-    from mathbg.rules.formats import format_for_path, written_by_mathbg
+    from mathbg.rules.formats import format_for_path, read_match, write_match, written_by_mathbg
 
     if args.example:
         if args.output is not None:
@@ -74,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         record = example_match()
     else:
         record = read_match(args.input, format=args.from_)
-    record.write(args.output, format=fmt, force=args.force)
+    write_match(record, args.output, format=fmt, force=args.force)
     moves = sum(1 for g in record.games for _ in g.actions)
     a, b = record.final_score
     print(f"{args.input} -> {args.output} ({fmt}): {record.length}-point match, "
