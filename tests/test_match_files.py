@@ -309,7 +309,7 @@ BAD_CASES = {
                                    " Ann Lee : 0                    Bob : 2"), 19,
                    "the score line says 0-2, the games before it give 0-1"),
     "cube": (CLASSIC.replace("Doubles => 2\n  7)  Drops", "Doubles => 3\n  7)  Drops"), 14,
-             "cube value 3 is not a power of two"),
+             "the cube value is 3, not a power of two"),
     "truncated": ("\n".join(CLASSIC.splitlines()[:21]) + "\n", 21, "has no result"),
     "wins contradicts": (CLASSIC.replace("                                  Wins 1 point",
                                          "                                  Wins 2 point"), 16,

@@ -43,8 +43,11 @@ FORMATS: dict[str, tuple[str, ...]] = {"mat": (".mat", ".txt", ".gam"), "sgf": (
 #: Largest match file read (bytes): real ones are well under a megabyte.
 MAX_BYTES = 64 * 1024 * 1024
 
-_MAT_LENGTH = re.compile(r"^\s*[+-]?\d+\s+point\s+match\s*$", re.IGNORECASE | re.MULTILINE)
-_MAT_GAME = re.compile(r"^\s*Game\s+\d+\s*$", re.MULTILINE)
+# [ \t] and not \s: a pattern that could run over line breaks would scan every run of blank
+# lines once per line (quadratic in a file of blank lines)
+_MAT_LENGTH = re.compile(r"^[ \t]*[+-]?[0-9]+[ \t]+point[ \t]+match[ \t]*\r?$",
+                         re.IGNORECASE | re.MULTILINE)
+_MAT_GAME = re.compile(r"^[ \t]*Game[ \t]+[0-9]+[ \t]*\r?$", re.MULTILINE)
 
 
 def detect(text: str) -> str | None:
@@ -56,7 +59,7 @@ def detect(text: str) -> str | None:
     ('sgf', 'mat', None)
     """
     head = text.lstrip("\ufeff \t\r\n")
-    if head.startswith("(") and re.match(r"\(\s*;", head):
+    if head.startswith("(") and re.match(r"\(\s*[;(]", head):
         return "sgf"
     if _MAT_LENGTH.search(text) or _MAT_GAME.search(text):
         return "mat"
@@ -103,6 +106,8 @@ def _decode(data: bytes, name: str) -> str:
 def _read_file(path: str | os.PathLike[str]) -> tuple[str, str]:
     """The text and the name of the match file at ``path``."""
     name = os.fspath(path)
+    if len(name) > 1024:
+        name = name[:1021] + "..."  # a message stays readable
     try:
         p = Path(path)
         size = p.stat().st_size

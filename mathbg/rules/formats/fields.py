@@ -34,14 +34,17 @@ __all__ = [
     "MAX_GAMES",
     "MAX_MATCH_LENGTH",
     "MAX_POINTS",
+    "MAX_TEXT",
     "VARIATIONS",
     "Variation",
     "clean_text",
     "cube_value",
     "player_name",
     "read_number",
+    "text_field",
     "variation_of_mat",
     "variation_of_rule",
+    "writable_text",
     "written_points",
 ]
 
@@ -58,6 +61,8 @@ MAX_POINTS = 1_000_000
 MAX_GAMES = 1_000_000
 #: Most digits a number field may have before it is refused unread.
 MAX_DIGITS = 12
+#: Longest name, tag name or tag value read (characters).
+MAX_TEXT = 1024
 
 _NUMBER = re.compile(r"[+-]?[0-9]+")
 
@@ -79,7 +84,7 @@ def read_number(
     >>> read_number("100000", "the match length", 0, 64, source="m.mat", line=3)
     Traceback (most recent call last):
     ...
-    mathbg.errors.MatchFileError: m.mat, line 3: the match length 100000 is not in 0..64
+    mathbg.errors.MatchFileError: m.mat, line 3: the match length is 100000, not in 0..64
     """
     body = text.strip()
     digits = body.lstrip("+-")
@@ -89,10 +94,10 @@ def read_number(
             source, line)
     if not _NUMBER.fullmatch(body):
         shown = body if len(body) <= 20 else body[:17] + "..."
-        raise MatchFileError(f"{what} {shown!r} is not a whole number", source, line)
+        raise MatchFileError(f"{what} is {shown!r}, not a whole number", source, line)
     value = int(body)
     if not lo <= value <= hi:
-        raise MatchFileError(f"{what} {value} is not in {lo}..{hi}", source, line)
+        raise MatchFileError(f"{what} is {value}, not in {lo}..{hi}", source, line)
     return value
 
 
@@ -109,12 +114,12 @@ def cube_value(
     >>> cube_value("12", "the cube value", 1024, source="m.mat", line=9)
     Traceback (most recent call last):
     ...
-    mathbg.errors.MatchFileError: m.mat, line 9: the cube value 12 is not a power of two
+    mathbg.errors.MatchFileError: m.mat, line 9: the cube value is 12, not a power of two
     """
     top = MAX_CUBE if limit is None else limit
     value = read_number(text, what, lo, top, source=source, line=line)
     if value & (value - 1):
-        raise MatchFileError(f"{what} {value} is not a power of two", source, line)
+        raise MatchFileError(f"{what} is {value}, not a power of two", source, line)
     return value
 
 
@@ -131,17 +136,43 @@ def clean_text(text: str) -> str:
     return "".join(" " if ch.isspace() or not ch.isprintable() else ch for ch in text)
 
 
-def player_name(text: str, side: int) -> str:
-    """A player's name as read: one line (:func:`clean_text`), stripped; an empty name is
-    the side's number, ``"Player 1"`` for player 0 (the file's first-named player).
+def text_field(text: str, what: str, *, source: str | None, line: int | None) -> str:
+    """A name, tag name or tag value as read: at most :data:`MAX_TEXT` characters (else a
+    :class:`MatchFileError` naming ``what``), on one line (:func:`clean_text`)."""
+    if len(text) > MAX_TEXT:
+        raise MatchFileError(f"{what} is {len(text)} characters long; at most {MAX_TEXT} are "
+                             "read", source, line)
+    return clean_text(text)
+
+
+def player_name(text: str, side: int, *, source: str | None = None,
+                line: int | None = None) -> str:
+    """A player's name as read (:func:`text_field`), stripped; an empty name is the
+    side's number, ``"Player 1"`` for player 0 (the file's first-named player).
 
     Examples
     --------
     >>> player_name("  Ann  Lee ", 0), player_name("", 1)
     ('Ann  Lee', 'Player 2')
     """
-    name = clean_text(text).strip()
+    name = text_field(text, f"the name of player {side}", source=source, line=line).strip()
     return name or f"Player {side + 1}"
+
+
+def writable_text(text: str, what: str, *, strip: bool = True) -> str:
+    """``text`` as both formats hold it (one line of at most :data:`MAX_TEXT` characters;
+    with ``strip``, not empty and without leading or trailing spaces), else an
+    :class:`~mathbg.errors.InvalidParameterError` naming ``what`` (for the writers: a
+    record built by hand may hold anything)."""
+    from mathbg.errors import InvalidParameterError
+
+    clean = clean_text(text)
+    if len(text) > MAX_TEXT or clean != text or (strip and (not text or text.strip() != text)):
+        raise InvalidParameterError(
+            f"{what} {text[:40]!r} cannot be written in a match file: it must be one line of "
+            f"at most {MAX_TEXT} characters" + (" without leading or trailing spaces"
+                                                if strip else ""))
+    return text
 
 
 @dataclass(frozen=True)

@@ -39,11 +39,12 @@ from mathbg.rules.formats.fields import (
     MAX_MATCH_LENGTH,
     MAX_POINTS,
     VARIATIONS,
-    clean_text,
     cube_value,
     player_name,
     read_number,
+    text_field,
     variation_of_mat,
+    writable_text,
     written_points,
 )
 from mathbg.rules.notation import parse_notation
@@ -65,7 +66,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["MAX_LINE", "parse_moves", "read", "render"]
 
 #: Longest line read (characters): real lines are under a hundred.
-MAX_LINE = 4096
+MAX_LINE = 1 << 16
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LENGTH = re.compile(r"^([+-]?[0-9]+)\s+point\s+match$", re.IGNORECASE)
@@ -153,7 +154,7 @@ def _tag(comment: str) -> tuple[str, str] | None:
     if q < 1 or not inner[q - 1].isspace() or len(inner) < q + 2 or not inner.endswith('"'):
         return None
     key = inner[:q].strip()
-    return (key, clean_text(inner[q + 1 : -1])) if key else None
+    return (key, inner[q + 1 : -1]) if key else None
 
 
 class _Reader:
@@ -189,8 +190,13 @@ class _Reader:
             if s[0] in ";#":
                 tag = _tag(s[1:])
                 if tag:
-                    self.tags[tag[0]] = tag[1]
-                    self.tag_lines[tag[0]] = n
+                    key = text_field(tag[0], "a tag's name", source=self.name, line=n)
+                    value = tag[1]  # a rule's value is read by its own bounded reader
+                    if key not in _RULE_TAGS:
+                        value = text_field(value, f"the tag {key[:40]!r}", source=self.name,
+                                           line=n)
+                    self.tags[key] = value
+                    self.tag_lines[key] = n
                 continue
             m = _LENGTH.match(s)
             if m:
@@ -293,7 +299,7 @@ class _Reader:
         if lm is None or rm is None:
             raise self.error(f"expected the score line 'name : n   name : n', found "
                              f"{s[:40]!r}", n)
-        names = (self.name_of(lm.group(1), 0), self.name_of(lm.group(3), 1))
+        names = (self.name_of(lm.group(1), 0, n), self.name_of(lm.group(3), 1, n))
         if self.players is None:
             self.players = names
         elif names != self.players:
@@ -305,11 +311,11 @@ class _Reader:
             for v, who in ((lm.group(2), names[0]), (rm.group(1), names[1])))
         draft.score_line = n
 
-    def name_of(self, text: str, side: int) -> str:
+    def name_of(self, text: str, side: int, n: int) -> str:
         """A score line's name; an empty one is the ``Player N`` tag's, or the side's
         number."""
         if text.strip():
-            return player_name(text, side)
+            return player_name(text, side, source=self.name, line=n)
         return player_name(self.tags.get(f"Player {side + 1}", ""), side)
 
     def line(self, raw: str, n: int, draft: GameDraft) -> None:
@@ -423,7 +429,7 @@ class _Reader:
         pm = _POINTS.match(text)
         if not pm:
             raise self.error(f"cannot read the result {text[:40]!r}", n)
-        return read_number(pm.group(1), "the points of the result", 1, MAX_POINTS,
+        return read_number(pm.group(1), "the number of points won", 1, MAX_POINTS,
                            source=self.name, line=n), pm.group(2)
 
     def _implicit_take(self, player: int, n: int, draft: GameDraft) -> None:
@@ -452,27 +458,23 @@ def read(text: str, *, name: str | None = None, check: bool = True) -> MatchReco
 # ----------------------------------------------------------------------------- writing
 
 
-def _move_text(cells: bytes, moves: Moves) -> str:
-    """gnubg's export style: one step per die, 25 for the bar, 0 for off, ``*`` hits."""
-    b = bytearray(cells)
+def _move_text(moves: Moves, hits: tuple[int, ...]) -> str:
+    """gnubg's export style: one step per die, 25 for the bar, 0 for off, ``*`` on the
+    first step landing on each point the play hits (the steps as the record has them)."""
+    marks = list(hits)
     out = []
     for a, t in moves:
-        hit = False
-        b[25 + (24 if a == 25 else a - 1)] -= 1
-        if t:
-            if b[24 - t] == 1:
-                hit = True
-                b[24 - t] = 0
-                b[24] += 1
-            b[25 + t - 1] += 1
+        hit = t in marks
+        if hit:
+            marks.remove(t)
         out.append(f"{a}/{t}{'*' if hit else ''}")
     return " ".join(out)
 
 
-def _entry(action: Action, cells: bytes | None) -> str:
+def _entry(action: Action, hits: tuple[int, ...]) -> str:
     if isinstance(action, Move):
         d1, d2 = action.dice
-        moves = _move_text(cells, action.moves) if cells is not None else ""
+        moves = _move_text(action.moves, hits)
         return f"{d1}{d2}: {moves}".rstrip() + " " if moves else f"{d1}{d2}:"
     if isinstance(action, Double):
         return f" Doubles => {action.value}"
@@ -485,14 +487,13 @@ def _entry(action: Action, cells: bytes | None) -> str:
     return ""  # resignations are written as the result line only, as gnubg does
 
 
-def _writable(text: str, what: str, colon: bool = True) -> str:
-    """``text`` as a .mat file holds it (one line, no leading or trailing space, not
-    empty; no colon in a name), else :class:`InvalidParameterError`."""
-    if not text or clean_text(text).strip() != text or (not colon and ":" in text):
-        why = "a colon separates a name from its score" if ":" in text else (
-            "it must be one line of text without leading or trailing spaces")
-        raise InvalidParameterError(f"{what} {text[:40]!r} cannot be written in a .mat file "
-                                    f"({why})")
+def _name(text: str, side: int) -> str:
+    """A player's name as a .mat file holds it (no colon: it separates the score)."""
+    writable_text(text, f"the name of player {side}")
+    if ":" in text:
+        raise InvalidParameterError(f"the name of player {side} {text[:40]!r} cannot be "
+                                    "written in a .mat file (a colon separates a name from "
+                                    "its score)")
     return text
 
 
@@ -502,12 +503,11 @@ def _header(record: MatchRecord) -> list[str]:
     rules = record.rules
     out: list[str] = [f"; written by {marker()}"]
     for key, value in record.tags.items():
-        _writable(key, "the tag name")
+        writable_text(key, "the tag name")
+        writable_text(value, f"the value of the tag {key[:40]!r}", strip=False)
         if '"' in key or key in _RULE_TAGS:
             raise InvalidParameterError(f"the tag name {key[:40]!r} cannot be written in a "
                                         ".mat file")
-        if clean_text(value) != value:
-            raise InvalidParameterError(f"the tag {key[:40]!r}'s value must be one line")
         out.append(f'; [{key} "{value}"]')
     variation = VARIATIONS.get(rules.variant)
     if variation is None:
@@ -535,13 +535,12 @@ def render(record: MatchRecord) -> str:
     """
     from mathbg.rules.record import Accept, Reject, Resign, replay_indexed
 
-    p0 = _writable(record.players[0], "the name of player 0", colon=False)
-    p1 = _writable(record.players[1], "the name of player 1", colon=False)
+    p0, p1 = _name(record.players[0], 0), _name(record.players[1], 1)
     out = _header(record)
-    cells_of: dict[tuple[int, int], bytes] = {}
-    for gi, d in replay_indexed(record, check=False):
-        if isinstance(d.action, Move):
-            cells_of[(gi, d.index)] = d.position.cells
+    hits_of: dict[tuple[int, int], tuple[int, ...]] = {}
+    for gi, d in replay_indexed(record, check=True):  # the legal plays: their hits
+        if isinstance(d.action, Move) and d.action.moves and d.play is not None:
+            hits_of[(gi, d.index)] = d.play.hits
     for gi, g in enumerate(record.games):
         out.append(f" Game {g.number}")
         left = f" {p0} : {g.score[0]}"
@@ -555,7 +554,7 @@ def render(record: MatchRecord) -> str:
             if slot % 2 != a.player:
                 slot += 1
             rows.setdefault(slot // 2 + 1, ["", ""])[a.player] = _entry(
-                a, cells_of.get((gi, i)))
+                a, hits_of.get((gi, i), ()))
             slot += 1
         wins_line = None
         if g.result is not None:

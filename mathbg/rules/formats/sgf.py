@@ -38,11 +38,12 @@ from mathbg.rules.formats.fields import (
     MAX_MATCH_LENGTH,
     MAX_POINTS,
     VARIATIONS,
-    clean_text,
     cube_value,
     player_name,
     read_number,
+    text_field,
     variation_of_rule,
+    writable_text,
     written_points,
 )
 from mathbg.rules.record import (
@@ -220,6 +221,9 @@ class _Reading:
     def error(self, message: str, line: int) -> MatchFileError:
         return MatchFileError(message, self.name, line)
 
+    def text(self, text: str, what: str, line: int) -> str:
+        return text_field(text, what, source=self.name, line=line)
+
     def number(self, text: str, what: str, lo: int, hi: int, line: int) -> int:
         return read_number(text, what, lo, hi, source=self.name, line=line)
 
@@ -239,14 +243,13 @@ class _Reading:
         top = length or MAX_POINTS
         score = (self.number(mi.get("ws", "0"), "White's score (MI ws)", 0, top, line),
                  self.number(mi.get("bs", "0"), "Black's score (MI bs)", 0, top, line))
-        players = (player_name(props.get("PW", [""])[0], 0),
-                   player_name(props.get("PB", [""])[0], 1))
+        players = (player_name(props.get("PW", [""])[0], 0, source=self.name, line=line),
+                   player_name(props.get("PB", [""])[0], 1, source=self.name, line=line))
         tags: dict[str, str] = {}
-        for prop, key in _TAG_PROPS:
+        for prop, key in (*_TAG_PROPS, ("DT", "EventDate")):
             if prop in props:
-                tags[key] = clean_text(props[prop][0])
-        if "DT" in props:
-            tags["EventDate"] = clean_text(props["DT"][0]).replace("-", ".")
+                value = self.text(props[prop][0], f"{prop}", line)
+                tags[key] = value.replace("-", ".") if prop == "DT" else value
         rules, mx_tags = self.rules(props, length, line)
         self.games += 1
         return _Root(length, number, score, players, rules, tags, mx_tags)
@@ -282,12 +285,12 @@ class _Reading:
                 beavers = val.strip() == "1"
             elif k == "tag":
                 key, _, value = val.partition("=")
-                key = _tag_name(clean_text(key).strip(), decode=True)
+                key = _tag_name(self.text(key, "an MX tag's name", line).strip(), decode=True)
                 if not key or '"' in key or key in _RULE_TAGS:
                     raise self.error(f"MX tag {key[:40]!r} is not an event tag's name", line)
                 if mx_tags is None:
                     mx_tags = {}
-                mx_tags[key] = clean_text(value)
+                mx_tags[key] = self.text(value, f"the MX tag {key[:40]!r}", line)
         rules = MatchRules(crawford=crawford and bool(length), jacoby=jacoby, beavers=beavers,
                            cube_limit=cube_limit, variant=variant)
         return rules, mx_tags
@@ -311,7 +314,7 @@ class _Reading:
             m = _RESULT.match(value)
             if not m:
                 raise self.error(f"cannot read the result RE[{value[:20]}]", tree[0].line)
-            points = self.number(m.group(2), "the points of the result (RE)", 1, MAX_POINTS,
+            points = self.number(m.group(2), "the number of points won (RE)", 1, MAX_POINTS,
                                  tree[0].line)
             draft.wins = (0 if m.group(1).upper() == "W" else 1, points)
             draft.wins_line = tree[0].line
@@ -439,13 +442,11 @@ def render(record: MatchRecord) -> str:
     from mathbg._files import marker
 
     version = marker().split(" ", 1)[1]
-    for who, name in zip(("player 0", "player 1"), record.players, strict=True):
-        if not name or clean_text(name).strip() != name:
-            raise InvalidParameterError(f"the name of {who} {name[:40]!r} must be one line "
-                                        "of text without leading or trailing spaces")
+    for side, name in enumerate(record.players):
+        writable_text(name, f"the name of player {side}")
     for key, value in record.tags.items():
-        if not key or clean_text(key).strip() != key or clean_text(value) != value:
-            raise InvalidParameterError(f"the tag {key[:40]!r} must be one line of text")
+        writable_text(key, "the tag name")
+        writable_text(value, f"the value of the tag {key[:40]!r}", strip=False)
     out = []
     rules = record.rules
     p0, p1 = record.players
