@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from test_match_reproducers import RESIGNED
 
 from mathbg.rules import MatchRecord, Move, read_match, write_match
 from mathbg.rules.record import Double
@@ -149,16 +150,6 @@ for load, path in {jobs!r}:
                  bool(g["info"].get("resigned"))] for g in m["games"]])
 json.dump(out, open({result!r}, "w"))
 """
-
-RESIGNED = """\
- 5 point match
-
- Game 1
- Ann : 0                        Bob : 0
-  1) 31: 8/5 6/5
-                                  Wins 5 points and the match
-"""
-
 
 def _cases() -> dict[str, str]:
     """Files gnubg must read as mathbg does: a match resigned on move 1, Backgammon

@@ -48,20 +48,10 @@ from mathbg.rules.formats.fields import (
     written_points,
 )
 from mathbg.rules.notation import parse_notation
-from mathbg.rules.record import (
-    Beaver,
-    Double,
-    GameDraft,
-    MatchBuilder,
-    MatchRecord,
-    MatchRules,
-    Move,
-    Pass,
-    Take,
-)
+from mathbg.rules.record import Beaver, Double, GameDraft, MatchBuilder, Move, Pass, Take
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mathbg.rules.record import Action, Moves
+    from mathbg.rules.record import Action, MatchRecord, MatchRules, Moves
 
 __all__ = ["MAX_LINE", "parse_moves", "read", "render"]
 
@@ -222,6 +212,8 @@ class _Reader:
         if "CubeLimit" in self.tags:
             limit = cube_value(self.tags["CubeLimit"], "the cube limit", MAX_CUBE,
                                source=self.name, line=self.tag_lines["CubeLimit"], lo=1)
+        from mathbg.rules.record import MatchRules
+
         return MatchRules(
             crawford=flag("Crawford", True) and bool(self.length),
             jacoby=flag("Jacoby", False),

@@ -30,33 +30,14 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from mathbg.errors import InvalidParameterError, MatchFileError
-from mathbg.rules.formats.fields import (
-    MAX_CUBE,
-    MAX_GAMES,
-    MAX_MATCH_LENGTH,
-    MAX_POINTS,
-    VARIATIONS,
-    cube_value,
-    player_name,
-    read_number,
-    text_field,
-    variation_of_rule,
-    writable_text,
-    written_points,
-)
-from mathbg.rules.record import (
-    Beaver,
-    Double,
-    GameDraft,
-    MatchBuilder,
-    MatchRecord,
-    MatchRules,
-    Move,
-    Pass,
-    Take,
-)
+from mathbg.rules.formats import fields
+from mathbg.rules.record import Beaver, Double, GameDraft, MatchBuilder, Move, Pass, Take
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.rules.record import MatchRecord, MatchRules
 
 __all__ = ["read", "render"]
 
@@ -222,10 +203,10 @@ class _Reading:
         return MatchFileError(message, self.name, line)
 
     def text(self, text: str, what: str, line: int) -> str:
-        return text_field(text, what, source=self.name, line=line)
+        return fields.text_field(text, what, source=self.name, line=line)
 
     def number(self, text: str, what: str, lo: int, hi: int, line: int) -> int:
-        return read_number(text, what, lo, hi, source=self.name, line=line)
+        return fields.read_number(text, what, lo, hi, source=self.name, line=line)
 
     def root(self, root: _Node) -> _Root:
         props, line = root.props, root.line
@@ -237,14 +218,16 @@ class _Reading:
             k, _, val = v.partition(":")
             mi[k.strip()] = val.strip()
         length = self.number(mi.get("length", "0"), "the match length (MI length)", 0,
-                             MAX_MATCH_LENGTH, line)
-        number = (self.number(mi["game"], "the game number (MI game)", 0, MAX_GAMES - 1, line)
-                  + 1 if "game" in mi else self.games + 1)
-        top = length or MAX_POINTS
+                             fields.MAX_MATCH_LENGTH, line)
+        number = self.games + 1
+        if "game" in mi:
+            number = self.number(mi["game"], "the game number (MI game)", 0,
+                                 fields.MAX_GAMES - 1, line) + 1
+        top = length or fields.MAX_POINTS
         score = (self.number(mi.get("ws", "0"), "White's score (MI ws)", 0, top, line),
                  self.number(mi.get("bs", "0"), "Black's score (MI bs)", 0, top, line))
-        players = (player_name(props.get("PW", [""])[0], 0, source=self.name, line=line),
-                   player_name(props.get("PB", [""])[0], 1, source=self.name, line=line))
+        players = (fields.player_name(props.get("PW", [""])[0], 0, source=self.name, line=line),
+                   fields.player_name(props.get("PB", [""])[0], 1, source=self.name, line=line))
         tags: dict[str, str] = {}
         for prop, key in (*_TAG_PROPS, ("DT", "EventDate")):
             if prop in props:
@@ -269,7 +252,7 @@ class _Reading:
                     no_cube = True
                 elif low in ("crawfordgame", ""):
                     continue
-                elif (found := variation_of_rule(token)) is not None:
+                elif (found := fields.variation_of_rule(token)) is not None:
                     variant = self.registered(found.ruleset, token, line)
                 else:
                     raise self.error(f"rules RU[{rule[:40]}]: {token[:20]!r} is not a rule "
@@ -279,8 +262,9 @@ class _Reading:
         for v in props.get("MX", []):
             k, _, val = v.partition(":")
             if k == "cube_limit":
-                cube_limit = cube_value(val, "the cube limit (MX cube_limit)", MAX_CUBE,
-                                        source=self.name, line=line, lo=1)
+                cube_limit = fields.cube_value(val, "the cube limit (MX cube_limit)",
+                                               fields.MAX_CUBE, source=self.name, line=line,
+                                               lo=1)
             elif k == "beavers":
                 beavers = val.strip() == "1"
             elif k == "tag":
@@ -291,6 +275,8 @@ class _Reading:
                 if mx_tags is None:
                     mx_tags = {}
                 mx_tags[key] = self.text(value, f"the MX tag {key[:40]!r}", line)
+        from mathbg.rules.record import MatchRules
+
         rules = MatchRules(crawford=crawford and bool(length), jacoby=jacoby, beavers=beavers,
                            cube_limit=cube_limit, variant=variant)
         return rules, mx_tags
@@ -314,7 +300,7 @@ class _Reading:
             m = _RESULT.match(value)
             if not m:
                 raise self.error(f"cannot read the result RE[{value[:20]}]", tree[0].line)
-            points = self.number(m.group(2), "the number of points won (RE)", 1, MAX_POINTS,
+            points = self.number(m.group(2), "the number of points won (RE)", 1, fields.MAX_POINTS,
                                  tree[0].line)
             draft.wins = (0 if m.group(1).upper() == "W" else 1, points)
             draft.wins_line = tree[0].line
@@ -339,11 +325,11 @@ class _Reading:
         low = value.lower()
         if low == "double":
             if state.doubler is not None and state.doubler != player:
-                state.offered = min(2 * state.offered, 2 * MAX_CUBE)
+                state.offered = min(2 * state.offered, 2 * fields.MAX_CUBE)
                 draft.add(Beaver(player, state.offered), node.line)
                 state.beaver = True
             else:
-                state.offered = min(2 * state.cube, 2 * MAX_CUBE)
+                state.offered = min(2 * state.cube, 2 * fields.MAX_CUBE)
                 draft.add(Double(player, state.offered), node.line)
                 state.beaver = False
             state.doubler = player
@@ -422,7 +408,7 @@ def _root_rules(record: MatchRecord, crawford_game: bool) -> list[str]:
             tokens.append("CrawfordGame")
     if rules.jacoby:
         tokens.append("Jacoby")
-    variation = VARIATIONS.get(rules.variant)
+    variation = fields.VARIATIONS.get(rules.variant)
     if variation is None:
         raise InvalidParameterError(f"an .sgf file cannot hold the variant {rules.variant!r}")
     if variation.sgf:
@@ -443,10 +429,10 @@ def render(record: MatchRecord) -> str:
 
     version = marker().split(" ", 1)[1]
     for side, name in enumerate(record.players):
-        writable_text(name, f"the name of player {side}")
+        fields.writable_text(name, f"the name of player {side}")
     for key, value in record.tags.items():
-        writable_text(key, "the tag name")
-        writable_text(value, f"the value of the tag {key[:40]!r}", strip=False)
+        fields.writable_text(key, "the tag name")
+        fields.writable_text(value, f"the value of the tag {key[:40]!r}", strip=False)
     out = []
     rules = record.rules
     p0, p1 = record.players
@@ -466,7 +452,7 @@ def render(record: MatchRecord) -> str:
         root.extend(_root_rules(record, crawford))
         if g.result is not None:
             r = g.result
-            points, _ = written_points(record, gi)
+            points, _ = fields.written_points(record, gi)
             root.append(f"RE[{'WB'[r.winner]}+{points}{'R' if r.kind == 'resign' else ''}]")
         mx = []
         if rules.cube_limit is not None:
