@@ -13,11 +13,15 @@ told from the contents), replay every game checking every play against the legal
 and every result against the rules, and write it as .mat (gnubg's export style) or .sgf.
 The output format comes from OUT's extension (.mat/.txt or .sgf) unless --to says it.
 
-A file that is not a match, is truncated or binary, has a line mathbg cannot read, an
-illegal play, a score line that contradicts the games before it or a cube value that is
-not a power of two: one line naming the file and the line, exit status 2. OUT is written
-only when the whole match was read; an existing OUT that mathbg did not write is not
-replaced without --force."""
+A file that is not a match, is truncated or binary, has a line mathbg cannot read, a
+number out of its range (a match length above 64 as in gnubg, a score past the length, a
+cube value that is not a power of two), an illegal play, a score line that contradicts
+the games before it, a result in the middle of a game or a match that contradicts its own
+length: one line naming the file and the line, exit status 2. A resignation is read as
+gnubg reads it (its level from the points and the cube); one whose points are implausible
+(a forfeit's "Wins 4016 points") is read the same way with a one-line warning. OUT is
+written only when the whole match was read, and mathbg reads it back to the same record;
+an existing OUT that mathbg did not write is not replaced without --force."""
 
 EPILOG = """\
 examples:
