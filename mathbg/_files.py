@@ -210,6 +210,10 @@ def written_by_mathbg(path: PathLike) -> bool:
         return software is not None and software.startswith("mathbg ")
     if head.startswith(b"%PDF"):
         return bool(_PDF_CREATOR.search(head) or _PDF_CREATOR.search(tail))
+    if head.startswith(b"; written by mathbg "):  # a match file (.mat)
+        return True
+    if head.startswith(b"(;"):  # a match file (.sgf): the application property
+        return b"AP[mathbg:" in head
     text_head = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if text_head.startswith(b"["):  # an INI-style XG .met
         return bool(_XG_COMMENT.search(head))

@@ -58,9 +58,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Read, check and write; print one summary line."""
-    from mathbg._files import check_output
+    from mathbg._files import check_output, written_by_mathbg
     from mathbg.errors import InvalidParameterError
-    from mathbg.rules.formats import format_for_path, read_match, write_match, written_by_mathbg
+    from mathbg.rules.formats import format_for_path, read_match, write_match
 
     if args.example:
         if args.output is not None:

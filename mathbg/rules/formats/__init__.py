@@ -34,7 +34,6 @@ __all__ = [
     "read_match",
     "render_match",
     "write_match",
-    "written_by_mathbg",
 ]
 
 #: Formats mathbg reads and writes, with the file extensions that name them.
@@ -245,23 +244,10 @@ def write_match(
     TargetExistsError
         The target exists and mathbg did not write it (without ``force``).
     """
-    from mathbg._files import write_output
+    from mathbg._files import write_output, written_by_mathbg
 
     target = Path(path)
     fmt = format or format_for_path(target)
     text = render_match(record, fmt)
     return write_output(target, text, what=f".{fmt} match file", force=force,
                         is_ours=written_by_mathbg)
-
-
-def written_by_mathbg(path: Path) -> bool:
-    """Did mathbg write this match file? (a ``.mat`` file's first line ``; written by
-    mathbg ...``, an ``.sgf`` file's ``AP[mathbg:...]``)."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(512)
-    except OSError:
-        return False
-    return head.startswith(b"; written by mathbg ") or (
-        head.startswith(b"(;") and b"AP[mathbg:" in head
-    )
