@@ -183,6 +183,7 @@ def test_a_stored_batch_is_bound_to_what_it_is(tmp_path: Path, damage: str) -> N
     assert _same_bits(selfplay_met(3, store=store, **kw), clean)
 
 
+@pytest.mark.extra("engine")
 def test_gnubg_nn_same_bits_twice() -> None:
     pytest.importorskip("gnubg_nn")
     m1 = selfplay_met(2, games=60, batch_size=60, seed=2, progress=False)
@@ -194,6 +195,7 @@ def test_gnubg_nn_same_bits_twice() -> None:
     assert scores.loc["crawford", "mean_cube"] == 1.0
 
 
+@pytest.mark.extra("engine")
 @pytest.mark.dask
 @pytest.mark.slow
 def test_local_cluster_gives_the_same_bits() -> None:
@@ -230,7 +232,8 @@ def test_local_cluster_gives_the_same_bits() -> None:
             "no cube limit",
         ),
         ({"players": ("instant:0.5,0.1", None)}, InvalidParameterError, "5 probabilities"),
-        ({"batch_size": 100}, InvalidParameterError, "multiple of 30"),
+        ({"batch_size": 100, "players": (INSTANT, INSTANT)}, InvalidParameterError,
+         "multiple of 30"),
     ],
 )
 def test_bad_input_fails_before_any_work(kwargs, error, words) -> None:
@@ -435,6 +438,7 @@ def test_cube_life_fit_recovers_a_known_cube_life() -> None:
     assert row.cube_life == pytest.approx(0.5, abs=1e-9) and row.decisions == m
 
 
+@pytest.mark.extra("engine")
 def test_cube_life_frame_with_gnubg_nn() -> None:
     pytest.importorskip("gnubg_nn")
     met = selfplay_met(2, games=60, batch_size=60, seed=3, fit_cube_life=True, progress=False)
@@ -526,6 +530,7 @@ def test_target_stderr_bad_input(kwargs, words) -> None:
 # ----------------------------------------------------------------------------- noisy players
 
 
+@pytest.mark.extra("engine")
 def test_noise_zero_is_the_plain_player_bit_for_bit() -> None:
     nn = pytest.importorskip("gnubg_nn")
     from mathbg.analysis.gnubg_nn import noisy_move
@@ -548,6 +553,7 @@ def test_noise_zero_is_the_plain_player_bit_for_bit() -> None:
         assert _same_bits(plain, selfplay_met(2, players=(zero, "gnubg-nn"), **kw))
 
 
+@pytest.mark.extra("engine")
 def test_a_noisy_player_loses() -> None:
     pytest.importorskip("gnubg_nn")
     # noise of 0.1 points a play (twice gnubg's "beginner") against the plain network at
@@ -571,6 +577,7 @@ def test_a_noisy_player_loses() -> None:
         ("gnubg-nn:plies=9", "gnubg-nn offers plies"),
     ],
 )
+@pytest.mark.extra("engine")
 def test_bad_player_settings(player: str, words: str) -> None:
     pytest.importorskip("gnubg_nn")
     with pytest.raises(InvalidParameterError) as info:
@@ -602,6 +609,7 @@ def test_regression_estimator_removes_a_control_exactly() -> None:
     assert _estimate(values, strata, np.zeros((1200, 1))) == _estimate(values, strata)
 
 
+@pytest.mark.extra("engine")
 @pytest.mark.slow
 def test_luck_of_the_first_rolls_keeps_the_table() -> None:
     pytest.importorskip("gnubg_nn")
@@ -641,6 +649,7 @@ def test_a_local_store_needs_no_fsspec(
     assert "pip install 'mathbg[dask]'" in err and "memory://run" in err and err.count("\n") == 1
 
 
+@pytest.mark.extra("dask")
 def test_a_store_url_works_with_fsspec() -> None:
     pytest.importorskip("fsspec")
     kw = {"games": 60, "players": (INSTANT, INSTANT), "cube_limit": 1, "progress": False}
