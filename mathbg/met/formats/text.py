@@ -230,11 +230,17 @@ def parse_json(data: bytes | str, *, length: int | None = None, path: Path | Non
 def _measured(obj: dict[str, Any]) -> dict[str, Any]:
     """A measured table's error bars, game counts and metadata (null: exact, NaN)."""
     out: dict[str, Any] = {}
-    for key in ("stderr", "post_stderr", "games", "post_games"):
+
+    def cells(row: Any) -> list[float]:
+        return [np.nan if v is None else v for v in row]
+
+    for key in ("stderr", "games"):
         if obj.get(key) is not None:
-            out[key] = np.array(
-                [[np.nan if v is None else v for v in row] for row in obj[key]], dtype=np.float64
-            )
+            out[key] = np.array([cells(row) for row in obj[key]], dtype=np.float64)
+    for key in ("post_stderr", "post_games"):  # shaped as post (player 1's beside it)
+        if obj.get(key) is not None:
+            row0 = cells(obj[key])
+            out[key] = np.array([row0, cells(obj.get(f"{key}_player1", row0))], dtype=np.float64)
     if isinstance(obj.get("metadata"), dict):
         out["metadata"] = obj["metadata"]
     return out
