@@ -211,8 +211,11 @@ def format_xg(met: MET, *, decimals: int | None = None, version: str = "1.0") ->
     Examples
     --------
     >>> from mathbg.met import load
-    >>> format_xg(load("kazaross-xg2", length=2)).splitlines()[-3:]
+    >>> text = format_xg(load("kazaross-xg2", length=2))
+    >>> text.splitlines()[-3:]
     ['Size=2', '1=0.5 0.67736', '2=0.32264 0.5']
+    >>> parse_xg(text).pre.tolist()  # read back
+    [[0.5, 0.67736], [0.32264, 0.5]]
     """
     if not np.array_equal(met.post[0], met.post[1]):
         raise METFormatError(
