@@ -91,7 +91,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -708,6 +708,12 @@ class ScorePoints:
     players: tuple[PlayerPoints, PlayerPoints]
     free_drop: bool = False
 
+    #: The fields :meth:`to_frame` records in ``df.attrs``: the score and what the points
+    #: were computed with.
+    FRAME_ATTRS: ClassVar[tuple[str, ...]] = (
+        "met", "away", "cube", "owner", "state", "gammons", "backgammons", "cube_life",
+    )  # fmt: skip
+
     @property
     def free_recube(self) -> bool:
         """Somebody's double here is met by the taker's free redouble (dead != no recube)."""
@@ -744,20 +750,9 @@ class ScorePoints:
         for name, away, p in zip(("player", "opponent"), self.away, self.players, strict=True):
             d = p.as_dict()
             rows.append({"player": name, "away": away, **{k: d[k] for k in POINT_FIELDS}})
-        # the result's fields passed by name (same shape as other keyword calls, no shared logic)
-        return frame(
-            rows,
-            name=f"cube points at {self.away[0]}-away/{self.away[1]}-away, cube {self.cube}",
-            index="player",
-            met=self.met,
-            away=self.away,
-            cube=self.cube,
-            owner=self.owner,
-            state=self.state,
-            gammons=self.gammons,
-            backgammons=self.backgammons,
-            cube_life=self.cube_life,
-        )
+        name = f"cube points at {self.away[0]}-away/{self.away[1]}-away, cube {self.cube}"
+        attrs = {field: getattr(self, field) for field in self.FRAME_ATTRS}
+        return frame(rows, name=name, index="player", **attrs)
 
 
 def points(

@@ -650,17 +650,16 @@ class MoneyPoints:
     too_good: MoneyPoint
 
     POINTS = ("take", "beaver", "raccoon", "initial_double", "redouble", "cash", "too_good")
+    #: What the points were computed from (in :meth:`as_dict` and the frame's ``attrs``).
+    SETTINGS = ("W", "L", "cube_life", "jacoby", "beavers")
+
+    def _settings(self) -> dict[str, float | bool]:
+        """The :attr:`SETTINGS` by name."""
+        return {name: getattr(self, name) for name in self.SETTINGS}
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready: each point as ``{"dead": .., "live": .., "x": ..}``."""
-        out: dict[str, object] = {
-            "state": "money",
-            "W": self.W,
-            "L": self.L,
-            "cube_life": self.cube_life,
-            "jacoby": self.jacoby,
-            "beavers": self.beavers,
-        }
+        out: dict[str, object] = {"state": "money", **self._settings()}
         for name in self.POINTS:
             out[name] = getattr(self, name).as_dict()
         return out
@@ -671,16 +670,8 @@ class MoneyPoints:
         from mathbg._output import frame
 
         rows = [{"point": name, **getattr(self, name).as_dict()} for name in self.POINTS]
-        return frame(
-            rows,
-            name="money points (Janowski) of the first-named player",
-            index="point",
-            W=self.W,
-            L=self.L,
-            cube_life=self.cube_life,
-            jacoby=self.jacoby,
-            beavers=self.beavers,
-        )
+        name = "money points (Janowski) of the first-named player"
+        return frame(rows, name=name, index="point", **self._settings())
 
 
 def money_points(
