@@ -6,7 +6,6 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from mathbg.cli._args import (
-    add_command,
     add_decimals,
     add_engine_argument,
     add_force,
@@ -21,6 +20,7 @@ from mathbg.cli._args import (
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.analysis.matrix import MatrixOptions
 
+HELP = "a position's cube action at every score"
 DESCRIPTION = """\
 The cube action of the side on roll at every score of a match (roller A-away, opponent
 B-away; the Crawford game and post-Crawford where a side is 1-away), the 1-cube centred
@@ -48,15 +48,8 @@ examples:
   mathbg analyze --file ids.txt --length 7 --csv out.csv"""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``analyze`` subcommand."""
-    p = add_command(
-        subparsers,
-        "analyze",
-        help="a position's cube action at every score",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``analyze`` command's arguments and handler."""
     p.add_argument("position", nargs="?", metavar="POSITION",
                    help="gnubg Position ID, POSID:MATCHID or XGID")  # fmt: skip
     where = p.add_mutually_exclusive_group()
@@ -94,7 +87,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--file", metavar="IDS.txt", help="batch: one position per line")
     p.add_argument("--csv", metavar="OUT", help="batch: write every row to this CSV file")
     add_force(p)
-    p.set_defaults(handler=run)
 
 
 def _probs(text: str | None) -> list[float] | None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from mathbg.cli._args import add_command, add_force
+from mathbg.cli._args import add_force
 
+HELP = "convert a match file (.mat dialects, .sgf) to .mat or .sgf, every play checked"
 DESCRIPTION = """\
 Read a match file (Jellyfish/gnubg .mat in any of its dialects: gnubg, Jellyfish,
 Backgammon Galaxy and Studio, XG's export, OpenGammon; or gnubg's .sgf; the format is
@@ -31,15 +32,8 @@ examples:
   mathbg convert galaxy-export.txt out.txt --to mat"""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``convert`` subcommand."""
-    parser = add_command(
-        subparsers,
-        "convert",
-        help="convert a match file (.mat dialects, .sgf) to .mat or .sgf, every play checked",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``convert`` command's arguments and handler."""
     parser.add_argument("input", metavar="IN",
                         help="the match file to read (.mat/.txt or .sgf); with --example, "
                         "the file to write")
@@ -53,7 +47,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--from", dest="from_", choices=("mat", "sgf"),
                         help="input format (default: told from the contents)")
     add_force(parser)
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
