@@ -15,11 +15,12 @@ Cube life: :func:`mathbg.cube.life.cube_life` of the position's class (gnubg 1.0
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
+from numpy.typing import NDArray
 
 from mathbg._output import FrameMixin
 from mathbg.errors import EngineNotAvailableError, InvalidParameterError, InvalidPositionError
@@ -34,6 +35,8 @@ __all__ = [
     "TWO_SIDED_POINTS",
     "BatchEvaluator",
     "Board",
+    "Candidates",
+    "clip_chances",
     "EngineNotAvailableError",
     "Evaluation",
     "Evaluator",
@@ -380,6 +383,60 @@ class GameEnd(NamedTuple):
     result: int
 
 
+def clip_chances(probs: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Rows of chances made consistent: NaN read as 0, then each clipped into its bounds
+    (``0 <= WB <= WG <= W <= 1``, ``0 <= LB <= LG <= 1 - W``), as gnubg's sanity check.
+
+    Parameters
+    ----------
+    probs : ndarray, shape (k, 5)
+        Chances as an engine gives them.
+
+    Returns
+    -------
+    ndarray, shape (k, 5)
+        Each row within its bounds (consistent rows unchanged).
+
+    Examples
+    --------
+    >>> clip_chances(np.array([[0.97, 0.9800001, 0.01, 0.0300002, -1e-7]])).round(6).tolist()
+    [[0.97, 0.97, 0.01, 0.03, 0.0]]
+    """
+    p = np.where(np.isnan(probs), 0.0, probs)
+    out = np.empty_like(p)
+    out[:, 0] = np.clip(p[:, 0], 0.0, 1.0)
+    out[:, 1] = np.minimum(np.maximum(p[:, 1], 0.0), out[:, 0])
+    out[:, 2] = np.minimum(np.maximum(p[:, 2], 0.0), out[:, 1])
+    out[:, 3] = np.minimum(np.maximum(p[:, 3], 0.0), 1.0 - out[:, 0])
+    out[:, 4] = np.minimum(np.maximum(p[:, 4], 0.0), out[:, 3])
+    return out
+
+
+class Candidates(NamedTuple):
+    """Every legal play of a roll, as a player sees them: the next side on roll's cubeless
+    chances after each play, and the boards on demand (a rollout ranks the plays by the
+    match score's values and asks for the board of the one it plays).
+
+    Attributes
+    ----------
+    chances : ndarray, shape (k, 5)
+        The next side on roll's chances after play ``i`` (gnubg's five outputs, cumulative
+        gammons) as the engine gives them (a network's may break their bounds by a little
+        or be NaN: :func:`clip_chances` makes the ones a caller uses consistent); a play
+        that ends the game has the chances of the finished game (0 wins for the next side
+        on roll).
+    keys : sequence
+        One key per play, for :attr:`after`.
+    after : callable
+        ``after(key)``: the board after the play seen by the next side on roll, or
+        :class:`GameEnd` when the play ends the game.
+    """
+
+    chances: NDArray[np.float64]
+    keys: Sequence[Any]
+    after: Callable[[Any], Board | GameEnd]
+
+
 @runtime_checkable
 class Player(Protocol):
     """Anything that plays backgammon: the ``play`` capability of an engine.
@@ -432,4 +489,11 @@ class Player(Protocol):
         """The side on roll's 0-ply cubeless equity after its play for each of the 21 rolls
         (:data:`mathbg.rules.dice.ROLLS` order) and their dice-weighted mean last, or None
         when the player does not measure the luck of a roll."""
+        ...
+
+    def candidates(self, board: Board, d1: int, d2: int, plies: int | None = None) -> Candidates:
+        """Every legal play of the roll ``d1, d2`` with the next side's chances after it,
+        evaluated at ``plies`` (None: the player's own), for a caller that chooses the play
+        itself (the rollouts: by the match score's values); a roll without a legal play
+        gives the one "play" that passes the turn."""
         ...

@@ -47,6 +47,7 @@ from mathbg.analysis.base import (
     TWO_SIDED_POINTS,
     BatchEvaluator,
     Board,
+    Candidates,
     EngineNotAvailableError,
     Evaluation,
     Evaluator,
@@ -215,6 +216,9 @@ class ExactPlayer:
 
     def roll_equities(self, board: Board) -> tuple[float, ...] | None:
         return None
+
+    def candidates(self, board: Board, d1: int, d2: int, plies: int | None = None) -> Candidates:
+        raise self._refuse()
 
 
 class RaceEvaluator(_Base):

@@ -46,10 +46,10 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
 from mathbg.analysis.base import (
     BatchEvaluator,
     Board,
+    Candidates,
     EngineNotAvailableError,
     Evaluation,
     GameEnd,
@@ -181,8 +181,9 @@ def sane_probabilities(probs: Sequence[float]) -> tuple[float, float, float, flo
     """gnubg-nn's five outputs made consistent (as gnubg's own sanity check does).
 
     The network's float32 outputs can break ``0 <= WB <= WG <= W <= 1``, ``0 <= LB <= LG
-    <= 1 - W`` by a little in rare positions; each is clipped into its bounds (consistent
-    chances are returned unchanged).
+    <= 1 - W`` by a little in rare positions, and are NaN in a few near-finished bearoffs
+    (read as 0); each is clipped into its bounds (consistent chances are returned
+    unchanged).
 
     Parameters
     ----------
@@ -199,12 +200,23 @@ def sane_probabilities(probs: Sequence[float]) -> tuple[float, float, float, flo
     >>> sane_probabilities([0.97, 0.9800001, 0.01, 0.0300002, -1e-7])
     (0.97, 0.97, 0.01, 0.030000000000000027, 0.0)
     """
-    w = min(max(float(probs[0]), 0.0), 1.0)
-    wg = min(max(float(probs[1]), 0.0), w)
-    wb = min(max(float(probs[2]), 0.0), wg)
-    lg = min(max(float(probs[3]), 0.0), 1.0 - w)
-    lb = min(max(float(probs[4]), 0.0), lg)
+    p = [v if v == v else 0.0 for v in map(float, probs)]  # NaN -> 0
+    w = min(max(p[0], 0.0), 1.0)
+    wg = min(max(p[1], 0.0), w)
+    wb = min(max(p[2], 0.0), wg)
+    lg = min(max(p[3], 0.0), 1.0 - w)
+    lb = min(max(p[4], 0.0), lg)
     return w, wg, wb, lg, lb
+
+
+def _end(after: Board) -> GameEnd | None:
+    """The end of the game on a board after a play (the mover, row 0, has borne off)."""
+    if any(after[0]):
+        return None
+    other = after[1]
+    if sum(other) == 15:
+        return GameEnd(True, 3 if any(other[18:]) else 2)
+    return GameEnd(True, 1)
 
 
 def noisy_move(
@@ -359,13 +371,36 @@ class GnubgNNPlayer:
             key = noisy_move(nn, board, d1, d2, self.plies, self.noise, noise)
         else:
             _, key = nn.best_move(board, d1, d2, n=self.plies, b=1)
-        after = nn.board_from_position_key(key)  # (mover, other): the next roller's view
-        if any(after[0]):
-            return after  # type: ignore[no-any-return]
-        other = after[1]
-        if sum(other) == 15:
-            return GameEnd(True, 3 if any(other[18:]) else 2)
-        return GameEnd(True, 1)
+        after: Board = nn.board_from_position_key(key)  # (mover, other): the next roller's
+        return _end(after) or after
+
+    def _after(self, key: str) -> Board | GameEnd:
+        after: Board = self._nn.board_from_position_key(key)
+        return _end(after) or after
+
+    def candidates(self, board: Board, d1: int, d2: int, plies: int | None = None) -> Candidates:
+        """gnubg-nn's candidate plays (``best_move(..., list=1)``) at ``plies`` (default the
+        player's), the next roller's chances after each (a play that bears off the last
+        checker: the finished game's; a forced play, which ``best_move`` does not
+        evaluate: the network's chances after it)."""
+        nn = self._nn
+        n = self.plies if plies is None else plies
+        _, key, cands = nn.best_move(board, d1, d2, n=n, b=1, list=1)
+        if not cands:  # no legal play: the turn passes
+            probs = nn.probabilities(nn.board_from_position_key(key), n)
+            return Candidates(np.array([probs], dtype=np.float64), [key], self._after)
+        keys = [c[0] for c in cands]
+        if len(cands) == 1:  # a forced play is not evaluated (placeholder chances)
+            probs = nn.probabilities(nn.board_from_position_key(keys[0]), n)
+            chances = np.array([probs], dtype=np.float64)
+        else:
+            chances = np.array([c[2] for c in cands], dtype=np.float64)
+        if sum(board[1]) <= 4:  # the mover may bear off his last checker
+            for i, k in enumerate(keys):
+                end = _end(nn.board_from_position_key(k))
+                if end is not None:
+                    chances[i] = (0.0, 0.0, 0.0, float(end.result >= 2), float(end.result == 3))
+        return Candidates(chances, keys, self._after)
 
     def roll_equities(self, board: Board) -> tuple[float, ...]:
         """The roller's 0-ply cubeless equity after gnubg-nn's best play for each of the 21

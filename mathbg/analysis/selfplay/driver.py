@@ -312,7 +312,7 @@ class _Build:
             for k in range(planned[e]):
                 if (e, k) in results:
                     continue
-                got = self.store.get(e, k) if self.store is not None else None
+                got = self.store.get_batch(e, k) if self.store is not None else None
                 if got is not None:
                     results[(e, k)] = got
                     if self.bar is not None:
@@ -326,7 +326,7 @@ class _Build:
         for job, res in _execute(jobs, self.client):
             results[(job.entry, job.batch)] = res
             if self.store is not None:
-                self.store.put(job.entry, job.batch, res)
+                self.store.put_batch(job.entry, job.batch, res)
             if self.bar is not None:
                 self.bar.update(job.games)
 
