@@ -41,6 +41,7 @@ __all__ = [
     "post_crawford",
     "race_chances_by_lead",
     "race_rolls",
+    "rollout_grid",
     "take_point_vs_cube_life",
     "take_point_vs_gammon_rate",
 ]
@@ -903,6 +904,55 @@ def cube_action_grid(
     ax.set_title(title or default, fontsize=9)
     return ax
 
+
+
+def rollout_grid(matrix: Any, ax: Axes | None = None, *, title: str | None = None) -> Axes:
+    """A rollout matrix as a score grid, marked where it differs from the 0-ply matrix.
+
+    Each cell (the roller's points to go by row, the taker's by column; 1-away:
+    post-Crawford) is coloured by the rollout's action and shows DP - DT, the taker's MWC
+    gain by taking (pp); a black frame and the 0-ply action's short name mark the scores
+    where the 0-ply matrix of :func:`mathbg.analysis.analyze` says something else.
+
+    Parameters
+    ----------
+    matrix : RolloutMatrix or DataFrame
+        :func:`mathbg.analysis.rollout_matrix` (or its frame).
+    ax : Axes, optional
+        Where to draw.
+    title : str, optional
+        The title (default: what the grid shows).
+
+    Returns
+    -------
+    Axes
+        The grid.
+    """
+    from matplotlib.patches import Rectangle
+
+    from mathbg.cube.decisions import CubeAction
+
+    frame = matrix.to_frame() if hasattr(matrix, "to_frame") else matrix
+    grid = frame.copy()
+    grid["exact_action"] = grid["action"]
+    grid["exact_double_pass"] = grid["double_pass"]
+    grid["exact_double_take"] = grid["double_take"]
+    attrs = getattr(frame, "attrs", {})
+    for key in ("position", "met", "engine"):
+        if key in attrs:
+            grid[key] = attrs[key]
+    caption = f"rollout cube action ({attrs.get('trials', '?')} trials a score)"
+    ax = cube_action_grid(grid, ax, exact=True,
+                          title=title or f"{caption}{_grid_caption(grid)}
+(text: DP - DT, "
+                          "pp; framed: the 0-ply action differs, its short name below)")  # fmt: skip
+    for r in frame.itertuples():
+        if bool(r.differs):
+            i, j = int(r.away) - 1, int(r.opp_away) - 1
+            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, lw=2, color="black"))
+            ax.text(j, i + 0.33, CubeAction(r.zero_ply_action).short, ha="center",
+                    va="center", fontsize=5)  # fmt: skip
+    return ax
 
 def audit_timeline(
     result: Any, match: int = 0, ax: Axes | None = None, *, title: str | None = None

@@ -13,6 +13,9 @@
 - :mod:`mathbg.analysis.selfplay`: :func:`selfplay_met`, a match equity table measured by
   self-play at every score with error bars (locally or on a Dask cluster), by any engine
   that plays (:func:`get_player`).
+- :mod:`mathbg.analysis.rollouts`: :func:`rollout`, a cubeful rollout of a position at a
+  match score (every line on the same dice, lookahead variance reduction, exact bearoff
+  truncation; locally or on Dask, resumable), and :func:`rollout_matrix` at every score.
 - :mod:`mathbg.analysis.match_audit`: :func:`audit`: every cube decision of a real match
   judged at its score (errors in EMG and MWC, gnubg's categories, a second MET);
   :mod:`mathbg.analysis.corpus`: :func:`corpus_stats`: a collection's rates by score.
@@ -50,6 +53,11 @@ _LAZY = {
     "PlayerSpec": "mathbg.analysis.selfplay",
     "SelfPlayOptions": "mathbg.analysis.selfplay",
     "selfplay_met": "mathbg.analysis.selfplay",
+    "RolloutMatrix": "mathbg.analysis.rollouts",
+    "RolloutOptions": "mathbg.analysis.rollouts",
+    "RolloutResult": "mathbg.analysis.rollouts",
+    "rollout": "mathbg.analysis.rollouts",
+    "rollout_matrix": "mathbg.analysis.rollouts",
     "AuditResult": "mathbg.analysis.match_audit",
     "audit": "mathbg.analysis.match_audit",
     "CorpusStats": "mathbg.analysis.corpus",
@@ -57,6 +65,7 @@ _LAZY = {
 }
 _SUBMODULES = {
     "base",
+    "batchstore",
     "corpus",
     "evaluation",
     "gnubg_nn",
@@ -64,6 +73,7 @@ _SUBMODULES = {
     "match_audit",
     "matrix",
     "registry",
+    "rollouts",
     "sample",
     "selfplay",
 }
@@ -78,6 +88,9 @@ __all__ = [
     "Player",
     "PlayerSpec",
     "PositionAnalysis",
+    "RolloutMatrix",
+    "RolloutOptions",
+    "RolloutResult",
     "SelfPlayOptions",
     "UnknownEngineError",
     "analyze",
@@ -91,6 +104,8 @@ __all__ = [
     "position_class",
     "position_matrix",
     "register_engine",
+    "rollout",
+    "rollout_matrix",
     "selfplay_met",
 ]
 
@@ -110,6 +125,13 @@ if TYPE_CHECKING:  # pragma: no cover
         get_evaluator,
         get_player,
         register_engine,
+    )
+    from mathbg.analysis.rollouts import (
+        RolloutMatrix,
+        RolloutOptions,
+        RolloutResult,
+        rollout,
+        rollout_matrix,
     )
     from mathbg.analysis.selfplay import PlayerSpec, SelfPlayOptions, selfplay_met
 

@@ -34,6 +34,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "race",
     "selfplay",
     "analyze",
+    "rollout",
     "convert",
     "audit",
     "corpus",
@@ -48,6 +49,7 @@ EPILOG = """examples:
   mathbg race /38AAADfAwAAAA
   mathbg selfplay --variant plakoto --games 1000 --seed 1
   mathbg analyze 4HPwATDgc/ABMA --length 7 --probs 0.70,0.20,0.01,0.05,0.002
+  mathbg rollout 4HPwATDgc/ABMA --away 3,5 --trials 1296
   mathbg convert match.txt match.sgf
   mathbg audit match.mat --engine gnubg-nn --compare-met woolsey
   mathbg corpus matches/ --plot gammons.png

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from mathbg.cli._args import (
     MAX_DECIMALS,
-    add_command,
     add_engine_argument,
     add_force,
     add_scheduler_argument,
@@ -24,6 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from mathbg.met import MET
     from mathbg.met.table import METComparison
 
+HELP = "match equity tables: shipped, computed (zadeh, mec, cubeless, montgomery), files"
 DESCRIPTION = """\
 Print or write a match equity table: a shipped published table (default kazaross-xg2)
 or one built by a model (zadeh, mec, cubeless, montgomery), or a MET file (gnubg .xml,
@@ -52,15 +52,8 @@ examples:
   mathbg met --model selfplay --length 5 --target-se 0.005 --scheduler local:2 --store run5"""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``met`` subcommand."""
-    parser = add_command(
-        subparsers,
-        "met",
-        help="match equity tables: shipped, computed (zadeh, mec, cubeless, montgomery), files",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``met`` command's arguments."""
     parser.add_argument(
         "--model",
         default="kazaross-xg2",
@@ -152,7 +145,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "inside the document, key comparison; other file formats: on stderr)",
     )
     add_force(parser)
-    parser.set_defaults(handler=run)
 
 
 def _parse_params(args: argparse.Namespace) -> dict[str, float]:
