@@ -48,6 +48,7 @@ BAD_INPUT: dict[tuple[str, ...], list[str]] = {
     ("convert",): ["convert", "no-such-match.mat", "out.sgf"],
     ("audit",): ["audit", "no-such-match.mat"],
     ("corpus",): ["corpus", "no-such-folder"],
+    ("rollout",): ["rollout", "4HPwATDgc/ABMA", "--away", "3,5", "--trials", "0"],
 }
 
 #: Usage errors that argparse itself reports.

@@ -163,3 +163,13 @@ def test_analyze_frames_have_whole_number_scores() -> None:
     changes = result.met_changes()
     assert all(float(v).is_integer() for v in changes["away"])
     assert ".0" not in changes.to_string()
+
+
+def test_rollout_names_the_bad_value() -> None:
+    """Issue 31: a rollout's bad input names the value, before any trial."""
+    line = refused("rollout", "4HPwATDgc/ABMA", "--away", "3,5", "--target-se", "0")
+    assert "the target standard error must be > 0, got 0.0" in line
+    line = refused("rollout", "4HPwATDgc/ABMA", "--away", "3,5", "--trials", "0")
+    assert "trials must lie in 1.." in line and "got 0" in line
+    line = refused("rollout", "4HPwATDgc/ABMA", "--away", "30,5")
+    assert "30-away/5-away is beyond" in line

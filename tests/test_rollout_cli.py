@@ -1,0 +1,126 @@
+"""Issue 31: ``mathbg rollout`` on the command line: the JSON document, bad input (one line,
+exit 2, nothing on stdout, before any work), a damaged or foreign ``--store`` refused in one
+line, and the same bits with ``--scheduler local:2`` as locally (slow lane).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from mathbg.cli import main
+from mathbg.rules.position import Position
+
+START = "4HPwATDgc/ABMA"
+BEAROFF = str(Position.from_counts([0, 1, 1, 1] + [0] * 20, [1, 0, 1, 1] + [0] * 20).id)
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(list(argv))
+    return status, out.getvalue(), err.getvalue()
+
+
+def refused(*argv: str) -> str:
+    status, out, err = run(*argv)
+    assert status == 2, (status, out, err)
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["NOTANID", "--away", "3,5"], "NOTANID"),
+        ([START, "--away", "30,5"], "beyond"),
+        ([START, "--away", "1,3", "--crawford", "--cube", "2", "--owner", "player"], "Crawford"),
+        ([START, "--away", "3,5", "--cube", "4", "--owner", "player", "--cube-limit", "2"],
+         "limit"),
+        ([START, "--away", "3,5", "--trials", "0"], "trials"),
+        ([START, "--away", "3,5", "--target-se", "0"], "> 0"),
+        ([START, "--away", "3,5", "--target-se", "-0.01"], "> 0"),
+        ([START, "--away", "3,5", "--lines", "double_pass"], "lines"),
+        ([START, "--matrix"], "--length"),
+    ],
+)  # fmt: skip
+def test_bad_input_is_one_line_exit_2(argv: list[str], words: str) -> None:
+    assert words in refused("rollout", *argv)
+
+
+def test_an_engine_not_installed_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mathbg.analysis.evaluation as evmod
+
+    monkeypatch.setattr(evmod, "gnubg_nn_installed", lambda: False)
+    line = refused("rollout", START, "--away", "3,5", "--trials", "36")
+    assert "gnubg-nn" in line or "mathbg[engine]" in line
+
+
+@pytest.mark.extra("engine")
+def test_json_inside_the_solver_is_the_exact_value(tmp_path: Path) -> None:
+    from mathbg.bearoff.exact.match import match_equity
+
+    status, out, err = run("rollout", BEAROFF, "--away", "3,3", "--trials", "36", "--json")
+    assert status == 0, err
+    doc = json.loads(out)
+    exact = match_equity([0, 1, 1, 1], [1, 0, 1, 1], (3, 3))
+    nd, dt = doc["lines"]
+    assert nd["value"] == pytest.approx(exact.no_double, abs=1e-9)
+    assert dt["value"] == pytest.approx(exact.double_take, abs=1e-9)
+    assert doc["trials"] == 36 and doc["away"] == [3, 3]
+
+
+@pytest.mark.extra("engine")
+def test_a_damaged_or_foreign_store_is_refused(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    base = ("rollout", BEAROFF, "--away", "3,3", "--trials", "72", "--json", "--store",
+            str(store))  # fmt: skip
+    status, first, err = run(*base)
+    assert status == 0, err
+    status, again, _ = run(*base)
+    assert status == 0 and json.loads(again) == json.loads(first)
+    line = refused(*base, "--seed", "9")
+    assert "holds another rollout run" in line
+    batch = next(iter(sorted(store.glob("trials-*.npz"))))
+    batch.write_bytes(batch.read_bytes()[:100])
+    line = refused(*base)
+    assert batch.name in line and "delete" in line
+
+
+@pytest.mark.slow  # a LocalCluster of 2 workers: ~15 CPU-s, its start-up mostly
+@pytest.mark.dask
+@pytest.mark.extra("engine", "dask")
+def test_local_2_gives_the_same_bits(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    argv = ("rollout", START, "--away", "3,5", "--trials", "72", "--no-variance-reduction",
+            "--json")  # fmt: skip
+    status, local, err = run(*argv)
+    assert status == 0, err
+    status, remote, err = run(*argv, "--scheduler", "local:2")
+    assert status == 0, err
+    assert json.loads(remote) == json.loads(local)
+
+
+@pytest.mark.slow  # a LocalCluster of 2 workers and 144 trials with the lookahead
+@pytest.mark.dask
+@pytest.mark.extra("engine", "dask")
+def test_a_client_gives_the_same_bits() -> None:
+    distributed = pytest.importorskip("distributed")
+    from mathbg.analysis import rollout
+
+    kw = {"away": (3, 5), "trials": 72, "batch_size": 36, "seed": 3, "progress": False}
+    local = rollout(START, **kw)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,  # fmt: skip
+        distributed.Client(cluster) as client,
+    ):
+        remote = rollout(START, client=client, **kw)
+    assert remote == local
