@@ -85,8 +85,8 @@ def gnubg_rollout_line(
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         proc = subprocess.run(
             ["script", "-qfc", f"{gnubg} -t -q -r -c {script}", "/dev/null"],
-            capture_output=True, text=True, timeout=timeout, env={"HOME": home, "PATH": "/usr/bin:/bin"},
-            stdin=subprocess.DEVNULL, check=False,
+            capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+            env={"HOME": home, "PATH": "/usr/bin:/bin"}, check=False,
         )  # fmt: skip
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

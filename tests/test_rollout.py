@@ -192,7 +192,7 @@ def test_resume_after_an_interrupted_store_gives_the_same_bits(
     with pytest.raises(DatabaseCorruptError, match="trials-000000036"):
         rollout(pid, store=store, **kw)
     files[1].write_bytes(files[0].read_bytes())
-    with pytest.raises(DatabaseCorruptError, match="not trials 36..71"):
+    with pytest.raises(DatabaseCorruptError, match=r"not trials 36\.\.71"):
         rollout(pid, store=store, **kw)
     files[1].write_bytes(good)
     assert rollout(pid, store=store, **kw) == clean
