@@ -943,8 +943,7 @@ def rollout_grid(matrix: Any, ax: Axes | None = None, *, title: str | None = Non
             grid[key] = attrs[key]
     caption = f"rollout cube action ({attrs.get('trials', '?')} trials a score)"
     ax = cube_action_grid(grid, ax, exact=True,
-                          title=title or f"{caption}{_grid_caption(grid)}
-(text: DP - DT, "
+                          title=title or f"{caption}{_grid_caption(grid)}\n(text: DP - DT, "
                           "pp; framed: the 0-ply action differs, its short name below)")  # fmt: skip
     for r in frame.itertuples():
         if bool(r.differs):
@@ -953,6 +952,7 @@ def rollout_grid(matrix: Any, ax: Axes | None = None, *, title: str | None = Non
             ax.text(j, i + 0.33, CubeAction(r.zero_ply_action).short, ha="center",
                     va="center", fontsize=5)  # fmt: skip
     return ax
+
 
 def audit_timeline(
     result: Any, match: int = 0, ax: Axes | None = None, *, title: str | None = None
