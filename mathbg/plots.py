@@ -942,9 +942,9 @@ def rollout_grid(matrix: Any, ax: Axes | None = None, *, title: str | None = Non
         if key in attrs:
             grid[key] = attrs[key]
     caption = f"rollout cube action ({attrs.get('trials', '?')} trials a score)"
-    ax = cube_action_grid(grid, ax, exact=True,
-                          title=title or f"{caption}{_grid_caption(grid)}\n(text: DP - DT, "
-                          "pp; framed: the 0-ply action differs, its short name below)")  # fmt: skip
+    note = "(text: DP - DT, pp; framed: the 0-ply action differs, its short name below)"
+    title = title or f"{caption}{_grid_caption(grid)}\n{note}"
+    ax = cube_action_grid(grid, ax, exact=True, title=title)
     for r in frame.itertuples():
         if bool(r.differs):
             i, j = int(r.away) - 1, int(r.opp_away) - 1

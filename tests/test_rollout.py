@@ -245,3 +245,16 @@ def test_an_unreadable_position_is_refused() -> None:
     with pytest.raises(MathbgError):
         rollout("NOTANID", away=(3, 5), progress=False)
 
+
+
+@engine
+def test_a_forced_play_at_one_ply_is_listed() -> None:
+    """gnubg-nn's ``best_move(n=1, list=1)`` crashed on a forced play (two checkers on the
+    bar entering with 1-2: the only legal play is bar/24 bar/23), which the 1-ply rollout
+    meets; the player lists it as the one candidate."""
+    from mathbg.analysis.registry import get_player
+
+    board = ((1, 0, 0, 0, 0, 4, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0),
+             (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 1, 0, 4) + (0,) * 11 + (2,))  # fmt: skip
+    cands = get_player("gnubg-nn", plies=1).candidates(board, 1, 2)
+    assert len(cands.keys) == 1

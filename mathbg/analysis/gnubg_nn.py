@@ -46,6 +46,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
 from mathbg.analysis.base import (
     BatchEvaluator,
     Board,
@@ -385,7 +386,12 @@ class GnubgNNPlayer:
         evaluate: the network's chances after it)."""
         nn = self._nn
         n = self.plies if plies is None else plies
-        _, key, cands = nn.best_move(board, d1, d2, n=n, b=1, list=1)
+        _, key, cands = nn.best_move(board, d1, d2, n=0, b=1, list=1)
+        if n > 0 and len(cands) > 1:
+            # gnubg-nn 1.1's best_move(n >= 1, list=1) crashes (SIGSEGV) on a forced play
+            # (e.g. two checkers on the bar entering with 1-2): list at n plies only when
+            # 0 ply finds a choice
+            _, key, cands = nn.best_move(board, d1, d2, n=n, b=1, list=1)
         if not cands:  # no legal play: the turn passes
             probs = nn.probabilities(nn.board_from_position_key(key), n)
             return Candidates(np.array([probs], dtype=np.float64), [key], self._after)

@@ -57,22 +57,26 @@ examples:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The ``rollout`` command's arguments."""
-    p.add_argument("position", metavar="POSITION", help="gnubg Position ID, POSID:MATCHID or XGID")
+    p.add_argument("position", metavar="POSITION",
+                   help="gnubg Position ID, POSID:MATCHID or XGID")  # fmt: skip
     score = p.add_mutually_exclusive_group()
     score.add_argument("--away", metavar="A,B",
-                       help="the score: points the player on roll and the opponent need")  # fmt: skip
+                       help="the score: points the player on roll and the opponent "
+                       "need")  # fmt: skip
     score.add_argument("--money", action="store_true", help="money play")
     score.add_argument("--matrix", action="store_true",
                        help="every score of a --length N match (cube 1 centred)")  # fmt: skip
     p.add_argument("--length", type=int, metavar="N", help="with --matrix: the match length")
-    p.add_argument("--cube", type=int, metavar="C", help="cube value (default 1, or the Match ID's)")
+    p.add_argument("--cube", type=int, metavar="C",
+                   help="cube value (default 1, or the Match ID's)")  # fmt: skip
     add_owner_argument(p, "cube owner (default centre, or the Match ID's)", default=None)
     p.add_argument("--crawford", action="store_true", help="the Crawford game (a side 1-away)")
     p.add_argument("--cube-limit", type=int, metavar="C", help="largest cube value")
     p.add_argument("--met", default="kazaross-xg2", metavar="NAME",
                    help="match equity table (default kazaross-xg2)")  # fmt: skip
     add_engine_argument(p, "the checker player", "play", default="gnubg-nn")
-    p.add_argument("--plies", type=int, default=0, metavar="K", help="the engine's plies (default 0)")
+    p.add_argument("--plies", type=int, default=0, metavar="K",
+                   help="the engine's plies (default 0)")  # fmt: skip
     count = p.add_mutually_exclusive_group()
     count.add_argument("--trials", type=int, metavar="N",
                        help="trials (default 1296; rounded up to a multiple of 36)")  # fmt: skip

@@ -251,7 +251,8 @@ class RolloutOptions:
             where = "money play" if away is None else f"{away[0]}-away/{away[1]}-away"
             raise InvalidParameterError(
                 f"the player on roll may not double at {where} with cube {cube} {owner}"
-                f"{' (the Crawford game)' if d['crawford'] else ''}: roll out the no_double line only"
+                f"{' (the Crawford game)' if d['crawford'] else ''}: roll out the no_double "
+                "line only"
             )
         own = {"centre": -1, "player": 0, "opponent": 1}[owner]
         made = [Line(n, cube, own) if n == "no_double" else Line(n, 2 * cube, 1) for n in names]
