@@ -1,0 +1,133 @@
+"""Benchmark: mathbg's cubeful rollout (``mathbg rollout``) against gnubg 1.07's ``rollout``.
+
+Measured side by side in one run, both as a whole process, one thread, the same position
+and score, the same settings (checker play and cube decisions at the same plies, cubeful,
+no truncation of gnubg's rollouts, Kazaross-XG2):
+
+1. Efficiency (issue 31's goal: mathbg's at most half of gnubg's at 0 ply with variance
+   reduction): standard error of the cubeful MWC x sqrt(CPU-s) of the cube decision's two
+   lines, no double and double/take. mathbg plays both lines in one process on the same
+   dice (``mathbg rollout POS --away A,B --trials N --json``, as a user types it, with
+   its default exact truncation); gnubg rolls out one line per run (``rollout`` with the
+   cube set), so its CPU is the sum of the two runs. Printed: each side's SE of the no
+   double line, CPU-s, trials, SE x sqrt(CPU-s) and the ratio mathbg / gnubg; with and
+   without variance reduction, at 0 ply and 1 ply. Also the paired SE of DT - ND (mathbg)
+   against gnubg's unpaired one (two independent runs: sqrt(SE1^2 + SE2^2)).
+2. Dask: the same rollout with ``--scheduler local:2`` against locally, wall time ratio
+   (goal <= 1.3) and whether the numbers are identical.
+
+CPU time is the child process's (``resource.getrusage(RUSAGE_CHILDREN)``); gnubg runs under
+``script`` (it prints rollout results only on a terminal). The machine is shared, so wall
+times are printed with the load average.
+
+Usage::
+
+    python benchmarks/bench_rollout.py              # a few minutes
+    python benchmarks/bench_rollout.py --trials 720 # bigger samples
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from _common import add_tests_to_path, gnubg_peer
+
+POSITION = "4HPwATDgc/ABMA"  # the opening position (the issue's 3-away/5-away contact case)
+AWAY = (3, 5)
+
+
+def _children_cpu() -> float:
+    u = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return u.ru_utime + u.ru_stime
+
+
+def mathbg_run(trials: int, plies: int, vr: bool, scheduler: str | None = None
+               ) -> tuple[dict, float, float]:  # fmt: skip
+    """``mathbg rollout`` as a whole process: its JSON, CPU-s and wall-s."""
+    argv = [sys.executable, "-m", "mathbg", "rollout", POSITION, "--away", f"{AWAY[0]},{AWAY[1]}",
+            "--trials", str(trials), "--plies", str(plies), "--json"]  # fmt: skip
+    if not vr:
+        argv.append("--no-variance-reduction")
+    if scheduler:
+        argv += ["--scheduler", scheduler]
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1"}
+    cpu, wall = _children_cpu(), time.perf_counter()
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
+    return json.loads(proc.stdout), _children_cpu() - cpu, time.perf_counter() - wall
+
+
+def gnubg_lines(gnubg: Path, trials: int, plies: int, vr: bool) -> tuple[list, float]:
+    """gnubg's two lines (no double; double/take) and the CPU-s of both runs."""
+    add_tests_to_path()
+    from gnubg_rollout import gnubg_rollout_line
+
+    lines = [gnubg_rollout_line(gnubg, POSITION, AWAY, cube=c, owner=o, trials=trials,
+                                plies=plies, variance_reduction=vr, seed=1)
+             for c, o in ((1, "centre"), (2, "opponent"))]  # fmt: skip
+    return lines, sum(ln.cpu for ln in lines)
+
+
+def efficiency(trials: int, plies: int, vr: bool, gnubg: Path | None) -> None:
+    doc, cpu, _ = mathbg_run(trials, plies, vr)
+    nd, dt = doc["lines"]
+    diff = doc["differences"][0]
+    ours = nd["stderr"] * math.sqrt(cpu)
+    label = f"{plies}-ply, {'with' if vr else 'without'} variance reduction, {trials} trials"
+    print(f"\n== {label}")
+    print(f"mathbg: ND {100 * nd['value']:.2f}% SE {100 * nd['stderr']:.3f} pp, DT "
+          f"{100 * dt['value']:.2f}% SE {100 * dt['stderr']:.3f} pp; DT-ND SE "
+          f"{100 * diff['stderr']:.3f} pp paired; {cpu:.1f} CPU-s ({trials / cpu:.1f} "
+          f"trials/CPU-s, both lines); SE x sqrt(CPU-s) {ours:.4f}")  # fmt: skip
+    if gnubg is None:
+        print("gnubg: not installed (no ratio)")
+        return
+    (gnd, gdt), gcpu = gnubg_lines(gnubg, trials, plies, vr)
+    theirs = gnd.stderr * math.sqrt(gcpu)
+    print(f"gnubg:  ND {100 * gnd.mwc:.2f}% SE {100 * gnd.stderr:.3f} pp, DT {100 * gdt.mwc:.2f}%"
+          f" SE {100 * gdt.stderr:.3f} pp; DT-ND SE {100 * math.hypot(gnd.stderr, gdt.stderr):.3f}"
+          f" pp unpaired; {gcpu:.1f} CPU-s ({trials / gcpu:.1f} trials/CPU-s a line, two runs);"
+          f" SE x sqrt(CPU-s) {theirs:.4f}")  # fmt: skip
+    print(f"ratio mathbg / gnubg (SE x sqrt(CPU-s), no double line): {ours / theirs:.2f}"
+          + ("   (goal <= 0.5)" if plies == 0 and vr else ""))
+    dtr = (dt["stderr"] * math.sqrt(cpu)) / (gdt.stderr * math.sqrt(gcpu))
+    dfr = diff["stderr"] / math.hypot(gnd.stderr, gdt.stderr) * math.sqrt(cpu / gcpu)
+    print(f"ratio on the double/take line: {dtr:.2f}; on DT - ND (paired vs unpaired): {dfr:.2f}")
+
+
+def dask_ratio(trials: int) -> None:
+    local, _, wall_local = mathbg_run(trials, 0, True)
+    remote, _, wall_dask = mathbg_run(trials, 0, True, scheduler="local:2")
+    print(f"\n== Dask: {trials} trials, 0-ply with variance reduction")
+    print(f"local {wall_local:.1f} s wall, --scheduler local:2 {wall_dask:.1f} s wall: ratio "
+          f"{wall_dask / wall_local:.2f} (goal <= 1.3); identical numbers: {local == remote}; "
+          f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--trials", type=int, default=144, help="trials at 0 ply (default 144)")
+    parser.add_argument("--trials-1ply", type=int, default=36, help="trials at 1 ply")
+    parser.add_argument("--no-dask", action="store_true", help="skip the Dask comparison")
+    args = parser.parse_args()
+    peer = gnubg_peer()
+    gnubg = None if peer is None else peer.gnubg
+    print(f"position {POSITION} at {AWAY[0]}-away/{AWAY[1]}-away, Kazaross-XG2; whole "
+          "processes, one thread; gnubg 1.07 `rollout` (cubeful, quasi-random dice, no "
+          "truncation) vs `mathbg rollout` (exact truncation, the default)")
+    for vr in (True, False):
+        efficiency(args.trials, 0, vr, gnubg)
+    efficiency(args.trials_1ply, 1, True, gnubg)
+    if not args.no_dask:
+        dask_ratio(args.trials)
+
+
+if __name__ == "__main__":
+    main()
