@@ -853,7 +853,7 @@ def cube_action_grid(
 
     frame = analysis.to_frame() if hasattr(analysis, "to_frame") else analysis
     compare = getattr(analysis, "compare", None)
-    if compare is not None:
+    if compare is not None and not callable(compare):  # a DataFrame's is its method
         frame.attrs["compare_met"] = compare.met
     owner = owner or ("centre" if cube == 1 else "player")
     sel = frame[(frame["state"] != "money") & (frame["cube"] == cube) & (frame["owner"] == owner)

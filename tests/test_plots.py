@@ -140,6 +140,10 @@ def _cases() -> dict[str, list[Case]]:
             (lambda ax, f: plots.corpus_heatmap(_corpus(), "pass_rate", ax=ax),
              "trailer needs", "leader needs", "pass rate %"),
         ],
+        "rollout_grid": [
+            (lambda ax, f: plots.rollout_grid(_rollout_matrix(), ax=ax),
+             "opponent (taker) away", "roller away", None),
+        ],
         "cube_action_grid": [
             (lambda ax, f: plots.cube_action_grid(_analysis(), ax=ax),
              "opponent (taker) away", "roller away", None),
@@ -155,6 +159,14 @@ def _analysis() -> Any:
 
     return analyze("4HPwATDgc/ABMA", length=5, probabilities=(0.7, 0.2, 0.01, 0.1, 0.005),
                    max_cube=2)  # fmt: skip
+
+
+def _rollout_matrix() -> Any:
+    """A bearoff inside the exact solver rolled out at every score of a 3-point match (each
+    trial ends at once with the exact value; the checker player needs gnubg-nn)."""
+    from mathbg.analysis import rollout_matrix
+
+    return rollout_matrix("AwAAWAAAAAAAAA", 3, trials=36, progress=False)
 
 
 _MATCHES = Path(__file__).parent / "data" / "matches"
