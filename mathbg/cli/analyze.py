@@ -16,6 +16,7 @@ from mathbg.cli._args import (
     print_json,
     save_figure,
 )
+from mathbg.cli.rollout import add_analyze_rollout, analyze_rollout, check_analyze_rollout
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.analysis.matrix import MatrixOptions
@@ -86,6 +87,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_decimals(p)
     p.add_argument("--file", metavar="IDS.txt", help="batch: one position per line")
     p.add_argument("--csv", metavar="OUT", help="batch: write every row to this CSV file")
+    add_analyze_rollout(p)  # issue 31: --rollout N (mathbg.cli.rollout)
     add_force(p)
 
 
@@ -142,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
     if args.csv is not None:
         raise InvalidParameterError("--csv goes with --file")
     check_output(args.plot, args.force)
+    check_analyze_rollout(args)
     from mathbg.analysis.matrix import analyze
 
     options = _options(args)
@@ -155,6 +158,8 @@ def run(args: argparse.Namespace) -> int:
 
         ax = cube_action_grid(result)
         save_figure(ax.figure, args.plot, force=args.force)
+    if args.rollout is not None:
+        return analyze_rollout(result, args, _print)
     if args.json:
         print_json(result.as_dict(), decimals=args.decimals)
         return 0

@@ -278,3 +278,50 @@ def _emit_matrix(matrix: RolloutMatrix, args: argparse.Namespace) -> int:
     n = len(matrix.differences())
     print(f"* the rollout's action differs from the 0-ply one: {n} of {len(matrix.rows)} scores")
     return 0
+
+
+# ----------------------------------------------------------------------------- analyze's hook
+
+
+def add_analyze_rollout(p: argparse.ArgumentParser) -> None:
+    """``mathbg analyze --rollout N``: the option (the rollout matrix beside the analysis)."""
+    p.add_argument("--rollout", type=int, metavar="N",
+                   help="also roll POSITION out at every score of the match, N trials a "
+                   "score (gnubg-nn at --plies, variance reduction; as mathbg rollout "
+                   "--matrix), beside the 0-ply matrix")  # fmt: skip
+
+
+def check_analyze_rollout(args: argparse.Namespace) -> None:
+    """Refuse a bad ``analyze --rollout`` before any work (one line, exit 2)."""
+    from mathbg.analysis.rollouts import RolloutOptions
+    from mathbg.errors import InvalidParameterError
+
+    if args.rollout is None:
+        return
+    if args.file is not None or args.money:
+        raise InvalidParameterError("--rollout rolls one POSITION out at the scores of a match")
+    if args.plot:
+        raise InvalidParameterError("--rollout draws no plot here: mathbg rollout --matrix --plot")
+    RolloutOptions(args.position, away=None, trials=args.rollout, met=load_met(args.met),
+                   plies=args.plies or 0)  # fmt: skip
+
+
+def analyze_rollout(result: Any, args: argparse.Namespace, show: Any) -> int:
+    """Print ``analyze``'s result (``show`` it, or its JSON) and the rollout matrix of the
+    same position and match length beside it (JSON: ``{"analysis": ..., "rollout": ...}``).
+    """
+    from mathbg.analysis.rollouts import rollout_matrix
+    from mathbg.errors import InvalidParameterError
+
+    if result.length is None:
+        raise InvalidParameterError("--rollout needs a match length (--length N)")
+    matrix = rollout_matrix(args.position, int(result.length), trials=args.rollout,
+                            met=load_met(args.met), plies=args.plies or 0,
+                            progress=sys.stderr.isatty())  # fmt: skip
+    if args.json:
+        doc = {"analysis": result.as_dict(), "rollout": matrix.as_dict()}
+        print_json(doc, decimals=args.decimals)
+        return 0
+    show(result)
+    print()
+    return _emit_matrix(matrix, args)
