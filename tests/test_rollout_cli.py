@@ -5,34 +5,16 @@ line, and the same bits with ``--scheduler local:2`` as locally (slow lane).
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from pathlib import Path
 
 import pytest
+from test_cli_messages import refused, run
 
-from mathbg.cli import main
 from mathbg.rules.position import Position
 
 START = "4HPwATDgc/ABMA"
 BEAROFF = str(Position.from_counts([0, 1, 1, 1] + [0] * 20, [1, 0, 1, 1] + [0] * 20).id)
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main(list(argv))
-    return status, out.getvalue(), err.getvalue()
-
-
-def refused(*argv: str) -> str:
-    status, out, err = run(*argv)
-    assert status == 2, (status, out, err)
-    assert out == ""
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    return lines[0]
 
 
 @pytest.mark.parametrize(
