@@ -99,7 +99,7 @@ def _engine_choices(command: list[str]) -> tuple[str, ...]:
 
 
 #: Every command with an --engine flag (a new command with one belongs here).
-ENGINE_COMMANDS = (["analyze"], ["audit"], ["corpus"], ["met"])
+ENGINE_COMMANDS = (["analyze"], ["audit"], ["corpus"], ["met"], ["rollout"])
 
 
 def test_every_engine_flag_is_listed_here():

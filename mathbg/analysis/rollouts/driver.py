@@ -241,6 +241,16 @@ def run_rollouts(runs: Sequence[RolloutRun], client: Any = None, bar: Any = None
         Run the batches on this cluster (same bits as without).
     bar : tqdm or None
         A progress bar over the trials (its total grows with each round's plan).
+
+    Examples
+    --------
+    Two rollouts' rounds played together (:func:`rollout` is one run of this):
+
+    >>> runs = [RolloutRun(RolloutOptions("AwAAWAAAAAAAAA", away=a, trials=36), None)
+    ...         for a in ((3, 3), (2, 4))]  # doctest: +SKIP
+    >>> run_rollouts(runs)  # doctest: +SKIP
+    >>> [r.result().trials for r in runs]  # doctest: +SKIP
+    [36, 36]
     """
     while True:
         jobs: list[TrialBatch] = []
@@ -322,13 +332,18 @@ def rollout(
     Examples
     --------
     A bearoff inside the exact solver: every trial ends at once with the exact value of
-    its line (standard error 0), the same as the exact solver's decision.
+    its line (standard error 0; the checker player needs ``pip install 'mathbg[engine]'``).
 
-    >>> from mathbg.bearoff.exact.match import match_equity
-    >>> res = rollout("AwAAWAAAAAAAAA", away=(3, 3), trials=36, progress=False)
-    >>> exact = match_equity([1, 1], [1, 1], away=(3, 3))  # doctest: +SKIP
-    >>> res.lines[0].ends.exact, res.lines[0].stderr
-    (1.0, 0.0)
+    >>> res = rollout("AwAAWAAAAAAAAA", away=(3, 3), trials=36, progress=False)  # doctest: +SKIP
+    >>> res.lines[0].ends.exact, res.lines[0].stderr < 1e-12  # doctest: +SKIP
+    (1.0, True)
+
+    Bad input is refused before any trial:
+
+    >>> rollout("AwAAWAAAAAAAAA", away=(3, 3), trials=0)
+    Traceback (most recent call last):
+    ...
+    mathbg.errors.InvalidParameterError: trials must lie in 1..3600000, got 0
     """
     if isinstance(position, RolloutOptions):
         if options:

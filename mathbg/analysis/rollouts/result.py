@@ -205,6 +205,26 @@ def line_results(
     -------
     tuple of LineResult
         One per line.
+
+    Examples
+    --------
+    Four money trials of two lines on the same dice (the second line's cube doubled):
+
+    >>> from mathbg.analysis.rollouts.trials import Line
+    >>> from mathbg.analysis.rollouts.values import MoneyValues
+    >>> raw = np.array([[1.0, 2.0], [-1.0, -2.0], [1.0, 2.0], [1.0, -2.0]])
+    >>> zeros = {f: np.zeros((4, 2, 2), dtype=np.int64) for f in ("doubled", "taken", "passed")}
+    >>> games = {"raw": raw, "luck": np.zeros((4, 2)), "chances": np.zeros((4, 2, 5)),
+    ...          "chances_luck": np.zeros((4, 2, 5)), "turns": np.ones((4, 2)),
+    ...          "end": np.zeros((4, 2), dtype=np.int64), **zeros}
+    >>> lines = (Line("no_double", 1, -1), Line("double_take", 2, 1))
+    >>> res = line_results(games, lines, MoneyValues(1, None), ("centre", "opponent"))
+    >>> [(r.line, r.value) for r in res]
+    [('no_double', 0.5), ('double_take', 0.0)]
+    >>> differences(games, res)[0].value
+    -0.5
+    >>> decision(res, MoneyValues(1, None)).action.value
+    'no double, take'
     """
     out = []
     n = int(games["raw"].shape[0])
@@ -238,6 +258,11 @@ def differences(
     -------
     tuple of LineDifference
         One per line after the first.
+
+    Examples
+    --------
+    The paired error is that of the trials' own differences (in the example of
+    :func:`line_results`, DT - ND is -0.5: the mean of the trials' 1, -1, 1 and -3).
     """
     est = np.asarray(games["raw"] - games["luck"])
     out = []
@@ -265,6 +290,10 @@ def decision(results: tuple[LineResult, ...], values: ScoreValues) -> CubeDecisi
     CubeDecision or None
         ND, DT and DP with the action (gnubg's ``FindBestCubeDecision``), exact cube life
         (None: a rollout has no cube-life model).
+
+    Examples
+    --------
+    See :func:`line_results` (money: DP is the cube's one point).
     """
     by = {r.line: r for r in results}
     if "no_double" not in by or "double_take" not in by:
