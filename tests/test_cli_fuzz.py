@@ -342,6 +342,53 @@ def case_analyze(rng, tmp, k):
     _opt(argv, rng, 0.05, "--plot", _plot(tmp, rng))
     _opt(argv, rng, 0.05, "--force")
     _opt(argv, rng, 0.3, "--json")
+    # --rollout: refused values only (a valid one rolls out at every score: too slow here)
+    _opt(argv, rng, 0.05, "--rollout", rng.choice(["0", "-1", "x", "", "3600001"]))
+    _decimals(argv, rng)
+    return argv
+
+
+#: Bearoffs inside the exact solver (a rollout's trials end at once), and a contact position
+#: (its rollouts are only given refused options here).
+ROLLOUT_IDS = ["AwAAWAAAAAAAAA", "4HPwATDgc/ABMA"]
+
+
+def case_rollout(rng, tmp, k):
+    ident = rng.choice(ROLLOUT_IDS + IDS)
+    argv = ["rollout", _mutate(ident, rng) if rng.random() < 0.2 else ident]
+    cheap = ident == ROLLOUT_IDS[0]
+    r = rng.random()
+    if r < 0.6:
+        argv += ["--away", rng.choice(["3,3", "2,2"]) if cheap and rng.random() < 0.5
+                 else _pair(rng, INTS)]  # fmt: skip
+    elif r < 0.7:
+        argv.append("--money")
+    elif r < 0.8:
+        argv += ["--matrix", "--length", rng.choice(["2", "0", "1", "26", "x"]
+                                                    if cheap else ["0", "1", "26", "x"])]
+    trials = ["36", "1", "0", "-5", "x", "3600001", ""] if cheap else ["0", "-5", "x", ""]
+    argv += ["--trials", rng.choice(trials)] if rng.random() < 0.9 else [
+        "--target-se", rng.choice(["0", "-0.1", "nan", "x", "inf"])]  # fmt: skip
+    _opt(argv, rng, 0.1, "--max-trials", rng.choice(["0", "72", "x"]))
+    _opt(argv, rng, 0.1, "--cube", rng.choice(["1", "2", "3", "0", "x", "1024"]))
+    _opt(argv, rng, 0.1, "--owner", rng.choice(["centre", "player", "opponent", "x"]))
+    _opt(argv, rng, 0.05, "--crawford")
+    _opt(argv, rng, 0.05, "--cube-limit", rng.choice(["1", "2", "3", "0", "x"]))
+    _opt(argv, rng, 0.05, "--met", rng.choice(["kazaross-xg2", "zadeh", "bogus", ""]))
+    _opt(argv, rng, 0.05, "--engine", rng.choice(["gnubg-nn", "exact", "x"]))
+    _opt(argv, rng, 0.05, "--plies", rng.choice(["0", "-1", "9", "x"]))
+    _opt(argv, rng, 0.05, "--seed", rng.choice(["0", "-1", "x", "1" * 30]))
+    _opt(argv, rng, 0.05, "--no-variance-reduction")
+    _opt(argv, rng, 0.05, "--truncate", rng.choice(["exact", "race", "none", "x"]))
+    _opt(argv, rng, 0.05, "--lines", rng.choice(["no_double", "double_take", "x", ",", ""]))
+    _opt(argv, rng, 0.05, "--scheduler", rng.choice(["local:0", "local:x", ""]))
+    _opt(argv, rng, 0.05, "--store", rng.choice([str(tmp / f"s{k}"), str(tmp), "x://y"]))
+    _opt(argv, rng, 0.05, "--plot", _plot(tmp, rng))
+    _opt(argv, rng, 0.05, "--force")
+    if rng.random() < 0.3:
+        argv.append("--json")
+    else:
+        _opt(argv, rng, 0.1, "--csv", rng.choice([str(tmp / "o.csv"), str(tmp), "o.txt"]))
     _decimals(argv, rng)
     return argv
 
@@ -438,6 +485,7 @@ GENERATORS = {
     "audit": case_audit,
     "corpus": case_corpus,
     "convert": case_convert,
+    "rollout": case_rollout,
 }
 
 
@@ -460,6 +508,7 @@ WARM_UP = {
     "audit": ["audit", str(MATCHES / "handbuilt_last_roll.mat"), "--json"],
     "corpus": ["corpus", str(MATCHES / "handbuilt_last_roll.mat"), "--json"],
     "convert": ["convert", str(MATCHES / "handbuilt_last_roll.mat"), "warm.sgf", "--force"],
+    "rollout": ["rollout", "AwAAWAAAAAAAAA", "--away", "3,3", "--trials", "36"],
 }  # fmt: skip
 
 
@@ -486,6 +535,8 @@ def test_fuzz_subcommand(command, tmp_path, monkeypatch):
     monkeypatch.setenv("MATHBG_DATA", str(tmp_path / "data"))
     monkeypatch.chdir(tmp_path)
     rng = random.Random(f"{SEED}-{command}")
+    if command == "rollout":  # its warm-up rolls out with the gnubg-nn checker player
+        pytest.importorskip("gnubg_nn")
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         assert main(WARM_UP[command]) == 0
     # budgets in CPU seconds of this process: the verdict does not depend on the load

@@ -136,8 +136,8 @@ class RolloutOptions:
         object.__setattr__(self, "_derived", d)
         self._score(match)
         self._counts()
-        self._player()
         self._lines()
+        self._player()  # last: the other checks need no engine installed
 
     def _score(self, match: Any) -> None:
         """The score, cube and owner (from the keywords, else the Match ID)."""
