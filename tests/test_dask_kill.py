@@ -1,5 +1,5 @@
 """A worker process killed mid-run does not stop or change the Dask work of the corpus
-statistics and of the self-play MET.
+statistics, of the self-play MET and of a rollout.
 
 Each test runs the work on a LocalCluster of two worker processes (one thread each),
 SIGKILLs one worker process once some tasks have finished (its nanny restarts it under a
@@ -183,3 +183,28 @@ def test_a_run_on_which_nothing_runs_stops_in_one_line(monkeypatch: pytest.Monke
         done = client.submit(sum, [1, 2], pure=False)
         with pytest.raises(ResourceError, match=r"1 of 2 tasks .* 1 worker\(s\), none running"):
             _bounded(lambda: list(_dask.as_finished(client, [stuck, done], "test run")), 60)
+
+
+@pytest.mark.extra("engine")
+def test_rollout_survives_a_killed_worker(tmp_path: Path) -> None:
+    """Issue 31: a rollout of the opening position at 3-away/5-away (no lookahead, 20
+    batches of 36 trials, a store): a worker killed once some batches are stored; the
+    result has the local run's bits."""
+    distributed = pytest.importorskip("distributed")
+    from mathbg.analysis import rollout
+
+    kw: dict[str, Any] = {"away": (3, 5), "trials": 720, "batch_size": 36, "seed": 2,
+                          "variance_reduction": False, "progress": False}  # fmt: skip
+    local = rollout("4HPwATDgc/ABMA", **kw)
+    store = tmp_path / "store"
+
+    def stored() -> int:
+        return len(list(store.glob("trials-*.npz")))
+
+    with _cluster() as cluster, distributed.Client(cluster) as client:
+        victim, killed = _kill_one_worker_when(client, stored, 4)
+        remote = _bounded(lambda: rollout("4HPwATDgc/ABMA", client=client, store=store, **kw))
+        _gone(client, victim)
+    assert killed and 4 <= killed[0] < 20, killed  # killed mid-run
+    assert stored() == 20
+    assert remote == local
