@@ -35,7 +35,7 @@ def table_digest(met: MET) -> str:
     Parameters
     ----------
     met : MET
-        The table.
+        The match equity table whose entries are hashed (its name is not).
 
     Returns
     -------
@@ -223,9 +223,9 @@ class MoneyValues(ScoreValues):
     Parameters
     ----------
     cube0 : int
-        The position's cube.
+        The cube of the rolled-out position (the values are per unit of it).
     cube_limit : int or None
-        The largest cube value.
+        No cube above this value (None: no limit).
 
     Examples
     --------

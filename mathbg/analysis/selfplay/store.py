@@ -29,12 +29,12 @@ class SelfPlayStore(BatchStore):
     Parameters
     ----------
     location : str or path
-        A directory (created when needed) or a URL with a scheme (``memory://run``).
+        Where the batches go: a directory (made when needed) or a URL (``memory://run``).
 
     Raises
     ------
     InvalidParameterError
-        For a URL without fsspec installed (the message names the extra).
+        A URL store without fsspec (``pip install 'mathbg[dask]'``).
 
     Examples
     --------
