@@ -958,7 +958,7 @@ def audit_timeline(
     ax.set_xlabel("cube decision (in match order)")
     ax.set_ylabel(f"{first}'s equity" if money else f"{first}'s MWC %")
     ax.set_title(title or f"{m.players[0]} v {m.players[1]}: cube decisions "
-                 f"(red: errors; MET {m.met}, {m.engine['name']})", fontsize=9)  # fmt: skip
+                 f"(red: errors; MET {m.met}, {m.engine.name})", fontsize=9)  # fmt: skip
     return ax
 
 

@@ -12,8 +12,9 @@
   (its evaluation and its own cubeful decisions).
 - :mod:`mathbg.analysis.metplay`: :func:`selfplay_met`, a match equity table measured by
   self-play at every score with error bars (locally or on a Dask cluster).
-- :mod:`mathbg.analysis.match_audit`: :func:`audit`: every cube decision of a real match
-  judged at its score (errors in EMG and MWC, gnubg's categories, a second MET);
+- :mod:`mathbg.analysis.match_audit`: :func:`audit`: a whole real match analysed at its
+  score, as gnubg's ``analyse match``: every play and cube decision (errors in EMG and MWC,
+  gnubg's marks and categories, a second MET), every roll's luck, gnubg's statistics;
   :mod:`mathbg.analysis.corpus`: :func:`corpus_stats`: a collection's rates by score.
 - :mod:`mathbg.analysis.matrix`: :func:`analyze` / :func:`position_matrix`: every score of
   a match (Crawford and post-Crawford), cube levels, money, exact bearoff values beside the
@@ -46,6 +47,7 @@ _LAZY = {
     "position_matrix": "mathbg.analysis.matrix",
     "PlayerSpec": "mathbg.analysis.metplay",
     "selfplay_met": "mathbg.analysis.metplay",
+    "AuditOptions": "mathbg.analysis.match_audit",
     "AuditResult": "mathbg.analysis.match_audit",
     "audit": "mathbg.analysis.match_audit",
     "CorpusStats": "mathbg.analysis.corpus",
@@ -65,6 +67,7 @@ _SUBMODULES = {
 }
 __all__ = [
     "ENGINES",
+    "AuditOptions",
     "AuditResult",
     "CorpusStats",
     "EngineNotAvailableError",
@@ -90,7 +93,7 @@ __all__ = [
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.analysis.corpus import CorpusStats, corpus_stats
     from mathbg.analysis.evaluation import Evaluation, Evaluator, position_class
-    from mathbg.analysis.match_audit import AuditResult, audit
+    from mathbg.analysis.match_audit import AuditOptions, AuditResult, audit
     from mathbg.analysis.matrix import PositionAnalysis, analyze, analyze_many, position_matrix
     from mathbg.analysis.metplay import PlayerSpec, selfplay_met
     from mathbg.analysis.registry import (
