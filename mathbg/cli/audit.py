@@ -81,7 +81,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     out.add_argument("--json", action="store_true", help="print JSON (every decision)")
     out.add_argument("--csv", metavar="OUT", help="write one row per decision to OUT")
     p.add_argument("--sgf", metavar="OUT",
-                   help="write the (first) match with the analysis as gnubg .sgf to OUT")  # fmt: skip
+                   help="write the first match, analysed, as gnubg .sgf to OUT")
     p.add_argument("--statistics", action="store_true",
                    help="text output: gnubg's full statistics table of each match")  # fmt: skip
     shown = p.add_mutually_exclusive_group()
@@ -241,8 +241,9 @@ def _summary(m: Any) -> list[str]:
         more = f"    cube: {c.decisions} decisions, {c.errors} errors, {_mwc(c.mwc_lost)} MWC " \
                f"lost, {loss} mEMG lost per cube decision"  # fmt: skip
         if s is not None and m.plays:
+            adjusted = _mwc(s.luck_adjusted_result) if m.length else f"{s.luck_adjusted_result:+.3f}"
             more += (f"; luck {s.luck_emg:+.3f} EMG ({_mwc(s.luck_mwc)} MWC), luck-adjusted "
-                     f"result {_mwc(s.luck_adjusted_result) if m.length else s.luck_adjusted_result}")
+                     f"result {adjusted}")
         lines.append(more)
     return lines
 
