@@ -241,7 +241,8 @@ def _summary(m: Any) -> list[str]:
         more = f"    cube: {c.decisions} decisions, {c.errors} errors, {_mwc(c.mwc_lost)} MWC " \
                f"lost, {loss} mEMG lost per cube decision"  # fmt: skip
         if s is not None and m.plays:
-            adjusted = _mwc(s.luck_adjusted_result) if m.length else f"{s.luck_adjusted_result:+.3f}"
+            adj = s.luck_adjusted_result
+            adjusted = _mwc(adj) if m.length else f"{adj:+.3f}"
             more += (f"; luck {s.luck_emg:+.3f} EMG ({_mwc(s.luck_mwc)} MWC), luck-adjusted "
                      f"result {adjusted}")
         lines.append(more)

@@ -1,9 +1,9 @@
 """Texts of the match analysis: gnubg's statistics table, in gnubg's words and digits.
 
-:func:`gnubg_statistics_text` prints a
-:class:`~mathbg.analysis.match_audit.statistics.MatchStatistics` as gnubg 1.07 prints ``show statistics match`` (formatgs.c ``formatGS``: each row a label
-of 40 characters and the two players' columns of 23; totals with 3 decimals, rates in
-milli-EMG with 1, MWC in percent with 3), so that the two can be compared line by line.
+:func:`gnubg_statistics_text` prints a match's statistics as gnubg 1.07 prints ``show
+statistics match`` (formatgs.c ``formatGS``: each row a label of 40 characters and the two
+players' columns of 23; totals with 3 decimals, rates in milli-EMG with 1, MWC in percent
+with 3), so that the two can be compared line by line.
 """
 
 from __future__ import annotations
