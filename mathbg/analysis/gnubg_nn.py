@@ -167,23 +167,41 @@ class GnubgNNEvaluator(BatchEvaluator):
 # ----------------------------------------------------------------------------- plays
 
 
+def _decode_keys(raw: Any, out: Any) -> None:  # pragma: no cover - compiled by numba
+    m = raw.shape[0]
+    for r in range(m):
+        cell = 0
+        for k in range(10):
+            byte = (raw[r, 2 * k] - 65) * 16 + (raw[r, 2 * k + 1] - 65)
+            for bit in range(8):
+                if cell >= 50:
+                    break
+                if (byte >> bit) & 1:
+                    out[r, cell] += 1
+                else:
+                    cell += 1
+
+
+_DECODE: Any = None
+
+
 def _boards_from_keys(keys: Sequence[str]) -> NDArray[np.uint8]:
     """Boards (flattened ``TanBoard``, 50 cells) from gnubg-nn's 20-letter position keys:
     the 10 bytes of the Position ID's bit string, each as two letters ``A``-``P`` (high
     nibble first); the bits, least significant first, give each point's checkers in unary
     (ones, then a zero), the side not on roll first."""
+    global _DECODE
     m = len(keys)
+    out = np.zeros((m, 50), dtype=np.uint8)
     if m == 0:
-        return np.zeros((0, 50), dtype=np.uint8)
-    raw = np.frombuffer("".join(keys).encode("ascii"), dtype=np.uint8).reshape(m, 20) - 65
-    key = ((raw[:, 0::2] << 4) | raw[:, 1::2]).astype(np.uint8)
-    bits = np.unpackbits(key, axis=1, bitorder="little")
-    zero = bits == 0
-    cell = np.cumsum(zero, axis=1) - zero  # the zeros before each bit: its point
-    rows = np.repeat(np.arange(m, dtype=np.int64) * 51, 80)
-    flat = (rows + cell.reshape(-1))[bits.reshape(-1) == 1]
-    counts = np.bincount(flat, minlength=m * 51).reshape(m, 51)[:, :50]
-    return counts.astype(np.uint8)
+        return out
+    if _DECODE is None:
+        import numba as nb
+
+        _DECODE = nb.njit(cache=True)(_decode_keys)
+    raw = np.frombuffer("".join(keys).encode("ascii"), dtype=np.uint8).reshape(m, 20)
+    _DECODE(raw.astype(np.int64), out)
+    return out
 
 
 def nn_plays(

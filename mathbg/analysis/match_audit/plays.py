@@ -197,17 +197,18 @@ def board_classes(boards: NDArray[np.uint8]) -> tuple[I64, I64]:
     >>> [CLASS_NAMES[int(c)] for c in board_classes(b)[0]], int(board_classes(b)[1][0])
     (['contact'], 167)
     """
-    b = np.asarray(boards, dtype=np.int64).reshape(-1, 50)
-    off, on = b[:, :25], b[:, 25:]
-    n_off, n_on = off.sum(axis=1), on.sum(axis=1)
-    back_off = np.where(off > 0, _IDX, -1).max(axis=1)
-    back_on = np.where(on > 0, _IDX, -1).max(axis=1)
-    home = (back_off < 6) & (back_on < 6)
+    b = np.asarray(boards, dtype=np.uint8).reshape(-1, 50)
+    off, on = b[:, :25] > 0, b[:, 25:] > 0
+    n_off = b[:, :25].sum(axis=1, dtype=np.int64)
+    n_on = b[:, 25:].sum(axis=1, dtype=np.int64)
+    back_off = 24 - np.argmax(off[:, ::-1], axis=1)  # the highest occupied point
+    back_on = 24 - np.argmax(on[:, ::-1], axis=1)
+    home = ~(off[:, 6:].any(axis=1) | on[:, 6:].any(axis=1))
     klass = np.where(back_on + back_off > 22, _CONTACT, _RACE)
     klass = np.where(home, _BEAROFF1, klass)
     klass = np.where(home & (n_off <= 6) & (n_on <= 6), _BEAROFF2, klass)
     klass = np.where((n_off == 0) | (n_on == 0), _OVER, klass)
-    pips = on @ (_IDX + 1)
+    pips = b[:, 25:] @ (_IDX + 1)
     return klass.astype(np.int64), pips.astype(np.int64)
 
 
