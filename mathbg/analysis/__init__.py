@@ -52,6 +52,7 @@ _LAZY = {
     "audit": "mathbg.analysis.match_audit",
     "CorpusStats": "mathbg.analysis.corpus",
     "corpus_stats": "mathbg.analysis.corpus",
+    "sample_matches": "mathbg.analysis.corpus",
 }
 _SUBMODULES = {
     "base",
@@ -87,11 +88,12 @@ __all__ = [
     "position_class",
     "position_matrix",
     "register_engine",
+    "sample_matches",
     "selfplay_met",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mathbg.analysis.corpus import CorpusStats, corpus_stats
+    from mathbg.analysis.corpus import CorpusStats, corpus_stats, sample_matches
     from mathbg.analysis.evaluation import Evaluation, Evaluator, position_class
     from mathbg.analysis.match_audit import AuditOptions, AuditResult, audit
     from mathbg.analysis.matrix import PositionAnalysis, analyze, analyze_many, position_matrix

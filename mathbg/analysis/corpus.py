@@ -63,6 +63,7 @@ __all__ = [
     "corpus_stats",
     "file_stats",
     "match_files",
+    "sample_matches",
     "wilson",
 ]
 
@@ -154,6 +155,26 @@ def match_files(paths: str | os.PathLike[str] | Iterable[Any]) -> list[Path]:
         else:
             out.append(p)
     return out
+
+
+def sample_matches() -> list[Path]:
+    """The small corpus of real matches shipped with mathbg (package data, read through
+    :mod:`importlib.resources`): 30 Backgammon Galaxy matches, MIT licence.
+
+    Returns
+    -------
+    list of Path
+        The files, sorted by name; ``match12148956.txt`` is the notebooks' example match.
+
+    Examples
+    --------
+    >>> files = sample_matches()
+    >>> len(files), files[0].suffix, any(f.name == "match12148956.txt" for f in files)
+    (30, '.txt', True)
+    """
+    from mathbg._paths import published_files
+
+    return [Path(str(t)) for _, t in sorted(published_files("matches", ".txt").items())]
 
 
 # ----------------------------------------------------------------------------- one file

@@ -165,7 +165,8 @@ def resolve_engine(engine: str | Evaluator, plies: int | None) -> tuple[Evaluato
     ply = evaluator.plies if evaluator.plies is not None else plies
     if ply is None and name in ("gnubg-nn", "gnubg"):
         ply = 0
-    return evaluator, EngineInfo(str(requested), name, _version(name), ply, step)
+    note = getattr(evaluator, "note", None)
+    return evaluator, EngineInfo(str(requested), name, _version(name), ply, step, note)
 
 
 # ----------------------------------------------------------------------------- one match

@@ -54,13 +54,15 @@ class EngineInfo:
     """The engine an audit used: ``requested`` as asked (``auto``), ``name`` as resolved,
     its ``version``, the ``plies`` of its chances, and the ``cube_step``: how the chances
     became cube values (``"0-ply cube step"``: mathbg's 0-ply cubeless -> cubeful
-    transformation; ``"gnubg's own cubeful analysis"``: the gnubg program's values)."""
+    transformation; ``"gnubg's own cubeful analysis"``: the gnubg program's values); ``note``
+    what else it does (``auto``: exact inside the two-sided bearoff database)."""
 
     requested: str
     name: str
     version: str | None
     plies: int | None
     cube_step: str
+    note: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -70,6 +72,8 @@ class EngineInfo:
         name = self.name + (f" {self.version}" if self.version else "")
         if self.requested != self.name:
             name = f"{self.requested} -> {name}"
+        if self.note:
+            name += f" ({self.note})"
         plies = "" if self.plies is None else f", {self.plies}-ply chances"
         return f"{name}{plies}, {self.cube_step}"
 
