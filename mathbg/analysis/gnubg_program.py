@@ -393,7 +393,7 @@ class GnubgEvaluator(BatchEvaluator):
                                   gnubg=dec))  # fmt: skip
         return out
 
-    def analyse_match(self, record: MatchRecord) -> dict[str, Any]:
+    def analyse_match(self, record: MatchRecord, *, statistics: bool = False) -> dict[str, Any]:
         """gnubg's own analysis of a whole match at this engine's plies (``analyse match``
         in the shared long-lived process, :func:`gnubg_session`): the ``gnubg.match()``
         dictionary with every move record's analysis.
@@ -402,12 +402,16 @@ class GnubgEvaluator(BatchEvaluator):
         ----------
         record : MatchRecord
             The match (given to gnubg as ``.mat`` text).
+        statistics : bool
+            Also gnubg's ``show statistics match`` text of the analysis (key
+            ``"statistics"``).
 
         Returns
         -------
         dict
         """
-        return gnubg_session().analyse(record.dumps("mat"), plies=self.plies or 0)
+        return gnubg_session().analyse(record.dumps("mat"), plies=self.plies or 0,
+                                       statistics=statistics)
 
 
 # ----------------------------------------------------------------------------- whole matches

@@ -399,7 +399,7 @@ def given_values(
     match``): per point the roller's chances and their no double and double/take values
     (MWC; money: equities, double/take per unit of the current cube); the action and EMG
     follow gnubg's rules (:func:`mathbg.cube.decisions.classify`, ``mwc2eq``)."""
-    from mathbg.analysis.match_audit.equity import win_lose
+    from mathbg.analysis.match_audit.equity import scale_of
     from mathbg.cube.cubeful import emg
     from mathbg.cube.decisions import classify
 
@@ -414,7 +414,8 @@ def given_values(
                                      True, None, tuple(probs)))  # fmt: skip
             continue
         a, b = st.away
-        dp = win_lose(met, (a, b), st.cube, st.crawford)[0]
+        wl = scale_of(met, p.match, p.roller)
+        dp = wl[0] if wl is not None else 1.0
         action = classify(nd, dt, dp, can_gammon=can_gammon, money=False)
         e = tuple(float(emg(v, met, (a, b), st.cube, crawford=st.crawford, undefined="nan"))
                   for v in (nd, dt, dp))  # fmt: skip

@@ -261,7 +261,7 @@ def _decisions(record: MatchRecord, v: _Valued) -> list[AuditedDecision]:
 
 
 def _checker(record: MatchRecord, v: _Valued, met: MET, keep: int) -> list[CheckerDecision]:
-    from mathbg.analysis.match_audit.equity import win_lose
+    from mathbg.analysis.match_audit.equity import scale_of
 
     out = []
     for t, tv in zip(v.turns, v.turn_values, strict=True):
@@ -274,7 +274,8 @@ def _checker(record: MatchRecord, v: _Valued, met: MET, keep: int) -> list[Check
         best_eq = float(tv.equity[0])
         played_eq = float(tv.equity[tv.played]) if tv.played >= 0 else None
         err = 0.0 if played_eq is None else max(best_eq - played_eq, 0.0)
-        scale = _scale(met, st.away, t.match.cube, st.crawford, win_lose)
+        wl = scale_of(met, t.match, t.player)
+        scale = None if wl is None else 0.5 * (wl[0] - wl[1])
         luck_mwc = None if tv.luck is None or scale is None else tv.luck * scale
         out.append(CheckerDecision(
             t.game, t.move, record.players[t.player], t.position_id, t.match_id, st.away,
@@ -286,15 +287,6 @@ def _checker(record: MatchRecord, v: _Valued, met: MET, keep: int) -> list[Check
             skill_mark(err) if tv.legal > 1 else None, tv.luck, luck_mwc,
             None if tv.luck is None else luck_mark(tv.luck), options))  # fmt: skip
     return out
-
-
-def _scale(met: MET, away: tuple[int, int] | None, cube: int, crawford: bool, win_lose: Any
-           ) -> float | None:  # fmt: skip
-    """MWC per EMG at the score (``(W - L) / 2``), None for money."""
-    if away is None:
-        return None
-    w, lo = win_lose(met, away, cube, crawford)
-    return 0.5 * (w - lo)
 
 
 def _notation(plays: Any, tv: TurnValues, i: int) -> str:

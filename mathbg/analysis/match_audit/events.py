@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mathbg.analysis.match_audit.cube import CubePoint, DoublerValues, matrix_state
-from mathbg.analysis.match_audit.equity import win_lose
+from mathbg.analysis.match_audit.cube import CubePoint, DoublerValues
+from mathbg.analysis.match_audit.equity import scale_of
 from mathbg.analysis.match_audit.statistics import (
     CubeEvent,
     MatchStatistics,
@@ -47,7 +47,8 @@ def ar_double(values: DoublerValues, win: float, lose: float) -> tuple[float, fl
     values : DoublerValues
         The doubler's values.
     win, lose : float
-        The doubler's MWC after winning and losing the cube (:func:`win_lose`).
+        The doubler's MWC after winning and losing the cube
+        (:func:`~mathbg.analysis.match_audit.equity.win_lose`).
 
     Returns
     -------
@@ -74,11 +75,10 @@ def ar_double(values: DoublerValues, win: float, lose: float) -> tuple[float, fl
 
 def _scale(met: MET, match: MatchState, player: int) -> tuple[float, float, int, bool]:
     """The deciding player's (win, lose) MWC of the cube, the cube, money."""
-    st = matrix_state(match, player)
-    if st.away is None:
+    wl = scale_of(met, match, player)
+    if wl is None:
         return 0.0, 0.0, match.cube, True
-    w, lo = win_lose(met, st.away, match.cube, st.crawford)
-    return w, lo, match.cube, False
+    return wl[0], wl[1], match.cube, False
 
 
 def _turn_event(t: Turn, tv: TurnValues | None, cube: tuple[float, float, float, float] | None,

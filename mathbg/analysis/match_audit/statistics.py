@@ -558,12 +558,15 @@ def result_gain(met: MET | None, length: int, score: tuple[int, int], winner: in
     >>> round(result_gain(t, 5, (0, 0), 0, 1, False), 5) == round(t.mwc((4, 5)) - 0.5, 5)
     True
     """
-    from mathbg.analysis.match_audit.equity import mwc_after
+    from mathbg.analysis.match_audit.equity import mwc_after, mwc_now
 
     if not length:
         return float(points)
     assert met is not None
-    a, b = length - score[winner], length - score[1 - winner]
-    after = f32(mwc_after(met, (a - points, b), crawford or a == 1 or b == 1))
-    before = f32(met.mwc((a, b), crawford=crawford))
-    return float(f32(after - before))
+    away = [length - score[0], length - score[1]]
+    post = crawford or 1 in away
+    after = list(away)
+    after[winner] -= points
+    gain = f32(f32(mwc_after(met, (after[0], after[1]), winner, post))
+               - f32(mwc_now(met, (away[0], away[1]), winner, crawford)))
+    return float(gain)
