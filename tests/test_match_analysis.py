@@ -32,7 +32,7 @@ from mathbg.met import as_met
 from mathbg.rules.dice import ROLLS
 
 DATA = Path(__file__).parent / "data" / "matches"
-MATCHES = sorted(DATA.glob("*.txt")) + [DATA / "handbuilt_last_roll.mat"]
+MATCHES = [*sorted(DATA.glob("*.txt")), DATA / "handbuilt_last_roll.mat"]
 FIVE = DATA / "match10014006.txt"
 KXG2 = as_met("kazaross-xg2")
 
