@@ -180,14 +180,31 @@ def sample_matches() -> list[Path]:
 # ----------------------------------------------------------------------------- one file
 
 
+class _Score:
+    """``leader_away`` and ``trailer_away`` of a row whose ``score`` is (leader's away,
+    trailer's away) or None (money play)."""
+
+    score: tuple[int, int] | None
+
+    @property
+    def leader_away(self) -> int | None:
+        """Points the leader needs (None in money play)."""
+        return None if self.score is None else self.score[0]
+
+    @property
+    def trailer_away(self) -> int | None:
+        """Points the trailer needs (None in money play)."""
+        return None if self.score is None else self.score[1]
+
+
 @dataclass(frozen=True)
-class GameFacts:
-    """One finished game of a file: the score key (``leader_away <= trailer_away``; both
-    None in money play), Crawford flags, how it ended and the cube."""
+class GameFacts(_Score):
+    """One finished game of a file: the score key ``score = (leader_away, trailer_away)``
+    (``leader_away <= trailer_away``; None in money play), Crawford flags, how it ended
+    and the cube."""
 
     game: int
-    leader_away: int | None
-    trailer_away: int | None
+    score: tuple[int, int] | None
     crawford: bool
     post_crawford: bool
     gammon: bool
@@ -199,13 +216,12 @@ class GameFacts:
 
 
 @dataclass(frozen=True)
-class DecisionFacts:
-    """One audited decision of a file at its game's score key: ``kind`` ``"cube"`` or
-    ``"move"``, who decided, whether it was an error, its EMG and MWC cost; for a move
-    whether it was unforced."""
+class DecisionFacts(_Score):
+    """One audited decision of a file at its game's score key (``score``, as
+    :class:`GameFacts`): ``kind`` ``"cube"`` or ``"move"``, who decided, whether it was an
+    error, its EMG and MWC cost; for a move whether it was unforced."""
 
-    leader_away: int | None
-    trailer_away: int | None
+    score: tuple[int, int] | None
     crawford: bool
     player: str
     kind: str
@@ -226,9 +242,9 @@ class FileFacts:
     error: str | None = None
 
 
-def _score_key(length: int, score: tuple[int, int]) -> tuple[int | None, int | None]:
+def _score_key(length: int, score: tuple[int, int]) -> tuple[int, int] | None:
     if not length:
-        return None, None
+        return None
     a, b = sorted((length - score[0], length - score[1]))
     return a, b
 
@@ -253,8 +269,7 @@ def _game_rows(record: MatchRecord) -> list[GameFacts]:
                 first_pass = isinstance(nxt, Pass) or (nxt is None and r.kind == "pass")
                 break
         level = r.resign_level if r.kind == "resign" else 0
-        lead, trail = _score_key(n, g.score)
-        rows.append(GameFacts(g.number, lead, trail, crawford, post,
+        rows.append(GameFacts(g.number, _score_key(n, g.score), crawford, post,
                               r.kind in ("gammon", "backgammon") or level >= 2,
                               r.kind == "backgammon" or level == 3, doubled,
                               doubled and first_pass, r.kind == "resign", int(r.cube)))
@@ -270,13 +285,12 @@ def _audit_rows(record: MatchRecord, options: AuditOptions) -> list[DecisionFact
     crawford = dict(zip((g.number for g in record.games), record.crawford_games(), strict=True))
     out = []
     for d in m.decisions:
-        lead, trail = key.get(d.game, (None, None))
-        out.append(DecisionFacts(lead, trail, crawford.get(d.game, False), d.player, "cube",
-                                 d.is_error, d.error_emg, d.error_mwc))  # fmt: skip
+        out.append(DecisionFacts(key.get(d.game), crawford.get(d.game, False), d.player,
+                                 "cube", d.is_error, d.error_emg, d.error_mwc))  # fmt: skip
     for p in m.plays:
-        lead, trail = key.get(p.game, (None, None))
-        out.append(DecisionFacts(lead, trail, crawford.get(p.game, False), p.player, "move",
-                                 p.is_error, p.error_emg, p.error_mwc, p.plays > 1))  # fmt: skip
+        out.append(DecisionFacts(key.get(p.game), crawford.get(p.game, False), p.player,
+                                 "move", p.is_error, p.error_emg, p.error_mwc,
+                                 p.plays > 1))  # fmt: skip
     return out
 
 
@@ -305,8 +319,8 @@ def file_stats(
     --------
     >>> from mathbg.rules.formats.example import example_match
     >>> facts = file_stats(example_match())
-    >>> [(g.leader_away, g.trailer_away, g.doubled, g.passed, g.cube) for g in facts.games]
-    [(3, 3, True, True, 1), (2, 3, True, False, 2)]
+    >>> [(g.score, g.doubled, g.passed, g.cube) for g in facts.games]
+    [((3, 3), True, True, 1), ((2, 3), True, False, 2)]
     >>> file_stats("no-such-file.mat").error
     'no-such-file.mat: cannot read: ...'
     """
@@ -352,13 +366,13 @@ class AuditTotals:
 
 
 @dataclass(frozen=True)
-class ScoreRow(FrameMixin):
-    """One score of a corpus (or, with both aways None and ``overall``, the whole): games,
-    the rates (:data:`RATES`), the number each rate is over (``n``), their Wilson 95 %
-    intervals, the counts, the cube levels reached and the audit's totals."""
+class ScoreRow(_Score, FrameMixin):
+    """One score of a corpus, ``score = (leader_away, trailer_away)`` (None: money play,
+    or with ``overall`` the whole corpus): games, the rates (:data:`RATES`), the number
+    each rate is over (``n``), their Wilson 95 % intervals, the counts, the cube levels
+    reached and the audit's totals."""
 
-    leader_away: int | None
-    trailer_away: int | None
+    score: tuple[int, int] | None
     crawford: bool
     post_crawford: bool
     games: int
@@ -424,7 +438,7 @@ class _Counter:
         else:
             self.mwc_lost += d.error_mwc
 
-    def row(self, key: tuple[int | None, int | None, bool, bool], audited: bool,
+    def row(self, key: tuple[tuple[int, int] | None, bool, bool], audited: bool,
             overall: bool = False) -> ScoreRow:  # fmt: skip
         rates: dict[str, float | None] = {}
         n: dict[str, int] = {}
@@ -445,8 +459,8 @@ class _Counter:
                                  self.plays, self.unforced, self.checker_emg,
                                  1000.0 * self.checker_emg / self.unforced if self.unforced
                                  else None)  # fmt: skip
-        return ScoreRow(key[0], key[1], key[2], key[3], self.games, rates, n, ci, counts, cube,
-                        totals, overall)  # fmt: skip
+        return ScoreRow(key[0], key[1], key[2], self.games, rates, n, ci, counts, cube, totals,
+                        overall)
 
 
 @dataclass(frozen=True)
@@ -501,36 +515,36 @@ class CorpusStats(FrameMixin):
         return pd.DataFrame(rows)
 
 
-def _key(lead: int | None, trail: int | None, crawford: bool) -> tuple[Any, ...]:
-    return (lead is None, lead or 0, trail or 0, bool(crawford))
+def _key(score: tuple[int, int] | None, crawford: bool) -> tuple[Any, ...]:
+    return (score is None, score or (0, 0), bool(crawford))
 
 
 def _aggregate(results: Sequence[FileFacts], audited: bool, player: str | None) -> CorpusStats:
     skipped = [SkippedFile(r.file, r.error) for r in results if r.error is not None]
     overall = _Counter()
     by: dict[tuple[Any, ...], _Counter] = {}
-    meta: dict[tuple[Any, ...], tuple[int | None, int | None, bool, bool]] = {}
+    meta: dict[tuple[Any, ...], tuple[tuple[int, int] | None, bool, bool]] = {}
     who = None if player is None else player.lower()
     for r in results:
         if r.error is not None:
             continue
         for g in r.games:
             overall.add_game(g)
-            k = _key(g.leader_away, g.trailer_away, g.crawford)
+            k = _key(g.score, g.crawford)
             by.setdefault(k, _Counter()).add_game(g)
-            meta.setdefault(k, (g.leader_away, g.trailer_away, g.crawford, g.post_crawford))
+            meta.setdefault(k, (g.score, g.crawford, g.post_crawford))
         for d in r.decisions:
             if who is not None and d.player.lower() != who:
                 continue
             overall.add_decision(d)
-            k = _key(d.leader_away, d.trailer_away, d.crawford)
+            k = _key(d.score, d.crawford)
             by.setdefault(k, _Counter()).add_decision(d)
             if k not in meta:
                 post = d.leader_away == 1 and not d.crawford and d.trailer_away != 1
-                meta[k] = (d.leader_away, d.trailer_away, d.crawford, post)
+                meta[k] = (d.score, d.crawford, post)
     rows = [by[k].row(meta[k], audited) for k in sorted(by)]
     return CorpusStats(len(results), skipped, overall.games,
-                       overall.row((None, None, False, False), audited, overall=True), rows,
+                       overall.row((None, False, False), audited, overall=True), rows,
                        audited, player)  # fmt: skip
 
 
@@ -598,7 +612,7 @@ def corpus_stats(
     >>> stats = corpus_stats(example_match(), progress=False)
     >>> stats.files, stats.games, stats.overall.rates["double_rate"], stats.overall.n["pass_rate"]
     (1, 2, 1.0, 2)
-    >>> [(row.leader_away, row.trailer_away) for row in stats.by_score]
+    >>> [row.score for row in stats.by_score]
     [(2, 3), (3, 3)]
     """
     items = _items(paths)

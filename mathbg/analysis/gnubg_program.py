@@ -619,6 +619,11 @@ def gnubg_session() -> GnubgSession:
     Returns
     -------
     GnubgSession
+
+    Examples
+    --------
+    >>> gnubg_session() is gnubg_session()  # doctest: +SKIP
+    True
     """
     global _SESSION
     if _SESSION is None or _SESSION._proc.poll() is not None:

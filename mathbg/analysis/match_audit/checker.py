@@ -36,9 +36,10 @@ from mathbg.rules.dice import ROLLS
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.analysis.base import Evaluator
+    from mathbg.analysis.match_audit.cube import CubePoint, DoublerValues
     from mathbg.met.table import MET
 
-__all__ = ["ROLL_WEIGHTS", "TurnValues", "deeper", "turn_values"]
+__all__ = ["ROLL_WEIGHTS", "MatchValues", "TurnValues", "deeper", "turn_values"]
 
 #: Weight of each of :data:`mathbg.rules.dice.ROLLS` among the 36 (doubles 1, others 2).
 ROLL_WEIGHTS: NDArray[np.float64] = np.array([1.0 if a == b else 2.0 for a, b in ROLLS])
@@ -85,6 +86,17 @@ class TurnValues:
         """The number of rows (at least 1: the position itself when nothing could be
         played)."""
         return int(self.equity.shape[0])
+
+
+@dataclass(frozen=True)
+class MatchValues:
+    """An engine's values of one match: its cube points and their values, its rolls and
+    theirs (empty without checker analysis)."""
+
+    points: list[CubePoint]
+    values: list[DoublerValues]
+    turns: list[Turn]
+    turn_values: list[TurnValues]
 
 
 # ----------------------------------------------------------------------------- tasks
@@ -275,6 +287,17 @@ def turn_values(
     -------
     list of TurnValues
         One per turn.
+
+    Examples
+    --------
+    >>> from mathbg.met import as_met
+    >>> from mathbg.analysis import get_evaluator
+    >>> from mathbg.rules.formats.example import example_match
+    >>> from mathbg.analysis.match_audit.turns import match_turns
+    >>> turns = match_turns(example_match())[:2]
+    >>> given = get_evaluator("given", probabilities=[0.5, 0.1, 0.0, 0.1, 0.0])
+    >>> [v.legal for v in turn_values(turns, given, as_met("kazaross-xg2"), luck=False)]
+    [9, 13]
     """
     if not turns:
         return []
@@ -312,7 +335,33 @@ def deeper(
 ) -> list[TurnValues]:  # fmt: skip
     """Each roll's plays within ``threshold`` of the best (at most ``extra``) and the one
     made, valued again with the evaluator's chances and ranked above the others (gnubg's
-    move filter before an n-ply evaluation)."""
+    move filter before an n-ply evaluation).
+
+    Parameters
+    ----------
+    turns : sequence of Turn
+        The rolls.
+    values : sequence of TurnValues
+        Their 0-ply values (:func:`turn_values`).
+    evaluator : Evaluator
+        The deeper engine (its ``evaluate_many``).
+    met : MET
+        The match equity table.
+    extra, threshold : int, float
+        At most ``extra`` plays within ``threshold`` EMG of the best.
+    two_sided : TwoSided, optional
+        The database of the cube lives inside it.
+
+    Returns
+    -------
+    list of TurnValues
+        The plays re-ranked.
+
+    Examples
+    --------
+    >>> deeper([], [], None, None, 16, 0.32)  # doctest: +SKIP
+    []
+    """
     from dataclasses import replace
 
     picks: list[list[int]] = []

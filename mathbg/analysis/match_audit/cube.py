@@ -230,7 +230,25 @@ def judge(values: DoublerValues, kind: str, taken: str) -> tuple[str, float, flo
 
 
 def matrix_state(match: MatchState, roller: int) -> MatrixState:
-    """The score and cube state of ``match`` seen by ``roller`` (the matrix's row key)."""
+    """The score and cube state of ``match`` seen by ``roller`` (the matrix's row key).
+
+    Parameters
+    ----------
+    match : MatchState
+        The state.
+    roller : int
+        Who looks (0 or 1).
+
+    Returns
+    -------
+    MatrixState
+
+    Examples
+    --------
+    >>> from mathbg.rules.match import MatchState
+    >>> matrix_state(MatchState(length=5, score=(1, 3)), 1).away
+    (2, 4)
+    """
     owner = CubeOwner.of(match.cube_owner, roller)
     if match.length == 0:
         return MatrixState(None, False, match.cube, owner)
@@ -324,6 +342,15 @@ def evaluate_points(points: Sequence[CubePoint], evaluator: Evaluator) -> list[E
     -------
     list of Evaluation
         One per point.
+
+    Examples
+    --------
+    >>> from mathbg.analysis import get_evaluator
+    >>> from mathbg.rules.formats.example import example_match
+    >>> points = cube_points(example_match())
+    >>> given = get_evaluator("given", probabilities=[0.6, 0.1, 0.0, 0.1, 0.0])
+    >>> len(evaluate_points(points, given)) == len(points)
+    True
     """
     uniq: dict[str, int] = {}
     pos: list[Position] = []
@@ -368,6 +395,18 @@ def value_points(
     Returns
     -------
     list of DoublerValues
+
+    Examples
+    --------
+    >>> from mathbg.met import as_met
+    >>> from mathbg.analysis import get_evaluator
+    >>> from mathbg.rules.formats.example import example_match
+    >>> points = cube_points(example_match())[:1]
+    >>> given = get_evaluator("given", probabilities=[0.7, 0.2, 0.0, 0.05, 0.0])
+    >>> v, = value_points(points, evaluate_points(points, given), as_met("kazaross-xg2"),
+    ...                   exact=False, take_points=False)
+    >>> v.action
+    'double, pass'
     """
     keys: dict[tuple[str, MatrixState], int] = {}
     uniq_pos: list[Position] = []
@@ -398,7 +437,30 @@ def given_values(
     """Values from an engine's own cubeful evaluation (the gnubg program's ``analyse
     match``): per point the roller's chances and their no double and double/take values
     (MWC; money: equities, double/take per unit of the current cube); the action and EMG
-    follow gnubg's rules (:func:`mathbg.cube.decisions.classify`, ``mwc2eq``)."""
+    follow gnubg's rules (:func:`mathbg.cube.decisions.classify`, ``mwc2eq``).
+
+    Parameters
+    ----------
+    points : sequence of CubePoint
+        The decisions.
+    own : sequence of (chances, no double, double/take)
+        The engine's values of each.
+    met : MET
+        The match equity table (the double/pass value, the EMG).
+
+    Returns
+    -------
+    list of DoublerValues
+
+    Examples
+    --------
+    >>> from mathbg.met import as_met
+    >>> from mathbg.rules.formats.example import example_match
+    >>> points = cube_points(example_match())[:1]
+    >>> [v.action for v in given_values(points, [([0.5, 0, 0, 0, 0], 0.5, 0.45)],
+    ...                                 as_met("kazaross-xg2"))]
+    ['no double, take']
+    """
     from mathbg.analysis.match_audit.equity import scale_of
     from mathbg.cube.cubeful import emg
     from mathbg.cube.decisions import classify

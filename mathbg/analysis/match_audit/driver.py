@@ -35,9 +35,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from mathbg.analysis.match_audit.checker import TurnValues, turn_values
+from mathbg.analysis.match_audit.checker import MatchValues, TurnValues, turn_values
 from mathbg.analysis.match_audit.cube import (
-    CubePoint,
     DoublerValues,
     cube_points,
     evaluate_points,
@@ -56,7 +55,7 @@ from mathbg.analysis.match_audit.results import (
     PlayOption,
 )
 from mathbg.analysis.match_audit.statistics import luck_mark, skill_mark
-from mathbg.analysis.match_audit.turns import Turn, match_turns
+from mathbg.analysis.match_audit.turns import match_turns
 from mathbg.analysis.matrix import DEFAULT_MET
 from mathbg.errors import InvalidParameterError
 
@@ -203,17 +202,7 @@ def _names(record: MatchRecord) -> tuple[str, str]:
     return record.players[0], record.players[1]
 
 
-@dataclass(frozen=True)
-class _Valued:
-    """The engine's values of one match: cube points with their values, turns with theirs."""
-
-    points: list[CubePoint]
-    values: list[DoublerValues]
-    turns: list[Turn]
-    turn_values: list[TurnValues]
-
-
-def _value(record: MatchRecord, evaluator: Evaluator, met: MET, o: AuditOptions) -> _Valued:
+def _value(record: MatchRecord, evaluator: Evaluator, met: MET, o: AuditOptions) -> MatchValues:
     points = cube_points(record)
     turns = match_turns(record) if o.checker else []
     own = getattr(evaluator, "analyse_match", None)
@@ -238,10 +227,10 @@ def _value(record: MatchRecord, evaluator: Evaluator, met: MET, o: AuditOptions)
         tv = turn_values(turns, zero_ply(evaluator), met, luck=o.luck, two_sided=db)
         if evaluator.plies:
             tv = deeper_plays(turns, tv, evaluator, met, db)
-    return _Valued(points, values, turns, tv)
+    return MatchValues(points, values, turns, tv)
 
 
-def _decisions(record: MatchRecord, v: _Valued) -> list[AuditedDecision]:
+def _decisions(record: MatchRecord, v: MatchValues) -> list[AuditedDecision]:
     out = []
     for p, val in zip(v.points, v.values, strict=True):
         best, err, err_emg, category = judge(val, p.kind, p.taken)
@@ -260,7 +249,7 @@ def _decisions(record: MatchRecord, v: _Valued) -> list[AuditedDecision]:
     return out
 
 
-def _checker(record: MatchRecord, v: _Valued, met: MET, keep: int) -> list[CheckerDecision]:
+def _checker(record: MatchRecord, v: MatchValues, met: MET, keep: int) -> list[CheckerDecision]:
     from mathbg.analysis.match_audit.equity import scale_of
 
     out = []
@@ -302,7 +291,7 @@ def _option(plays: Any, tv: TurnValues, i: int) -> PlayOption:
                       None if tv.mwc is None else float(tv.mwc[i]), p)  # type: ignore[arg-type]
 
 
-def _compare(record: MatchRecord, v: _Valued, decisions: list[AuditedDecision], other: MET,
+def _compare(record: MatchRecord, v: MatchValues, decisions: list[AuditedDecision], other: MET,
              o: AuditOptions, evaluator: Evaluator) -> list[MetChange]:  # fmt: skip
     r = record.rules
     evs = evaluate_points(v.points, evaluator)

@@ -19,13 +19,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mathbg.analysis.base import BatchEvaluator, EngineNotAvailableError, Evaluation
-from mathbg.analysis.match_audit.checker import TurnValues
+from mathbg.analysis.match_audit.checker import MatchValues, TurnValues
 from mathbg.analysis.match_audit.cube import CubePoint, given_values
 from mathbg.errors import MatchReplayError
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.analysis.base import Evaluator
-    from mathbg.analysis.match_audit.driver import _Valued
     from mathbg.analysis.match_audit.turns import Turn
     from mathbg.met.table import MET
     from mathbg.rules.match import MatchState
@@ -70,7 +69,23 @@ def two_sided_database(evaluator: Evaluator) -> Any:
     """The two-sided bearoff database whose money equities the engine's cube lives are
     backed out of (gnubg's rule): the evaluator's own (``two_sided_database()``), gnubg's
     16-bit file for ``gnubg-nn`` and ``gnubg``, else mathbg's exact one (the largest built,
-    else 6 x 6 built on first use)."""
+    else 6 x 6 built on first use).
+
+    Parameters
+    ----------
+    evaluator : Evaluator
+        The engine.
+
+    Returns
+    -------
+    TwoSided
+
+    Examples
+    --------
+    >>> from mathbg.analysis import get_evaluator
+    >>> two_sided_database(get_evaluator("race")).points
+    6
+    """
     own = getattr(evaluator, "two_sided_database", None)
     if own is not None:
         return own()
@@ -149,7 +164,23 @@ class AuditAutoEvaluator(BatchEvaluator):
 
 
 def zero_ply(evaluator: Evaluator) -> Evaluator:
-    """The same engine at 0 plies (the checker play's first pass and the luck)."""
+    """The same engine at 0 plies (the checker play's first pass and the luck).
+
+    Parameters
+    ----------
+    evaluator : Evaluator
+        The engine.
+
+    Returns
+    -------
+    Evaluator
+
+    Examples
+    --------
+    >>> from mathbg.analysis import get_evaluator
+    >>> zero_ply(get_evaluator("race")).name
+    'race'
+    """
     if not evaluator.plies:
         return evaluator
     try:
@@ -165,7 +196,28 @@ def deeper_plays(
     """Each roll's best plays (and the one made) again with the engine's n-ply chances: the
     plays within :data:`FILTER_THRESHOLD` of the best at 0 plies, at most
     :data:`FILTER_EXTRA`, ranked by their n-ply values above the others (gnubg's
-    ``FindnSaveBestMoves``)."""
+    ``FindnSaveBestMoves``).
+
+    Parameters
+    ----------
+    turns, values : sequences
+        The rolls and their 0-ply values.
+    evaluator : Evaluator
+        The n-ply engine.
+    met : MET
+        The match equity table.
+    two_sided : TwoSided, optional
+        The database of the cube lives inside it.
+
+    Returns
+    -------
+    list of TurnValues
+
+    Examples
+    --------
+    >>> deeper_plays([], [], None, None)  # doctest: +SKIP
+    []
+    """
     from mathbg.analysis.match_audit.checker import deeper
 
     return deeper(turns, values, evaluator, met, FILTER_EXTRA, FILTER_THRESHOLD, two_sided)
@@ -211,15 +263,40 @@ def _mismatch(what: str, ours: int, theirs: int) -> MatchReplayError:
 def from_gnubg(
     record: MatchRecord, analysis: dict[str, Any], points: Sequence[CubePoint],
     turns: Sequence[Turn], met: MET, checker: bool,
-) -> _Valued:  # fmt: skip
+) -> MatchValues:  # fmt: skip
     """mathbg's cube points and turns valued by gnubg's own analysis (see the module notes).
+
+    Parameters
+    ----------
+    record : MatchRecord
+        The match.
+    analysis : dict
+        gnubg's ``gnubg.match()`` dictionary of it (``GnubgEvaluator.analyse_match``).
+    points : sequence of CubePoint
+        The cube decisions.
+    turns : sequence of Turn
+        The rolls (empty: found here).
+    met : MET
+        The match equity table.
+    checker : bool
+        Keep the checker play and luck.
+
+    Returns
+    -------
+    MatchValues
+
+    Examples
+    --------
+    >>> from mathbg.analysis.gnubg_program import GnubgEvaluator  # doctest: +SKIP
+    >>> from mathbg.rules.formats.example import example_match  # doctest: +SKIP
+    >>> rec = example_match()  # doctest: +SKIP
+    >>> from_gnubg(rec, GnubgEvaluator().analyse_match(rec), [], [], None, True)  # doctest: +SKIP
 
     Raises
     ------
     MatchReplayError
         When gnubg's records do not line up with mathbg's replay.
     """
-    from mathbg.analysis.match_audit.driver import _Valued
     from mathbg.analysis.match_audit.turns import match_turns
 
     every = list(turns) if turns else match_turns(record)
@@ -231,7 +308,7 @@ def from_gnubg(
     own = _cube_values(points, by_turn, doubles)
     values = given_values(points, own, met)
     tv = [_gnubg_turn(t, by_turn[(t.game, t.move, t.player)]) for t in every] if checker else []
-    return _Valued(list(points), values, every if checker else [], tv)
+    return MatchValues(list(points), values, every if checker else [], tv)
 
 
 def _cube_values(

@@ -76,7 +76,29 @@ def mwc_after(met: MET, away: tuple[int, int], player: int, crawford: bool) -> f
 
 def mwc_now(met: MET, away: tuple[int, int], player: int, crawford: bool) -> float:
     """``player``'s MWC at the start of a game at ``away`` (gnubg ``getMEAtScore``): the
-    post-Crawford table when a side is 1-away and this is not the Crawford game."""
+    post-Crawford table when a side is 1-away and this is not the Crawford game.
+
+    Parameters
+    ----------
+    met : MET
+        The match equity table.
+    away : (int, int)
+        Points players 0 and 1 need.
+    player : int
+        Whose chance.
+    crawford : bool
+        This is the Crawford game.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from mathbg.met import as_met
+    >>> mwc_now(as_met("kazaross-xg2"), (5, 5), 1, False)
+    0.5
+    """
     a0, a1 = away
     return _lookup(met, away, player, not crawford and (a0 == 1 or a1 == 1))
 
@@ -121,7 +143,28 @@ def win_lose(
 
 def scale_of(met: MET, match: MatchState, player: int) -> tuple[float, float] | None:
     """``player``'s (win, lose) MWC of the cube at ``match`` (:func:`win_lose`), None in
-    money play."""
+    money play.
+
+    Parameters
+    ----------
+    met : MET
+        The match equity table.
+    match : MatchState
+        The state (score, cube, Crawford).
+    player : int
+        Whose chances.
+
+    Returns
+    -------
+    (float, float) or None
+
+    Examples
+    --------
+    >>> from mathbg.met import as_met
+    >>> from mathbg.rules.match import MatchState
+    >>> scale_of(as_met("kazaross-xg2"), MatchState(), 0) is None
+    True
+    """
     if not match.length:
         return None
     away = (match.length - match.score[0], match.length - match.score[1])

@@ -58,7 +58,7 @@ def ar_double(values: DoublerValues, win: float, lose: float) -> tuple[float, fl
     --------
     >>> v = DoublerValues("double, take", 0.55, 0.6, 0.7, (0.1, 0.2, 0.4), None, None, 0.68)
     >>> [round(x, 6) for x in ar_double(v, 0.7, 0.2)]
-    [0.6, 0.2, 0.6, 1.0]
+    [0.6, 0.4, 0.6, 1.0]
     """
     if values.money:
         nd, dt, dp = (f32(x) for x in (values.no_double, values.double_take, 1.0))
@@ -133,6 +133,15 @@ def match_statistics(
     Returns
     -------
     (per game, match) : (list of MatchStatistics, MatchStatistics)
+
+    Examples
+    --------
+    >>> from mathbg.met import as_met
+    >>> from mathbg.rules.formats.example import example_match
+    >>> games, whole = match_statistics(example_match(), [], [], [], [], as_met("kazaross-xg2"),
+    ...                                 checker=False)
+    >>> len(games), whole.games, [p.total_moves for p in whole.players]
+    (2, 2, [0, 0])
     """
     from mathbg.rules.record import Beaver, Double, Move, Pass, Take
 

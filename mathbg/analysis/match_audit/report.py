@@ -148,6 +148,13 @@ def gnubg_statistics_text(stats: MatchStatistics) -> str:
     -------
     str
         The four sections, gnubg's lines (trailing blanks stripped).
+
+    Examples
+    --------
+    >>> from mathbg.analysis.match_audit.statistics import MatchStatistics, Statistics
+    >>> text = gnubg_statistics_text(MatchStatistics.of(Statistics(), ("A", "B"), 5))
+    >>> text.splitlines()[2], text.count("statistics")
+    ('Chequerplay statistics', 4)
     """
     match = stats.length > 0
     unit = "EMG (MWC)" if match else "EMG (Points)"

@@ -123,8 +123,8 @@ def analysed_sgf(record: MatchRecord, audit: MatchAudit) -> str:
     >>> given = get_evaluator("given", probabilities=[0.6, 0.15, 0.01, 0.1, 0.005])
     >>> m = audit(example_match(), engine=given, exact=False).matches[0]
     >>> text = analysed_sgf(example_match(), m)
-    >>> text.count("A["), text.count("DA[E ver 3") == len(m.decisions)
-    (19, True)
+    >>> text.count("MR[]") == len(m.plays), text.count("DA[E ver 3") == len(m.decisions)
+    (True, True)
     """
     from mathbg.rules.ids import parse_id
     from mathbg.rules.record import Beaver, Double, Move, Pass, Take

@@ -88,7 +88,7 @@ def match_turns(record: MatchRecord) -> list[Turn]:
     >>> turns = match_turns(example_match())
     >>> t = turns[0]
     >>> (t.game, t.move, t.player, t.dice, t.opening), len(turns)
-    ((1, 1, 0, (3, 1), True), 19)
+    ((1, 1, 1, (5, 4), True), 14)
     """
     from mathbg.rules.position import INITIAL
     from mathbg.rules.record import Move
