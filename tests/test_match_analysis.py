@@ -83,7 +83,9 @@ def test_statistics_of_known_events() -> None:
     assert a.luck_emg == pytest.approx(-0.2) and a.luck_mwc == pytest.approx(-0.05)
     assert a.actual_result == pytest.approx(0.25)
     assert a.luck_adjusted_result == pytest.approx(0.25 + 0.05)  # B's luck was 0
-    assert "Chequerplay statistics" in s.gnubg_text()
+    from mathbg.analysis.match_audit.report import gnubg_statistics_text
+
+    assert "Chequerplay statistics" in gnubg_statistics_text(s)
 
 
 def test_play_value_of_a_known_position() -> None:
@@ -206,7 +208,7 @@ def test_statistics_equal_gnubg_show_statistics(gnubg) -> None:
     engine = _Capture()
     for path in MATCHES:
         res = audit(path, engine=engine, exact=False, take_points=False)
-        ours = res.matches[0].statistics.gnubg_text().rstrip("\n").splitlines()
+        ours = res.matches[0].statistics_text().rstrip("\n").splitlines()
         ref = statistics_block(engine.texts[-1])
         assert len(ours) == len(ref), path.name
         skip = KNOWN.get(path.name, ())
@@ -350,7 +352,7 @@ def test_gnubg_opens_the_analysed_sgf(gnubg, tmp_path: Path, engine: str) -> Non
     sgf = tmp_path / "analysed.sgf"
     sgf.write_text(analysed_sgf(rec, m))
     out = gnubg.run_commands([f"load match {sgf}", "show statistics match"])
-    assert statistics_block(out) == m.statistics.gnubg_text().rstrip("\n").splitlines()
+    assert statistics_block(out) == m.statistics_text().rstrip("\n").splitlines()
 
 
 @pytest.mark.gnubg(kind="exact")

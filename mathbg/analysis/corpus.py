@@ -506,11 +506,11 @@ class CorpusStats(FrameMixin):
                 row[key + "_n"] = entry.n[key]
                 row[key + "_lo"] = None if ci is None else ci[0]
                 row[key + "_hi"] = None if ci is None else ci[1]
-            for c, k in entry.cube_max.items():
-                row["cube_max_" + c] = k
+            for c, count in entry.cube_max.items():
+                row["cube_max_" + c] = count
             if entry.audit is not None:
-                for k, v in asdict(entry.audit).items():
-                    row["audit_" + k] = v
+                for name, v in asdict(entry.audit).items():
+                    row["audit_" + name] = v
             rows.append(row)
         return pd.DataFrame(rows)
 

@@ -532,7 +532,7 @@ class GnubgSession:
         self._proc = subprocess.Popen(
             [str(exe), "-t", "-q", "-r", "-p", str(Path(home, "server.py"))],
             pass_fds=(to_gnubg, from_gnubg), env=env, cwd=home, stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         os.close(to_gnubg)
         os.close(from_gnubg)

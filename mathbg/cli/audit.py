@@ -270,4 +270,4 @@ def _print(result: Any, shown: str = "marked", table: bool = False) -> None:
                       f"best {c.best} -> {c.compare_best}")
         if table and m.statistics is not None:
             print()
-            print(m.statistics.gnubg_text())
+            print(m.statistics_text())

@@ -213,7 +213,7 @@ def _distinct(tasks: _Tasks) -> tuple[NDArray[np.uint8], I64, I64]:
     """The distinct (board, roll) pairs of the tasks and each task's pair."""
     keys: dict[bytes, int] = {}
     index = np.empty(tasks.rolls.shape[0], dtype=np.int64)
-    first = []
+    first: list[int] = []
     for i, (b, r) in enumerate(zip(tasks.boards, tasks.rolls, strict=True)):
         k = b.tobytes() + bytes((int(r[0]), int(r[1])))
         j = keys.get(k)

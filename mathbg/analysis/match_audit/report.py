@@ -96,7 +96,7 @@ def _cubes(p: tuple[PlayerStatistics, PlayerStatistics], match: bool, unit: str)
                         ("takes", "Takes"), ("passes", "Passes")):  # fmt: skip
         rows.append(_row(label, f"{getattr(p[0], attr):3d}", f"{getattr(p[1], attr):3d}"))
     for key, label in CUBE_ROWS:
-        cells = [_cube(x.cube_errors[key]["count"], -x.cube_errors[key]["emg"],
+        cells = [_cube(int(x.cube_errors[key]["count"]), -x.cube_errors[key]["emg"],
                        -x.cube_errors[key]["mwc"], match) for x in p]  # fmt: skip
         rows.append(_row(f"{label} ({unit})", *cells))
     rows.append(_row(f"Error total {unit}", *(_total(-x.cube_error_emg, -x.cube_error_mwc, match)
@@ -118,8 +118,9 @@ def _overall(s: MatchStatistics, match: bool, unit: str) -> list[str]:
     rows.append(_row("Snowie error rate", *snowie))
     rows.append(_row("Overall rating", *(_label(x.overall_rating) for x in p)))
     if p[0].actual_result > 0 or p[1].actual_result > 0:
-        fmt = (lambda v: f"{float(f32(100.0) * f32(v)):+7.2f}%") if match else \
-            (lambda v: f"{v:+7.3f}")  # fmt: skip
+        def fmt(v: float) -> str:
+            return f"{float(f32(100.0) * f32(v)):+7.2f}%" if match else f"{v:+7.3f}"
+
         rows.append(_row("Actual result", fmt(p[0].actual_result), fmt(p[1].actual_result)))
         rows.append(_row("Luck adjusted result", fmt(p[0].luck_adjusted_result),
                          fmt(p[1].luck_adjusted_result)))  # fmt: skip

@@ -335,6 +335,14 @@ class MatchAudit:
     compare_met: str | None = None
     compare: list[MetChange] = field(default_factory=list)
 
+    def statistics_text(self) -> str:
+        """gnubg's ``show statistics match`` text of the match (its words and digits:
+        :func:`~mathbg.analysis.match_audit.report.gnubg_statistics_text`); empty when the
+        statistics were not computed."""
+        from mathbg.analysis.match_audit.report import gnubg_statistics_text
+
+        return "" if self.statistics is None else gnubg_statistics_text(self.statistics)
+
     def summary(self) -> dict[str, CubeSummary]:
         """Cube totals per player (players in the record's order)."""
         return {name: CubeSummary.of(d for d in self.decisions if d.player == name)

@@ -505,8 +505,9 @@ def _fibs_absolute(checker: float, cube: float, length: int) -> float:
 
 @dataclass(frozen=True)
 class MatchStatistics:
-    """Both players' statistics (``players``, the record's order) of a game or a match,
-    with gnubg's text of ``show statistics`` (:meth:`gnubg_text`)."""
+    """Both players' statistics (``players``, the record's order) of a game or a match
+    (gnubg's text of ``show statistics``:
+    :func:`~mathbg.analysis.match_audit.report.gnubg_statistics_text`)."""
 
     players: tuple[PlayerStatistics, PlayerStatistics]
     length: int
@@ -529,13 +530,6 @@ class MatchStatistics:
     def as_dict(self) -> dict[str, Any]:
         return {"players": [p.as_dict() for p in self.players], "games": self.games,
                 "luck_fibs_difference": self.luck_fibs_difference}  # fmt: skip
-
-    def gnubg_text(self) -> str:
-        """The statistics in the words, order and digits of gnubg 1.07's ``show statistics
-        match`` (its four sections: chequerplay, luck, cube, overall)."""
-        from mathbg.analysis.match_audit.report import gnubg_statistics_text
-
-        return gnubg_statistics_text(self)
 
 
 def sum_games(games: Iterable[Statistics]) -> Statistics:
