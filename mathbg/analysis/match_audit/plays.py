@@ -390,23 +390,55 @@ def play_values(
     >>> round(float(v.equity[0]), 9), round(float(v.mwc[0]), 9)
     (0.0, 0.5)
     """
-    from mathbg.cube.cubeful import cubeless_mwc, emg
-
     p = consistent(probs)
     classes, pips = board_classes(boards)
     x = cube_lives(classes, pips)
     opp = states.opponent()
     x_nd, x_dt, exact = _two_sided(boards, classes, p, opp, x, two_sided)
-    value = _side_values(p, opp, met, x_nd, x_dt, exact)
     if states.money:
+        value = _side_values(p, opp, met, x_nd, x_dt, exact)
         w, wg, wb, lg, lb = (p[:, i] for i in range(5))
         return PlayValues(-value, None, -(2.0 * w - 1.0 + wg + wb - lg - lb))
-    mover_mwc = 1.0 - value
-    a, b = states.away[:, 0], states.away[:, 1]
-    equity = np.asarray(emg(mover_mwc, met, (a, b), states.cube, crawford=states.crawford,
-                            undefined="nan"), dtype=np.float64)  # fmt: skip
-    cl_mwc = 1.0 - np.asarray(cubeless_mwc(p, met, (opp.away[:, 0], opp.away[:, 1]), opp.cube,
-                                           crawford=opp.crawford), dtype=np.float64)
-    cubeless = np.asarray(emg(cl_mwc, met, (a, b), states.cube, crawford=states.crawford,
-                              undefined="nan"), dtype=np.float64)  # fmt: skip
-    return PlayValues(equity, mover_mwc, cubeless)
+    equity, mwc, cubeless = np.empty(len(p)), np.empty(len(p)), np.empty(len(p))
+    key = np.stack([states.away[:, 0], states.away[:, 1], states.cube, states.owner,
+                    states.crawford.astype(np.int64)], axis=1)  # fmt: skip
+    groups, which = np.unique(key, axis=0, return_inverse=True)
+    for g, (a, b, c, owner, crawford) in enumerate(groups.tolist()):
+        rows = np.nonzero(which.reshape(-1) == g)[0]
+        e, m, cl = _group_values(p[rows], met, (a, b), c, OWNERS[owner], bool(crawford),
+                                 x_nd[rows], x_dt[rows])  # fmt: skip
+        equity[rows], mwc[rows], cubeless[rows] = e, m, cl
+    return PlayValues(equity, mwc, cubeless)
+
+
+def _group_values(
+    p: F64, met: MET, away: tuple[int, int], cube: int, owner: CubeOwner, crawford: bool,
+    x_nd: F64, x_dt: F64,
+) -> tuple[F64, F64, F64]:  # fmt: skip
+    """The plays of one score and cube state (the mover's): their EMG, MWC and cubeless
+    EMG (see :func:`play_values`); the opponent, on roll, doubles when that is right."""
+    from mathbg.cube.cubeful import cubeful_mwc, cubeless_mwc, emg
+
+    a, b = away
+    flip = {CubeOwner.CENTRE: CubeOwner.CENTRE, CubeOwner.PLAYER: CubeOwner.OPPONENT,
+            CubeOwner.OPPONENT: CubeOwner.PLAYER}[owner]  # fmt: skip
+    nd = np.asarray(cubeful_mwc(p, met, (b, a), cube=cube, owner=flip, cube_life=x_nd,
+                                crawford=crawford), dtype=np.float64).reshape(-1)  # fmt: skip
+    value = nd
+    # gnubg GetDPEq (mathbg.rules.match.may_double): not in the Crawford game, not with a
+    # dead cube (needing no more than it), from the centre or one's own side
+    if flip is not CubeOwner.OPPONENT and not crawford and b > cube:
+        dt = np.asarray(cubeful_mwc(p, met, (b, a), cube=2 * cube, owner=CubeOwner.OPPONENT,
+                                    cube_life=x_dt, crawford=crawford),
+                        dtype=np.float64).reshape(-1)  # fmt: skip
+        dp = float(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, (b, a), cube, crawford=crawford))
+        doubles = (dt >= nd) & (dp >= nd)
+        value = np.where(doubles, np.minimum(dt, dp), nd)
+    mover = 1.0 - value
+    equity = np.asarray(emg(mover, met, (a, b), cube, crawford=crawford, undefined="nan"),
+                        dtype=np.float64).reshape(-1)  # fmt: skip
+    cl = 1.0 - np.asarray(cubeless_mwc(p, met, (b, a), cube, crawford=crawford),
+                          dtype=np.float64).reshape(-1)  # fmt: skip
+    cubeless = np.asarray(emg(cl, met, (a, b), cube, crawford=crawford, undefined="nan"),
+                          dtype=np.float64).reshape(-1)  # fmt: skip
+    return equity, mover, cubeless
