@@ -226,13 +226,13 @@ def test_play_scores_equal_gnubg(gnubg) -> None:
     from mathbg.analysis.gnubg_program import gnubg_session
     from mathbg.analysis.match_audit.engines import two_sided_database
     from mathbg.analysis.match_audit.turns import score_states
-    from mathbg.rules.record import read_match
+    from mathbg.rules.formats import read_match, render_match
 
     db = two_sided_database(_Capture().engine)
     worst, checked = 0.0, 0
     for path in MATCHES:
         rec = read_match(path)
-        analysis = gnubg_session().analyse(rec.dumps("mat"))
+        analysis = gnubg_session().analyse(render_match(rec, "mat"))
         moves = [a for g in analysis["games"] for a in g["game"] if a["action"] == "move"]
         turns = match_turns(rec)
         boards, probs, scores, owners = [], [], [], []
@@ -269,7 +269,7 @@ def test_cube_values_from_gnubg_chances_equal_gnubg(gnubg) -> None:
     from mathbg.analysis.base import Evaluation, position_class
     from mathbg.analysis.match_audit.cube import cube_points, value_points
     from mathbg.cube.life import cube_life
-    from mathbg.rules.record import read_match
+    from mathbg.rules.formats import read_match
 
     for path in (FIVE, DATA / "match2287710.txt", DATA / "match1032950.txt"):
         ref = cube_decisions(gnubg_match_dict(gnubg, path, plies=0))
@@ -343,7 +343,7 @@ def test_gnubg_opens_the_analysed_sgf(gnubg, tmp_path: Path, engine: str) -> Non
     from gnubg_match_peer import statistics_block
 
     from mathbg.analysis.match_audit.sgf import analysed_sgf
-    from mathbg.rules.record import read_match
+    from mathbg.rules.formats import read_match
 
     if engine == "gnubg-nn":
         pytest.importorskip("gnubg_nn")

@@ -410,7 +410,9 @@ class GnubgEvaluator(BatchEvaluator):
         -------
         dict
         """
-        return gnubg_session().analyse(record.dumps("mat"), plies=self.plies or 0,
+        from mathbg.rules.formats import render_match
+
+        return gnubg_session().analyse(render_match(record, "mat"), plies=self.plies or 0,
                                        statistics=statistics)
 
 
@@ -508,9 +510,10 @@ class GnubgSession:
 
     Examples
     --------
+    >>> from mathbg.rules.formats import render_match
     >>> from mathbg.rules.formats.example import example_match
     >>> with GnubgSession() as gnubg:  # doctest: +SKIP
-    ...     analysis = gnubg.analyse(example_match().dumps("mat"), plies=0)
+    ...     analysis = gnubg.analyse(render_match(example_match(), "mat"), plies=0)
     >>> len(analysis["games"])  # doctest: +SKIP
     2
     """

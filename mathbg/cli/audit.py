@@ -6,7 +6,6 @@ import argparse
 from typing import Any
 
 from mathbg.cli._args import (
-    add_command,
     add_decimals,
     add_engine_argument,
     add_force,
@@ -16,6 +15,7 @@ from mathbg.cli._args import (
     save_figure,
 )
 
+HELP = "a whole match analysed: plays, cube, luck"
 DESCRIPTION = """\
 Replay match files (.mat in its dialects, gnubg .sgf) and analyse every decision at its
 score, as gnubg 1.07's "analyse match" does at 0 plies: every legal play of every roll
@@ -61,10 +61,8 @@ examples:
   mathbg audit match.mat --cube-only"""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``audit`` subcommand."""
-    p = add_command(subparsers, "audit", help="a whole match analysed: plays, cube, luck",
-                    description=DESCRIPTION, epilog=EPILOG)  # fmt: skip
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``audit`` command's arguments."""
     p.add_argument("files", nargs="+", metavar="FILE", help="match files (.mat, .txt, .sgf)")
     add_engine_argument(p, "where the chances come from", "evaluate")
     p.add_argument("--plies", type=int, metavar="K", help="gnubg-nn / gnubg plies (default 0)")
@@ -94,7 +92,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="draw the first match's MWC along its cube decisions to FILE")  # fmt: skip
     add_decimals(p)
     add_force(p)
-    p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -103,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     check_output(args.csv, args.force, marked=False)
     check_output(args.sgf, args.force)
     from mathbg.analysis.match_audit import AuditOptions, audit
-    from mathbg.rules.record import read_match
+    from mathbg.rules.formats import read_match
 
     records = [read_match(f) for f in args.files]
     if args.player is not None:

@@ -6,7 +6,6 @@ import argparse
 from typing import Any
 
 from mathbg.cli._args import (
-    add_command,
     add_decimals,
     add_engine_argument,
     add_force,
@@ -15,6 +14,7 @@ from mathbg.cli._args import (
     print_json,
 )
 
+HELP = "rates of a collection of matches by score"
 DESCRIPTION = """\
 Statistics of a folder (or a list) of match files, by score (the leader's and the
 trailer's away) and overall: games, gammon and backgammon rates, the pass rate of first
@@ -37,10 +37,8 @@ examples:
   mathbg corpus matches/ --audit --cube-only --scheduler local:2"""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``corpus`` subcommand."""
-    p = add_command(subparsers, "corpus", help="rates of a collection of matches by score",
-                    description=DESCRIPTION, epilog=EPILOG)  # fmt: skip
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``corpus`` command's arguments."""
     p.add_argument("paths", nargs="+", metavar="DIR_OR_FILE",
                    help="match files or folders (searched for .mat, .txt, .sgf)")  # fmt: skip
     p.add_argument("--audit", action="store_true", help="add the match audit's errors by score")
@@ -65,7 +63,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_scheduler_argument(p, "the files (one task per file)")
     add_decimals(p)
     add_force(p)
-    p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -172,7 +172,8 @@ def resolve_engine(engine: str | Evaluator, plies: int | None) -> tuple[Evaluato
 
 
 def _load(item: Any) -> MatchRecord:
-    from mathbg.rules.record import MatchRecord, read_match
+    from mathbg.rules.formats import read_match
+    from mathbg.rules.record import MatchRecord
 
     if isinstance(item, MatchRecord):
         return item

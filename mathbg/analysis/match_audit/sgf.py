@@ -126,6 +126,7 @@ def analysed_sgf(record: MatchRecord, audit: MatchAudit) -> str:
     >>> text.count("MR[]") == len(m.plays), text.count("DA[E ver 3") == len(m.decisions)
     (True, True)
     """
+    from mathbg.rules.formats import render_match
     from mathbg.rules.ids import parse_id
     from mathbg.rules.record import Beaver, Double, Move, Pass, Take
 
@@ -133,7 +134,7 @@ def analysed_sgf(record: MatchRecord, audit: MatchAudit) -> str:
     plays = {(p.game, p.move, p.player): p for p in audit.plays}
     rolls = {(d.game, d.move, d.player): d for d in audit.decisions if d.taken == "no double"}
     answers = [d for d in audit.decisions if d.taken != "no double"]
-    games = record.dumps("sgf").rstrip("\n").split("\n")
+    games = render_match(record, "sgf").rstrip("\n").split("\n")
     out, g = [], 0
     queue = list(answers)
     actions: list[object] = []
