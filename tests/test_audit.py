@@ -142,6 +142,7 @@ def test_hand_built_missed_double_in_a_last_roll_bearoff() -> None:
 # ----------------------------------------------------------------------------- results
 
 
+@pytest.mark.extra("engine")
 def test_audit_json_schema() -> None:
     res = audit(FIVE, engine="gnubg-nn")
     out = res.as_dict()
@@ -182,6 +183,7 @@ def test_audit_json_schema() -> None:
     assert (frame["kind"] == "move").sum() == len(m["plays"]) > 0
 
 
+@pytest.mark.extra("engine")
 def test_audit_player_filter_and_errors() -> None:
     res = audit(FIVE, engine="gnubg-nn", player="LASSE", exact=False)
     assert {d.player for d in res.decisions} == {"lasse"}
@@ -189,6 +191,7 @@ def test_audit_player_filter_and_errors() -> None:
         audit(FIVE, engine="gnubg-nn", player="nobody")
 
 
+@pytest.mark.extra("engine")
 @pytest.mark.slow
 def test_compare_met_lists_exactly_the_changed_verdicts() -> None:
     first = audit(SEVEN, engine="gnubg-nn", exact=False, checker=False).to_frame()
@@ -235,6 +238,7 @@ def test_gnubg_engine_equals_gnubg_analyse_match(gnubg, path: Path) -> None:
                 assert d.best == ("take" if dt <= dp else "pass")
 
 
+@pytest.mark.extra("engine")
 @pytest.mark.gnubg(kind="exact")
 @pytest.mark.slow
 def test_gnubg_nn_within_engine_distance(gnubg) -> None:
@@ -284,6 +288,7 @@ def test_judge_properties(nd: float, dt: float, dp: float, gammons: bool) -> Non
         assert err == (0.0 if taken == b else pytest.approx(abs(dt - dp)))
 
 
+@pytest.mark.extra("engine")
 def test_money_session_with_a_beaver_option() -> None:
     """A money session (Jacoby, beavers): equities per unit cube, no MWC; when gnubg's
     action says beaver the taker's best answer is the beaver (2 DT to the doubler), and a

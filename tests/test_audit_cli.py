@@ -20,6 +20,7 @@ def _run(argv: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
                           text=True, env=env, timeout=600)  # fmt: skip
 
 
+@pytest.mark.extra("engine")
 @pytest.mark.slow
 def test_audit_json_csv_plot(tmp_path: Path) -> None:
     out_csv, out_png = tmp_path / "d.csv", tmp_path / "m.png"

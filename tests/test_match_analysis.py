@@ -104,12 +104,12 @@ def test_play_value_of_a_known_position() -> None:
         [0.4, 0.1, 0.005, 0.2, 0.01])  # fmt: skip
 
 
+@pytest.mark.extra("engine")
 def test_luck_of_the_last_roll_is_exact() -> None:
     """The hand-built match's last roll: Alice bears off both checkers on her 2-point with
     26 rolls of 36 (Bob finishes next roll otherwise). Each roll's best value is +1 (she wins
     a single: the cube's value) or -1 (Bob, on roll, cashes: his double/pass), so the mean
     is 16/36 and her winning roll's luck is 20/36 EMG; in MWC times (W - L) / 2."""
-    pytest.importorskip("gnubg_nn")
     res = audit(DATA / "handbuilt_last_roll.mat", exact=False, take_points=False)
     last = res.plays[-1]
     assert (last.player, last.dice, last.played) == ("Alice", (6, 5), "2/off(2)")
@@ -155,8 +155,8 @@ def test_luck_has_mean_zero_over_the_rolls() -> None:
         assert float(np.dot(ROLL_WEIGHTS, luck)) == pytest.approx(0.0, abs=1e-12)
 
 
+@pytest.mark.extra("engine")
 def test_audit_json_has_every_decision_and_the_engine() -> None:
-    pytest.importorskip("gnubg_nn")
     res = audit(FIVE, exact=False, take_points=False)
     (m,) = res.as_dict()["matches"]
     assert m["engine"]["requested"] == "auto" and m["engine"]["name"] == "gnubg-nn"
@@ -336,7 +336,9 @@ def test_luck_equals_gnubg(gnubg) -> None:
 
 @pytest.mark.gnubg(kind="exact")
 @pytest.mark.slow  # gnubg analyses and loads a 7-point match: about 3 CPU-s
-@pytest.mark.parametrize("engine", ["gnubg-nn", "gnubg"])
+@pytest.mark.parametrize(
+    "engine", [pytest.param("gnubg-nn", marks=pytest.mark.extra("engine")), "gnubg"]
+)
 def test_gnubg_opens_the_analysed_sgf(gnubg, tmp_path: Path, engine: str) -> None:
     """The match written back as .sgf with the analysis: gnubg loads it and its statistics
     of the file (recomputed from the properties) are the audit's, line for line."""
@@ -345,8 +347,6 @@ def test_gnubg_opens_the_analysed_sgf(gnubg, tmp_path: Path, engine: str) -> Non
     from mathbg.analysis.match_audit.sgf import analysed_sgf
     from mathbg.rules.formats import read_match
 
-    if engine == "gnubg-nn":
-        pytest.importorskip("gnubg_nn")
     rec = read_match(DATA / "match2287710.txt")
     m = audit(rec, engine=engine, exact=False, take_points=False).matches[0]
     sgf = tmp_path / "analysed.sgf"
@@ -355,12 +355,12 @@ def test_gnubg_opens_the_analysed_sgf(gnubg, tmp_path: Path, engine: str) -> Non
     assert statistics_block(out) == m.statistics_text().rstrip("\n").splitlines()
 
 
+@pytest.mark.extra("engine")
 @pytest.mark.gnubg(kind="exact")
 @pytest.mark.slow  # gnubg and gnubg-nn analyse 12 matches: about 15 CPU-s
 def test_gnubg_nn_within_engine_distance(gnubg) -> None:
     """gnubg-nn's networks are not 1.07's: its error rates stay within a few mEMG of
     gnubg's (measured: see the docs) and its best play is gnubg's on most rolls."""
-    pytest.importorskip("gnubg_nn")
     diffs, same, n = [], 0, 0
     for path in MATCHES:
         a = audit(path, engine="gnubg", exact=False, take_points=False).matches[0]
