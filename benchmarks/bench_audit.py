@@ -26,15 +26,12 @@ import tempfile
 from pathlib import Path
 
 from _common import TESTS, gnubg_peer
-from bench_match_analysis import INSIDE, SHARED, best, gnubg_script, run
-
-ZERO = ["set player 0 human", "set player 1 human",
-        *[f"set analysis {w} evaluation plies 0" for w in ("chequerplay", "cubedecision")]]  # fmt: skip
+from bench_match_analysis import INSIDE, SHARED, analysis_settings, best, gnubg_script, run
 
 
 def _gnubg(path: Path, gnubg: Path, home: str, repeat: int) -> tuple[float, float]:
     env = dict(os.environ, HOME=home, LANG="C", LC_ALL="C")
-    text = "\n".join([*ZERO, f"import mat {path}", "analyse match"]) + "\n"
+    text = "\n".join([*analysis_settings(0), f"import mat {path}", "analyse match"]) + "\n"
     whole, _, _ = best(gnubg_script(gnubg, home, text, "-c"), repeat, env=env, cwd=home)
     _, _, out = run(gnubg_script(gnubg, home, INSIDE % {"plies": 0, "path": path}), env=env,
                     cwd=home)  # fmt: skip
@@ -82,7 +79,7 @@ def bench_corpus(folder: Path, dask: bool) -> None:
         print(f"   {label:22} local: {cpu:6.1f} CPU-s, {wall:6.1f} s wall")
         if not dask:
             continue
-        d_cpu, d_wall, d_out = run([*base, "--scheduler", "local:2"])
+        _, d_wall, d_out = run([*base, "--scheduler", "local:2"])
         same = json.loads(d_out) == json.loads(out)
         print(f"   {label:22} --scheduler local:2: {d_wall:6.1f} s wall ({d_wall / wall:.2f}x "
               f"local), identical numbers: {same}")

@@ -41,12 +41,12 @@ SEVEN = "match2287710.txt"
 
 SELF_PLAY = r"""
 import gnubg
-for c in ["set display off",
-          "set player 0 gnubg", "set player 1 gnubg",
-          "set player 0 chequerplay evaluation plies 0", "set player 1 chequerplay evaluation plies 0",
-          "set player 0 cubedecision evaluation plies 0", "set player 1 cubedecision evaluation plies 0",
-          "new match 13"]:
-    gnubg.command(c)
+gnubg.command("set display off")
+for side in (0, 1):
+    gnubg.command("set player %%d gnubg" %% side)
+    for what in ("chequerplay", "cubedecision"):
+        gnubg.command("set player %%d %%s evaluation plies 0" %% (side, what))
+gnubg.command("new match 13")
 gnubg.command("set seed %(seed)d")
 for _ in range(100):
     gnubg.nextturn()
@@ -66,6 +66,13 @@ cpu, wall = time.process_time(), time.perf_counter()
 gnubg.command("analyse match")
 print("INSIDE %%.4f %%.4f" %% (time.process_time() - cpu, time.perf_counter() - wall))
 """
+
+
+def analysis_settings(plies: int) -> list[str]:
+    """gnubg commands: both players human, the analysis (checker play, cube) at ``plies``."""
+    what = ("chequerplay", "cubedecision")
+    return ["set player 0 human", "set player 1 human",
+            *[f"set analysis {w} evaluation plies {plies}" for w in what]]
 
 
 def _children_cpu() -> float:
@@ -134,9 +141,7 @@ def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: s
         print("  gnubg not installed: no peer")
         return
     env = _gnubg_env(home)
-    cmds = ["set player 0 human", "set player 1 human",
-            *[f"set analysis {w} evaluation plies {plies}" for w in ("chequerplay", "cubedecision")],
-            f"import mat {path}", "analyse match"]  # fmt: skip
+    cmds = [*analysis_settings(plies), f"import mat {path}", "analyse match"]
     g_cpu, g_wall, _ = best(gnubg_script(gnubg, home, "\n".join(cmds) + "\n", "-c"), repeat,
                             env=env, cwd=home)  # fmt: skip
     s_cpu, _, _ = best(gnubg_script(gnubg, home, "set player 0 human\n", "-c"), repeat,
@@ -145,8 +150,8 @@ def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: s
                     env=env, cwd=home)  # fmt: skip
     line = next(ln for ln in out.splitlines() if ln.startswith("INSIDE"))
     in_cpu, in_wall = (float(x) for x in line.split()[1:])
-    print(f"  gnubg import + analyse match (whole process): {g_cpu:7.2f} CPU-s ({g_wall:.2f} s wall)"
-          f", of which start-up {s_cpu:.2f}")  # fmt: skip
+    print(f"  gnubg import + analyse match (whole process): {g_cpu:7.2f} CPU-s "
+          f"({g_wall:.2f} s wall), of which start-up {s_cpu:.2f}")
     print(f"  gnubg analyse match (inside the process):     {in_cpu:7.2f} CPU-s "
           f"({in_wall:.2f} s wall)")  # fmt: skip
     print(f"  ratio mathbg / gnubg: {cpu / g_cpu:.2f}x whole processes, "
