@@ -383,3 +383,26 @@ def test_json_of_known_keys() -> None:
     assert {"checker_rate_emg", "cube_rate_emg", "error_rate_emg", "pr", "snowie_error_rate",
             "luck_emg", "luck_adjusted_result", "overall_rating"} <= names
     assert json.dumps(sorted(names))
+
+
+def test_costliest_lists_the_largest_errors_first() -> None:
+    """The decisions a rollout would re-check: every error of the match (and only errors),
+    by MWC lost, costliest first; a kind keeps its own; k bounds the list."""
+    from mathbg.analysis import get_evaluator
+    from mathbg.errors import InvalidParameterError
+    from mathbg.rules.formats.example import example_match
+
+    given = get_evaluator("given", probabilities=[0.6, 0.15, 0.01, 0.1, 0.005])
+    m = audit(example_match(), engine=given, exact=False, take_points=False,
+              checker=False).matches[0]  # fmt: skip
+    errors = [d for d in m.decisions if d.error_emg > 1e-9]
+    top = m.costliest(100)
+    assert len(top) == len(errors) == 4 and all(d in errors for d in top)
+    costs = [d.error_mwc for d in top]
+    assert costs == sorted(costs, reverse=True) and costs[0] == max(d.error_mwc for d in errors)
+    assert m.costliest(2) == top[:2] and m.costliest(0) == []
+    assert m.costliest(9, "cube") == top and m.costliest(9, "checker") == []
+    with pytest.raises(InvalidParameterError, match="kind must be"):
+        m.costliest(3, "moves")
+    with pytest.raises(InvalidParameterError, match="k must be"):
+        m.costliest(-1)

@@ -40,7 +40,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mathbg._output import FrameMixin
+from mathbg._output import FrameMixin, JSONObject
 from mathbg.errors import InvalidParameterError, MathbgError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -385,8 +385,9 @@ class ScoreRow(_Score, FrameMixin):
     audit: AuditTotals | None = None
     overall: bool = False
 
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def as_dict(self) -> JSONObject:
+        """The JSON object of the row (``mathbg corpus --json``'s ``by_score`` items)."""
+        out: JSONObject = {
             "leader_away": self.leader_away, "trailer_away": self.trailer_away,
             "crawford": self.crawford, "post_crawford": self.post_crawford, "games": self.games,
             **self.rates, "n": dict(self.n),
@@ -485,12 +486,16 @@ class CorpusStats(FrameMixin):
     audited: bool = False
     player: str | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
+        """The JSON document of ``mathbg corpus --json``."""
         return {"files": self.files, "skipped": [asdict(s) for s in self.skipped],
                 "games": self.games, "player": self.player, "overall": self.overall.as_dict(),
                 "by_score": [r.as_dict() for r in self.by_score]}  # fmt: skip
 
     def to_frame(self) -> pd.DataFrame:
+        """One row per score and the overall row last (``mathbg corpus --csv``): the rates,
+        each with ``_n``, ``_lo`` and ``_hi`` (its Wilson 95 % interval), the cube levels
+        reached and the audit's totals (``audit_...``)."""
         import pandas as pd
 
         rows = []

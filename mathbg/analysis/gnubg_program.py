@@ -37,7 +37,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from mathbg._validate import away_score
 from mathbg.analysis.base import (
@@ -59,6 +59,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.record import MatchRecord
 
 __all__ = [
+    "GnubgDocument",
     "GnubgEvaluator",
     "GnubgSession",
     "Situation",
@@ -70,6 +71,11 @@ __all__ = [
     "run_gnubg_script",
     "situation_of",
 ]
+
+#: A document in gnubg's own words, as its embedded Python gives it (``gnubg.match()``, the
+#: answer to an evaluation job) or takes it (a job): gnubg's keys and nesting, not a mathbg
+#: result (those are typed dataclasses).
+GnubgDocument: TypeAlias = dict[str, Any]
 
 #: gnubg's owner codes by mathbg's owner names.
 OWNER_CODE = {CubeOwner.CENTRE: -1, CubeOwner.PLAYER: 0, CubeOwner.OPPONENT: 1}
@@ -192,7 +198,9 @@ class Situation:
     jacoby: bool = True
     beavers: bool = True
 
-    def as_job(self, decide: bool = True) -> dict[str, Any]:
+    def as_job(self, decide: bool = True) -> GnubgDocument:
+        """The situation as the evaluation script reads it (gnubg's codes; ``decide``: ask
+        for gnubg's own cubeful decision too)."""
         return {"length": self.length, "score": list(self.score), "crawford": int(self.crawford),
                 "cube": self.cube, "owner": OWNER_CODE[self.owner], "jacoby": int(self.jacoby),
                 "beavers": 3 if self.beavers else 0, "decide": decide}  # fmt: skip
@@ -299,7 +307,7 @@ def run_gnubg(
     plies: int = 0,
     evaluate_at: Sequence[Situation] | None = None,
     timeout: float = 3600.0,
-) -> list[dict[str, Any]]:
+) -> list[GnubgDocument]:
     """Evaluate ``boards`` in one gnubg subprocess.
 
     Parameters
@@ -378,6 +386,8 @@ class GnubgEvaluator(BatchEvaluator):
     def evaluate_many(
         self, positions: Sequence[Position], matches: Sequence[MatchState | None] | None = None
     ) -> list[Evaluation]:
+        """gnubg's cubeless chances of every position and its own cubeful decision at each
+        one's match state, in one gnubg process (:func:`run_gnubg`)."""
         ms = match_list(positions, matches)
         sits = [situation_of(m) for m in ms]
         raw = run_gnubg([p.board for p in positions], [[s] for s in sits],
@@ -393,7 +403,7 @@ class GnubgEvaluator(BatchEvaluator):
                                   gnubg=dec))  # fmt: skip
         return out
 
-    def analyse_match(self, record: MatchRecord, *, statistics: bool = False) -> dict[str, Any]:
+    def analyse_match(self, record: MatchRecord, *, statistics: bool = False) -> GnubgDocument:
         """gnubg's own analysis of a whole match at this engine's plies (``analyse match``
         in the shared long-lived process, :func:`gnubg_session`): the ``gnubg.match()``
         dictionary with every move record's analysis.
@@ -544,7 +554,7 @@ class GnubgSession:
         self._count = 0
 
     def analyse(self, mat_text: str, plies: int = 0, *, statistics: bool = False
-                ) -> dict[str, Any]:  # fmt: skip
+                ) -> GnubgDocument:  # fmt: skip
         """gnubg's ``gnubg.match()`` dictionary of a ``.mat`` text after ``analyse match``.
 
         Parameters

@@ -26,6 +26,13 @@ At ``plies`` > 0 the cube decisions take the engine's n-ply chances (with the 0-
 step, as ``mathbg analyze``); the plays of the roll are first valued at 0 plies, then the
 best 16 within 0.32 EMG (gnubg's default analysis filter) and the play made again with
 n-ply chances; the luck stays at 0 plies, as gnubg's (``ecLuck``).
+
+Re-checking the costliest decisions
+-----------------------------------
+:meth:`MatchAudit.costliest(k, kind) <mathbg.analysis.match_audit.MatchAudit.costliest>`
+lists the ``k`` errors that cost the most (MWC); a stronger method (a rollout of each,
+issue 31's ``audit --rollout-errors K``) re-values those decisions after the audit,
+without changing how the audit itself values a match.
 """
 
 from __future__ import annotations

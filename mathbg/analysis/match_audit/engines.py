@@ -25,6 +25,7 @@ from mathbg.errors import MatchReplayError
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.analysis.base import Evaluator
+    from mathbg.analysis.gnubg_program import GnubgDocument
     from mathbg.analysis.match_audit.turns import Turn
     from mathbg.met.table import MET
     from mathbg.rules.match import MatchState
@@ -130,6 +131,8 @@ class AuditAutoEvaluator(BatchEvaluator):
     def evaluate_many(
         self, positions: Sequence[Position], matches: Sequence[MatchState | None] | None = None
     ) -> list[Evaluation]:
+        """The exact database's chances where it covers a position, gnubg-nn's (else the
+        gnubg program's) elsewhere, the rest in one batch."""
         out: list[Evaluation | None] = [None] * len(positions)
         rest = []
         for i, p in enumerate(positions):
@@ -230,7 +233,7 @@ def _text(steps: Sequence[Sequence[int]]) -> str:
     return " ".join(f"{'bar' if f == 25 else f}/{'off' if t == 0 else t}" for f, t in steps)
 
 
-def _gnubg_turn(t: Turn, record: dict[str, Any]) -> TurnValues:
+def _gnubg_turn(t: Turn, record: GnubgDocument) -> TurnValues:
     """A gnubg move record's analysis as :class:`TurnValues` (the plays in gnubg's order,
     its scores)."""
     an = record.get("analysis") or {}
@@ -250,7 +253,7 @@ def _gnubg_turn(t: Turn, record: dict[str, Any]) -> TurnValues:
                       None if luck is None else float(luck), len(moves))  # fmt: skip
 
 
-def _records(analysis: dict[str, Any], kinds: tuple[str, ...]) -> list[tuple[int, dict[str, Any]]]:
+def _records(analysis: GnubgDocument, kinds: tuple[str, ...]) -> list[tuple[int, GnubgDocument]]:
     return [(g, a) for g, game in enumerate(analysis.get("games") or [], start=1)
             for a in game.get("game") or [] if a.get("action") in kinds]  # fmt: skip
 
@@ -261,7 +264,7 @@ def _mismatch(what: str, ours: int, theirs: int) -> MatchReplayError:
 
 
 def from_gnubg(
-    record: MatchRecord, analysis: dict[str, Any], points: Sequence[CubePoint],
+    record: MatchRecord, analysis: GnubgDocument, points: Sequence[CubePoint],
     turns: Sequence[Turn], met: MET, checker: bool,
 ) -> MatchValues:  # fmt: skip
     """mathbg's cube points and turns valued by gnubg's own analysis (see the module notes).
@@ -270,7 +273,7 @@ def from_gnubg(
     ----------
     record : MatchRecord
         The match.
-    analysis : dict
+    analysis : GnubgDocument
         gnubg's ``gnubg.match()`` dictionary of it (``GnubgEvaluator.analyse_match``).
     points : sequence of CubePoint
         The cube decisions.
@@ -312,14 +315,14 @@ def from_gnubg(
 
 
 def _cube_values(
-    points: Sequence[CubePoint], by_turn: dict[tuple[int, int, int], dict[str, Any]],
-    doubles: list[dict[str, Any]],
+    points: Sequence[CubePoint], by_turn: dict[tuple[int, int, int], GnubgDocument],
+    doubles: list[GnubgDocument],
 ) -> list[tuple[list[float], float, float]]:  # fmt: skip
     """gnubg's (chances, no double, double/take) of each cube point, in order."""
     out: list[tuple[list[float], float, float]] = []
     offers = [a.get("analysis") or {} for a in doubles]
     di = 0
-    last: dict[str, Any] | None = None
+    last: GnubgDocument | None = None
     for p in points:
         if p.kind == "double" and p.taken == "no double":
             rec = (by_turn.get((p.game, p.move, p.player)) or {}).get("analysis") or {}

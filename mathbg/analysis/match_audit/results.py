@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from mathbg._output import FrameMixin
+from mathbg._output import FrameMixin, JSONObject
 from mathbg.analysis.match_audit.cube import ERROR_TOLERANCE, DoublerValues
 from mathbg.analysis.match_audit.statistics import MatchStatistics
 
@@ -64,7 +64,8 @@ class EngineInfo:
     cube_step: str
     note: str | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
+        """The JSON object of the engine (its fields)."""
         return asdict(self)
 
     def text(self) -> str:
@@ -90,7 +91,8 @@ class GameSummary:
     result: str | None
     cube: int | None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
+        """The JSON object of the game (its fields; ``score`` as a list)."""
         out = asdict(self)
         out["score"] = list(self.score)
         return out
@@ -111,6 +113,7 @@ class CubeSummary:
 
     @classmethod
     def of(cls, decisions: Iterable[AuditedDecision]) -> CubeSummary:
+        """The totals of ``decisions``."""
         ds = list(decisions)
         n = len(ds)
         emg = sum(d.error_emg for d in ds)
@@ -119,7 +122,8 @@ class CubeSummary:
                    sum(mwc) if len(mwc) == n and n else (None if n else 0.0), emg,
                    1000.0 * emg / n if n else None)  # fmt: skip
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
+        """The JSON object of the totals (its fields)."""
         return asdict(self)
 
 
@@ -154,11 +158,12 @@ class AuditedDecision:
 
     @property
     def is_error(self) -> bool:
+        """The decision lost more than :data:`ERROR_TOLERANCE` EMG."""
         return self.error_emg > ERROR_TOLERANCE
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         """The JSON object of one decision."""
-        exact = None
+        exact: JSONObject | None = None
         ex = self.values.exact
         if ex is not None:
             exact = {"action": str(ex.action), "no_double": ex.no_double,
@@ -178,7 +183,7 @@ class AuditedDecision:
             "category": self.category, "mark": self.mark, "exact": exact,
         }  # fmt: skip
 
-    def row(self, file: str | None, engine: EngineInfo, met: str) -> dict[str, Any]:
+    def row(self, file: str | None, engine: EngineInfo, met: str) -> JSONObject:
         """The decision's row of :data:`DECISION_COLUMNS`."""
         v, ex = self.values, self.values.exact
         return {
@@ -214,7 +219,8 @@ class PlayOption:
     mwc: float | None
     probabilities: tuple[float, float, float, float, float]
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
+        """The JSON object of the play (its fields; ``probabilities`` as a list)."""
         out = asdict(self)
         out["probabilities"] = list(self.probabilities)
         return out
@@ -265,16 +271,18 @@ class CheckerDecision:
 
     @property
     def is_error(self) -> bool:
+        """The decision lost more than :data:`ERROR_TOLERANCE` EMG."""
         return self.error_emg > ERROR_TOLERANCE
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
+        """The JSON object of one roll and its play (the fields; ``options`` as objects)."""
         out = {k: v for k, v in asdict(self).items() if k != "options"}
         out["away"] = None if self.away is None else list(self.away)
         out["dice"] = list(self.dice)
         out["options"] = [o.as_dict() for o in self.options]
         return out
 
-    def row(self, file: str | None, engine: EngineInfo, met: str) -> dict[str, Any]:
+    def row(self, file: str | None, engine: EngineInfo, met: str) -> JSONObject:
         """The play's row of :data:`DECISION_COLUMNS`."""
         return {
             "file": file, "game": self.game, "move": self.move, "player": self.player,
@@ -307,7 +315,8 @@ class MetChange:
     error_emg: float
     compare_error_emg: float
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
+        """The JSON object of the change (its fields)."""
         return asdict(self)
 
 
@@ -352,9 +361,62 @@ class MatchAudit:
         """Cube totals over both players."""
         return CubeSummary.of(self.decisions)
 
-    def as_dict(self) -> dict[str, Any]:
+    def costliest(
+        self, k: int, kind: str | None = None
+    ) -> list[AuditedDecision | CheckerDecision]:
+        """The ``k`` errors that cost the most, costliest first: by MWC in a match (EMG in
+        money play), then by EMG, ties in the match's order.
+
+        These are the decisions worth a second look by a stronger method: a rollout of
+        each re-checks the verdict (the place for issue 31's ``audit --rollout-errors K``).
+
+        Parameters
+        ----------
+        k : int
+            How many (at most; only decisions that lost more than
+            :data:`ERROR_TOLERANCE` count).
+        kind : {"cube", "checker"} or None
+            Only the cube decisions, only the checker plays, or both (None).
+
+        Returns
+        -------
+        list of AuditedDecision and CheckerDecision
+
+        Raises
+        ------
+        InvalidParameterError
+            For a negative ``k`` or an unknown ``kind``.
+
+        Examples
+        --------
+        >>> from mathbg.analysis import audit, get_evaluator
+        >>> from mathbg.rules.formats.example import example_match
+        >>> given = get_evaluator("given", probabilities=[0.6, 0.15, 0.01, 0.1, 0.005])
+        >>> m = audit(example_match(), engine=given, exact=False, take_points=False,
+        ...           checker=False).matches[0]
+        >>> [(d.game, d.move, d.taken, round(d.error_mwc, 4)) for d in m.costliest(3, "cube")]
+        [(1, 7, 'pass', 0.0708), (2, 2, 'double', 0.0308), (1, 6, 'double', 0.0119)]
+        """
+        from mathbg.errors import InvalidParameterError
+
+        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+            raise InvalidParameterError(f"k must be a whole number >= 0, got {k!r}")
+        if kind not in (None, "cube", "checker"):
+            raise InvalidParameterError(f"kind must be 'cube', 'checker' or None, got {kind!r}")
+        found: list[AuditedDecision | CheckerDecision] = []
+        if kind != "checker":
+            found += [d for d in self.decisions if d.is_error]
+        if kind != "cube":
+            found += [p for p in self.plays if p.is_error]
+        found.sort(key=lambda d: (d.game, d.move))
+        found.sort(key=lambda d: (-(d.error_emg if d.error_mwc is None else d.error_mwc),
+                                  -d.error_emg))  # fmt: skip
+        return found[:k]
+
+    def as_dict(self) -> JSONObject:
+        """The JSON object of the match (``mathbg audit --json``'s ``matches`` items)."""
         r = self.rules
-        out: dict[str, Any] = {
+        out: JSONObject = {
             "file": self.file, "length": self.length, "players": list(self.players),
             "rules": {"crawford": r.crawford, "jacoby": r.jacoby, "beavers": r.beavers,
                       "cube_limit": r.cube_limit, "variant": r.variant},
@@ -372,9 +434,9 @@ class MatchAudit:
                               "changes": [c.as_dict() for c in self.compare]}  # fmt: skip
         return out
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self) -> list[JSONObject]:
         """One row per decision (:data:`DECISION_COLUMNS`), in the match's order."""
-        items: list[tuple[tuple[int, int, int], dict[str, Any]]] = []
+        items: list[tuple[tuple[int, int, int], JSONObject]] = []
         for d in self.decisions:
             items.append(((d.game, d.move, 0 if d.kind == "double" else 2),
                           d.row(self.file, self.engine, self.met)))  # fmt: skip
@@ -398,6 +460,7 @@ class AuditResult(FrameMixin):
     FRAME_PARTS: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     def to_frame(self) -> pd.DataFrame:
+        """One row per decision of every match (columns :data:`DECISION_COLUMNS`)."""
         import pandas as pd
 
         rows = [r for m in self.matches for r in m.rows()]
@@ -428,7 +491,8 @@ class AuditResult(FrameMixin):
                 rows.append({"file": m.file, **flatten(p.as_dict(), {})})
         return pd.DataFrame(rows)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
+        """The JSON document of ``mathbg audit --json``: ``{"matches": [...]}``."""
         return {"matches": [m.as_dict() for m in self.matches]}
 
     @property

@@ -61,9 +61,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+from mathbg._output import JSONObject
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.met.table import MET
@@ -444,8 +446,8 @@ class PlayerStatistics:
     checker_rating_loss: float | None
     cube_rating_loss: float | None
 
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-ready (the fields by name)."""
+    def as_dict(self) -> JSONObject:
+        """The JSON object of the player's statistics (the fields by name)."""
         return {f: getattr(self, f) for f in self.__dataclass_fields__}
 
 
@@ -527,13 +529,24 @@ class MatchStatistics:
                 diff = float(max(x, f32(-2100.0)))
         return cls(players, length, sc.games, diff)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
+        """The JSON object of the statistics (``players``, ``games``,
+        ``luck_fibs_difference``)."""
         return {"players": [p.as_dict() for p in self.players], "games": self.games,
                 "luck_fibs_difference": self.luck_fibs_difference}  # fmt: skip
 
 
 def sum_games(games: Iterable[Statistics]) -> Statistics:
-    """gnubg's match context: the games' contexts added one by one."""
+    """gnubg's match context: the games' contexts added one by one (in single precision,
+    as gnubg's ``AddStatcontext``).
+
+    Examples
+    --------
+    >>> a, b = Statistics(), Statistics()
+    >>> a.unforced_moves[0], b.unforced_moves[0] = 3, 4
+    >>> sum_games([a, b]).unforced_moves[0]
+    7
+    """
     total = Statistics()
     for g in games:
         total += g
