@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mathbg._output import FrameMixin, JSONObject
 from mathbg.analysis.match_audit.cube import ERROR_TOLERANCE, DoublerValues
@@ -29,6 +29,7 @@ __all__ = [
     "AuditedDecision",
     "CheckerDecision",
     "CubeSummary",
+    "DecisionPlace",
     "EngineInfo",
     "GameSummary",
     "MatchAudit",
@@ -49,6 +50,11 @@ DECISION_COLUMNS: tuple[str, ...] = (
 )  # fmt: skip
 
 
+def _fields(obj: Any) -> JSONObject:
+    """A flat dataclass's fields by name, each pair or tuple as a list (as JSON reads back)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(obj).items()}
+
+
 @dataclass(frozen=True)
 class EngineInfo:
     """The engine an audit used: ``requested`` as asked (``auto``), ``name`` as resolved,
@@ -66,7 +72,7 @@ class EngineInfo:
 
     def as_dict(self) -> JSONObject:
         """The JSON object of the engine (its fields)."""
-        return asdict(self)
+        return _fields(self)
 
     def text(self) -> str:
         """One line for the report: ``gnubg-nn 1.1.0a11, 0-ply chances, 0-ply cube step``."""
@@ -93,9 +99,7 @@ class GameSummary:
 
     def as_dict(self) -> JSONObject:
         """The JSON object of the game (its fields; ``score`` as a list)."""
-        out = asdict(self)
-        out["score"] = list(self.score)
-        return out
+        return _fields(self)
 
 
 @dataclass(frozen=True)
@@ -124,17 +128,14 @@ class CubeSummary:
 
     def as_dict(self) -> JSONObject:
         """The JSON object of the totals (its fields)."""
-        return asdict(self)
+        return _fields(self)
 
 
 @dataclass(frozen=True)
-class AuditedDecision:
-    """One audited cube decision (a row of :meth:`AuditResult.to_frame`).
-
-    ``away`` and ``owner`` are seen by the roller (the doubler), as are the values and the
-    IDs; ``player`` is the player who decided (the roller, or the taker); ``mark`` gnubg's
-    skill mark of the error (``"doubtful"``, ``"bad"``, ``"very bad"``, None).
-    """
+class DecisionPlace:
+    """Where and at what score a decision was made: the game and move numbers, the player
+    who decided, the gnubg Position and Match IDs, ``away`` (the roller's and the
+    opponent's), the cube's value and owner, the Crawford game."""
 
     game: int
     move: int
@@ -145,6 +146,27 @@ class AuditedDecision:
     cube: int
     owner: str
     crawford: bool
+
+    def place_row(self, file: str | None) -> JSONObject:
+        """The place's columns of :data:`DECISION_COLUMNS` (``away`` as two columns)."""
+        return {
+            "file": file, "game": self.game, "move": self.move, "player": self.player,
+            "position_id": self.position_id, "match_id": self.match_id,
+            "away": None if self.away is None else self.away[0],
+            "opp_away": None if self.away is None else self.away[1], "cube": self.cube,
+            "owner": self.owner, "crawford": self.crawford,
+        }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class AuditedDecision(DecisionPlace):
+    """One audited cube decision (a row of :meth:`AuditResult.to_frame`).
+
+    ``away`` and ``owner`` are seen by the roller (the doubler), as are the values and the
+    IDs; ``player`` is the player who decided (the roller, or the taker); ``mark`` gnubg's
+    skill mark of the error (``"doubtful"``, ``"bad"``, ``"very bad"``, None).
+    """
+
     kind: str
     taken: str
     best: str
@@ -187,12 +209,8 @@ class AuditedDecision:
         """The decision's row of :data:`DECISION_COLUMNS`."""
         v, ex = self.values, self.values.exact
         return {
-            "file": file, "game": self.game, "move": self.move, "player": self.player,
-            "position_id": self.position_id, "match_id": self.match_id,
-            "away": None if self.away is None else self.away[0],
-            "opp_away": None if self.away is None else self.away[1], "cube": self.cube,
-            "owner": self.owner, "crawford": self.crawford, "kind": self.kind,
-            "taken": self.taken, "best": self.best, "action": v.action,
+            **self.place_row(file), "kind": self.kind, "taken": self.taken, "best": self.best,
+            "action": v.action,
             "no_double": v.no_double, "double_take": v.double_take,
             "double_pass": v.double_pass, "emg_no_double": v.emg[0],
             "emg_double_take": v.emg[1], "emg_double_pass": v.emg[2],
@@ -221,13 +239,11 @@ class PlayOption:
 
     def as_dict(self) -> JSONObject:
         """The JSON object of the play (its fields; ``probabilities`` as a list)."""
-        out = asdict(self)
-        out["probabilities"] = list(self.probabilities)
-        return out
+        return _fields(self)
 
 
 @dataclass(frozen=True)
-class CheckerDecision:
+class CheckerDecision(DecisionPlace):
     """One roll and its play, analysed at the score (a row of :meth:`AuditResult.to_frame`
     with ``kind="move"``).
 
@@ -240,15 +256,6 @@ class CheckerDecision:
     ``options`` the best plays (and the one made), best first.
     """
 
-    game: int
-    move: int
-    player: str
-    position_id: str
-    match_id: str
-    away: tuple[int, int] | None
-    cube: int
-    owner: str
-    crawford: bool
     dice: tuple[int, int]
     played: str
     best: str
@@ -285,12 +292,8 @@ class CheckerDecision:
     def row(self, file: str | None, engine: EngineInfo, met: str) -> JSONObject:
         """The play's row of :data:`DECISION_COLUMNS`."""
         return {
-            "file": file, "game": self.game, "move": self.move, "player": self.player,
-            "position_id": self.position_id, "match_id": self.match_id,
-            "away": None if self.away is None else self.away[0],
-            "opp_away": None if self.away is None else self.away[1], "cube": self.cube,
-            "owner": self.owner, "crawford": self.crawford, "kind": "move",
-            "taken": self.played, "best": self.best, "error_mwc": self.error_mwc,
+            **self.place_row(file), "kind": "move", "taken": self.played, "best": self.best,
+            "error_mwc": self.error_mwc,
             "error_emg": self.error_emg, "mark": self.mark,
             "dice": f"{self.dice[0]}{self.dice[1]}", "plays": self.plays, "rank": self.rank,
             "equity_played": self.equity_played, "equity_best": self.equity_best,
@@ -317,7 +320,7 @@ class MetChange:
 
     def as_dict(self) -> JSONObject:
         """The JSON object of the change (its fields)."""
-        return asdict(self)
+        return _fields(self)
 
 
 @dataclass
