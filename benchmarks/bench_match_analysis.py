@@ -178,9 +178,14 @@ def bench_corpus(repeat: int, dask: bool) -> None:
         start = time.perf_counter()
         remote = corpus_stats(files, audit=True, client=client)
         t_dask = time.perf_counter() - start
-    same = remote.as_dict() == local.as_dict()
-    print(f"  Dask LocalCluster (2 workers): {t_dask:.1f} s wall, {t_dask / t_local:.2f}x local "
-          f"(goal: within 1.3x); identical numbers: {same}")
+    dask_verdict("  Dask LocalCluster (2 workers):", t_dask, t_local,
+                 remote.as_dict() == local.as_dict())  # fmt: skip
+
+
+def dask_verdict(label: str, t_dask: float, t_local: float, same: bool) -> None:
+    """Print Dask's wall time against local's and stop the benchmark when the numbers differ."""
+    print(f"{label} {t_dask:.1f} s wall, {t_dask / t_local:.2f}x local (goal: within 1.3x); "
+          f"identical numbers: {same}")
     if not same:
         sys.exit("Dask and local results differ")
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from mathbg.analysis.match_audit.plays import PlayValues, ScoreStates, invert, play_values
+from mathbg.analysis.match_audit.plays import F64, I64, PlayValues, ScoreStates, invert, play_values
 from mathbg.analysis.match_audit.turns import Turn, score_states
 from mathbg.rules.dice import ROLLS
 
@@ -45,9 +45,6 @@ __all__ = ["ROLL_WEIGHTS", "MatchValues", "TurnValues", "deeper", "turn_values"]
 ROLL_WEIGHTS: NDArray[np.float64] = np.array([1.0 if a == b else 2.0 for a, b in ROLLS])
 _ROLL_INDEX = {r: i for i, r in enumerate(ROLLS)}
 _NON_DOUBLES = [i for i, (a, b) in enumerate(ROLLS) if a != b]
-
-F64 = NDArray[np.float64]
-I64 = NDArray[np.int64]
 
 
 @dataclass(frozen=True)

@@ -242,6 +242,7 @@ def matrix_state(match: MatchState, roller: int) -> MatrixState:
     Returns
     -------
     MatrixState
+        The score, the cube and its owner from ``roller``'s side.
 
     Examples
     --------
@@ -286,6 +287,7 @@ def cube_points(record: MatchRecord) -> list[CubePoint]:
     Returns
     -------
     list of CubePoint
+        Every point where a side could double or had to answer, game by game.
 
     Examples
     --------
@@ -341,7 +343,7 @@ def evaluate_points(points: Sequence[CubePoint], evaluator: Evaluator) -> list[E
     Returns
     -------
     list of Evaluation
-        One per point.
+        The roller's chances at each point, in order.
 
     Examples
     --------
@@ -451,6 +453,7 @@ def given_values(
     Returns
     -------
     list of DoublerValues
+        One per point, in the order given.
 
     Examples
     --------

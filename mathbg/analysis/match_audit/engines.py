@@ -80,6 +80,7 @@ def two_sided_database(evaluator: Evaluator) -> Any:
     Returns
     -------
     TwoSided
+        The database (opened or built).
 
     Examples
     --------
@@ -172,11 +173,12 @@ def zero_ply(evaluator: Evaluator) -> Evaluator:
     Parameters
     ----------
     evaluator : Evaluator
-        The engine.
+        The engine, at any plies.
 
     Returns
     -------
     Evaluator
+        A new evaluator of the same type at 0 plies, else ``evaluator`` itself.
 
     Examples
     --------

@@ -92,6 +92,7 @@ def mwc_now(met: MET, away: tuple[int, int], player: int, crawford: bool) -> flo
     Returns
     -------
     float
+        The MWC, rounded to single precision as gnubg stores it.
 
     Examples
     --------
