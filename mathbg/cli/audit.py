@@ -235,7 +235,8 @@ def _summary(m: Any) -> list[str]:
                      f"{'-' if s.snowie_error_rate is None else f'{s.snowie_error_rate:.1f}'}")
         lines.append(text)
         loss = "-" if c.cube_loss_per_decision is None else f"{c.cube_loss_per_decision:.1f}"
-        more = f"    cube: {c.decisions} decisions, {c.errors} errors, {_mwc(c.mwc_lost)} MWC " \
+        errors = f"{c.errors} error{'' if c.errors == 1 else 's'}"
+        more = f"    cube: {c.decisions} decisions, {errors}, {_mwc(c.mwc_lost)} MWC " \
                f"lost, {loss} mEMG lost per cube decision"  # fmt: skip
         if s is not None and m.plays:
             adj = s.luck_adjusted_result
