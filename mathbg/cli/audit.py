@@ -110,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
                            exact=not args.no_exact, checker=not args.cube_only,
                            luck=not args.cube_only)  # fmt: skip
     result = audit(records, options)
+    # issue 31's `--rollout-errors K` belongs here: re-value each match's
+    # `costliest(K)` by rollout before anything is written or printed.
     if args.sgf:
         _write_sgf(records[0], result.matches[0], args.sgf, args.force)
     if args.player is not None:
