@@ -311,3 +311,20 @@ def test_money_session_with_a_beaver_option() -> None:
     assert (take.best, take.category) == ("beaver", "missed beaver")
     assert take.error_emg == pytest.approx(dt - 2 * dt)
     assert res.matches[0].summary()["A"].mwc_lost is None
+
+
+@pytest.mark.gnubg(kind="exact")
+def test_auto_without_gnubg_nn_takes_the_gnubg_program(gnubg, monkeypatch) -> None:
+    """The audit's ``auto`` on an install without the engine extra: the gnubg program (its
+    own analysis of the match), recorded as such; with neither, the error names the extra."""
+    from mathbg.analysis import evaluation
+    from mathbg.analysis.match_audit import resolve_engine
+    from mathbg.errors import EngineNotAvailableError
+
+    monkeypatch.setattr(evaluation, "gnubg_nn_installed", lambda: False)
+    evaluator, info = resolve_engine("auto", None)
+    assert (evaluator.name, info.requested, info.name, info.plies) == ("gnubg", "auto", "gnubg", 0)
+    assert info.cube_step == "gnubg's own cubeful analysis"
+    monkeypatch.setattr(evaluation, "gnubg_program_installed", lambda: False)
+    with pytest.raises(EngineNotAvailableError, match=r"mathbg\[engine\]"):
+        resolve_engine("auto", None)

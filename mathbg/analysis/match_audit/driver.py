@@ -158,9 +158,7 @@ def resolve_engine(engine: str | Evaluator, plies: int | None) -> tuple[Evaluato
 
     requested = engine if isinstance(engine, str) else getattr(engine, "name", "?")
     if isinstance(engine, str) and engine.strip().lower() == "auto":
-        from mathbg.analysis.match_audit.engines import AuditAutoEvaluator
-
-        evaluator: Evaluator = AuditAutoEvaluator(plies=plies)
+        evaluator: Evaluator = _auto(plies)
     elif isinstance(engine, str):
         evaluator = get_evaluator(engine, plies=plies)
     else:
@@ -173,6 +171,19 @@ def resolve_engine(engine: str | Evaluator, plies: int | None) -> tuple[Evaluato
         ply = 0
     note = getattr(evaluator, "note", None)
     return evaluator, EngineInfo(str(requested), name, _version(name), ply, step, note)
+
+
+def _auto(plies: int | None) -> Evaluator:
+    """The audit's ``auto``: gnubg-nn with the exact database where it reaches, else the
+    gnubg program (its own analysis of the match), else the error naming both installs."""
+    from mathbg.analysis import evaluation
+    from mathbg.analysis.match_audit.engines import AuditAutoEvaluator
+
+    if evaluation.gnubg_nn_installed() or not evaluation.gnubg_program_installed():
+        return AuditAutoEvaluator(plies=plies)  # without gnubg-nn: says what to install
+    from mathbg.analysis.gnubg_program import GnubgEvaluator
+
+    return GnubgEvaluator(plies=plies or 0)
 
 
 # ----------------------------------------------------------------------------- one match
