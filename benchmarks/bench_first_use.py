@@ -16,7 +16,7 @@ command's first run under 5 s (issue 34.7: the first ``mathbg audit``, the whole
 analysed, under 8 s of CPU); the warm 6x15 build at most 0.25x ``makebearoff -o 6``.
 
     python benchmarks/bench_first_use.py [--only NAME ...] [--repeat 3] [--two-sided-peer]
-                                         [--installed]
+                                         [--installed [--extras engine]]
 """
 
 from __future__ import annotations
@@ -111,9 +111,9 @@ def run_mathbg(
     return seconds, _children_cpu() - cpu
 
 
-def install_wheel(tmp: Path) -> Path:
-    """Build the wheel of this checkout, install it into a fresh virtual environment under
-    ``tmp`` and return that environment's ``mathbg`` command."""
+def install_wheel(tmp: Path, extras: str = "") -> Path:
+    """Build the wheel of this checkout, install it (with ``extras``, e.g. ``engine``) into a
+    fresh virtual environment under ``tmp`` and return that environment's ``mathbg`` command."""
     dist = tmp / "dist"
     subprocess.run(
         [sys.executable, "-m", "build", "-q", "-w", "-o", str(dist), str(REPO)],
@@ -124,7 +124,7 @@ def install_wheel(tmp: Path) -> Path:
     wheel = next(dist.glob("mathbg-*.whl"))
     subprocess.run(
         [str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
-         "--disable-pip-version-check", str(wheel)],
+         "--disable-pip-version-check", f"{wheel}[{extras}]" if extras else str(wheel)],
         check=True,
     )  # fmt: skip
     return venv / "bin" / "mathbg"
@@ -213,6 +213,10 @@ def main() -> None:
         "--installed", action="store_true",
         help="run the built wheel, installed in a fresh virtual environment",
     )  # fmt: skip
+    parser.add_argument(
+        "--extras", default="",
+        help="with --installed: the extras to install too (audit and corpus need 'engine')",
+    )  # fmt: skip
     args = parser.parse_args()
 
     have_gnubg = not args.no_peer and gnubg_peer() is not None
@@ -229,7 +233,7 @@ def main() -> None:
         cwd = Path(tmp) / "cwd"
         cwd.mkdir()
         if args.installed:
-            mathbg = [str(install_wheel(Path(tmp)))]
+            mathbg = [str(install_wheel(Path(tmp), args.extras))]
             print(f"(the wheel, installed in a fresh virtual environment: {mathbg[0]})")
         else:
             mathbg = [sys.executable, "-m", "mathbg"]
