@@ -78,6 +78,11 @@ COMMANDS = [
         ("bearoff", "match", "0,0,1,1,1,1", "0,0,0,2,1,1", "--away", "3,3"),
         5.0,
     ),
+    Command(
+        "analyze --probs",
+        ("analyze", "4HPwATDgc/ABMA", "--length", "7", "--probs", "0.70,0.20,0.01,0.05,0.002"),
+        5.0,
+    ),
     # the whole match analysed (checker play, cube, luck) as a user runs it; issue 34.7's goal
     # for the first-ever audit is 8 s of CPU
     Command("audit", ("audit", MATCH), 8.0, "audit"),
