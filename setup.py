@@ -13,12 +13,14 @@ setup(
         *find_packages(include=["mathbg", "mathbg.*"]),
         "mathbg._data",
         "mathbg._data.met",
+        "mathbg._data.matches",
     ],
     package_dir={"mathbg._data": "data"},
     package_data={
         "mathbg": ["py.typed"],
         "mathbg._data": ["README.md"],
         "mathbg._data.met": ["*.xml", "README.md"],
+        "mathbg._data.matches": ["*.txt", "README.md", "LICENSE.md"],
     },
     include_package_data=False,
 )

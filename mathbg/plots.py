@@ -1008,7 +1008,7 @@ def audit_timeline(
     ax.set_xlabel("cube decision (in match order)")
     ax.set_ylabel(f"{first}'s equity" if money else f"{first}'s MWC %")
     ax.set_title(title or f"{m.players[0]} v {m.players[1]}: cube decisions "
-                 f"(red: errors; MET {m.met}, {m.engine['name']})", fontsize=9)  # fmt: skip
+                 f"(red: errors; MET {m.met}, {m.engine.name})", fontsize=9)  # fmt: skip
     return ax
 
 
@@ -1036,17 +1036,18 @@ def corpus_heatmap(
         ``gammon_rate``, ``backgammon_rate``, ``pass_rate``, ``double_rate`` or
         ``resign_rate``.
     """
-    rows = [r for r in stats.by_score if r["away"] is not None and bool(r["crawford"]) == crawford]
+    rows = [r for r in stats.by_score
+            if r.leader_away is not None and bool(r.crawford) == crawford]  # fmt: skip
     if not rows:
         raise InvalidParameterError("the corpus has no match-play games to draw")
-    if rate not in rows[0]:
+    if rate not in rows[0].rates:
         raise InvalidParameterError(f"unknown rate {rate!r}")
-    n = max(max(r["away"]) for r in rows)
+    n = max(r.trailer_away for r in rows)
     data = np.full((n, n), np.nan)
     for r in rows:
-        a, b = r["away"]
-        if r[rate] is not None:
-            data[a - 1, b - 1] = 100.0 * r[rate]
+        value = r.rates[rate]
+        if value is not None:
+            data[r.leader_away - 1, r.trailer_away - 1] = 100.0 * value
     labels = _away_labels(n)
     ax = _heatmap(data, ax, cmap=cmap, xticklabels=labels, yticklabels=labels,
                   xlabel="trailer needs (away)", ylabel="leader needs (away)",

@@ -90,3 +90,41 @@ def cube_decisions(match: dict[str, Any]) -> list[dict[str, Any]]:
             if kind == "take":
                 cube, owner = 2 * cube, who
     return out
+
+
+_HINTS = r"""
+import gnubg, json
+for cmd in ("set player 0 human", "set player 1 human",
+            "set evaluation chequerplay evaluation plies 0", "new match 7"):
+    gnubg.command(cmd)
+out = []
+for pid, d1, d2 in json.load(open({job!r})):
+    gnubg.command("set board " + pid)
+    gnubg.command("set dice %d %d" % (d1, d2))
+    h = gnubg.hint(999) or {{"hint": []}}
+    out.append([[x["move"], list(x["details"]["probs"])] for x in h["hint"]])
+json.dump(out, open({out!r}, "w"))
+"""
+
+
+def gnubg_hints(
+    peer: GnubgPeer, items: list[tuple[str, int, int]]
+) -> list[list[tuple[str, list[float]]]]:
+    """gnubg's 0-ply ``hint`` of each (Position ID, die, die): every legal play as gnubg
+    writes it with the mover's five outputs after it (an empty list: no legal play)."""
+    with tempfile.TemporaryDirectory(prefix="gnubg-hints-") as tmp:
+        job, out = Path(tmp) / "job.json", Path(tmp) / "out.json"
+        job.write_text(json.dumps(items))
+        peer.run_python(_HINTS.format(job=str(job), out=str(out)), timeout=1800)
+        return [[(m, p) for m, p in plays] for plays in json.loads(out.read_text())]
+
+
+def statistics_block(text: str) -> list[str]:
+    """The lines of gnubg's last ``show statistics`` table in ``text`` (trailing blanks
+    and blank lines at the end removed)."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    start = max(i for i, line in enumerate(lines) if line.startswith("Player   "))
+    block = lines[start:]
+    while block and not block[-1]:
+        block.pop()
+    return block

@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mathbg.analysis import audit
-from mathbg.analysis.match_audit import DECISION_COLUMNS, judge
+from mathbg.analysis.match_audit import DECISION_COLUMNS, DoublerValues, judge
 from mathbg.cube.decisions import classify
 from mathbg.errors import InvalidParameterError
 from mathbg.met import as_met
@@ -28,10 +28,10 @@ SEVEN = DATA / "match2287710.txt"  # 7-point match, long, 8 doubles
 # ----------------------------------------------------------------------------- judging
 
 
-def _values(nd: float, dt: float, dp: float, action: str) -> dict[str, object]:
+def _values(nd: float, dt: float, dp: float, action: str) -> DoublerValues:
     # EMG on a scale where MWC 0 -> -1 and MWC 1 -> +1 (any affine map works for errors)
-    return {"no_double": nd, "double_take": dt, "double_pass": dp, "action": action,
-            "emg": (2 * nd - 1, 2 * dt - 1, 2 * dp - 1)}  # fmt: skip
+    return DoublerValues(action, nd, dt, dp, (2 * nd - 1, 2 * dt - 1, 2 * dp - 1), None, None,
+                         0.68)
 
 
 def test_judge_roller() -> None:
@@ -124,10 +124,10 @@ def test_hand_built_missed_double_in_a_last_roll_bearoff() -> None:
     nd, dt, dp = p * w1 + (1 - p) * l1, p * w2 + (1 - p) * l2, w1
     assert nd < dt < dp  # double, take: doubling is right, Bob should take
     ex = d.values.exact
-    assert ex is not None and ex["action"] == "double, take"
-    assert ex["no_double"] == pytest.approx(nd, abs=1e-12)
-    assert ex["double_take"] == pytest.approx(dt, abs=1e-12)
-    assert ex["double_pass"] == pytest.approx(dp, abs=1e-12)
+    assert ex is not None and str(ex.action) == "double, take"
+    assert ex.no_double == pytest.approx(nd, abs=1e-12)
+    assert ex.double_take == pytest.approx(dt, abs=1e-12)
+    assert ex.double_pass == pytest.approx(dp, abs=1e-12)
     assert d.exact_best == "double" and d.exact_error_mwc == pytest.approx(dt - nd, abs=1e-12)
     # the approximation (gnubg's rule in the two-sided database) agrees here exactly
     assert (d.best, d.category) == ("double", "missed double")
@@ -142,19 +142,22 @@ def test_hand_built_missed_double_in_a_last_roll_bearoff() -> None:
 # ----------------------------------------------------------------------------- results
 
 
+@pytest.mark.extra("engine")
 def test_audit_json_schema() -> None:
     res = audit(FIVE, engine="gnubg-nn")
     out = res.as_dict()
     (m,) = out["matches"]
     assert m["length"] == 5 and m["players"] == ["lasse", "leon77"]
-    assert m["engine"] == {"name": "gnubg-nn", "plies": 0} and m["met"] == "kazaross-xg2"
+    assert m["engine"]["name"] == "gnubg-nn" and m["engine"]["plies"] == 0
+    assert m["engine"]["requested"] == "gnubg-nn" and m["engine"]["version"]
+    assert m["met"] == "kazaross-xg2"
     assert set(m["rules"]) >= {"crawford", "jacoby", "beavers", "cube_limit"}
     assert [g["game"] for g in m["games"]] == [1, 2, 3]
     assert m["games"][0] == {"game": 1, "score": [0, 0], "winner": "leon77", "points": 2,
                              "result": "single", "cube": 2}  # fmt: skip
     keys = {"game", "move", "player", "position_id", "match_id", "away", "cube", "owner",
-            "kind", "taken", "best", "equities", "error_emg", "error_mwc", "category",
-            "exact"}  # fmt: skip
+            "kind", "taken", "best", "action", "mwc", "equities", "error_emg", "error_mwc",
+            "category", "mark", "exact"}  # fmt: skip
     for d in m["decisions"]:
         assert set(d) == keys
         assert set(d["equities"]) == {"no_double", "double_take", "double_pass"}
@@ -168,16 +171,19 @@ def test_audit_json_schema() -> None:
     assert s["decisions"] == sum(d["player"] == "lasse" for d in m["decisions"])
     assert s["errors"] == sum(d["player"] == "lasse" and d["category"] is not None
                               for d in m["decisions"])  # fmt: skip
-    assert s["error_rate"] == pytest.approx(
+    assert s["cube_loss_per_decision"] == pytest.approx(
         1000 * sum(d["error_emg"] for d in m["decisions"] if d["player"] == "lasse")
         / s["decisions"])  # fmt: skip
     from mathbg._output import dumps
 
     json.loads(dumps(out))  # JSON-clean (no NaN)
     frame = res.to_frame()
-    assert list(frame.columns) == list(DECISION_COLUMNS) and len(frame) == len(m["decisions"])
+    assert list(frame.columns) == list(DECISION_COLUMNS)
+    assert len(frame) == len(m["decisions"]) + len(m["plays"])
+    assert (frame["kind"] == "move").sum() == len(m["plays"]) > 0
 
 
+@pytest.mark.extra("engine")
 def test_audit_player_filter_and_errors() -> None:
     res = audit(FIVE, engine="gnubg-nn", player="LASSE", exact=False)
     assert {d.player for d in res.decisions} == {"lasse"}
@@ -185,16 +191,17 @@ def test_audit_player_filter_and_errors() -> None:
         audit(FIVE, engine="gnubg-nn", player="nobody")
 
 
+@pytest.mark.extra("engine")
 @pytest.mark.slow
 def test_compare_met_lists_exactly_the_changed_verdicts() -> None:
-    first = audit(SEVEN, engine="gnubg-nn", exact=False).to_frame()
-    second = audit(SEVEN, engine="gnubg-nn", met="woolsey", exact=False).to_frame()
-    res = audit(SEVEN, engine="gnubg-nn", compare_met="woolsey", exact=False)
+    first = audit(SEVEN, engine="gnubg-nn", exact=False, checker=False).to_frame()
+    second = audit(SEVEN, engine="gnubg-nn", met="woolsey", exact=False, checker=False).to_frame()
+    res = audit(SEVEN, engine="gnubg-nn", compare_met="woolsey", exact=False, checker=False)
     changed = (first["best"] != second["best"]) | (
         first["category"].fillna("") != second["category"].fillna(""))
     expected = list(zip(first[changed]["game"], first[changed]["move"],
                         first[changed]["kind"], second[changed]["best"], strict=True))
-    got = [(c["game"], c["move"], c["kind"], c["compare_best"]) for c in res.matches[0].compare]
+    got = [(c.game, c.move, c.kind, c.compare_best) for c in res.matches[0].compare]
     assert got == expected
     assert res.as_dict()["matches"][0]["compare"]["met"] == "woolsey"
 
@@ -231,6 +238,7 @@ def test_gnubg_engine_equals_gnubg_analyse_match(gnubg, path: Path) -> None:
                 assert d.best == ("take" if dt <= dp else "pass")
 
 
+@pytest.mark.extra("engine")
 @pytest.mark.gnubg(kind="exact")
 @pytest.mark.slow
 def test_gnubg_nn_within_engine_distance(gnubg) -> None:
@@ -280,6 +288,7 @@ def test_judge_properties(nd: float, dt: float, dp: float, gammons: bool) -> Non
         assert err == (0.0 if taken == b else pytest.approx(abs(dt - dp)))
 
 
+@pytest.mark.extra("engine")
 def test_money_session_with_a_beaver_option() -> None:
     """A money session (Jacoby, beavers): equities per unit cube, no MWC; when gnubg's
     action says beaver the taker's best answer is the beaver (2 DT to the doubler), and a
@@ -301,4 +310,21 @@ def test_money_session_with_a_beaver_option() -> None:
     assert take.values.action == "no double, beaver" and -2.0 <= dt <= 0.0
     assert (take.best, take.category) == ("beaver", "missed beaver")
     assert take.error_emg == pytest.approx(dt - 2 * dt)
-    assert res.matches[0].summary()["A"]["mwc_lost"] is None
+    assert res.matches[0].summary()["A"].mwc_lost is None
+
+
+@pytest.mark.gnubg(kind="exact")
+def test_auto_without_gnubg_nn_takes_the_gnubg_program(gnubg, monkeypatch) -> None:
+    """The audit's ``auto`` on an install without the engine extra: the gnubg program (its
+    own analysis of the match), recorded as such; with neither, the error names the extra."""
+    from mathbg.analysis import evaluation
+    from mathbg.analysis.match_audit import resolve_engine
+    from mathbg.errors import EngineNotAvailableError
+
+    monkeypatch.setattr(evaluation, "gnubg_nn_installed", lambda: False)
+    evaluator, info = resolve_engine("auto", None)
+    assert (evaluator.name, info.requested, info.name, info.plies) == ("gnubg", "auto", "gnubg", 0)
+    assert info.cube_step == "gnubg's own cubeful analysis"
+    monkeypatch.setattr(evaluation, "gnubg_program_installed", lambda: False)
+    with pytest.raises(EngineNotAvailableError, match=r"mathbg\[engine\]"):
+        resolve_engine("auto", None)

@@ -20,13 +20,15 @@ def _run(argv: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
                           text=True, env=env, timeout=600)  # fmt: skip
 
 
+@pytest.mark.extra("engine")
 @pytest.mark.slow
 def test_audit_json_csv_plot(tmp_path: Path) -> None:
     out_csv, out_png = tmp_path / "d.csv", tmp_path / "m.png"
     proc = _run(["audit", str(FIVE), "--engine", "gnubg-nn", "--no-exact", "--compare-met",
-                 "woolsey", "--csv", str(out_csv), "--plot", str(out_png)], tmp_path)  # fmt: skip
+                 "woolsey", "--csv", str(out_csv), "--plot", str(out_png), "--cube-only",
+                 "--errors"], tmp_path)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert "lasse: 56 cube decisions, 2 errors" in proc.stdout
+    assert "cube: 56 decisions, 2 errors" in proc.stdout
     assert "missed double" in proc.stdout and "under woolsey: 3 verdict(s) change" in proc.stdout
     assert out_png.read_bytes().startswith(b"\x89PNG")
     header = out_csv.read_text().splitlines()[0].split(",")
@@ -65,7 +67,9 @@ def test_corpus_json_skips_bad_files(tmp_path: Path) -> None:
     assert set(out["overall"]) >= {"games", "gammon_rate", "backgammon_rate", "pass_rate",
                                    "double_rate", "resign_rate", "cube_max", "ci95"}  # fmt: skip
     rows = out["by_score"]
-    assert all(r["away"][0] <= r["away"][1] and isinstance(r["crawford"], bool) for r in rows)
+    assert all(r["leader_away"] <= r["trailer_away"] and isinstance(r["crawford"], bool)
+               for r in rows)  # fmt: skip
+    assert all(set(r["n"]) == set(r["ci95"]) for r in rows)
     assert out["overall"]["cube_max"] == {"1": 1, "2": 2}
     proc = _run(["corpus", str(tmp_path / "nothing-here")], tmp_path)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1

@@ -428,7 +428,14 @@ def case_audit(rng, tmp, k):
     _opt(argv, rng, 0.2, "--met", rng.choice(["kazaross-xg2", "zadeh", "bogus", ""]))
     _opt(argv, rng, 0.2, "--compare-met", rng.choice(["woolsey", "g11", "bogus"]))
     _opt(argv, rng, 0.2, "--player", rng.choice(["lasse", "nobody", "", "\u00e9" * 9]))
-    _opt(argv, rng, 0.1, "--all")
+    r = rng.random()
+    if r < 0.1:
+        argv.append("--all")
+    elif r < 0.2:
+        argv.append("--errors")
+    _opt(argv, rng, 0.6, "--cube-only")  # the whole analysis is the slow part
+    _opt(argv, rng, 0.1, "--statistics")
+    _opt(argv, rng, 0.1, "--sgf", str(tmp / rng.choice(["a.sgf", "no/a.sgf", "a.mat"])))
     _opt(argv, rng, 0.2, "--no-exact")
     r = rng.random()
     if r < 0.3:
@@ -444,6 +451,9 @@ def case_audit(rng, tmp, k):
 def case_corpus(rng, tmp, k):
     argv = ["corpus", *(_match_file(tmp, rng, 1000 * k + i) for i in range(rng.randint(1, 3)))]
     _opt(argv, rng, 0.1, "--audit")
+    _opt(argv, rng, 0.7, "--cube-only")
+    _opt(argv, rng, 0.1, "--player", rng.choice(["lasse", "nobody", ""]))
+    _opt(argv, rng, 0.1, "--min-n", rng.choice(INTS))
     _opt(argv, rng, 0.2, "--engine", rng.choice(["race", "auto", "bogus", ""]))
     _opt(argv, rng, 0.1, "--plies", rng.choice(INTS))
     _opt(argv, rng, 0.2, "--met", rng.choice(["kazaross-xg2", "bogus"]))

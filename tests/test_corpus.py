@@ -83,25 +83,27 @@ def test_synthetic_collection(collection: tuple[Path, dict[str, int]]) -> None:
     folder, counts = collection
     stats = corpus_stats(folder)
     assert stats.files == 32
-    skipped = {Path(s["file"]).name: s["error"] for s in stats.skipped}
+    skipped = {Path(s.file).name: s.error for s in stats.skipped}
     assert set(skipped) == {"notes.txt", "zz_illegal.mat"}
     assert all(msg and "\n" not in msg for msg in skipped.values())
     n = sum(counts.values())
     assert stats.games == n == 300
     o = stats.overall
     # the counts are exactly what was written
-    assert o["counts"] == {"gammons": counts["gammon"], "backgammons": 0,
+    assert o.counts == {"gammons": counts["gammon"], "backgammons": 0,
                            "doubled": counts["pass"] + counts["take"],
                            "passes": counts["pass"], "resigns": n - counts["pass"]}  # fmt: skip
-    assert o["cube_max"] == {"1": counts["single"] + counts["gammon"] + counts["pass"],
+    assert o.cube_max == {"1": counts["single"] + counts["gammon"] + counts["pass"],
                              "2": counts["take"]}  # fmt: skip
     # and the true rates lie in the 95 % intervals
     for key, rate in RATES.items():
-        lo, hi = o["ci95"][key]
+        lo, hi = o.ci95[key] or (None, None)
         assert lo <= rate <= hi, key
     # by score: every game counted once; no Crawford rows in a 25-point match at <= 20
-    assert sum(r["games"] for r in stats.by_score) == n
-    assert all(r["away"][0] <= r["away"][1] and not r["crawford"] for r in stats.by_score)
+    assert sum(r.games for r in stats.by_score) == n
+    assert all(r.leader_away <= r.trailer_away and not r.crawford for r in stats.by_score)
+    # each rate says what it is over: games, or games with a double for the pass rate
+    assert o.n["gammon_rate"] == n and o.n["pass_rate"] == counts["pass"] + counts["take"]
     frame = stats.to_frame()
     assert len(frame) == len(stats.by_score) + 1 and frame["games"].iloc[-1] == n
 
@@ -121,7 +123,7 @@ def test_crawford_rows_of_a_real_match() -> None:
         crawford = away[0] == 1 and away[1] > 1 and not seen
         seen = seen or crawford
         expected.append((tuple(away), crawford))
-    got = {(tuple(r["away"]), r["crawford"]): r["games"] for r in stats.by_score}
+    got = {((r.leader_away, r.trailer_away), r.crawford): r.games for r in stats.by_score}
     for key in set(expected):
         assert got[key] == expected.count(key)
 

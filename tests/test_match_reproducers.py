@@ -103,7 +103,8 @@ def test_audit_and_corpus_refuse_a_huge_number_with_the_same_line(
     assert main(["audit", str(src)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"{src}, line 17: lasse's score is a 5000-digit number" in err[0]
-    error = file_stats(src)["error"]
+    error = file_stats(src).error
+    assert error is not None
     assert error.startswith(f"{src}, line 17: ") and "Exceeds" not in error
 
 
@@ -147,7 +148,7 @@ def test_a_score_past_the_length_is_refused_not_dropped(
     src = tmp_path / "past.mat"
     src.write_text(TEXT.replace("lasse : 0 ", "lasse : 7 ", 1))
     assert "lasse's score is 7, not in 0..5" in _refused(capsys, src, tmp_path / "o.sgf", 17)
-    assert "error" in file_stats(src)
+    assert file_stats(src).error is not None
     src.write_text(TEXT.replace("lasse : 0 ", "lasse : 5 ", 1))  # at the length: over
     assert "a 5-point match is over at 5 points" in _refused(capsys, src, tmp_path / "o.sgf", 17)
 

@@ -25,6 +25,7 @@ EXPECTED = [
     "07_at_which_scores_is_this_a_take",
     "08_what_did_my_cube_decisions_cost",
     "09_where_do_match_equity_tables_come_from",
+    "10_how_well_did_i_play",
     "11_is_it_a_take",
 ]
 
@@ -84,6 +85,8 @@ PROSE_INPUTS: dict[str, set[str]] = {
     "07_at_which_scores_is_this_a_take": {"1.07"},
     # gnubg's version; the money-play gammon rates that mec26 and Snowie assume (20-26 %)
     "08_what_did_my_cube_decisions_cost": {"1.07", "26"},
+    # gnubg's version
+    "10_how_well_did_i_play": {"1.07"},
 }
 
 _QUOTED = re.compile(r"(\d+(?:[.,]\d+)*)\s?%|(?<![\w.])(\d+\.\d+)(?![\w.])")

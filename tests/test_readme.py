@@ -141,7 +141,7 @@ def _copy_repo(dest: Path) -> Path:
                 "dist", ".ipynb_checkpoints"}  # fmt: skip
         out = {n for n in names if n in skip or n.endswith((".egg-info", ".nbi", ".nbc"))}
         if Path(directory).resolve() == (ROOT / "data").resolve():
-            out |= {n for n in names if n not in ("met", "README.md")}  # shipped tables only
+            out |= {n for n in names if n not in ("met", "matches", "README.md")}  # shipped data
         return out
 
     shutil.copytree(ROOT, dest, ignore=ignore)

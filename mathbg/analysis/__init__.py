@@ -16,8 +16,9 @@
 - :mod:`mathbg.analysis.rollouts`: :func:`rollout`, a cubeful rollout of a position at a
   match score (every line on the same dice, lookahead variance reduction, exact bearoff
   truncation; locally or on Dask, resumable), and :func:`rollout_matrix` at every score.
-- :mod:`mathbg.analysis.match_audit`: :func:`audit`: every cube decision of a real match
-  judged at its score (errors in EMG and MWC, gnubg's categories, a second MET);
+- :mod:`mathbg.analysis.match_audit`: :func:`audit`: a whole real match analysed at its
+  score, as gnubg's ``analyse match``: every play and cube decision (errors in EMG and MWC,
+  gnubg's marks and categories, a second MET), every roll's luck, gnubg's statistics;
   :mod:`mathbg.analysis.corpus`: :func:`corpus_stats`: a collection's rates by score.
 - :mod:`mathbg.analysis.matrix`: :func:`analyze` / :func:`position_matrix`: every score of
   a match (Crawford and post-Crawford), cube levels, money, exact bearoff values beside the
@@ -53,6 +54,7 @@ _LAZY = {
     "PlayerSpec": "mathbg.analysis.selfplay",
     "SelfPlayOptions": "mathbg.analysis.selfplay",
     "selfplay_met": "mathbg.analysis.selfplay",
+    "AuditOptions": "mathbg.analysis.match_audit",
     "RolloutMatrix": "mathbg.analysis.rollouts",
     "RolloutOptions": "mathbg.analysis.rollouts",
     "RolloutResult": "mathbg.analysis.rollouts",
@@ -62,6 +64,7 @@ _LAZY = {
     "audit": "mathbg.analysis.match_audit",
     "CorpusStats": "mathbg.analysis.corpus",
     "corpus_stats": "mathbg.analysis.corpus",
+    "sample_matches": "mathbg.analysis.corpus",
 }
 _SUBMODULES = {
     "base",
@@ -79,6 +82,7 @@ _SUBMODULES = {
 }
 __all__ = [
     "ENGINES",
+    "AuditOptions",
     "AuditResult",
     "CorpusStats",
     "EngineNotAvailableError",
@@ -106,14 +110,15 @@ __all__ = [
     "register_engine",
     "rollout",
     "rollout_matrix",
+    "sample_matches",
     "selfplay_met",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.analysis.base import Player
-    from mathbg.analysis.corpus import CorpusStats, corpus_stats
+    from mathbg.analysis.corpus import CorpusStats, corpus_stats, sample_matches
     from mathbg.analysis.evaluation import Evaluation, Evaluator, position_class
-    from mathbg.analysis.match_audit import AuditResult, audit
+    from mathbg.analysis.match_audit import AuditOptions, AuditResult, audit
     from mathbg.analysis.matrix import PositionAnalysis, analyze, analyze_many, position_matrix
     from mathbg.analysis.registry import (
         ENGINES,

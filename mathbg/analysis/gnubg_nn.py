@@ -46,6 +46,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from mathbg.analysis.base import (
     BatchEvaluator,
@@ -71,6 +72,7 @@ __all__ = [
     "GnubgNNEvaluator",
     "GnubgNNPlayer",
     "board_of",
+    "nn_plays",
     "nn_probabilities",
     "noisy_move",
     "sane_probabilities",
@@ -174,6 +176,109 @@ class GnubgNNEvaluator(BatchEvaluator):
                                   life, method="gnubg-nn networks"))  # fmt: skip
         return out
 
+    def evaluate_plays(
+        self, boards: NDArray[np.uint8], rolls: NDArray[np.int64]
+    ) -> tuple[NDArray[np.int64], NDArray[np.uint8], NDArray[np.float64]]:
+        """Every play of each (board, roll) with its 0-ply outputs (:func:`nn_plays`)."""
+        return nn_plays(boards, rolls)
+
+
+# ----------------------------------------------------------------------------- plays
+
+
+def _decode_keys(raw: Any, out: Any) -> None:  # pragma: no cover - compiled by numba
+    m = raw.shape[0]
+    for r in range(m):
+        cell = 0
+        for k in range(10):
+            byte = (raw[r, 2 * k] - 65) * 16 + (raw[r, 2 * k + 1] - 65)
+            for bit in range(8):
+                if cell >= 50:
+                    break
+                if (byte >> bit) & 1:
+                    out[r, cell] += 1
+                else:
+                    cell += 1
+
+
+_DECODE: Any = None
+
+
+def _boards_from_keys(keys: Sequence[str]) -> NDArray[np.uint8]:
+    """Boards (flattened ``TanBoard``, 50 cells) from gnubg-nn's 20-letter position keys:
+    the 10 bytes of the Position ID's bit string, each as two letters ``A``-``P`` (high
+    nibble first); the bits, least significant first, give each point's checkers in unary
+    (ones, then a zero), the side not on roll first."""
+    global _DECODE
+    m = len(keys)
+    out = np.zeros((m, 50), dtype=np.uint8)
+    if m == 0:
+        return out
+    if _DECODE is None:
+        import numba as nb
+
+        _DECODE = nb.njit(cache=True)(_decode_keys)
+    raw = np.frombuffer("".join(keys).encode("ascii"), dtype=np.uint8).reshape(m, 20)
+    _DECODE(raw.astype(np.int64), out)
+    return out
+
+
+def nn_plays(
+    boards: NDArray[np.uint8], rolls: NDArray[np.int64]
+) -> tuple[NDArray[np.int64], NDArray[np.uint8], NDArray[np.float64]]:
+    """Every legal play of each (board, roll) with gnubg-nn's 0-ply outputs, in one C call
+    per roll (``gnubg_nn.best_move(..., list=1)``: the package's move generator and
+    networks, gnubg's rule of distinct resulting positions).
+
+    Parameters
+    ----------
+    boards : uint8 array (n, 50)
+        Flattened ``TanBoard`` boards, the side to play on roll (cells 25-49).
+    rolls : int array (n, 2)
+        The dice of each board.
+
+    Returns
+    -------
+    (ptr, results, probs)
+        The plays of board ``i`` are rows ``ptr[i]:ptr[i + 1]``: ``results`` (uint8, m x
+        50) the positions they leave with the opponent on roll, ``probs`` (m x 5) the
+        opponent's outputs there. A roll that cannot be played has no rows.
+
+    Raises
+    ------
+    EngineNotAvailableError
+        When the ``gnubg-nn`` package is not installed.
+
+    Examples
+    --------
+    >>> from mathbg.rules.position import Position
+    >>> b = np.frombuffer(Position.initial().cells, dtype=np.uint8)[None]
+    >>> ptr, results, probs = nn_plays(b, np.array([[3, 1]]))  # doctest: +SKIP
+    >>> int(ptr[-1]), results.shape, probs.shape  # doctest: +SKIP
+    (16, (16, 50), (16, 5))
+    """
+    nn = _module()
+    arr = np.asarray(boards, dtype=np.int64).reshape(-1, 50).tolist()
+    dice = np.asarray(rolls, dtype=np.int64).reshape(-1, 2).tolist()
+    ptr = np.zeros(len(arr) + 1, dtype=np.int64)
+    keys: list[str] = []
+    probs: list[Any] = []
+    forced: list[int] = []
+    for i, (cells, (d1, d2)) in enumerate(zip(arr, dice, strict=True)):
+        found = nn.best_move([cells[:25], cells[25:]], d1, d2, list=1)
+        plays = found[1] if len(found) > 1 else ()
+        if len(plays) == 1:  # a forced play: the list's outputs are not filled in
+            forced.append(len(keys))
+        for entry in plays:
+            keys.append(entry[0])
+            probs.append(entry[2])
+        ptr[i + 1] = len(keys)
+    results = _boards_from_keys(keys)
+    out = np.array(probs, dtype=np.float64).reshape(-1, 5)
+    for k in forced:
+        b = results[k].tolist()
+        out[k] = nn.probabilities([b[:25], b[25:]], 0)
+    return ptr, results, out
 
 # ----------------------------------------------------------------------------- the player
 

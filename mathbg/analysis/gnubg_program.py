@@ -37,7 +37,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from mathbg._validate import away_score
 from mathbg.analysis.base import (
@@ -56,16 +56,26 @@ from mathbg.rules.cube import CubeOwner
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.match import MatchState
     from mathbg.rules.position import Position
+    from mathbg.rules.record import MatchRecord
 
 __all__ = [
+    "GnubgDocument",
     "GnubgEvaluator",
+    "GnubgSession",
     "Situation",
     "find_gnubg",
     "gnubg_action",
+    "gnubg_session",
+    "gnubg_version",
     "run_gnubg",
     "run_gnubg_script",
     "situation_of",
 ]
+
+#: A document in gnubg's own words, as its embedded Python gives it (``gnubg.match()``, the
+#: answer to an evaluation job) or takes it (a job): gnubg's keys and nesting, not a mathbg
+#: result (those are typed dataclasses).
+GnubgDocument: TypeAlias = dict[str, Any]
 
 #: gnubg's owner codes by mathbg's owner names.
 OWNER_CODE = {CubeOwner.CENTRE: -1, CubeOwner.PLAYER: 0, CubeOwner.OPPONENT: 1}
@@ -188,7 +198,9 @@ class Situation:
     jacoby: bool = True
     beavers: bool = True
 
-    def as_job(self, decide: bool = True) -> dict[str, Any]:
+    def as_job(self, decide: bool = True) -> GnubgDocument:
+        """The situation as the evaluation script reads it (gnubg's codes; ``decide``: ask
+        for gnubg's own cubeful decision too)."""
         return {"length": self.length, "score": list(self.score), "crawford": int(self.crawford),
                 "cube": self.cube, "owner": OWNER_CODE[self.owner], "jacoby": int(self.jacoby),
                 "beavers": 3 if self.beavers else 0, "decide": decide}  # fmt: skip
@@ -295,7 +307,7 @@ def run_gnubg(
     plies: int = 0,
     evaluate_at: Sequence[Situation] | None = None,
     timeout: float = 3600.0,
-) -> list[dict[str, Any]]:
+) -> list[GnubgDocument]:
     """Evaluate ``boards`` in one gnubg subprocess.
 
     Parameters
@@ -374,6 +386,8 @@ class GnubgEvaluator(BatchEvaluator):
     def evaluate_many(
         self, positions: Sequence[Position], matches: Sequence[MatchState | None] | None = None
     ) -> list[Evaluation]:
+        """gnubg's cubeless chances of every position and its own cubeful decision at each
+        one's match state, in one gnubg process (:func:`run_gnubg`)."""
         ms = match_list(positions, matches)
         sits = [situation_of(m) for m in ms]
         raw = run_gnubg([p.board for p in positions], [[s] for s in sits],
@@ -388,3 +402,246 @@ class GnubgEvaluator(BatchEvaluator):
                                   cube_life(klass, pos.pips()[0]), method="gnubg 1.07 evaluate",
                                   gnubg=dec))  # fmt: skip
         return out
+
+    def analyse_match(self, record: MatchRecord, *, statistics: bool = False) -> GnubgDocument:
+        """gnubg's own analysis of a whole match at this engine's plies (``analyse match``
+        in the shared long-lived process, :func:`gnubg_session`): the ``gnubg.match()``
+        dictionary with every move record's analysis.
+
+        Parameters
+        ----------
+        record : MatchRecord
+            The match (given to gnubg as ``.mat`` text).
+        statistics : bool
+            Also gnubg's ``show statistics match`` text of the analysis (key
+            ``"statistics"``).
+
+        Returns
+        -------
+        dict
+        """
+        from mathbg.rules.formats import render_match
+
+        return gnubg_session().analyse(render_match(record, "mat"), plies=self.plies or 0,
+                                       statistics=statistics)
+
+
+# ----------------------------------------------------------------------------- whole matches
+
+_SERVER = r"""
+import gnubg, json, os
+fin = os.fdopen(int(os.environ["MATHBG_GNUBG_IN"]), "r")
+fout = os.fdopen(int(os.environ["MATHBG_GNUBG_OUT"]), "w")
+for cmd in ("set player 0 human", "set player 1 human", "set confirm new off",
+            "set automatic game off", "set automatic roll off"):
+    gnubg.command(cmd)
+def conv(o):
+    if isinstance(o, dict):
+        return {str(k): conv(v) for k, v in o.items()}
+    if isinstance(o, (list, tuple)):
+        return [conv(v) for v in o]
+    return o if isinstance(o, (int, float, str, type(None))) else str(o)
+plies = None
+for line in fin:
+    job = json.loads(line)
+    try:
+        if job["plies"] != plies:
+            plies = job["plies"]
+            for what in ("chequerplay", "cubedecision"):
+                gnubg.command("set analysis %s evaluation plies %d" % (what, plies))
+                gnubg.command("set analysis %s evaluation prune on" % what)
+        gnubg.command("import mat " + job["path"])
+        gnubg.command("analyse match")
+        out = {"ok": True, "match": conv(gnubg.match(analysis=1, boards=1, statistics=0,
+                                                      verbose=0))}
+        if job.get("statistics"):  # gnubg's own text, printed to a file
+            import sys
+            sys.stdout.flush()
+            saved = os.dup(1)
+            fd = os.open(job["statistics"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+            os.dup2(fd, 1)
+            try:
+                gnubg.command("show statistics match")
+            finally:
+                os.dup2(saved, 1)
+                os.close(fd)
+                os.close(saved)
+    except Exception as exc:  # the request's error, the process goes on
+        out = {"ok": False, "error": "%s: %s" % (type(exc).__name__, exc)}
+    fout.write(json.dumps(out) + "\n")
+    fout.flush()
+"""
+
+
+def gnubg_version() -> str | None:
+    """The version of the installed gnubg program (``gnubg --version``), or None.
+
+    Returns
+    -------
+    str or None
+        E.g. ``"1.07.001"``.
+
+    Examples
+    --------
+    >>> v = gnubg_version()
+    >>> v is None or v[0].isdigit()
+    True
+    """
+    global _VERSION
+    if _VERSION is not None:
+        return _VERSION or None
+    exe = find_gnubg()
+    if exe is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="mathbg-gnubg-") as home:
+        env = dict(os.environ, HOME=home, LANG="C", LC_ALL="C")
+        try:
+            out = subprocess.run([str(exe), "--version"], capture_output=True, text=True,
+                                 timeout=60, env=env, stdin=subprocess.DEVNULL).stdout
+        except (OSError, subprocess.TimeoutExpired):  # pragma: no cover
+            out = ""
+    words = out.split()
+    _VERSION = words[2] if len(words) > 2 and words[:2] == ["GNU", "Backgammon"] else ""
+    return _VERSION or None
+
+
+_VERSION: str | None = None
+
+
+class GnubgSession:
+    """One long-lived gnubg process that analyses whole matches fed to it one by one: for
+    each, ``import mat``, ``analyse match`` at the session's plies and ``gnubg.match()``
+    with the analysis, in one call (so the process never idles between positions).
+
+    Parameters
+    ----------
+    timeout : float
+        Seconds a match may take before the process is stopped.
+
+    Examples
+    --------
+    >>> from mathbg.rules.formats import render_match
+    >>> from mathbg.rules.formats.example import example_match
+    >>> with GnubgSession() as gnubg:  # doctest: +SKIP
+    ...     analysis = gnubg.analyse(render_match(example_match(), "mat"), plies=0)
+    >>> len(analysis["games"])  # doctest: +SKIP
+    2
+    """
+
+    def __init__(self, timeout: float = 3600.0) -> None:
+        exe = find_gnubg()
+        if exe is None:
+            raise EngineNotAvailableError(
+                "the GNU Backgammon program is not installed: apt-get install gnubg"
+            )
+        self.timeout = timeout
+        self._home = tempfile.TemporaryDirectory(prefix="mathbg-gnubg-")
+        home = self._home.name
+        Path(home, "server.py").write_text(_SERVER)
+        to_gnubg, self._ask = os.pipe()
+        self._answer, from_gnubg = os.pipe()
+        env = dict(os.environ, HOME=home, LANG="C", LC_ALL="C",
+                   MATHBG_GNUBG_IN=str(to_gnubg), MATHBG_GNUBG_OUT=str(from_gnubg))  # fmt: skip
+        self._proc = subprocess.Popen(
+            [str(exe), "-t", "-q", "-r", "-p", str(Path(home, "server.py"))],
+            pass_fds=(to_gnubg, from_gnubg), env=env, cwd=home, stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        os.close(to_gnubg)
+        os.close(from_gnubg)
+        self._write = os.fdopen(self._ask, "w")
+        self._read = os.fdopen(self._answer, "r")
+        self._count = 0
+
+    def analyse(self, mat_text: str, plies: int = 0, *, statistics: bool = False
+                ) -> GnubgDocument:  # fmt: skip
+        """gnubg's ``gnubg.match()`` dictionary of a ``.mat`` text after ``analyse match``.
+
+        Parameters
+        ----------
+        mat_text : str
+            The match as a Jellyfish ``.mat`` text.
+        plies : int
+            gnubg's analysis plies (chequer play and cube).
+        statistics : bool
+            Also return gnubg's ``show statistics match`` text of this analysis (key
+            ``"statistics"``).
+
+        Returns
+        -------
+        dict
+
+        Raises
+        ------
+        EngineNotAvailableError
+            When gnubg fails or stops.
+        """
+        self._count += 1
+        path = Path(self._home.name, f"match{self._count}.mat")
+        path.write_text(mat_text)
+        text = Path(self._home.name, f"stats{self._count}.txt")
+        job = {"path": str(path), "plies": int(plies)}
+        if statistics:
+            job["statistics"] = str(text)
+        try:
+            self._write.write(json.dumps(job) + "\n")
+            self._write.flush()
+            line = self._read.readline()
+        except OSError as exc:  # pragma: no cover - the process died
+            raise EngineNotAvailableError(f"gnubg stopped: {exc}") from None
+        finally:
+            path.unlink(missing_ok=True)
+        if not line:
+            tail = (self._proc.stderr.read() if self._proc.stderr else "")[-500:].strip()
+            raise EngineNotAvailableError(f"gnubg stopped (exit {self._proc.poll()}): {tail}")
+        answer = json.loads(line)
+        if not answer.get("ok"):
+            raise EngineNotAvailableError(f"gnubg could not analyse the match: {answer['error']}")
+        out = dict(answer["match"])
+        if statistics:
+            out["statistics"] = text.read_text() if text.exists() else ""
+            text.unlink(missing_ok=True)
+        return out
+
+    def close(self) -> None:
+        """Stop the process (it ends when its input closes)."""
+        if self._proc.poll() is None:
+            try:
+                self._write.close()
+                self._proc.wait(timeout=30)
+            except (OSError, subprocess.TimeoutExpired):  # pragma: no cover
+                self._proc.kill()
+        self._read.close()
+        if self._proc.stderr is not None:
+            self._proc.stderr.close()
+        self._home.cleanup()
+
+    def __enter__(self) -> GnubgSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+_SESSION: GnubgSession | None = None
+
+
+def gnubg_session() -> GnubgSession:
+    """The process's shared :class:`GnubgSession` (started on first use, stopped at exit).
+
+    Returns
+    -------
+    GnubgSession
+
+    Examples
+    --------
+    >>> gnubg_session() is gnubg_session()  # doctest: +SKIP
+    True
+    """
+    global _SESSION
+    if _SESSION is None or _SESSION._proc.poll() is not None:
+        import atexit
+
+        _SESSION = GnubgSession()
+        atexit.register(_SESSION.close)
+    return _SESSION

@@ -1,0 +1,218 @@
+"""Benchmark: the whole match analysed, mathbg against gnubg 1.07 (issue 32).
+
+Run: ``python benchmarks/bench_match_analysis.py [--plies 0 2] [--repeat 2]
+[--corpus-repeat 5] [--no-two-ply] [--no-corpus] [--no-dask]``.
+
+1. The same matches analysed by both programs, checker play, cube and luck, at 0 and at 2
+   plies: a 13-point match gnubg plays against itself here (its 0-ply players, the first
+   seed giving a long match; the shared collection has no 13-point match) and the longest shared
+   7-point match. mathbg runs as a user types it, ``mathbg audit FILE`` (default settings:
+   ``auto`` engine, the exact bearoff solver beside; ``--plies 2``), one whole process;
+   gnubg runs ``import mat`` and ``analyse match`` in one ``gnubg -t`` process, measured as
+   a whole process and inside it (its embedded Python's clock around ``analyse match``), its
+   start-up (an empty script) apart. All times are CPU seconds of the process (user +
+   system; the machine is shared, wall time is printed beside), warm (best of ``--repeat``
+   after a first run that fills the caches). Goal: mathbg's 0-ply whole process at most
+   gnubg's CPU for the same match (about 1.3-1.5 s for a 13-point match), and mathbg's 2-ply
+   at most gnubg's 2-ply.
+2. A corpus of 1,000+ matches (the 212 shared matches ``--corpus-repeat`` times) analysed
+   by ``corpus_stats(..., audit=True)`` locally (one process) and on a Dask
+   ``LocalCluster`` of 2 single-threaded worker processes: wall times, their ratio (goal:
+   Dask within 1.3x of local) and whether the numbers are identical.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import gnubg_peer
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = next((d / "shared" / "matches" / "galaxy" for d in ROOT.parents
+               if (d / "shared" / "matches" / "galaxy").is_dir()), ROOT / "data" / "matches")
+SEVEN = "match2287710.txt"
+
+SELF_PLAY = r"""
+import gnubg
+gnubg.command("set display off")
+for side in (0, 1):
+    gnubg.command("set player %%d gnubg" %% side)
+    for what in ("chequerplay", "cubedecision"):
+        gnubg.command("set player %%d %%s evaluation plies 0" %% (side, what))
+gnubg.command("new match 13")
+gnubg.command("set seed %(seed)d")
+for _ in range(100):
+    gnubg.nextturn()
+    if gnubg.match(analysis=0, boards=0, statistics=0, verbose=0)["match-info"].get("result"):
+        break
+gnubg.command("export match mat %(out)s")
+"""
+
+INSIDE = r"""
+import gnubg, time
+gnubg.command("set player 0 human")
+gnubg.command("set player 1 human")
+for what in ("chequerplay", "cubedecision"):
+    gnubg.command("set analysis %%s evaluation plies %(plies)d" %% what)
+gnubg.command("import mat %(path)s")
+cpu, wall = time.process_time(), time.perf_counter()
+gnubg.command("analyse match")
+print("INSIDE %%.4f %%.4f" %% (time.process_time() - cpu, time.perf_counter() - wall))
+"""
+
+
+def analysis_settings(plies: int) -> list[str]:
+    """gnubg commands: both players human, the analysis (checker play, cube) at ``plies``."""
+    what = ("chequerplay", "cubedecision")
+    return ["set player 0 human", "set player 1 human",
+            *[f"set analysis {w} evaluation plies {plies}" for w in what]]
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run(argv: list[str], env: dict[str, str] | None = None, cwd: str | None = None
+        ) -> tuple[float, float, str]:  # fmt: skip
+    """CPU and wall seconds of one process, and its stdout (raises when it fails)."""
+    cpu, start = _children_cpu(), time.perf_counter()
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd,
+                          stdin=subprocess.DEVNULL)  # fmt: skip
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv[:4])} failed: {proc.stderr[-1500:]}")
+    return _children_cpu() - cpu, wall, proc.stdout
+
+
+def best(argv: list[str], repeat: int, **kw: object) -> tuple[float, float, str]:
+    run(argv, **kw)  # type: ignore[arg-type]  # first run: caches filled
+    runs = [run(argv, **kw) for _ in range(max(1, repeat))]  # type: ignore[arg-type]
+    return min(runs, key=lambda r: r[0])
+
+
+def gnubg_script(gnubg: Path, home: str, text: str, flag: str = "-p") -> list[str]:
+    script = Path(home) / ("s.py" if flag == "-p" else "s.cmd")
+    script.write_text(text)
+    return [str(gnubg), "-t", "-q", "-r", flag, str(script)]
+
+
+def self_play_match(gnubg: Path, home: str, out: Path, rolls: int = 700) -> Path:
+    """The first of seeds 1, 2, ... whose self-played 13-point match has at least ``rolls``
+    rolls (a long match, as real 13-point matches are; at most 12 tries, else the longest)."""
+    longest = (0, "")
+    for seed in range(1, 13):
+        run(gnubg_script(gnubg, home, SELF_PLAY % {"out": out, "seed": seed}),
+            env=_gnubg_env(home), cwd=home)  # fmt: skip
+        text = out.read_text()
+        n = sum(line.count(":") - (1 if "Game" in line else 0) for line in text.splitlines()
+                if ")" in line)  # fmt: skip
+        longest = max(longest, (n, text))
+        if n >= rolls:
+            break
+    out.write_text(longest[1])
+    return out
+
+
+def _gnubg_env(home: str) -> dict[str, str]:
+    return dict(os.environ, HOME=home, LANG="C", LC_ALL="C")
+
+
+def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: str) -> None:
+    from mathbg.rules import read_match
+
+    rec = read_match(path)
+    moves = sum(1 for g in rec.games for a in g.actions if type(a).__name__ == "Move")
+    print(f"\n{path.name}: {rec.length}-point match, {len(rec.games)} games, {moves} rolls; "
+          f"{plies}-ply")  # fmt: skip
+    argv = [sys.executable, "-m", "mathbg", "audit", str(path)]
+    if plies:
+        argv += ["--plies", str(plies)]
+    cpu, wall, _ = best(argv, repeat)
+    print(f"  mathbg audit (whole process, as typed):       {cpu:7.2f} CPU-s ({wall:.2f} s wall)")
+    if gnubg is None:
+        print("  gnubg not installed: no peer")
+        return
+    env = _gnubg_env(home)
+    cmds = [*analysis_settings(plies), f"import mat {path}", "analyse match"]
+    g_cpu, g_wall, _ = best(gnubg_script(gnubg, home, "\n".join(cmds) + "\n", "-c"), repeat,
+                            env=env, cwd=home)  # fmt: skip
+    s_cpu, _, _ = best(gnubg_script(gnubg, home, "set player 0 human\n", "-c"), repeat,
+                       env=env, cwd=home)  # fmt: skip
+    _, _, out = run(gnubg_script(gnubg, home, INSIDE % {"plies": plies, "path": path}),
+                    env=env, cwd=home)  # fmt: skip
+    line = next(ln for ln in out.splitlines() if ln.startswith("INSIDE"))
+    in_cpu, in_wall = (float(x) for x in line.split()[1:])
+    print(f"  gnubg import + analyse match (whole process): {g_cpu:7.2f} CPU-s "
+          f"({g_wall:.2f} s wall), of which start-up {s_cpu:.2f}")
+    print(f"  gnubg analyse match (inside the process):     {in_cpu:7.2f} CPU-s "
+          f"({in_wall:.2f} s wall)")  # fmt: skip
+    print(f"  ratio mathbg / gnubg: {cpu / g_cpu:.2f}x whole processes, "
+          f"{cpu / max(in_cpu, 1e-9):.2f}x against gnubg's analysis alone")
+
+
+def bench_corpus(repeat: int, dask: bool) -> None:
+    from mathbg.analysis import corpus_stats
+
+    files = [str(p) for p in sorted(SHARED.glob("*.txt"))] * repeat
+    print(f"\ncorpus: {len(files)} matches ({len(files) // repeat} shared x {repeat}), "
+          "corpus_stats(audit=True), gnubg-nn 0-ply")
+    start, cpu = time.perf_counter(), time.process_time()
+    local = corpus_stats(files, audit=True, progress=False)
+    t_local, c_local = time.perf_counter() - start, time.process_time() - cpu
+    print(f"  local, one process: {t_local:.1f} s wall, {c_local:.1f} CPU-s")
+    if not dask:
+        return
+    from dask.distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:  # fmt: skip
+        client.run(lambda: corpus_stats(files[:2], audit=True, progress=False))  # warm workers
+        start = time.perf_counter()
+        remote = corpus_stats(files, audit=True, client=client)
+        t_dask = time.perf_counter() - start
+    dask_verdict("  Dask LocalCluster (2 workers):", t_dask, t_local,
+                 remote.as_dict() == local.as_dict())  # fmt: skip
+
+
+def dask_verdict(label: str, t_dask: float, t_local: float, same: bool) -> None:
+    """Print Dask's wall time against local's and stop the benchmark when the numbers differ."""
+    print(f"{label} {t_dask:.1f} s wall, {t_dask / t_local:.2f}x local (goal: within 1.3x); "
+          f"identical numbers: {same}")
+    if not same:
+        sys.exit("Dask and local results differ")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--plies", type=int, nargs="*", default=[0, 2])
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--corpus-repeat", type=int, default=5)
+    ap.add_argument("--no-corpus", action="store_true")
+    ap.add_argument("--no-dask", action="store_true")
+    args = ap.parse_args()
+    peer = gnubg_peer()
+    gnubg = peer.gnubg if peer is not None else None
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    with tempfile.TemporaryDirectory(prefix="bench-match-") as home:
+        matches = []
+        if gnubg is not None:
+            matches.append(self_play_match(gnubg, home, Path(home) / "selfplay13.mat"))
+        if (SHARED / SEVEN).exists():
+            matches.append(SHARED / SEVEN)
+        for plies in args.plies:
+            for path in matches:
+                bench_match(path, plies, args.repeat if plies == 0 else 1, gnubg, home)
+    if not args.no_corpus:
+        bench_corpus(args.corpus_repeat, not args.no_dask)
+
+
+if __name__ == "__main__":
+    main()

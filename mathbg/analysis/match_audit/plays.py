@@ -1,0 +1,444 @@
+"""Checker plays valued at the score: gnubg 1.07's 0-ply cubeful score of a play.
+
+A play is valued by the position it leaves, with the opponent on roll: the engine's cubeless
+chances of that position (the opponent's five outputs) become the opponent's cubeful match
+winning chance at the score and cube (gnubg ``Cl2CfMatch``, :func:`mathbg.cube.cubeful.cubeful_mwc`,
+with the cube life of the position's class), where the opponent doubles when doubling is
+right for them (gnubg ``GetECF3``: no double, or the smaller of double/take and
+double/pass when both are at least no double). The mover's value is one minus that, as
+EMG at the mover's score (gnubg ``mwc2eq``); money: minus the opponent's cubeful equity,
+per unit cube. This is gnubg's ``ScoreMove`` at 0 plies with a cubeful evaluation context,
+the score its ``FindnSaveBestMoves`` ranks plays by (ties: the higher cubeless equity).
+
+Position classes and cube lives (gnubg ``ClassifyPosition``, ``EvalEfficiency``): a game
+over 0; contact and crashed 0.68; race ``0.55 + 0.00125 x`` the pips of the side on roll,
+clamped to [0.6, 0.7]; both sides home (the one-sided database) 0.6; both sides home with
+at most 6 checkers (gnubg's two-sided database): money play takes the exact cubeful
+equities of the database, match play backs a cube life out of them for each cube state
+(:func:`mathbg.race.race_cube_decision` does the same for one position).
+
+Everything here works on arrays of boards in gnubg's ``TanBoard`` order flattened to 50
+cells (the side not on roll in cells 0-24, the side on roll in 25-49, each from its own
+side, bar last), one score state per board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mathbg.cube.life import (
+    BEAROFF_CUBE_LIFE,
+    CONTACT_CUBE_LIFE,
+    RACE_CUBE_LIFE_RANGE,
+    RACE_PIP_FACTOR,
+    RACE_PIP_OFFSET,
+)
+from mathbg.rules.cube import CubeOwner
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.met.table import MET
+
+__all__ = [
+    "CLASS_NAMES",
+    "OWNERS",
+    "PlayValues",
+    "ScoreStates",
+    "board_classes",
+    "consistent",
+    "cube_lives",
+    "invert",
+    "play_values",
+]
+
+#: Class codes of :func:`board_classes`, by name.
+CLASS_NAMES: tuple[str, ...] = ("over", "contact", "race", "one-sided bearoff",
+                                "two-sided bearoff")  # fmt: skip
+_OVER, _CONTACT, _RACE, _BEAROFF1, _BEAROFF2 = range(5)
+#: Owner codes of :class:`ScoreStates` (seen by the side the state belongs to).
+OWNERS: tuple[CubeOwner, ...] = (CubeOwner.CENTRE, CubeOwner.PLAYER, CubeOwner.OPPONENT)
+_IDX = np.arange(25, dtype=np.int64)
+#: Column of a two-sided database's 4-vector holding each owner's money value.
+_COLUMN = {CubeOwner.PLAYER: 1, CubeOwner.CENTRE: 2, CubeOwner.OPPONENT: 3}
+
+F64 = NDArray[np.float64]
+I64 = NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class ScoreStates:
+    """Score and cube states, one per row, each seen by the side it belongs to.
+
+    Attributes
+    ----------
+    away : int array (n, 2)
+        Points the side and its opponent need (0, 0 in money play).
+    cube : int array (n,)
+        The cube value.
+    owner : int array (n,)
+        Who holds the cube, an index into :data:`OWNERS` (0 centre, 1 the side, 2 the
+        opponent).
+    crawford : bool array (n,)
+        The Crawford game.
+    money : bool
+        Money play (every row).
+    jacoby : bool
+        The Jacoby rule (money play).
+    """
+
+    away: I64
+    cube: I64
+    owner: I64
+    crawford: NDArray[np.bool_]
+    money: bool = False
+    jacoby: bool = False
+
+    def take(self, rows: I64) -> ScoreStates:
+        """The states of ``rows``."""
+        return ScoreStates(self.away[rows], self.cube[rows], self.owner[rows],
+                           self.crawford[rows], self.money, self.jacoby)  # fmt: skip
+
+    def opponent(self) -> ScoreStates:
+        """The same states seen by the other side."""
+        flip = np.array([0, 2, 1], dtype=np.int64)
+        return ScoreStates(self.away[:, ::-1].copy(), self.cube, flip[self.owner],
+                           self.crawford, self.money, self.jacoby)  # fmt: skip
+
+    def __len__(self) -> int:
+        return int(self.cube.shape[0])
+
+
+@dataclass(frozen=True)
+class PlayValues:
+    """The values of plays (one per row) for the side that played them.
+
+    ``equity`` is the cubeful score gnubg ranks plays by: EMG at the score (money: the
+    cubeful equity per unit cube); ``mwc`` the cubeful match winning chance (None for
+    money); ``cubeless`` the cubeless equity (EMG of the cubeless MWC; money: the cubeless
+    equity), gnubg's tie-break.
+    """
+
+    equity: F64
+    mwc: F64 | None
+    cubeless: F64
+
+
+def invert(probs: ArrayLike2D) -> F64:
+    """The five outputs seen by the other side: ``(1 - W, LG, LB, WG, WB)``.
+
+    Parameters
+    ----------
+    probs : array (..., 5)
+        gnubg's outputs (cumulative gammons).
+
+    Returns
+    -------
+    ndarray (..., 5)
+
+    Examples
+    --------
+    >>> invert([0.6, 0.2, 0.01, 0.1, 0.005]).round(3).tolist()
+    [0.4, 0.1, 0.005, 0.2, 0.01]
+    """
+    p = np.asarray(probs, dtype=np.float64)
+    return np.stack([1.0 - p[..., 0], p[..., 3], p[..., 4], p[..., 1], p[..., 2]], axis=-1)
+
+
+ArrayLike2D = Any
+
+
+def consistent(probs: ArrayLike2D) -> F64:
+    """Rows of five outputs clipped into their bounds (``0 <= WB <= WG <= W <= 1``,
+    ``0 <= LB <= LG <= 1 - W``), as :func:`mathbg.analysis.base.check_probabilities` does
+    for one: engines answer in single precision.
+
+    Parameters
+    ----------
+    probs : array (..., 5)
+
+    Returns
+    -------
+    float array (n, 5)
+
+    Examples
+    --------
+    >>> consistent([[1.0000001, 0.5, 0.0, 1e-8, 0.0]]).tolist()
+    [[1.0, 0.5, 0.0, 0.0, 0.0]]
+    """
+    p = np.asarray(probs, dtype=np.float64).reshape(-1, 5)
+    w = np.clip(p[:, 0], 0.0, 1.0)
+    wg = np.clip(p[:, 1], 0.0, w)
+    wb = np.clip(p[:, 2], 0.0, wg)
+    lg = np.clip(p[:, 3], 0.0, 1.0 - w)
+    lb = np.clip(p[:, 4], 0.0, lg)
+    return np.stack([w, wg, wb, lg, lb], axis=1)
+
+
+def board_classes(boards: NDArray[np.uint8]) -> tuple[I64, I64]:
+    """gnubg's position class of each board (:data:`CLASS_NAMES` codes) and the pips of the
+    side on roll.
+
+    Parameters
+    ----------
+    boards : uint8 array (n, 50)
+        Boards in flattened ``TanBoard`` order (side on roll in cells 25-49).
+
+    Returns
+    -------
+    (classes, pips) : int arrays (n,)
+
+    Examples
+    --------
+    >>> from mathbg.rules.position import Position
+    >>> b = np.frombuffer(Position.initial().cells, dtype=np.uint8)[None]
+    >>> [CLASS_NAMES[int(c)] for c in board_classes(b)[0]], int(board_classes(b)[1][0])
+    (['contact'], 167)
+    """
+    b = np.asarray(boards, dtype=np.uint8).reshape(-1, 50)
+    off, on = b[:, :25] > 0, b[:, 25:] > 0
+    n_off = b[:, :25].sum(axis=1, dtype=np.int64)
+    n_on = b[:, 25:].sum(axis=1, dtype=np.int64)
+    back_off = 24 - np.argmax(off[:, ::-1], axis=1)  # the highest occupied point
+    back_on = 24 - np.argmax(on[:, ::-1], axis=1)
+    home = ~(off[:, 6:].any(axis=1) | on[:, 6:].any(axis=1))
+    klass = np.where(back_on + back_off > 22, _CONTACT, _RACE)
+    klass = np.where(home, _BEAROFF1, klass)
+    klass = np.where(home & (n_off <= 6) & (n_on <= 6), _BEAROFF2, klass)
+    klass = np.where((n_off == 0) | (n_on == 0), _OVER, klass)
+    pips = b[:, 25:] @ (_IDX + 1)
+    return klass.astype(np.int64), pips.astype(np.int64)
+
+
+def cube_lives(classes: I64, pips: I64) -> F64:
+    """gnubg's 0-ply cube life of each class (:func:`mathbg.cube.life.cube_life`; a game
+    over 0, the two-sided database's 0.6 before the match-play back-out).
+
+    Parameters
+    ----------
+    classes, pips : int arrays
+        From :func:`board_classes`.
+
+    Returns
+    -------
+    float array
+
+    Examples
+    --------
+    >>> cube_lives(np.array([0, 1, 2, 3]), np.array([0, 100, 100, 10])).tolist()
+    [0.0, 0.68, 0.675, 0.6]
+    """
+    lo, hi = RACE_CUBE_LIFE_RANGE
+    race = np.clip(RACE_PIP_OFFSET + RACE_PIP_FACTOR * pips, lo, hi)
+    x = np.full(classes.shape, BEAROFF_CUBE_LIFE)
+    x = np.where(classes == _CONTACT, CONTACT_CUBE_LIFE, x)
+    x = np.where(classes == _RACE, race, x)
+    return np.where(classes == _OVER, 0.0, x)
+
+
+# ----------------------------------------------------------------------------- values
+
+
+def _side_values(
+    probs: F64, states: ScoreStates, met: MET, x_nd: F64, x_dt: F64, exact: F64 | None
+) -> F64:
+    """The cubeful value (MWC; money: equity per unit cube) of the side on roll at its
+    state, doubling when that is right (gnubg ``GetECF3``)."""
+    from mathbg.cube.cubeful import cubeful_mwc, cubeless_mwc
+
+    n = probs.shape[0]
+    nd = np.empty(n)
+    dt = np.full(n, -np.inf)
+    dp = np.full(n, np.inf)
+    for code, owner in enumerate(OWNERS):
+        rows = np.nonzero(states.owner == code)[0]
+        if rows.size == 0:
+            continue
+        st = states.take(rows)
+        if states.money:
+            nd[rows] = _money_value(probs[rows], owner, x_nd[rows], states.jacoby)
+        else:
+            a, b = st.away[:, 0], st.away[:, 1]
+            nd[rows] = cubeful_mwc(probs[rows], met, (a, b), cube=st.cube, owner=owner,
+                                   cube_life=x_nd[rows], crawford=st.crawford)  # fmt: skip
+        if exact is not None:  # two-sided database, money: its exact values
+            here = ~np.isnan(exact[rows, 0])
+            nd[rows[here]] = exact[rows[here], _COLUMN[owner]]
+        if owner is CubeOwner.OPPONENT:
+            continue
+        # gnubg GetDPEq (mathbg.rules.match.may_double): not in the Crawford game, not with
+        # a dead cube (needing no more than it), from the centre or one's own side
+        can = np.ones(rows.size, dtype=bool) if states.money else \
+            (~st.crawford) & (st.away[:, 0] > st.cube)  # fmt: skip
+        d = rows[can]
+        if d.size == 0:
+            continue
+        sd = states.take(d)
+        if states.money:
+            dt[d] = 2.0 * _money_value(probs[d], CubeOwner.OPPONENT, x_dt[d], False)
+            dp[d] = 1.0
+        else:
+            a, b = sd.away[:, 0], sd.away[:, 1]
+            dt[d] = cubeful_mwc(probs[d], met, (a, b), cube=2 * sd.cube,
+                                owner=CubeOwner.OPPONENT, cube_life=x_dt[d],
+                                crawford=sd.crawford)  # fmt: skip
+            dp[d] = cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, (a, b), sd.cube,
+                                 crawford=sd.crawford)  # fmt: skip
+        if exact is not None:
+            here = d[~np.isnan(exact[d, 0])]
+            dt[here] = 2.0 * exact[here, 3]
+    doubles = (dt >= nd) & (dp >= nd)
+    return np.where(doubles, np.minimum(dt, dp), nd)
+
+
+def _money_value(probs: F64, owner: CubeOwner, x: F64, jacoby: bool) -> F64:
+    from mathbg.cube.cubeful import cubeful_equity
+
+    return np.asarray(cubeful_equity(probs, owner=owner, cube_life=x, jacoby=jacoby),
+                      dtype=np.float64)  # fmt: skip
+
+
+def _two_sided_db() -> Any:
+    """The largest cubeful two-sided database built (its 6 x 6 corner is gnubg's), else
+    the 6 x 6 one, built on first use (as :func:`mathbg.race.race_cube_decision`)."""
+    from mathbg.bearoff import TwoSided
+
+    return TwoSided.largest(cubeful=True) or TwoSided.build(6, 6)
+
+
+def _backed_out(p: F64, exact: F64, owner: CubeOwner) -> F64:
+    """gnubg's match-play cube life inside the two-sided database (eval.c,
+    ``EvaluatePositionCubeful4``): the x at which the money blend ``(1 - x) E_cl + x E_live``
+    equals the exact money value of the cube state, clamped to [0, 0.6]; 0.6 where the
+    live and cubeless equities (nearly) coincide."""
+    from mathbg.cube.money import cubeful_equity
+
+    cl = 2.0 * p - 1.0
+    live = np.asarray(cubeful_equity(p, 1.0, 1.0, 1.0, str(owner)), dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = np.clip((exact - cl) / (live - cl), 0.0, BEAROFF_CUBE_LIFE)
+    return np.where(np.abs(cl - live) <= 1e-4, BEAROFF_CUBE_LIFE, x)
+
+
+def _two_sided(
+    boards: NDArray[np.uint8], classes: I64, probs: F64, states: ScoreStates, x: F64,
+    database: Any,
+) -> tuple[F64, F64, F64 | None]:
+    """Inside gnubg's two-sided database: the cube lives backed out of the exact money
+    equities (match play) or the exact equities themselves (money; NaN elsewhere)."""
+    rows = np.nonzero(classes == _BEAROFF2)[0]
+    x_nd, x_dt = x.copy(), x.copy()
+    if rows.size == 0:
+        return x_nd, x_dt, None
+    b = np.asarray(boards[rows], dtype=np.int64)
+    db = database if database is not None else _two_sided_db()
+    values = np.asarray(db.values(b[:, 25:31], b[:, 0:6]),
+                        dtype=np.float64).reshape(-1, 4)  # fmt: skip
+    if states.money:
+        exact = np.full((boards.shape[0], 4), np.nan)
+        exact[rows] = values
+        return x_nd, x_dt, exact
+    p = probs[rows, 0]
+    for code, owner in enumerate(OWNERS):
+        k = states.owner[rows] == code
+        x_nd[rows[k]] = _backed_out(p[k], values[k, _COLUMN[owner]], owner)
+    x_dt[rows] = _backed_out(p, values[:, 3], CubeOwner.OPPONENT)
+    return x_nd, x_dt, None
+
+
+def play_values(
+    boards: NDArray[np.uint8],
+    probs: ArrayLike2D,
+    states: ScoreStates,
+    met: MET,
+    two_sided: Any = None,
+) -> PlayValues:
+    """The mover's 0-ply cubeful value of each play (see the module notes).
+
+    Parameters
+    ----------
+    boards : uint8 array (n, 50)
+        The positions the plays leave, the opponent on roll (cells 25-49).
+    probs : float array (n, 5)
+        The engine's cubeless outputs for those positions, the opponent's view.
+    states : ScoreStates
+        The mover's score and cube state of each play.
+    met : MET
+        The match equity table (unused for money).
+    two_sided : TwoSided, optional
+        The two-sided database whose money equities the cube lives are backed out of
+        (default mathbg's exact one; the engines' own: gnubg's 16-bit file).
+
+    Returns
+    -------
+    PlayValues
+        The mover's values.
+
+    Examples
+    --------
+    A play that leaves the opponent a 50 % gammonless game at 3-away/3-away, cube centred:
+    the opponent, on roll, has no double, so the mover's value is the opponent's cubeful
+    MWC's complement, 0 EMG:
+
+    >>> from mathbg.met import as_met
+    >>> from mathbg.rules.position import Position
+    >>> board = np.frombuffer(Position.initial().cells, dtype=np.uint8)[None]
+    >>> st = ScoreStates(np.array([[3, 3]]), np.array([1]), np.array([0]), np.array([False]))
+    >>> v = play_values(board, [[0.5, 0, 0, 0, 0]], st, as_met("kazaross-xg2"))
+    >>> round(float(v.equity[0]), 9), round(float(v.mwc[0]), 9)
+    (0.0, 0.5)
+    """
+    p = consistent(probs)
+    classes, pips = board_classes(boards)
+    x = cube_lives(classes, pips)
+    opp = states.opponent()
+    x_nd, x_dt, exact = _two_sided(boards, classes, p, opp, x, two_sided)
+    if states.money:
+        value = _side_values(p, opp, met, x_nd, x_dt, exact)
+        w, wg, wb, lg, lb = (p[:, i] for i in range(5))
+        return PlayValues(-value, None, -(2.0 * w - 1.0 + wg + wb - lg - lb))
+    equity, mwc, cubeless = np.empty(len(p)), np.empty(len(p)), np.empty(len(p))
+    key = np.stack([states.away[:, 0], states.away[:, 1], states.cube, states.owner,
+                    states.crawford.astype(np.int64)], axis=1)  # fmt: skip
+    groups, which = np.unique(key, axis=0, return_inverse=True)
+    for g, (a, b, c, owner, crawford) in enumerate(groups.tolist()):
+        rows = np.nonzero(which.reshape(-1) == g)[0]
+        e, m, cl = _group_values(p[rows], met, (a, b), c, OWNERS[owner], bool(crawford),
+                                 x_nd[rows], x_dt[rows])  # fmt: skip
+        equity[rows], mwc[rows], cubeless[rows] = e, m, cl
+    return PlayValues(equity, mwc, cubeless)
+
+
+def _group_values(
+    p: F64, met: MET, away: tuple[int, int], cube: int, owner: CubeOwner, crawford: bool,
+    x_nd: F64, x_dt: F64,
+) -> tuple[F64, F64, F64]:  # fmt: skip
+    """The plays of one score and cube state (the mover's): their EMG, MWC and cubeless
+    EMG (see :func:`play_values`); the opponent, on roll, doubles when that is right."""
+    from mathbg.cube.cubeful import cubeful_mwc, cubeless_mwc, emg
+
+    a, b = away
+    flip = {CubeOwner.CENTRE: CubeOwner.CENTRE, CubeOwner.PLAYER: CubeOwner.OPPONENT,
+            CubeOwner.OPPONENT: CubeOwner.PLAYER}[owner]  # fmt: skip
+    nd = np.asarray(cubeful_mwc(p, met, (b, a), cube=cube, owner=flip, cube_life=x_nd,
+                                crawford=crawford), dtype=np.float64).reshape(-1)  # fmt: skip
+    value = nd
+    # gnubg GetDPEq (mathbg.rules.match.may_double): not in the Crawford game, not with a
+    # dead cube (needing no more than it), from the centre or one's own side
+    if flip is not CubeOwner.OPPONENT and not crawford and b > cube:
+        dt = np.asarray(cubeful_mwc(p, met, (b, a), cube=2 * cube, owner=CubeOwner.OPPONENT,
+                                    cube_life=x_dt, crawford=crawford),
+                        dtype=np.float64).reshape(-1)  # fmt: skip
+        dp = float(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, (b, a), cube, crawford=crawford))
+        doubles = (dt >= nd) & (dp >= nd)
+        value = np.where(doubles, np.minimum(dt, dp), nd)
+    mover = 1.0 - value
+    equity = np.asarray(emg(mover, met, (a, b), cube, crawford=crawford, undefined="nan"),
+                        dtype=np.float64).reshape(-1)  # fmt: skip
+    cl = 1.0 - np.asarray(cubeless_mwc(p, met, (b, a), cube, crawford=crawford),
+                          dtype=np.float64).reshape(-1)  # fmt: skip
+    cubeless = np.asarray(emg(cl, met, (a, b), cube, crawford=crawford, undefined="nan"),
+                          dtype=np.float64).reshape(-1)  # fmt: skip
+    return equity, mover, cubeless
