@@ -78,3 +78,20 @@ def test_wheel_carries_every_table_byte_for_byte_and_the_licence(dist):
     assert "License-Expression: GPL-3.0-or-later" in metadata
     assert "Requires-Dist: platformdirs" in metadata
     assert not any(n.startswith(("data/", "tests/")) for n in names)
+
+
+def test_every_shipped_data_folder_is_committed():
+    """What setup.py ships from ``data/`` is in git, so a clean clone's wheel carries it too
+    (``data/*`` is ignored for the generated databases; the shipped folders are let back in)."""
+    if not (REPO / ".git").exists():
+        pytest.skip("not a git checkout")
+    setup = (REPO / "setup.py").read_text(encoding="utf-8")
+    folders = re.findall(r'"mathbg\._data\.(\w+)"', setup)
+    assert {"met", "matches"} <= set(folders)
+    for folder in folders:
+        on_disk = {p.name for p in (REPO / "data" / folder).iterdir() if p.is_file()}
+        tracked = subprocess.run(
+            ["git", "ls-files", f"data/{folder}"], cwd=REPO, capture_output=True, text=True,
+            check=True,
+        ).stdout.split()
+        assert on_disk and on_disk <= {Path(t).name for t in tracked}, folder
