@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import mathbg.met as metmod
 from mathbg.analysis import analyze, analyze_many, get_evaluator, position_matrix
 from mathbg.analysis import evaluation as evmod
-from mathbg.analysis.evaluation import EngineNotAvailableError, position_class
+from mathbg.analysis.evaluation import EngineNotAvailableError, evaluation_class
 from mathbg.analysis.matrix import COLUMNS, matrix_states
 from mathbg.cli import main
 from mathbg.cube.cubeful import cube_decision
@@ -147,8 +147,8 @@ def test_take_margin_sign_is_the_take_decision(w, g0, g1, x):
 def test_engine_choice_and_errors(monkeypatch):
     race = Position.from_counts({6: 5, 8: 5, 10: 5}, {6: 5, 8: 5, 9: 5})
     bearoff = Position.from_counts({1: 2, 3: 2}, {2: 3})
-    assert position_class(race) == "race" and position_class(bearoff) == "two-sided bearoff"
-    assert position_class(Position.from_id(START)) == "contact"
+    assert evaluation_class(race) == "race" and evaluation_class(bearoff) == "two-sided bearoff"
+    assert evaluation_class(Position.from_id(START)) == "contact"
     ev = get_evaluator("auto")
     assert ev.evaluate(race).engine == "race"
     assert ev.evaluate(bearoff).engine == "exact" and ev.evaluate(bearoff).exact

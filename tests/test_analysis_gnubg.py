@@ -139,7 +139,7 @@ def test_cube_life_by_class_matches_gnubg_classes(positions, reference):
     names = {6: "one-sided bearoff", 8: "race", 9: "contact", 10: "contact"}
     analyses = analyze_many(positions, length=3, engine=GivenEvaluator([0.5, 0, 0, 0, 0]))
     for a, r in zip(analyses, raw, strict=True):
-        assert a.evaluation.position_class == names[r["class"]]
+        assert a.evaluation.evaluation_class == names[r["class"]]
 
 
 # ----------------------------------------------------------------------------- gnubg-nn

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mathbg.analysis.base import position_class
+from mathbg.analysis.base import evaluation_class
 from mathbg.cube.life import CLASSES, cube_life
 from mathbg.errors import InvalidParameterError
 from mathbg.rules.position import Position
@@ -52,9 +52,9 @@ def test_position_classifies_itself() -> None:
         "contact", "race", "bearoff", "bearoff", "contact",
     ]  # fmt: skip
     assert {p.position_class for p in (start, race, small)} <= set(CLASSES)
-    assert position_class(small) == "two-sided bearoff"
-    assert position_class(big) == "one-sided bearoff"
-    assert position_class(race) == "race" and position_class(start) == "contact"
+    assert evaluation_class(small) == "two-sided bearoff"
+    assert evaluation_class(big) == "one-sided bearoff"
+    assert evaluation_class(race) == "race" and evaluation_class(start) == "contact"
 
 
 @given(st.lists(st.integers(0, 3), min_size=6, max_size=6),

@@ -266,7 +266,7 @@ def test_cube_values_from_gnubg_chances_equal_gnubg(gnubg) -> None:
     double/take values (MWC) within single precision."""
     from gnubg_match_peer import cube_decisions, gnubg_match_dict
 
-    from mathbg.analysis.base import Evaluation, position_class
+    from mathbg.analysis.base import Evaluation, evaluation_class
     from mathbg.analysis.match_audit.cube import cube_points, value_points
     from mathbg.cube.life import cube_life
     from mathbg.rules.formats import read_match
@@ -274,8 +274,8 @@ def test_cube_values_from_gnubg_chances_equal_gnubg(gnubg) -> None:
     for path in (FIVE, DATA / "match2287710.txt", DATA / "match1032950.txt"):
         ref = cube_decisions(gnubg_match_dict(gnubg, path, plies=0))
         points = cube_points(read_match(path))
-        evs = [Evaluation(tuple(r["probs"]), "gnubg", 0, position_class(p.position),  # type: ignore[arg-type]
-                          cube_life(position_class(p.position), p.position.pips()[0]))
+        evs = [Evaluation(tuple(r["probs"]), "gnubg", 0, evaluation_class(p.position),  # type: ignore[arg-type]
+                          cube_life(evaluation_class(p.position), p.position.pips()[0]))
                for p, r in zip(points, ref, strict=True)]  # fmt: skip
         values = value_points(points, evs, KXG2, exact=False, take_points=False)
         for v, r in zip(values, ref, strict=True):

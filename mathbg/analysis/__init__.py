@@ -46,7 +46,7 @@ _LAZY = {
     "Player": "mathbg.analysis.base",
     "Evaluation": "mathbg.analysis.evaluation",
     "Evaluator": "mathbg.analysis.evaluation",
-    "position_class": "mathbg.analysis.evaluation",
+    "evaluation_class": "mathbg.analysis.evaluation",
     "PositionAnalysis": "mathbg.analysis.matrix",
     "analyze": "mathbg.analysis.matrix",
     "analyze_many": "mathbg.analysis.matrix",
@@ -103,9 +103,9 @@ __all__ = [
     "corpus_stats",
     "engine_help",
     "engines",
+    "evaluation_class",
     "get_evaluator",
     "get_player",
-    "position_class",
     "position_matrix",
     "register_engine",
     "rollout",
@@ -117,7 +117,7 @@ __all__ = [
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.analysis.base import Player
     from mathbg.analysis.corpus import CorpusStats, corpus_stats, sample_matches
-    from mathbg.analysis.evaluation import Evaluation, Evaluator, position_class
+    from mathbg.analysis.evaluation import Evaluation, Evaluator, evaluation_class
     from mathbg.analysis.match_audit import AuditOptions, AuditResult, audit
     from mathbg.analysis.matrix import PositionAnalysis, analyze, analyze_many, position_matrix
     from mathbg.analysis.registry import (

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import NDArray
 
-from mathbg._output import FrameMixin
+from mathbg._output import FrameMixin, JSONObject
 from mathbg.errors import EngineNotAvailableError, InvalidParameterError, InvalidPositionError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,8 +44,8 @@ __all__ = [
     "as_position",
     "check_probabilities",
     "clip_chances",
+    "evaluation_class",
     "match_list",
-    "position_class",
     "top_point",
 ]
 
@@ -133,11 +133,13 @@ def top_point(row: Sequence[int]) -> int:
     return next((k + 1 for k in range(len(row) - 1, -1, -1) if row[k]), 0)
 
 
-def position_class(position: Position) -> str:
-    """gnubg's position class as far as the cube life goes.
+def evaluation_class(position: Position) -> str:
+    """Which evaluation serves a position: gnubg's classes as its evaluator splits them.
 
-    :attr:`Position.position_class <mathbg.rules.position.Position.position_class>` with
-    its bearoffs split by the two-sided database's reach.
+    :attr:`Position.position_class <mathbg.rules.position.Position.position_class>` (the
+    rules' class, what the cube-life model takes) with its bearoffs split by the two-sided
+    database's reach: the finer class decides whether an engine looks the position up in a
+    database, and :func:`mathbg.cube.life.cube_life` maps it back to the rules' class.
 
     Parameters
     ----------
@@ -154,9 +156,9 @@ def position_class(position: Position) -> str:
     Examples
     --------
     >>> from mathbg.rules.position import Position
-    >>> position_class(Position.from_counts({1: 2, 3: 2}, {2: 3}))
+    >>> evaluation_class(Position.from_counts({1: 2, 3: 2}, {2: 3}))
     'two-sided bearoff'
-    >>> position_class(Position.from_counts({1: 5, 3: 5}, {2: 3}))
+    >>> evaluation_class(Position.from_counts({1: 5, 3: 5}, {2: 3}))
     'one-sided bearoff'
     """
     klass = position.position_class
@@ -241,8 +243,8 @@ class Evaluation(FrameMixin):
         ``given``).
     plies : int or None
         Its search depth (None where plies do not apply: exact, race, given).
-    position_class : str
-        :func:`position_class`.
+    evaluation_class : str
+        :func:`evaluation_class`.
     cube_life : float
         gnubg 1.07's 0-ply cube life for the class (:func:`cube_life`).
     method : str
@@ -258,11 +260,11 @@ class Evaluation(FrameMixin):
     probabilities: tuple[float, float, float, float, float]
     engine: str
     plies: int | None
-    position_class: str
+    evaluation_class: str
     cube_life: float
     method: str = ""
     exact: bool = False
-    gnubg: dict[str, Any] | None = field(default=None, compare=False)
+    gnubg: JSONObject | None = field(default=None, compare=False)
 
     @property
     def win(self) -> float:
@@ -289,14 +291,14 @@ class Evaluation(FrameMixin):
         names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
         return dict(zip(names, self.probabilities, strict=True))
 
-    def engine_dict(self) -> dict[str, Any]:
+    def engine_dict(self) -> JSONObject:
         """``{"name": engine, "plies": plies}`` (the JSON ``engine`` object)."""
         return {"name": self.engine, "plies": self.plies}
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         """JSON-ready: engine, plies, the five probabilities, class, cube life, method."""
         return {"engine": self.engine_dict(), "probabilities": self.probabilities_dict(),
-                "position_class": self.position_class, "cube_life": self.cube_life,
+                "evaluation_class": self.evaluation_class, "cube_life": self.cube_life,
                 "method": self.method, "exact": self.exact, "gnubg": self.gnubg}  # fmt: skip
 
 

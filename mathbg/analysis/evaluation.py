@@ -54,8 +54,8 @@ from mathbg.analysis.base import (
     GameEnd,
     as_position,
     check_probabilities,
+    evaluation_class,
     match_list,
-    position_class,
     top_point,
 )
 from mathbg.cube.life import BEAROFF_CUBE_LIFE, cube_life
@@ -81,9 +81,9 @@ __all__ = [
     "RaceEvaluator",
     "as_position",
     "check_probabilities",
+    "evaluation_class",
     "gnubg_nn_installed",
     "gnubg_program_installed",
-    "position_class",
 ]
 
 
@@ -112,7 +112,7 @@ class GivenEvaluator(_Base):
         self.probabilities = check_probabilities(probabilities)
 
     def evaluate(self, position: Position, match: MatchState | None = None) -> Evaluation:
-        klass = position_class(position)
+        klass = evaluation_class(position)
         life = cube_life(klass, position.pips()[0])
         how = "given by the user"
         return Evaluation(self.probabilities, "given", None, klass, life, method=how)
@@ -130,7 +130,7 @@ class ExactEvaluator(_Base):
 
     def covers(self, position: Position) -> bool:
         """Both sides fit the two-sided database (no contact, 6 points, <= 6 checkers)."""
-        return position_class(position) == "two-sided bearoff"
+        return evaluation_class(position) == "two-sided bearoff"
 
     def evaluate(self, position: Position, match: MatchState | None = None) -> Evaluation:
         if not self.covers(position):
@@ -241,7 +241,7 @@ class RaceEvaluator(_Base):
 
         kwargs = {} if self.samples is None else {"samples": self.samples}
         ch = race_chances(position, **kwargs)
-        klass = position_class(position)
+        klass = evaluation_class(position)
         return Evaluation(check_probabilities(ch.probabilities), "race", None, klass,
                           cube_life(klass, position.pips()[0]), method=ch.method,
                           exact=klass == "two-sided bearoff")  # fmt: skip

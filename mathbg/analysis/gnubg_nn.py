@@ -56,7 +56,7 @@ from mathbg.analysis.base import (
     Evaluation,
     GameEnd,
     check_probabilities,
-    position_class,
+    evaluation_class,
 )
 from mathbg.cube.life import CONTACT_CUBE_LIFE, cube_life
 from mathbg.errors import InvalidParameterError
@@ -170,7 +170,7 @@ class GnubgNNEvaluator(BatchEvaluator):
         raw = nn_probabilities([board_of(p) for p in positions], self.plies or 0)
         out = []
         for pos, probs in zip(positions, raw, strict=True):
-            klass = position_class(pos)
+            klass = evaluation_class(pos)
             life = cube_life(klass, pos.pips()[0])
             out.append(Evaluation(check_probabilities(probs), self.name, self.plies, klass,
                                   life, method="gnubg-nn networks"))  # fmt: skip

@@ -45,8 +45,8 @@ from mathbg.analysis.base import (
     EngineNotAvailableError,
     Evaluation,
     check_probabilities,
+    evaluation_class,
     match_list,
-    position_class,
 )
 from mathbg.cube.decisions import CubeAction
 from mathbg.cube.life import cube_life
@@ -394,7 +394,7 @@ class GnubgEvaluator(BatchEvaluator):
                         plies=self.plies or 0, evaluate_at=sits)  # fmt: skip
         out = []
         for pos, r, sit in zip(positions, raw, sits, strict=True):
-            klass = position_class(pos)
+            klass = evaluation_class(pos)
             dec = dict(r["decisions"][0]) if r["decisions"] else None
             if dec is not None:  # the rules the reference was evaluated under (its label)
                 dec["rules"] = {"length": sit.length, "jacoby": sit.jacoby, "beavers": sit.beavers}

@@ -517,7 +517,7 @@ class PositionAnalysis:
             "position": self.position,
             "engine": self.evaluation.engine_dict(),
             "probabilities": self.evaluation.probabilities_dict(),
-            "position_class": self.evaluation.position_class,
+            "evaluation_class": self.evaluation.evaluation_class,
             "cube_eval": self.cube_eval,
             "met": self.met,
             "length": self.length,
@@ -903,7 +903,7 @@ class _Batch:
         probs = np.array([e.probabilities for e in evaluations], dtype=np.float64).reshape(n, 5)
         xs = np.array([e.cube_life if life is None else float(life)
                        for e in evaluations], dtype=np.float64)  # fmt: skip
-        two_sided = np.array([life is None and e.position_class == "two-sided bearoff"
+        two_sided = np.array([life is None and e.evaluation_class == "two-sided bearoff"
                               for e in evaluations], dtype=bool)  # fmt: skip
         ids = [p.id for p, _ in parsed]
         return cls(parsed, evaluations, options, infos, probs, xs, two_sided, ids)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from mathbg.analysis.base import position_class
+from mathbg.analysis.base import evaluation_class
 from mathbg.errors import InvalidParameterError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -73,7 +73,7 @@ def random_positions(
             if st.phase != Phase.ROLL:
                 continue
             pos = st.position
-            if pos.is_game_over() or position_class(pos) != _class_of(kind, pos):
+            if pos.is_game_over() or evaluation_class(pos) != _class_of(kind, pos):
                 continue
             k += 1
             if k % stride or pos.cells in seen:
@@ -87,6 +87,6 @@ def random_positions(
 
 def _class_of(kind: str, pos: Position) -> str:
     if kind == "race":  # races and one-sided bearoffs (gnubg's cube life differs; both fine)
-        cls = position_class(pos)
+        cls = evaluation_class(pos)
         return cls if cls in ("race", "one-sided bearoff") else "race"
     return kind

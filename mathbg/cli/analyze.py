@@ -223,7 +223,7 @@ def _print(result: Any) -> None:
     plies = "" if ev.plies is None else f", {ev.plies}-ply cubeless chances, 0-ply cube step"
     if result.cube_eval == "gnubg":
         plies = f", gnubg's own {ev.plies}-ply cubeful evaluation at each score (as its hint)"
-    print(f"position {result.position} ({ev.position_class}); engine {ev.engine}{plies}")
+    print(f"position {result.position} ({ev.evaluation_class}); engine {ev.engine}{plies}")
     head = "chances" if result.cube_eval != "gnubg" else "cubeless chances (not used by the rows)"
     print(head + ": win {:.2f}% (gammon {:.2f}%, backgammon {:.2f}%), lose gammon {:.2f}% "
           "(backgammon {:.2f}%)".format(*(100 * v for v in p)))  # fmt: skip

@@ -269,7 +269,7 @@ def _emit_matrix(matrix: RolloutMatrix, args: argparse.Namespace) -> int:
     print(f"{'score':>7}  {'rollout':18} {'ND':>7} {'DT':>7} {'DP':>7} {'DT-ND':>13}"
           f"  {'0-ply':18}")  # fmt: skip
     for row in matrix.rows:
-        d = row.as_dict()
+        d: dict[str, Any] = row.as_dict()
         mark = " *" if row.differs else ""
         print(f"{d['away']:>3}a/{d['opp_away']}a{'' if d['opp_away'] > 9 else ' '} "
               f"{d['action']:18} {100 * d['no_double']:6.2f}% {100 * d['double_take']:6.2f}% "

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from mathbg._output import FrameMixin
+from mathbg._output import FrameMixin, JSONObject
 from mathbg.analysis.batchstore import BatchStore
 from mathbg.analysis.rollouts.options import RolloutOptions
 from mathbg.analysis.rollouts.result import (
@@ -111,7 +111,7 @@ class RolloutResult(FrameMixin):
             f"no line {name!r} in this rollout; it has {', '.join(ln.line for ln in self.lines)}"
         )
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         """The result as JSON types (``mathbg rollout --json``)."""
         return {
             "position": self.position, "away": None if self.away is None else list(self.away),
@@ -130,7 +130,9 @@ class RolloutResult(FrameMixin):
         from mathbg._output import flatten, frame
 
         rows = [flatten(ln.as_dict()) for ln in self.lines]
-        attrs = {k: v for k, v in self.as_dict().items() if k not in ("lines", "differences")}
+        attrs: dict[str, Any] = {
+            k: v for k, v in self.as_dict().items() if k not in ("lines", "differences")
+        }
         return frame(rows, name="RolloutResult", **attrs)
 
 

@@ -189,12 +189,12 @@ class RaceEnd:
     def cube_life(self, board: Board) -> float:
         """gnubg 1.07's cube life of the race's class (race by the pips of the side on
         roll, else bearoff)."""
-        from mathbg.analysis.base import position_class
+        from mathbg.analysis.base import evaluation_class
         from mathbg.cube.life import cube_life
         from mathbg.rules.position import Position
 
         pos = Position.from_board(np.asarray(board))
-        return float(cube_life(position_class(pos), pos.pips()[0]))
+        return float(cube_life(evaluation_class(pos), pos.pips()[0]))
 
     def chances(self, board: Board) -> tuple[float, float, float, float, float]:
         """The side on roll's cubeless race chances."""

@@ -16,6 +16,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from mathbg._output import JSONObject
 from mathbg.analysis.batchstore import BatchStore
 from mathbg.analysis.rollouts.driver import (
     RolloutResult,
@@ -87,7 +88,7 @@ class ScoreRollout:
         """The rollout's action is not the 0-ply one."""
         return self.action != self.zero_ply_action
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         """The row as JSON types: the score, both actions, both sets of values, the
         rollout's standard errors (of DT - ND: paired) and trials."""
         r = self.rollout
@@ -141,7 +142,7 @@ class RolloutMatrix:
         """The scores where the rollout's action is not the 0-ply one."""
         return [r for r in self.rows if r.differs]
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         """The matrix as JSON types (``mathbg rollout --matrix --json``)."""
         return {"position": self.position, "length": self.length, "met": self.met,
                 "engine": self.engine, "plies": self.plies, "trials": self.trials,
@@ -152,7 +153,7 @@ class RolloutMatrix:
         :func:`~mathbg.plots.rollout_grid` draws it)."""
         from mathbg._output import frame
 
-        attrs = {k: v for k, v in self.as_dict().items() if k != "rows"}
+        attrs: dict[str, Any] = {k: v for k, v in self.as_dict().items() if k != "rows"}
         return frame([r.as_dict() for r in self.rows], name="RolloutMatrix", **attrs)
 
 

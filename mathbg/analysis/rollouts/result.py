@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from mathbg._output import FrameMixin
+from mathbg._output import FrameMixin, JSONObject
 from mathbg.analysis.rollouts.trials import EXACT, PASSED, PLAYED, RACE
 from mathbg.analysis.rollouts.values import ScoreValues
 from mathbg.cube.decisions import CubeDecision, classify
@@ -142,7 +142,7 @@ class LineResult(FrameMixin):
         "chances": CHANCES, "chances_stderr": CHANCES,
     }  # fmt: skip
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         """The line as JSON types (the chances by name)."""
         out = asdict(self)
         out["chances"] = dict(zip(CHANCES, self.chances, strict=True))
