@@ -1,4 +1,4 @@
-"""``analyze(..., engine="gnubg", cube_eval="gnubg")`` against gnubg's own ``hint``.
+"""``analyze(..., engine="gnubg", cube_eval="engine")`` against gnubg's own ``hint``.
 
 gnubg 1.07.001 is driven directly (its command language: ``set score``, ``set crawford``,
 ``set cube value``/``owner``, ``set board``, then ``hint`` at 2-ply with 5 digits, once as
@@ -91,16 +91,16 @@ def hints(gnubg):
 @pytest.mark.gnubg(kind="multi-ply")
 @pytest.mark.parametrize("position", list(CASES))
 def test_rows_equal_gnubg_hint(position, hints):
-    an = analyze(position, length=LENGTH, engine="gnubg", plies=2, cube_eval="gnubg",
+    an = analyze(position, length=LENGTH, engine="gnubg", plies=2, cube_eval="engine",
                  max_cube=2, exact=False)  # fmt: skip
-    assert an.cube_eval == "gnubg"
+    assert an.cube_eval == "engine"
     for (a, b, crawford, cube, owned), (mwc, eq) in zip(CASES[position], hints[position],
                                                          strict=True):  # fmt: skip
         owner = "player" if owned else "centre"
         (row,) = [r for r in an.rows if (r.away, r.crawford, r.cube, str(r.owner))
                   == ((a, b), crawford, cube, owner)]  # fmt: skip
-        assert row.cube_eval == "gnubg"
-        assert row.gnubg_action == mwc["text"] == eq["text"]
+        assert row.cube_eval == "engine"
+        assert row.engine_action == mwc["text"] == eq["text"]
         assert row.action == gnubg_action(str(mwc["text"]))
         # hint prints MWC in percent and equities with 5 decimals
         assert 100 * row.no_double == pytest.approx(mwc["no_double"], abs=6e-5)
@@ -133,9 +133,9 @@ def test_gnubg_action_names():
 
 
 def test_cube_eval_needs_gnubg_engine():
-    with pytest.raises(InvalidParameterError, match="gnubg engine"):
+    with pytest.raises(InvalidParameterError, match="takes its own cube decisions"):
         analyze("4HPwATCwt8EBMA", length=3, probabilities=[0.7, 0.2, 0.01, 0.05, 0.002],
-                cube_eval="gnubg")  # fmt: skip
+                cube_eval="engine")  # fmt: skip
     with pytest.raises(InvalidParameterError, match="cube_eval"):
         analyze("4HPwATCwt8EBMA", length=3, probabilities=[0.7, 0.2, 0.01, 0.05, 0.002],
                 cube_eval="xg")  # fmt: skip
@@ -152,9 +152,9 @@ def _cli(capsys, *argv: str) -> tuple[int, str, str]:
 def test_cli_refuses_cube_eval_without_gnubg(capsys):
     probs = "0.7,0.2,0.01,0.05,0.002"
     status, out, err = _cli(capsys, "analyze", "4HPwATCwt8EBMA", "--length", "3",
-                            "--probs", probs, "--cube-eval", "gnubg")  # fmt: skip
+                            "--probs", probs, "--cube-eval", "engine")  # fmt: skip
     assert status == 2 and out == ""
-    assert len(err.strip().splitlines()) == 1 and "gnubg engine" in err
+    assert len(err.strip().splitlines()) == 1 and "takes its own cube decisions (gnubg" in err
 
 
 @pytest.mark.slow  # gnubg subprocesses: about 3 CPU-s
@@ -163,15 +163,56 @@ def test_cli_label_and_json_say_what_was_computed(capsys, hints):
     argv = ["analyze", "4HPwATCwt8EBMA", "--length", "7", "--engine", "gnubg", "--plies", "2"]
     status, out, _ = _cli(capsys, *argv, "--no-exact")
     assert status == 0 and "2-ply cubeless chances, 0-ply cube step" in out.splitlines()[0]
-    status, out, _ = _cli(capsys, *argv, "--no-exact", "--cube-eval", "gnubg")
+    status, out, _ = _cli(capsys, *argv, "--no-exact", "--cube-eval", "engine")
     assert status == 0
     assert "gnubg's own 2-ply cubeful evaluation at each score" in out.splitlines()[0]
     (line,) = [ln for ln in out.splitlines() if ln.split()[:1] == ["2a/4a"]]
     mwc, _ = hints["4HPwATCwt8EBMA"][0]  # gnubg's hint at 2-away/4-away
     assert f"{mwc['double_take']:.2f}%" in line and f"gnubg: {mwc['text']}" in line
-    status, out, _ = _cli(capsys, *argv, "--no-exact", "--cube-eval", "gnubg", "--json")
+    status, out, _ = _cli(capsys, *argv, "--no-exact", "--cube-eval", "engine", "--json")
     data = json.loads(out)
-    assert data["cube_eval"] == "gnubg"
+    assert data["cube_eval"] == "engine"
     (row,) = [r for r in data["scores"] if r["away"] == [2, 4] and r["cube"] == 1]
-    assert row["gnubg_action"] == mwc["text"]
+    assert row["engine_action"] == mwc["text"]
     assert 100 * row["double_take"] == pytest.approx(mwc["double_take"], abs=6e-5)
+
+
+def test_a_planted_cubeful_engine_serves_cube_eval_engine():
+    """Any engine registered with the ``cubeful`` capability serves ``cube_eval="engine"``:
+    its own decision fills every row where the roller may double; where he may not, the
+    row says so (no double/take value), whatever the engine answered."""
+    from mathbg.analysis.base import CubefulEvaluator, EngineCubeDecision
+    from mathbg.analysis.evaluation import GivenEvaluator
+    from mathbg.analysis.registry import engines, register_engine, unregister_engine
+    from mathbg.rules.match import may_double
+
+    class Planted(GivenEvaluator):
+        name = "planted"
+        cube_met = "the planted table"
+
+        def __init__(self) -> None:
+            super().__init__([0.7, 0.2, 0.01, 0.05, 0.002])
+            self.name = "planted"
+
+        def cube_decisions(self, positions, settings):
+            dec = EngineCubeDecision("Double, take", CubeAction.DOUBLE_TAKE, 0.625, 0.6, 0.625,
+                                     0.75, 0.2, 0.25, 0.5)  # fmt: skip
+            return [[dec for _ in row] for row in settings]
+
+    assert isinstance(Planted(), CubefulEvaluator)
+    register_engine("planted", Planted, capabilities=("evaluate", "cubeful"), help="a test")
+    try:
+        assert "planted" in engines("cubeful")
+        an = analyze("4HPwATCwt8EBMA", length=3, engine="planted", cube_eval="engine",
+                     exact=False)  # fmt: skip
+    finally:
+        unregister_engine("planted")
+    assert an.cube_eval == "engine" and an.met == "the planted table"
+    for row in an.rows:
+        if not may_double(row.away, row.cube, str(row.owner), crawford=row.crawford):
+            assert row.action is CubeAction.NOT_AVAILABLE and row.double_take != row.double_take
+            assert row.no_double == row.optimal == 0.6
+        else:
+            assert row.action is CubeAction.DOUBLE_TAKE and row.engine_action == "Double, take"
+            assert (row.no_double, row.double_take, row.double_pass) == (0.6, 0.625, 0.75)
+            assert row.optimal == 0.625 and row.emg_double_pass == 0.5

@@ -338,7 +338,7 @@ def case_analyze(rng, tmp, k):
     _opt(argv, rng, 0.1, "--no-exact")
     _opt(argv, rng, 0.1, "--no-jacoby")
     _opt(argv, rng, 0.1, "--no-beavers")
-    _opt(argv, rng, 0.05, "--cube-eval", rng.choice(["mathbg", "gnubg", "x"]))  # gnubg: refused
+    _opt(argv, rng, 0.05, "--cube-eval", rng.choice(["mathbg", "engine", "x"]))  # engine: refused
     _opt(argv, rng, 0.05, "--plot", _plot(tmp, rng))
     _opt(argv, rng, 0.05, "--force")
     _opt(argv, rng, 0.3, "--json")

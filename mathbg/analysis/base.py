@@ -26,6 +26,7 @@ from mathbg._output import FrameMixin, JSONObject
 from mathbg.errors import EngineNotAvailableError, InvalidParameterError, InvalidPositionError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.cube.decisions import CubeAction
     from mathbg.rules.match import MatchState
     from mathbg.rules.position import Position
 
@@ -36,6 +37,9 @@ __all__ = [
     "BatchEvaluator",
     "Board",
     "Candidates",
+    "CubeSetting",
+    "CubefulEvaluator",
+    "EngineCubeDecision",
     "EngineNotAvailableError",
     "Evaluation",
     "Evaluator",
@@ -317,6 +321,66 @@ class Evaluator(Protocol):
         self, positions: Sequence[Position], matches: Sequence[MatchState | None] | None = None
     ) -> list[Evaluation]:
         """Evaluate many positions (batched where the engine can)."""
+        ...
+
+
+@dataclass(frozen=True)
+class CubeSetting:
+    """A score and cube state at which an engine takes its own cube decision.
+
+    Attributes
+    ----------
+    length : int or None
+        The match length; None for money.
+    away : (int, int) or None
+        (roller's, opponent's) points to go; None for money.
+    crawford : bool
+        The Crawford game.
+    cube : int
+        The cube's value.
+    owner : str
+        ``"centre"``, ``"player"`` (the roller) or ``"opponent"``.
+    jacoby, beavers : bool
+        Money play's rules (ignored at a match score).
+    """
+
+    length: int | None = None
+    away: tuple[int, int] | None = None
+    crawford: bool = False
+    cube: int = 1
+    owner: str = "centre"
+    jacoby: bool = True
+    beavers: bool = True
+
+
+class EngineCubeDecision(NamedTuple):
+    """An engine's own cubeful cube decision: its words, its action, and its values in MWC
+    (at a match score; cubeful equity for money) and in EMG, as the engine gives them."""
+
+    text: str
+    action: CubeAction
+    optimal: float
+    no_double: float
+    double_take: float
+    double_pass: float
+    emg_no_double: float
+    emg_double_take: float
+    emg_double_pass: float
+
+
+@runtime_checkable
+class CubefulEvaluator(Evaluator, Protocol):
+    """An evaluator that also takes its own n-ply cubeful cube decision (the registry's
+    ``cubeful`` capability: the ``gnubg`` engine), instead of mathbg's 0-ply cubeless ->
+    cubeful step (:func:`mathbg.analysis.analyze`'s ``cube_eval="engine"``)."""
+
+    #: The match equity table of the engine's own cube decisions (its own default).
+    cube_met: str
+
+    def cube_decisions(
+        self, positions: Sequence[Position], settings: Sequence[Sequence[CubeSetting]]
+    ) -> list[list[EngineCubeDecision]]:
+        """Each position's cube decision at each of its settings (one batch)."""
         ...
 
 

@@ -42,6 +42,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from mathbg._validate import away_score
 from mathbg.analysis.base import (
     BatchEvaluator,
+    CubeSetting,
+    EngineCubeDecision,
     EngineNotAvailableError,
     Evaluation,
     check_probabilities,
@@ -403,6 +405,18 @@ class GnubgEvaluator(BatchEvaluator):
                                   gnubg=dec))  # fmt: skip
         return out
 
+    #: gnubg's own cube decisions use its default table, whatever a caller's ``met`` says.
+    cube_met = "gnubg's default (kazaross-xg2)"
+
+    def cube_decisions(
+        self, positions: Sequence[Position], settings: Sequence[Sequence[CubeSetting]]
+    ) -> list[list[EngineCubeDecision]]:
+        """gnubg's own ``plies``-ply cubeful decision (its ``hint``) of every position at
+        each of its settings, in one gnubg process (:func:`run_gnubg`)."""
+        sits = [[_situation(s) for s in row] for row in settings]
+        raw = run_gnubg([p.board for p in positions], sits, plies=self.plies or 0)
+        return [[_decision(d) for d in r["decisions"]] for r in raw]
+
     def analyse_match(self, record: MatchRecord, *, statistics: bool = False) -> GnubgDocument:
         """gnubg's own analysis of a whole match at this engine's plies (``analyse match``
         in the shared long-lived process, :func:`gnubg_session`): the ``gnubg.match()``
@@ -645,3 +659,17 @@ def gnubg_session() -> GnubgSession:
         _SESSION = GnubgSession()
         atexit.register(_SESSION.close)
     return _SESSION
+
+
+def _situation(setting: CubeSetting) -> Situation:
+    if setting.away is None or setting.length is None:
+        return Situation(jacoby=setting.jacoby, beavers=setting.beavers)
+    return Situation.at(setting.length, setting.away, crawford=setting.crawford,
+                        cube=setting.cube, owner=setting.owner)  # fmt: skip
+
+
+def _decision(dec: GnubgDocument) -> EngineCubeDecision:
+    opt, nd, dt, dp = (float(v) for v in dec["mwc"])
+    return EngineCubeDecision(str(dec["text"]), gnubg_action(str(dec["text"])), opt, nd, dt, dp,
+                              float(dec["no_double"]), float(dec["double_take"]),
+                              float(dec["double_pass"]))  # fmt: skip

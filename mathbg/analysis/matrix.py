@@ -54,14 +54,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mathbg._output import JSONObject
+from mathbg.analysis.base import CubefulEvaluator, CubeSetting
 from mathbg.analysis.evaluation import (
     Evaluation,
     Evaluator,
     ExactEvaluator,
     as_position,
 )
-from mathbg.analysis.gnubg_program import GnubgEvaluator, Situation, gnubg_action, run_gnubg
-from mathbg.analysis.registry import get_evaluator
+from mathbg.analysis.registry import engines, get_evaluator
 from mathbg.cube.cubeful import cube_decision, cubeful_mwc, cubeless_mwc, emg
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
 from mathbg.cube.takepoint import match_take_point, match_take_points, money_take_point
@@ -166,10 +166,10 @@ class MatrixRow:
     each value means. ``exact_*`` are NaN
     (``exact_action`` None) where the exact solver does not cover the position.
     ``cube_eval`` says where the cube values come from: ``"mathbg"`` (the engine's cubeless
-    chances through mathbg's 0-ply cubeless -> cubeful step) or ``"gnubg"`` (gnubg's own
-    n-ply cubeful evaluation at the row's score and cube, as its ``hint``; then
-    ``gnubg_action`` holds gnubg's recommendation text, e.g. "Optional double, pass", and
-    the cube life and take point, which gnubg's search does not use, are NaN).
+    chances through mathbg's 0-ply cubeless -> cubeful step) or ``"engine"`` (the engine's
+    own n-ply cubeful evaluation at the row's score and cube, e.g. gnubg's ``hint``; then
+    ``engine_action`` holds the engine's recommendation in its words, e.g. "Optional
+    double, pass", and the cube life and take point, which its search does not use, are NaN).
     """
 
     position: str
@@ -202,7 +202,7 @@ class MatrixRow:
     exact_optimal: float = _NAN
     exact_differs: bool = False
     cube_eval: str = "mathbg"
-    gnubg_action: str | None = None
+    engine_action: str | None = None
 
     def values(self) -> dict[str, object]:
         """The row as a dict of its columns (the DataFrame's row)."""
@@ -572,14 +572,16 @@ def _json_row(row: MatrixRow) -> JSONObject:
         "take_point": _num(row.take_point),
         "take_margin": _num(row.take_margin),
         "exact": exact,
-        **({"gnubg_action": row.gnubg_action} if row.gnubg_action is not None else {}),
+        **({"engine_action": row.engine_action} if row.engine_action is not None else {}),
     }
 
 
 # ----------------------------------------------------------------------------- options
 
 #: Where a matrix's cube values can come from.
-CUBE_EVALS: tuple[str, ...] = ("mathbg", "gnubg")
+#: Where a matrix's cube values come from: mathbg's cube step or the engine's own (engines
+#: with the registry's ``cubeful`` capability).
+CUBE_EVALS: tuple[str, ...] = ("mathbg", "engine")
 
 
 @dataclass(frozen=True)
@@ -616,11 +618,13 @@ class MatrixOptions:
         second per score the first time).
     disk_cache : bool
         Keep the exact solver's solutions in mathbg's cache directory for later runs.
-    cube_eval : {"mathbg", "gnubg"}
+    cube_eval : {"mathbg", "engine"}
         Where the cube values come from: ``"mathbg"`` (default) puts the engine's cubeless
-        chances through mathbg's 0-ply cubeless -> cubeful step; ``"gnubg"`` (only with the
-        ``gnubg`` engine) takes gnubg's own ``plies``-ply cubeful evaluation at each row's
-        score and cube state, the numbers of gnubg's ``hint`` (one ``cfevaluate`` per row).
+        chances through mathbg's 0-ply cubeless -> cubeful step; ``"engine"`` (only with an
+        engine of the registry's ``cubeful`` capability, :func:`~mathbg.analysis.engines`;
+        ``gnubg``) takes the engine's own ``plies``-ply cubeful evaluation at each row's
+        score and cube state (for gnubg the numbers of its ``hint``, one ``cfevaluate`` per
+        row).
 
     Raises
     ------
@@ -654,7 +658,7 @@ class MatrixOptions:
             raise InvalidParameterError(f"cube life must lie in [0, 1], got {self.cube_life}")
         if self.cube_eval not in CUBE_EVALS:
             raise InvalidParameterError(
-                f"cube_eval must be 'mathbg' or 'gnubg', got {self.cube_eval!r}"
+                f"cube_eval must be 'mathbg' or 'engine', got {self.cube_eval!r}"
             )
 
     def replace(self, **changes: Any) -> MatrixOptions:
@@ -808,8 +812,8 @@ def analyze_many(
     batch = _Batch.of(parsed, list(evaluations), opts)
     results = batch.matrices(as_met(opts.met), exact=opts.exact, progress=progress,
                              exact_options=(opts.exact_progress, opts.disk_cache))  # fmt: skip
-    if isinstance(ev, GnubgEvaluator) and opts.cube_eval == "gnubg":
-        _gnubg_cubeful(results, parsed, ev.plies or 0, opts.jacoby, opts.beavers)
+    if isinstance(ev, CubefulEvaluator) and opts.cube_eval == "engine":
+        _engine_cubeful(results, parsed, ev, opts.jacoby, opts.beavers)
     if opts.compare_met is not None and not opts.money:
         other = batch.matrices(as_met(opts.compare_met), exact=False, progress=None)
         for r, o in zip(results, other, strict=True):
@@ -822,56 +826,46 @@ def _evaluator(opts: MatrixOptions) -> Evaluator:
     ev = opts.engine
     if isinstance(ev, str):
         ev = get_evaluator(ev, plies=opts.plies, probabilities=opts.probabilities)
-    if opts.cube_eval == "gnubg" and not isinstance(ev, GnubgEvaluator):
+    if opts.cube_eval == "engine" and not isinstance(ev, CubefulEvaluator):
         raise InvalidParameterError(
-            "cube_eval 'gnubg' (gnubg's own cubeful evaluation) needs the gnubg engine"
+            f"cube_eval 'engine' (the engine's own cubeful evaluation) needs an engine that "
+            f"takes its own cube decisions ({', '.join(engines('cubeful'))}), not {ev.name}"
         )
-    if opts.cube_eval == "gnubg" and opts.compare_met is not None:
+    if opts.cube_eval == "engine" and opts.compare_met is not None:
         raise InvalidParameterError(
-            "compare_met goes with mathbg's cube step, not cube_eval 'gnubg'"
+            "compare_met goes with mathbg's cube step, not cube_eval 'engine'"
         )
     return ev
 
 
-#: The MET of gnubg's own cubeful evaluation (its default, whatever ``met`` says).
-GNUBG_MET = "gnubg's default (kazaross-xg2)"
-
-
-def _gnubg_situation(row: MatrixRow, jacoby: bool, beavers: bool) -> Situation:
-    if row.away is None or row.length is None:
-        return Situation(jacoby=jacoby, beavers=beavers)
-    return Situation.at(row.length, row.away, crawford=row.crawford,
-                        cube=row.cube, owner=row.owner)  # fmt: skip
-
-
-def _gnubg_cubeful(
+def _engine_cubeful(
     results: list[PositionAnalysis],
     parsed: list[tuple[Position, MatchState | None]],
-    plies: int,
+    ev: CubefulEvaluator,
     jacoby: bool,
     beavers: bool,
 ) -> None:
-    """Replace every row's cube values by gnubg's own ``plies``-ply cubeful evaluation at
-    the row's score and cube state (one gnubg subprocess for the batch)."""
-    sits = [[_gnubg_situation(r, jacoby, beavers) for r in an.rows] for an in results]
-    raw = run_gnubg([p.board for p, _ in parsed], sits, plies=plies)
-    for an, r in zip(results, raw, strict=True):
-        an.cube_eval, an.met = "gnubg", GNUBG_MET
-        for row, dec in zip(an.rows, r["decisions"], strict=True):
-            action = gnubg_action(dec["text"])
-            opt, nd, dt, dp = (float(v) for v in dec["mwc"])
+    """Replace every row's cube values by the engine's own cubeful evaluation at the row's
+    score and cube state (one batch for all rows)."""
+    settings = [[CubeSetting(r.length, r.away, r.crawford, r.cube, str(r.owner), jacoby,
+                             beavers) for r in an.rows] for an in results]  # fmt: skip
+    decisions = ev.cube_decisions([p for p, _ in parsed], settings)
+    for an, decs in zip(results, decisions, strict=True):
+        an.cube_eval, an.met = "engine", ev.cube_met
+        for row, dec in zip(an.rows, decs, strict=True):
             allowed = row.away is None or may_double(row.away, row.cube, str(row.owner),
                                                      crawford=row.crawford)  # fmt: skip
-            if not allowed:
-                action = CubeAction.NOT_AVAILABLE
-            none = not allowed or action is CubeAction.NOT_AVAILABLE
-            row.cube_eval, row.gnubg_action, row.action = "gnubg", str(dec["text"]), action
-            row.met = GNUBG_MET
-            row.no_double, row.optimal = nd, nd if none else opt
-            row.double_take, row.double_pass = (_NAN, _NAN) if none else (dt, dp)
-            row.emg_no_double = float(dec["no_double"])
-            row.emg_double_take = _NAN if none else float(dec["double_take"])
-            row.emg_double_pass = _NAN if none else float(dec["double_pass"])
+            action = dec.action if allowed else CubeAction.NOT_AVAILABLE
+            none = action is CubeAction.NOT_AVAILABLE
+            row.cube_eval, row.engine_action, row.action = "engine", dec.text, action
+            row.met = ev.cube_met
+            row.no_double, row.optimal = dec.no_double, dec.no_double if none else dec.optimal
+            row.double_take, row.double_pass = (
+                (_NAN, _NAN) if none else (dec.double_take, dec.double_pass)
+            )
+            row.emg_no_double = dec.emg_no_double
+            row.emg_double_take = _NAN if none else dec.emg_double_take
+            row.emg_double_pass = _NAN if none else dec.emg_double_pass
             row.cube_life = row.take_point = row.take_margin = _NAN
             if row.exact_action is not None:
                 row.exact_differs = str(row.exact_action) != str(row.action)

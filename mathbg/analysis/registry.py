@@ -4,7 +4,9 @@ what to install.
 An engine *evaluates* (capability ``evaluate``: positions -> cubeless chances, an
 :class:`~mathbg.analysis.base.Evaluator` from :func:`get_evaluator`) and/or *plays*
 (capability ``play``: the play for a board and a roll, a
-:class:`~mathbg.analysis.base.Player` from :func:`get_player`). Every user of an engine
+:class:`~mathbg.analysis.base.Player` from :func:`get_player`); an engine with the
+``cubeful`` capability also takes its own cubeful cube decisions
+(:class:`~mathbg.analysis.base.CubefulEvaluator`). Every user of an engine
 (``mathbg analyze``, :func:`mathbg.analysis.analyze`, the cube audit, the corpus, the
 self-play tables, the rollouts) obtains it here, and the CLI takes its ``--engine`` choices
 and help from :func:`engines` and :func:`engine_help`, by capability. Adding an engine is
@@ -76,8 +78,10 @@ OPTIONS: tuple[str, ...] = ("plies", "probabilities")
 PLAYER_OPTIONS: tuple[str, ...] = ("plies", "noise", "probabilities")
 #: What an engine can do: ``evaluate`` (a position's cubeless chances from the position
 #: itself), ``fixed`` (the same chances, given, for every position: ``given``), ``play``
-#: (the play for a board and a roll: self-play and rollouts).
-CAPABILITIES: tuple[str, ...] = ("evaluate", "fixed", "play")
+#: (the play for a board and a roll: self-play and rollouts), ``cubeful`` (its own cubeful
+#: cube decision at a score, a :class:`~mathbg.analysis.base.CubefulEvaluator`: the score
+#: matrix's ``cube_eval="engine"``).
+CAPABILITIES: tuple[str, ...] = ("evaluate", "fixed", "play", "cubeful")
 
 
 @dataclass(frozen=True)
@@ -572,6 +576,7 @@ register_engine(
     available=lambda: _ev.gnubg_program_installed(),
     install=_ev.INSTALL["gnubg"],
     help="the GNU Backgammon program",
+    capabilities=("evaluate", "cubeful"),
 )
 register_engine("given", _ev.GivenEvaluator, options=("probabilities",),
                 capabilities=("fixed",), help="--probs")  # fmt: skip

@@ -51,6 +51,8 @@ examples:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The ``analyze`` command's arguments and handler."""
+    from mathbg.analysis.registry import engines
+
     p.add_argument("position", nargs="?", metavar="POSITION",
                    help="gnubg Position ID, POSID:MATCHID or XGID")  # fmt: skip
     where = p.add_mutually_exclusive_group()
@@ -61,10 +63,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="given chances of the side on roll, cumulative gammons (as gnubg "
                    "prints them); implies --engine given")  # fmt: skip
     p.add_argument("--plies", type=int, metavar="K", help="gnubg-nn / gnubg plies (default 0)")
-    p.add_argument("--cube-eval", choices=("mathbg", "gnubg"), default="mathbg",
+    p.add_argument("--cube-eval", choices=("mathbg", "engine"), default="mathbg",
                    help="cube values: mathbg's 0-ply cubeless -> cubeful step on the engine's "
-                   "chances (default), or gnubg's own --plies cubeful evaluation at each "
-                   "score, as gnubg's hint (--engine gnubg only; gnubg's default MET)")  # fmt: skip
+                   "chances (default), or the engine's own --plies cubeful evaluation at each "
+                   "score (engines that take their own cube decisions: "
+                   f"{', '.join(engines('cubeful'))}; gnubg's is its hint, under its default "
+                   "MET)")  # fmt: skip
     p.add_argument("--met", default="kazaross-xg2", metavar="NAME",
                    help="match equity table (default kazaross-xg2)")  # fmt: skip
     p.add_argument("--compare-met", metavar="NAME",
@@ -221,10 +225,10 @@ def _print(result: Any) -> None:
     # what was computed: the engine's n-ply cubeless chances, then gnubg's 0-ply cubeless ->
     # cubeful step at each score (not gnubg's own n-ply cubeful analysis)
     plies = "" if ev.plies is None else f", {ev.plies}-ply cubeless chances, 0-ply cube step"
-    if result.cube_eval == "gnubg":
-        plies = f", gnubg's own {ev.plies}-ply cubeful evaluation at each score (as its hint)"
+    if result.cube_eval == "engine":
+        plies = f", {ev.engine}'s own {ev.plies}-ply cubeful evaluation at each score"
     print(f"position {result.position} ({ev.evaluation_class}); engine {ev.engine}{plies}")
-    head = "chances" if result.cube_eval != "gnubg" else "cubeless chances (not used by the rows)"
+    head = "chances" if result.cube_eval != "engine" else "cubeless chances (not used by the rows)"
     print(head + ": win {:.2f}% (gammon {:.2f}%, backgammon {:.2f}%), lose gammon {:.2f}% "
           "(backgammon {:.2f}%)".format(*(100 * v for v in p)))  # fmt: skip
     if result.length is not None:
@@ -246,8 +250,8 @@ def _print(result: Any) -> None:
         tp = "-" if row.take_point != row.take_point else f"{100 * row.take_point:.1f}%"
         mg = "-" if row.take_margin != row.take_margin else f"{100 * row.take_margin:+.1f}"
         x = "    -" if row.cube_life != row.cube_life else f"{row.cube_life:5.3f}"
-        if row.gnubg_action is not None:
-            exact = f"gnubg: {row.gnubg_action}" + (f"; exact {exact}" if exact else "")
+        if row.engine_action is not None:
+            exact = f"{row.engine}: {row.engine_action}" + (f"; exact {exact}" if exact else "")
         print(f"{mark}{score:>10} {cube:>9} {x}  {row.action!s:18} "
               f"{_pct(row.no_double, unit):>8} {_pct(row.double_take, unit):>8} "
               f"{_pct(row.double_pass, unit):>8} {tp:>7} {mg:>7}  {exact}")  # fmt: skip
