@@ -140,3 +140,14 @@ def test_play_objects():
     with pytest.raises(IndexError):
         plays[99]
     assert plays.boards.shape == (16, 2, 25)
+
+
+@pytest.mark.parametrize(
+    "text", ["1" * 5000 + "/3", "24/" + "2" * 5000, "8/5(" + "9" * 5000 + ")", "²/1", "8/5(٣)"]
+)
+def test_huge_or_foreign_numbers_are_a_notation_error_not_a_crash(text):
+    """Python refuses int() on over 4,300 digits (ValueError) and reads other scripts' digits;
+    a point or a count is ASCII with at most a few digits, and the message stays short."""
+    with pytest.raises(InvalidNotationError) as err:
+        parse_notation(text)
+    assert len(str(err.value)) < 200

@@ -178,7 +178,9 @@ class ParsedPlay:
         return {p for points, _, _ in self.paths for p in points[1:] if p != _OFF}
 
 
-_TOKEN = re.compile(r"^(?P<path>[^()]+?)(?:\((?P<count>\d+)\))?$")
+#: The longest path a play can write (four moves of one checker with hits and a count).
+_LONGEST_TOKEN = 40
+_TOKEN = re.compile(r"^(?P<path>[^()]+?)(?:\((?P<count>[0-9]{1,3})\))?$")
 
 
 def _parse_point(text: str, token: str, first: bool, last: bool) -> int:
@@ -191,8 +193,10 @@ def _parse_point(text: str, token: str, first: bool, last: bool) -> int:
         if not last or first:
             raise InvalidNotationError(f"in {token!r}: 'off' can only end a path")
         return _OFF
-    if not t.isdigit():
-        raise InvalidNotationError(f"in {token!r}: {text!r} is not a point (1-24, bar, off)")
+    if not (t.isascii() and t.isdigit()) or len(t) > 3:  # a point has at most two digits
+        raise InvalidNotationError(
+            f"in {token!r}: {text[:12]!r} is not a point (1-24, bar, off)"
+        )
     p = int(t)
     if first and p == 25:
         return _BAR
@@ -222,6 +226,11 @@ def parse_notation(text: str) -> ParsedPlay:
         return ParsedPlay(paths=(), text=text)
     paths = []
     for token in stripped.replace(",", " ").split():
+        if len(token) > _LONGEST_TOKEN:
+            raise InvalidNotationError(
+                f"cannot read {token[:20]!r}... ({len(token)} characters; a path such as "
+                f"bar/20*/14 has at most {_LONGEST_TOKEN})"
+            )
         m = _TOKEN.match(token)
         if not m:
             raise InvalidNotationError(f"cannot read {token!r}")
