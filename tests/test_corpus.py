@@ -148,3 +148,13 @@ def test_wilson_interval_holds_the_estimate(n: int, data: st.DataObject) -> None
     lo, hi = wilson(k, n) or (None, None)
     assert 0.0 <= lo <= k / n <= hi <= 1.0
     assert (lo == 0.0) == (k == 0) and (hi == 1.0) == (k == n)
+
+
+def test_a_resigned_match_is_no_backgammon(tmp_path: Path) -> None:
+    """A match resigned after one move (gnubg scores it as a backgammon resigned at cube 1,
+    3 points: issue 33.5) is a resignation, not a gammon or backgammon of play."""
+    path = tmp_path / "resigned.mat"
+    path.write_text(" 5 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
+                    "  1) 31: 8/5 6/5\n                                  Wins 5 points and the match\n")  # fmt: skip
+    o = corpus_stats([path]).overall
+    assert o.counts["resigns"] == 1 and o.counts["gammons"] == o.counts["backgammons"] == 0

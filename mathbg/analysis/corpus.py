@@ -7,7 +7,8 @@ how it ended and what the cube did. Per score (and overall), a :class:`ScoreRow`
 
 - ``games``: finished games;
 - ``gammon_rate``: games ending in a gammon or a backgammon (either side, played out or
-  resigned at that level), over games; ``backgammon_rate`` likewise;
+  resigned at that level; a resigned match is neither), over games; ``backgammon_rate``
+  likewise;
 - ``double_rate``: games with at least one double, over games;
 - ``pass_rate``: first doubles of a game that were passed, over games with a double;
 - ``resign_rate``: games that ended by an accepted resignation, over games;
@@ -268,7 +269,8 @@ def _game_rows(record: MatchRecord) -> list[GameFacts]:
                 nxt = g.actions[i + 1] if i + 1 < len(g.actions) else None
                 first_pass = isinstance(nxt, Pass) or (nxt is None and r.kind == "pass")
                 break
-        level = r.resign_level if r.kind == "resign" else 0
+        # a resigned match is no gammon or backgammon of play, whatever level gnubg scores
+        level = r.resign_level if r.kind == "resign" and not r.match_resigned else 0
         rows.append(GameFacts(g.number, _score_key(n, g.score), crawford, post,
                               r.kind in ("gammon", "backgammon") or level >= 2,
                               r.kind == "backgammon" or level == 3, doubled,
