@@ -155,6 +155,6 @@ def test_a_resigned_match_is_no_backgammon(tmp_path: Path) -> None:
     3 points: issue 33.5) is a resignation, not a gammon or backgammon of play."""
     path = tmp_path / "resigned.mat"
     path.write_text(" 5 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
-                    "  1) 31: 8/5 6/5\n                                  Wins 5 points and the match\n")  # fmt: skip
+                    "  1) 31: 8/5 6/5\n" + " " * 34 + "Wins 5 points and the match\n")  # fmt: skip
     o = corpus_stats([path]).overall
     assert o.counts["resigns"] == 1 and o.counts["gammons"] == o.counts["backgammons"] == 0
