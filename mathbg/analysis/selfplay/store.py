@@ -17,10 +17,19 @@ from typing import Any
 
 from numpy.typing import NDArray
 
+from mathbg._docstrings import shared_sections
 from mathbg.analysis.batchstore import BatchStore, StoreMismatchError
 from mathbg.analysis.selfplay.table import Entry
 
 __all__ = ["SelfPlayStore", "StoreMismatchError"]
+
+# the parameters that name one batch, for get_batch and put_batch
+_BATCH_PARAMS = """
+entry : Entry
+    The score.
+batch : int
+    The batch's number.
+"""
 
 
 class SelfPlayStore(BatchStore):
@@ -58,15 +67,13 @@ class SelfPlayStore(BatchStore):
         name = f"{state.value}-{a:03d}-{b:03d}/batch-{batch:05d}.npz"
         return name, [[state.value, a, b], batch], f"batch {batch} of {state.value} {a}a/{b}a"
 
+    @shared_sections(batch_params=_BATCH_PARAMS)
     def get_batch(self, entry: Entry, batch: int) -> dict[str, NDArray[Any]] | None:
         """Batch ``batch`` of ``entry``, or None when it is not stored.
 
         Parameters
         ----------
-        entry : Entry
-            The score.
-        batch : int
-            The batch's number.
+        {batch_params}
 
         Returns
         -------
@@ -80,15 +87,13 @@ class SelfPlayStore(BatchStore):
         """
         return self.get(*self._where(entry, batch))
 
+    @shared_sections(batch_params=_BATCH_PARAMS)
     def put_batch(self, entry: Entry, batch: int, arrays: Mapping[str, NDArray[Any]]) -> None:
         """Store batch ``batch`` of ``entry`` (:meth:`get_batch` checks its identity).
 
         Parameters
         ----------
-        entry : Entry
-            The score.
-        batch : int
-            The batch's number.
+        {batch_params}
         arrays : mapping of str to ndarray
             The batch's per-game arrays (none called ``identity``).
         """

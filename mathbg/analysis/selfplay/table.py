@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from mathbg._docstrings import shared_sections
 from mathbg.bearoff.exact.match import after_game, met_mwc, next_kind
 from mathbg.met.table import MET
 from mathbg.rules.match import ScoreState
@@ -37,6 +38,14 @@ __all__ = [
 #: The states an entry can have, in the order of the seeds' ``kind_index`` (0 normal,
 #: 1 Crawford, 2 post-Crawford) and of the entries within a level.
 KINDS: tuple[ScoreState, ...] = (ScoreState.NORMAL, ScoreState.CRAWFORD, ScoreState.POST_CRAWFORD)
+
+# the parameters that name a played game's result, for next_entry and after
+_GAME_RESULT = """
+entry : Entry
+    The game's score.
+won0, won1 : int
+    The points player 0 and player 1 scored.
+"""
 
 
 class Entry(NamedTuple):
@@ -103,16 +112,14 @@ def entries(length: int, crawford: bool, equal: bool) -> list[Entry]:
     return sorted(out, key=lambda e: (e.level, e.kind_index, e.away[0]))
 
 
+@shared_sections(game_result=_GAME_RESULT)
 def next_entry(entry: Entry, won0: int, won1: int) -> Entry:
     """The score of the next game after a game at ``entry`` in which the players scored
     these points (its away scores <= 0 when the match is over).
 
     Parameters
     ----------
-    entry : Entry
-        The game's score.
-    won0, won1 : int
-        The points player 0 and player 1 scored.
+    {game_result}
 
     Returns
     -------
@@ -198,6 +205,7 @@ def reads(entry: Entry, equal: bool, crawford: bool) -> list[Entry]:
     return found
 
 
+@shared_sections(game_result=_GAME_RESULT)
 def after(met: MET, entry: Entry, won0: int, won1: int) -> float:
     """Player 0's MWC after a game at ``entry`` in which the players scored these points
     (:func:`mathbg.bearoff.exact.match.after_game` under ``met``).
@@ -206,10 +214,7 @@ def after(met: MET, entry: Entry, won0: int, won1: int) -> float:
     ----------
     met : MET
         The table.
-    entry : Entry
-        The game's score.
-    won0, won1 : int
-        The points player 0 and player 1 scored.
+    {game_result}
 
     Returns
     -------
