@@ -22,7 +22,8 @@ from __future__ import annotations
 import math
 import numbers
 import re
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from mathbg.errors import (
     InputTooLargeError,
@@ -47,6 +48,7 @@ __all__ = [
     "finite_float",
     "integer",
     "json_loads",
+    "options_or_keywords",
     "parse_int",
     "read_bounded",
     "read_text",
@@ -64,6 +66,8 @@ MAX_TEXT = 4096
 MAX_DEPTH = 64
 #: Largest JSON or XML document read (bytes).
 MAX_DOCUMENT = 64 << 20
+
+O = TypeVar("O")
 
 
 def _whole(value: Any, what: str, error: type[MathbgError]) -> int:
@@ -199,6 +203,17 @@ def finite_float(
     if (lo is not None and x < lo) or (hi is not None and x > hi):
         raise error(f"{what} must lie in [{lo}, {hi}], got {x}")
     return x
+
+
+def options_or_keywords(first: Any, keywords: Mapping[str, Any], kind: type[O], what: str) -> O:
+    """``first`` when it is a ``kind`` already (then no keywords beside it), else
+    ``kind(first, **keywords)``: a function that takes its options either way."""
+    if isinstance(first, kind):
+        if keywords:
+            raise InvalidParameterError(f"give the {what} either as {kind.__name__} or keywords")
+        return first
+    build: Callable[..., O] = kind
+    return build(first, **keywords)
 
 
 def bounded_text(

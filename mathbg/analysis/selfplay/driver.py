@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mathbg._validate import options_or_keywords
 from mathbg.analysis.base import Player
 from mathbg.analysis.selfplay.batch import Batch, start_board
 from mathbg.analysis.selfplay.estimates import (
@@ -433,12 +434,7 @@ def selfplay_met(
     >>> met.frames["scores"][["state", "away", "opp_away", "games"]].values.tolist()
     [['crawford', 2, 1, 144], ['post-crawford', 2, 1, 144]]
     """
-    if isinstance(length, SelfPlayOptions):
-        if options:
-            raise InvalidParameterError("give the options either as SelfPlayOptions or keywords")
-        opts = length
-    else:
-        opts = SelfPlayOptions(length, **options)
+    opts = options_or_keywords(length, options, SelfPlayOptions, "options")
     st = SelfPlayStore(store) if store is not None else None
     if st is not None:
         st.check_manifest(opts.manifest())
