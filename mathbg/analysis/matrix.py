@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mathbg._docstrings import shared_sections
 from mathbg._output import JSONObject
 from mathbg.analysis.base import CubefulEvaluator, CubeSetting
 from mathbg.analysis.evaluation import (
@@ -98,6 +99,15 @@ __all__ = [
 DEFAULT_MET = "kazaross-xg2"
 
 _NAN = float("nan")
+
+# the parameters analyze and position_matrix share
+_POSITION_OPTIONS = """
+position : Position or str
+    A position, gnubg Position ID, ``POSID:MATCHID`` or XGID.
+options : MatrixOptions, optional
+    How to compute it (as for :func:`analyze_many`).
+"""
+
 _VALUE_KEYS = ("no_double", "double_take", "double_pass", "optimal")
 
 
@@ -1132,6 +1142,7 @@ class _ExactBar:
 _CHUNK = 128
 
 
+@shared_sections(position_options=_POSITION_OPTIONS)
 def analyze(
     position: Position | str,
     options: MatrixOptions | None = None,
@@ -1143,10 +1154,7 @@ def analyze(
 
     Parameters
     ----------
-    position : Position or str
-        A position, gnubg Position ID, ``POSID:MATCHID`` or XGID.
-    options : MatrixOptions, optional
-        How to compute it (as for :func:`analyze_many`).
+    {position_options}
     evaluation : Evaluation, optional
         Skip the engine: use this evaluation.
     **changes
@@ -1177,6 +1185,7 @@ def analyze(
     return analyze_many([position], options, evaluations=evaluations, **changes)[0]
 
 
+@shared_sections(position_options=_POSITION_OPTIONS)
 def position_matrix(
     position: Position | str,
     options: MatrixOptions | None = None,
@@ -1186,10 +1195,7 @@ def position_matrix(
 
     Parameters
     ----------
-    position : Position or str
-        A position, gnubg Position ID, ``POSID:MATCHID`` or XGID.
-    options : MatrixOptions, optional
-        How to compute it (as for :func:`analyze_many`).
+    {position_options}
     **changes
         Any attribute of :class:`MatrixOptions`, applied over ``options``.
 

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mathbg._docstrings import shared_sections
 from mathbg._validate import away_pair, away_score, cube_state
 from mathbg.cube._solver import MetView, solve, view_mwc
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
@@ -63,6 +64,16 @@ __all__ = [
 ]
 
 Float = float | NDArray[np.float64]
+
+# what cubeful_mwc and cubeful_equity raise
+_CUBEFUL_RAISES = """
+Raises
+------
+InvalidParameterError
+    For inconsistent probabilities or a cube life outside [0, 1].
+InvalidScoreError
+    For a bad score or cube.
+"""
 
 
 def _out(a: NDArray[np.float64]) -> Float:
@@ -206,6 +217,7 @@ def _lin(p: Any, x0: Any, y0: Any, x1: Any, y1: Any) -> Any:
         return np.where(x1 > x0, y0 + (y1 - y0) * (p - x0) / np.where(x1 > x0, x1 - x0, 1.0), y1)
 
 
+@shared_sections(cubeful_raises=_CUBEFUL_RAISES)
 def cubeful_mwc(
     probs: ArrayLike,
     met: MET | str,
@@ -245,12 +257,7 @@ def cubeful_mwc(
     float or ndarray
         ``(1 - x) MWC_dead + x MWC_live`` (see the module docs).
 
-    Raises
-    ------
-    InvalidParameterError
-        For inconsistent probabilities or a cube life outside [0, 1].
-    InvalidScoreError
-        For a bad score or cube.
+    {cubeful_raises}
 
     References
     ----------
@@ -399,6 +406,7 @@ def _money_equity(
     return _out(np.where(extreme, cubeless, value))
 
 
+@shared_sections(cubeful_raises=_CUBEFUL_RAISES)
 def cubeful_equity(
     probs: ArrayLike,
     met: MET | str | None = None,
@@ -441,12 +449,7 @@ def cubeful_equity(
     float or ndarray
         Money: the cubeful equity per unit cube; match: the EMG equity of the cubeful MWC.
 
-    Raises
-    ------
-    InvalidParameterError
-        For inconsistent probabilities or a cube life outside [0, 1].
-    InvalidScoreError
-        For a bad score or cube.
+    {cubeful_raises}
 
     References
     ----------
