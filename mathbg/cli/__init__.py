@@ -30,6 +30,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "cube",
     "bearoff",
     "race",
+    "hyper",
     "selfplay",
     "analyze",
     "convert",
@@ -44,6 +45,7 @@ EPILOG = """examples:
   mathbg cube money --gammons 0.2,0.2
   mathbg bearoff show 0,0,0,0,0,15
   mathbg race /38AAADfAwAAAA
+  mathbg hyper AACgAgAAKgAAAA --checkers 3 --away 3,5
   mathbg selfplay --variant plakoto --games 1000 --seed 1
   mathbg analyze 4HPwATDgc/ABMA --length 7 --probs 0.70,0.20,0.01,0.05,0.002
   mathbg convert match.txt match.sgf
