@@ -101,7 +101,7 @@ def _inputs(args: argparse.Namespace) -> dict[str, Any]:
     """Every input checked before any work (one-line errors, exit 2)."""
     from mathbg.errors import InvalidParameterError
     from mathbg.hyper.match import MAX_LENGTH, check_cube
-    from mathbg.hyper.money import DEFAULT_TOLERANCE, check_tolerance
+    from mathbg.hyper.money import DEFAULT_TOLERANCE
     from mathbg.hyper.space import space
     from mathbg.rules.match import ScoreState
     from mathbg.rules.variations import hypergammon_position
@@ -109,7 +109,9 @@ def _inputs(args: argparse.Namespace) -> dict[str, Any]:
     c = _checkers(args)
     pos = hypergammon_position(args.position, c)
     space(c).pair(pos)
-    tol = check_tolerance(DEFAULT_TOLERANCE if args.tolerance is None else args.tolerance)
+    tol = DEFAULT_TOLERANCE if args.tolerance is None else args.tolerance
+    if not 0.0 < tol <= 0.1:
+        raise InvalidParameterError(f"--tolerance must be in (0, 0.1], got {args.tolerance}")
     cube = args.cube if args.cube is not None else (1 if args.owner == "centre" else 2)
     away = None
     if args.away is not None:

@@ -65,6 +65,11 @@ ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a in range(1, 7) for b in ra
 #: The dice of each roll number.
 ROLL_DICE = np.array([(a, b) for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
 
+#: Plays whose values differ by less than this are ties for the probabilities (and gammon
+#: rates) carried along the best play: the first of them in the generator's order is
+#: followed, so round-off never flips the choice between plays of equal value.
+TIE = 1e-11
+
 #: Values per pair of a money solve (see the module docs).
 MONEY_VALUES = 10
 #: The cubeful money states' columns.
@@ -349,6 +354,7 @@ def money_pair(
             continue
         for k in range(5):
             best[k] = -1e300
+        arg = -1e300
         for t in range(lo, hi):
             kind = out[t, 2]
             if kind > 0:
@@ -366,6 +372,8 @@ def money_pair(
                 opp = -_cube(v[1], v[4], beavers)
             if e0 > best[0]:
                 best[0] = e0
+            if e0 > arg + TIE:
+                arg = e0
                 if kind > 0:
                     best[5] = 1.0
                     best[6] = 1.0 if kind >= 2 else 0.0
@@ -424,7 +432,8 @@ def money_sweep(
 @njit(cache=True)
 def match_pair(
     i: Any, j: Any, P: Any, G: Any, out: Any, start: Any, win: Any, perm: Any,
-    can_double: Any, dbl: Any, nv: Any, ng: Any, best: Any, bg: Any, av: Any, ag: Any,
+    can_double: Any, dbl: Any, nv: Any, ng: Any, best: Any, arg: Any, bg: Any, av: Any,
+    ag: Any,
 ) -> None:
     """The match values of pair (i, j): ``av[q]`` (after the roller's cube decision) and
     ``ag[q, :]`` (P(the roller wins, loses a gammon or more)) of every state ``q``.
@@ -442,14 +451,16 @@ def match_pair(
         w = ROLL_WEIGHTS[r] / 36.0
         for q in range(S):
             best[q] = -1.0
+            arg[q] = -1.0
         for t in range(start[r], start[r + 1]):
             kind = out[t, 2]
             if kind > 0:
                 gw = 1.0 if kind >= 2 else 0.0
                 for q in range(S):
                     v = win[q, kind - 1]
-                    if v > best[q]:
-                        best[q] = v
+                    best[q] = max(best[q], v)
+                    if v > arg[q] + TIE:
+                        arg[q] = v
                         bg[q, 0] = gw
                         bg[q, 1] = 0.0
             else:
@@ -457,8 +468,9 @@ def match_pair(
                 gsrc = G[out[t, 1], out[t, 0]]
                 for q in range(S):
                     v = 1.0 - src[q]
-                    if v > best[q]:
-                        best[q] = v
+                    best[q] = max(best[q], v)
+                    if v > arg[q] + TIE:
+                        arg[q] = v
                         bg[q, 0] = gsrc[q, 1]
                         bg[q, 1] = gsrc[q, 0]
         for q in range(S):
@@ -497,6 +509,7 @@ def match_sweep(
     nv = np.empty(S)
     ng = np.empty((S, 2))
     best = np.empty(S)
+    arg = np.empty(S)
     bg = np.empty((S, 2))
     av = np.empty(S)
     ag = np.empty((S, 2))
@@ -513,7 +526,7 @@ def match_sweep(
                     continue
                 pair_plays(i, j, ptr, cand, opp, out, start)
                 match_pair(i, j, P, G, out, start, win, perm, can_double, dbl, nv, ng, best,
-                           bg, av, ag)
+                           arg, bg, av, ag)
                 old = P[j, i]
                 gold = G[j, i]
                 for q in range(S):
@@ -537,11 +550,13 @@ def match_no_double(
     nv = np.empty(S)
     ng = np.empty((S, 2))
     best = np.empty(S)
+    arg = np.empty(S)
     bg = np.empty((S, 2))
     av = np.empty(S)
     ag = np.empty((S, 2))
     out = np.empty((1024, 3), dtype=np.int64)
     start = np.empty(22, dtype=np.int64)
     pair_plays(i, j, ptr, cand, opp, out, start)
-    match_pair(i, j, P, G, out, start, win, perm, can_double, dbl, nv, ng, best, bg, av, ag)
+    match_pair(i, j, P, G, out, start, win, perm, can_double, dbl, nv, ng, best, arg, bg, av,
+               ag)
     return nv, av, ng

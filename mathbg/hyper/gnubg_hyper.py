@@ -70,10 +70,28 @@ def _header(checkers: int) -> bytes:
 def read_gnubg_hyper(path: str | os.PathLike[str]) -> GnubgHyper:
     """Read a gnubg Hypergammon database.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A ``hyperC.bd`` file written by ``makehyper`` (or :func:`write_gnubg_hyper`).
+
+    Returns
+    -------
+    GnubgHyper
+
     Raises
     ------
     DatabaseError
         If the file is not one (header), or its size is not the checker count's.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from mathbg.hyper import solve_money
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "hyper1.bd"
+    >>> db = read_gnubg_hyper(write_gnubg_hyper(solve_money(1, store=False), path))
+    >>> db.checkers, db.equities.shape
+    (1, (26, 26, 4))
     """
     p = Path(path)
     with open(p, "rb") as fh:
@@ -127,6 +145,20 @@ def write_gnubg_hyper(solution: Any, path: str | os.PathLike[str], *, force: boo
     force : bool
         Replace an existing file (the format has no room for a "written by mathbg" mark,
         so any existing file is refused without it).
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+
+    Raises
+    ------
+    TargetExistsError
+        For an existing file without ``force``.
+
+    Examples
+    --------
+    See :func:`read_gnubg_hyper`.
     """
     from mathbg import _files
     from mathbg.hyper import _kernels as k

@@ -48,8 +48,8 @@ from mathbg.bearoff.exact.match import after_game, cube_cap, game_kind, met_mwc,
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 from mathbg.hyper import _kernels as k
-from mathbg.hyper._iterate import run_sweeps
-from mathbg.hyper.money import DEFAULT_TOLERANCE, as_store, check_tolerance, finish
+from mathbg.hyper._iterate import as_store, check_tolerance, finish, run_sweeps
+from mathbg.hyper.money import DEFAULT_TOLERANCE
 from mathbg.hyper.space import HyperSpace, check_checkers, space
 from mathbg.hyper.store import Store, digest
 from mathbg.met.table import MET
@@ -138,6 +138,10 @@ def build_states(a: int, b: int, kind: ScoreState | str, mwc: MwcFunction) -> Cu
     mwc : callable
         ``mwc(a, b, kind)``: player 0's MWC at the start of a later game.
 
+    Returns
+    -------
+    CubeStates
+
     Examples
     --------
     >>> st = build_states(1, 1, "post-crawford", lambda a, b, k: 0.5)
@@ -195,12 +199,29 @@ def build_states(a: int, b: int, kind: ScoreState | str, mwc: MwcFunction) -> Cu
 def check_cube(cube: Any, owner: CubeOwner | str, crawford: bool) -> None:
     """A cube value and owner that exist in a game (Crawford: none but the centred 1).
 
+    Parameters
+    ----------
+    cube : int
+        A power of two.
+    owner : CubeOwner or {"centre", "player", "opponent"}
+    crawford : bool
+        The Crawford game.
+
     Raises
     ------
     InvalidParameterError
         For a cube that is not a power of two, or a centred cube other than 1.
     InvalidScoreError
         For a doubled cube in the Crawford game.
+
+    Examples
+    --------
+    >>> check_cube(2, "player", False)
+    >>> check_cube(2, "centre", False)
+    Traceback (most recent call last):
+    ...
+    mathbg.errors.InvalidParameterError: a centred cube is on 1 and an owned cube on 2 or more, \
+got cube 2 centre
     """
     who = CubeOwner.parse(owner)
     if isinstance(cube, bool) or not isinstance(cube, int | np.integer) or cube < 1 \
@@ -310,8 +331,10 @@ class ScoreSolution:
 
     def _pair_values(self, i: int, j: int) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
         t, st = self.space.tables, self.states
-        return k.match_no_double(i, j, self.values, self.gammons, t["ptr"], t["cand"], t["opp"],
-                                 st.win, st.perm, st.can_double, st.dbl)
+        out: tuple[NDArray[Any], NDArray[Any], NDArray[Any]] = k.match_no_double(
+            i, j, self.values, self.gammons, t["ptr"], t["cand"], t["opp"], st.win, st.perm,
+            st.can_double, st.dbl)
+        return out
 
     def decision(
         self,
@@ -426,6 +449,16 @@ def solve_game(
         ``mwc(a, b, kind)``: player 0's MWC at the start of a later game.
     tolerance, store, progress, max_sweeps, checkpoint_seconds :
         As :func:`mathbg.hyper.solve_money`.
+
+    Returns
+    -------
+    ScoreSolution
+
+    Examples
+    --------
+    >>> sol = solve_game(1, (1, 1), "post-crawford", lambda a, b, kind: 0.5, store=False)
+    >>> round(sol.opening()[0], 12)  # double match point is fair
+    0.5
     """
     from mathbg._resources import check_memory
 
@@ -459,7 +492,7 @@ def solve_game(
     residuals = run_sweeps(sweep, n, tolerance=tol, max_sweeps=max_sweeps, deltas=residuals,
                            progress=progress, desc=f"hypergammon{c} {a}-away/{b}-away {kind}",
                            checkpoint=checkpoint if st is not None else None,
-                           checkpoint_seconds=checkpoint_seconds)
+                           checkpoint_seconds=checkpoint_seconds, arrays=[values, gammons])
     seconds += time.perf_counter() - t0
     meta = {"residuals": residuals, "seconds": seconds}
     if finish(st, name, {"values": values, "gammons": gammons}, ident, meta, tol):
@@ -502,6 +535,20 @@ def game_list(length: int) -> list[tuple[int, int, ScoreState]]:
     """The games an exact MET of ``length`` solves, in an order that respects their
     dependencies (by ``a + b``): ``(a, b, kind)`` with ``a <= b`` (the mirror game is
     the same solve seen from the other side).
+
+    Parameters
+    ----------
+    length : int
+        The table's length (1..25).
+
+    Returns
+    -------
+    list of (int, int, ScoreState)
+
+    Raises
+    ------
+    InvalidParameterError
+        For a length outside 1..25.
 
     Examples
     --------
@@ -651,15 +698,12 @@ def _run_dask(
     with dask_client(scheduler) as client:
         for games in diagonals.values():
             leaves = dict(records)
-            futures = {
-                client.submit(_solve_record, c, a, b, str(kind), leaves, tol, root, keep,
-                              pure=False): _key(a, b, kind)
-                for a, b, kind in games
-            }
-            for fut in as_finished(client, list(futures)):
-                rec = fut.result()
-                records[futures[fut]] = rec
-                yield futures[fut], rec
+            keys = [_key(a, b, kind) for a, b, kind in games]
+            futures = [client.submit(_solve_record, c, a, b, str(kind), leaves, tol, root, keep,
+                                     pure=False) for a, b, kind in games]
+            for i, rec in as_finished(client, futures, "Hypergammon MET build"):
+                records[keys[i]] = rec
+                yield keys[i], rec
                 if bar is not None:
                     bar.update()
 
@@ -677,9 +721,9 @@ def _assemble(c: int, n: int, tol: float, records: dict[str, Any]) -> MET:
     post = np.array([1.0 - leaves(1, m, ScoreState.POST_CRAWFORD) for m in range(1, n + 1)])
     rows = []
     for key, rec in sorted(records.items()):
-        a, b, kind = key.split(",")
-        if int(a) <= n and int(b) <= n:
-            rows.append({"away": (int(a), int(b)), "game": kind, "mwc": rec["mwc"],
+        first, second, game = key.split(",")
+        if int(first) <= n and int(second) <= n:
+            rows.append({"away": (int(first), int(second)), "game": game, "mwc": rec["mwc"],
                          "gammon_win": rec["gammons"][0], "gammon_lose": rec["gammons"][1],
                          "residual": rec["residual"], "sweeps": rec["sweeps"],
                          "seconds": rec["seconds"]})
@@ -725,6 +769,21 @@ def solve_score(
         lower scores are solved first: :func:`hyper_met`).
     tolerance, scheduler, store, progress :
         As :func:`hyper_met`.
+
+    Returns
+    -------
+    ScoreSolution
+
+    Raises
+    ------
+    InvalidScoreError
+        For a score beyond 25-away, or not a score.
+
+    Examples
+    --------
+    >>> sol = solve_score((2, 3), checkers=1, store=False)
+    >>> sol.kind, sol.residual <= sol.tolerance
+    ('normal', True)
     """
     a, b = away_score(away)
     if max(a, b) > MAX_LENGTH:
@@ -768,11 +827,18 @@ def cube_action(
     cube, owner :
         The cube (a power of two) and who holds it (``centre``: cube 1).
 
+    Returns
+    -------
+    HyperDecision
+
     Examples
     --------
+    One checker at 2-away/2-away: every win is a gammon and wins the match, so the cube
+    changes nothing and the roller plays on (his MWC is his chance to win the game):
+
     >>> d = cube_action("AACAAAAAAgAAAA", (2, 2), checkers=1, store=False)
-    >>> d.action.short, round(d.optimal, 4)
-    ('double/pass', ...)
+    >>> str(d.action), round(d.optimal, 4)
+    ('too good, pass', 0.6016)
     """
     from mathbg.rules.variations import hypergammon_position
 

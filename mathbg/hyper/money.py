@@ -39,11 +39,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from mathbg._validate import finite_float
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
-from mathbg.errors import InvalidParameterError
 from mathbg.hyper import _kernels as k
-from mathbg.hyper._iterate import run_sweeps
+from mathbg.hyper._iterate import as_store, check_tolerance, finish, run_sweeps
 from mathbg.hyper.space import HyperSpace, check_checkers, space
 from mathbg.hyper.store import Store, digest
 from mathbg.rules.cube import CubeOwner
@@ -54,7 +52,6 @@ __all__ = [
     "MoneyEquity",
     "MoneySolution",
     "OpeningEquity",
-    "finish",
     "solve_money",
 ]
 
@@ -181,7 +178,7 @@ class MoneySolution:
         --------
         >>> sol = solve_money(1, store=False)
         >>> round(sol.equity("AACAAAAAAgAAAA").cubeless, 6)  # 1 checker, the start
-        0.3...
+        0.452773
         """
         v, pos = self._row(position)
         probs = tuple(float(x) for x in v[5:10])
@@ -231,7 +228,7 @@ class MoneySolution:
         Examples
         --------
         >>> round(solve_money(1, store=False).opening().cubeless, 6)
-        0.3...
+        0.314256
         """
         sp = self.space
         i0 = sp.rank(Position.initial(f"hypergammon{self.checkers}").player)
@@ -263,30 +260,6 @@ class MoneySolution:
 def _identity(checkers: int, tolerance: float, beavers: bool, gnubg_dance: bool) -> dict[str, Any]:
     return {"kind": "money", "checkers": checkers, "tolerance": tolerance,
             "beavers": beavers, "gnubg_dance": gnubg_dance}
-
-
-def as_store(store: Store | str | os.PathLike[str] | bool | None) -> Store | None:
-    """A :class:`Store` from the ``store`` argument: None/True the default one, False
-    none, a path or a Store as given."""
-    if store is False:
-        return None
-    if store is None or store is True:
-        return Store()
-    return store if isinstance(store, Store) else Store(store)
-
-
-def check_tolerance(tolerance: Any) -> float:
-    """A tolerance in (0, 0.1].
-
-    Raises
-    ------
-    InvalidParameterError
-        Otherwise.
-    """
-    tol = finite_float(tolerance, "tolerance")
-    if not 0.0 < tol <= 0.1:
-        raise InvalidParameterError(f"tolerance must be in (0, 0.1], got {tolerance!r}")
-    return tol
 
 
 def solve_money(
@@ -331,7 +304,7 @@ def solve_money(
 
     Examples
     --------
-    >>> sol = solve_money(2, store=False)
+    >>> sol = solve_money(1, store=False)
     >>> sol.residual <= sol.tolerance
     True
     """
@@ -360,37 +333,11 @@ def solve_money(
             st.save(name + ".partial", {"values": values}, ident, {"residuals": done})
     residuals = run_sweeps(sweep, n, tolerance=tol, max_sweeps=max_sweeps, deltas=residuals,
                            progress=progress, desc=f"hypergammon{c} money",
-                           checkpoint=checkpoint, checkpoint_seconds=checkpoint_seconds)
+                           checkpoint=checkpoint, checkpoint_seconds=checkpoint_seconds,
+                           arrays=[values])
     if finish(st, name, {"values": values}, ident, {"residuals": residuals}, tol):
         values.setflags(write=False)
     return MoneySolution(c, values, tol, tuple(residuals), bool(beavers), bool(gnubg_dance))
-
-
-def finish(
-    st: Store | None,
-    name: str,
-    arrays: dict[str, NDArray[Any]],
-    ident: dict[str, Any],
-    meta: dict[str, Any],
-    tolerance: float,
-) -> bool:
-    """Store a finished solve (and drop its checkpoint); an unconverged one is kept as a
-    checkpoint, with a warning. Returns whether it converged."""
-    import warnings
-
-    from mathbg.errors import MathbgWarning
-
-    residual = meta["residuals"][-1]
-    if residual > tolerance:
-        if st is not None:
-            st.save(name + ".partial", arrays, ident, meta)
-        warnings.warn(f"{name}: stopped after {len(meta['residuals'])} sweeps with residual "
-                      f"{residual:.3g} > tolerance {tolerance:g}", MathbgWarning, stacklevel=3)
-        return False
-    if st is not None:
-        st.save(name, arrays, ident, meta)
-        st.remove(name + ".partial")
-    return True
 
 
 def _money_sweep(

@@ -45,10 +45,23 @@ CELLS = 25
 def check_checkers(checkers: Any) -> int:
     """A checker count of 1, 2 or 3.
 
+    Parameters
+    ----------
+    checkers : int
+
+    Returns
+    -------
+    int
+
     Raises
     ------
     InvalidParameterError
         For anything else (naming the value).
+
+    Examples
+    --------
+    >>> check_checkers(2)
+    2
     """
     if isinstance(checkers, bool) or not isinstance(checkers, int | np.integer):
         raise InvalidParameterError(

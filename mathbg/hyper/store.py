@@ -44,7 +44,17 @@ _FILES = frozenset({"header.json"})
 
 
 def default_root() -> Path:
-    """``cache_dir("hyper")``: where solutions go unless a store root is given."""
+    """``cache_dir("hyper")``: where solutions go unless a store root is given.
+
+    Returns
+    -------
+    pathlib.Path
+
+    Examples
+    --------
+    >>> default_root().name
+    'hyper'
+    """
     from mathbg._paths import cache_dir
 
     return cache_dir("hyper")
@@ -55,7 +65,22 @@ def _canonical(obj: Any) -> bytes:
 
 
 def digest(identity: dict[str, Any]) -> str:
-    """A short name-safe digest of an identity (16 hex digits)."""
+    """A short name-safe digest of an identity (16 hex digits).
+
+    Parameters
+    ----------
+    identity : dict
+        JSON-serialisable.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> len(digest({"kind": "money", "checkers": 3}))
+    16
+    """
     return hashlib.sha256(_canonical(identity)).hexdigest()[:16]
 
 

@@ -26,6 +26,8 @@ registered as ``nackgammon``, ``hypergammon1``, ``hypergammon2``, ``hypergammon3
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any, ClassVar
 
 from mathbg.errors import InvalidParameterError
@@ -166,6 +168,10 @@ def _nack_start() -> Position:
     return _start({24: 2, 23: 2, 13: 4, 8: 3, 6: 4}, Position)
 
 
+def _hyper_initial(checkers: int) -> Callable[[], Position]:
+    return partial(_hyper_start, checkers)
+
+
 def _hyper_plays(checkers: int) -> Any:
     cls = _CLASSES[checkers]
 
@@ -188,11 +194,10 @@ NACKGAMMON = RuleSet(name="nackgammon", initial=_nack_start, plays=_nack_plays)
 #: Hypergammon with 1, 2 or 3 checkers a side, by checker count.
 HYPERGAMMON: dict[int, RuleSet] = {
     n: RuleSet(
-        name=f"hypergammon{n}", initial=lambda n=n: _hyper_start(n), plays=_hyper_plays(n),
-        checkers=n,
+        name=f"hypergammon{n}", initial=_hyper_initial(n), plays=_hyper_plays(n), checkers=n
     )
     for n in HYPERGAMMON_CHECKERS
-}  # fmt: skip
+}
 
 #: The rule sets of this module by name.
 VARIATION_RULESETS: dict[str, RuleSet] = {
