@@ -317,43 +317,35 @@ def pair_plays(i: Any, j: Any, ptr: Any, cand: Any, opp: Any, out: Any, start: A
     return n
 
 
-@njit(cache=True, inline="always")
-def _cube(nd: Any, e: Any, beavers: Any) -> Any:
-    """The roller's value with access to the cube: no double ``nd``, or double and the
-    opponent's best answer (pass 1, take ``2 e``, beaver ``4 e``)."""
-    dt = 2.0 * e
-    if beavers and e < 0.0:
-        dt = 4.0 * e
-    if dt > 1.0:
-        dt = 1.0
-    return dt if dt > nd else nd
-
-
 @njit(cache=True)
 def money_pair(
-    i: Any, j: Any, T: Any, new: Any, best: Any, out: Any, start: Any, beavers: Any,
-    gnubg_dance: Any,
+    i: Any, j: Any, T: Any, row: Any, ms: Any, new: Any, out: Any, start: Any,
+    beavers: Any, gnubg_dance: Any,
 ) -> None:
     """The money values of pair (i, j) from its successors into ``new`` (see module docs);
-    ``out``/``start`` hold the pair's plays (:func:`pair_plays`)."""
-    for k in range(MONEY_VALUES):
-        new[k] = 0.0
+    ``out``/``start`` hold the pair's plays (:func:`pair_plays`); ``row[o]`` is a
+    contiguous copy of ``T[o, ms]`` (the pairs with roller ``ms``; ``ms = -1``: none).
+    (Scalars, not arrays, hold the running bests: LLVM keeps them in registers.)"""
+    s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = s8 = s9 = 0.0
     for r in range(21):
         w = ROLL_WEIGHTS[r]
         lo = start[r]
         hi = start[r + 1]
         if out[lo, 2] == -1 and gnubg_dance:
-            v = T[i, j]
-            for k in range(5):
-                new[k] -= w * v[k]
-            new[5] += w * (1.0 - v[5])
-            new[6] += w * v[8]
-            new[7] += w * v[9]
-            new[8] += w * v[6]
-            new[9] += w * v[7]
+            v = row[i] if j == ms else T[i, j]
+            s0 -= w * v[0]
+            s1 -= w * v[1]
+            s2 -= w * v[2]
+            s3 -= w * v[3]
+            s4 -= w * v[4]
+            s5 += w * (1.0 - v[5])
+            s6 += w * v[8]
+            s7 += w * v[9]
+            s8 += w * v[6]
+            s9 += w * v[7]
             continue
-        for k in range(5):
-            best[k] = -1e300
+        b0 = b1 = b2 = b3 = b4 = -1e300
+        p5 = p6 = p7 = p8 = p9 = 0.0
         arg = -1e300
         for t in range(lo, hi):
             kind = out[t, 2]
@@ -363,41 +355,55 @@ def money_pair(
                 centre = e0
                 jac = 1.0
                 opp = e0
+                q5 = 1.0
+                q6 = 1.0 if kind >= 2 else 0.0
+                q7 = 1.0 if kind >= 3 else 0.0
+                q8 = 0.0
+                q9 = 0.0
             else:
-                v = T[out[t, 1], out[t, 0]]
+                v = row[out[t, 1]] if out[t, 0] == ms else T[out[t, 1], out[t, 0]]
                 e0 = -v[0]
-                owned = -v[4]
-                centre = -_cube(v[2], v[4], beavers)
-                jac = -_cube(v[3], v[4], beavers)
-                opp = -_cube(v[1], v[4], beavers)
-            if e0 > best[0]:
-                best[0] = e0
+                e4 = v[4]
+                owned = -e4
+                dt = 4.0 * e4 if (beavers and e4 < 0.0) else 2.0 * e4
+                if dt > 1.0:
+                    dt = 1.0
+                centre = -max(v[2], dt)
+                jac = -max(v[3], dt)
+                opp = -max(v[1], dt)
+                q5 = 1.0 - v[5]
+                q6 = v[8]
+                q7 = v[9]
+                q8 = v[6]
+                q9 = v[7]
+            b0 = max(b0, e0)
             if e0 > arg + TIE:
                 arg = e0
-                if kind > 0:
-                    best[5] = 1.0
-                    best[6] = 1.0 if kind >= 2 else 0.0
-                    best[7] = 1.0 if kind >= 3 else 0.0
-                    best[8] = 0.0
-                    best[9] = 0.0
-                else:
-                    best[5] = 1.0 - v[5]
-                    best[6] = v[8]
-                    best[7] = v[9]
-                    best[8] = v[6]
-                    best[9] = v[7]
-            if owned > best[1]:
-                best[1] = owned
-            if centre > best[2]:
-                best[2] = centre
-            if jac > best[3]:
-                best[3] = jac
-            if opp > best[4]:
-                best[4] = opp
-        for k in range(MONEY_VALUES):
-            new[k] += w * best[k]
-    for k in range(MONEY_VALUES):
-        new[k] /= 36.0
+                p5, p6, p7, p8, p9 = q5, q6, q7, q8, q9
+            b1 = max(b1, owned)
+            b2 = max(b2, centre)
+            b3 = max(b3, jac)
+            b4 = max(b4, opp)
+        s0 += w * b0
+        s1 += w * b1
+        s2 += w * b2
+        s3 += w * b3
+        s4 += w * b4
+        s5 += w * p5
+        s6 += w * p6
+        s7 += w * p7
+        s8 += w * p8
+        s9 += w * p9
+    new[0] = s0 / 36.0
+    new[1] = s1 / 36.0
+    new[2] = s2 / 36.0
+    new[3] = s3 / 36.0
+    new[4] = s4 / 36.0
+    new[5] = s5 / 36.0
+    new[6] = s6 / 36.0
+    new[7] = s7 / 36.0
+    new[8] = s8 / 36.0
+    new[9] = s9 / 36.0
 
 
 @njit(cache=True, nogil=True)
@@ -406,73 +412,87 @@ def money_sweep(
 ) -> Any:
     """Update the pairs of shells ``m0 <= m < m1`` in place; return the largest change."""
     new = np.empty(MONEY_VALUES)
-    best = np.empty(MONEY_VALUES)
     out = np.empty((1024, 3), dtype=np.int64)
     start = np.empty(22, dtype=np.int64)
+    row = np.empty((T.shape[0], MONEY_VALUES))
     delta = 0.0
     for m in range(max(m0, 1), m1):
         for part in range(2):
             top = m if part == 0 else m + 1
+            ms = -1
+            if part == 1:  # the column part reads the pairs of roller m: copy them together
+                row[:, :] = T[:, m, :]
+                ms = m
             for x in range(1, top):
                 i = m if part == 0 else x
                 j = x if part == 0 else m
                 if opp[i, OCC] & (opp[j, BLOCK] | opp[j, BLOTS]):
                     continue
                 pair_plays(i, j, ptr, cand, opp, out, start)
-                money_pair(i, j, T, new, best, out, start, beavers, gnubg_dance)
+                money_pair(i, j, T, row, ms, new, out, start, beavers, gnubg_dance)
                 old = T[j, i]
                 for k in range(MONEY_VALUES):
                     d = abs(new[k] - old[k])
                     if d > delta:
                         delta = d
                     old[k] = new[k]
+                    if i == ms:
+                        row[j, k] = new[k]
     return delta
 
 
 @njit(cache=True)
 def match_pair(
-    i: Any, j: Any, P: Any, G: Any, out: Any, start: Any, win: Any, perm: Any,
-    can_double: Any, dbl: Any, nv: Any, ng: Any, best: Any, arg: Any, bg: Any, av: Any,
-    ag: Any,
+    i: Any, j: Any, P: Any, G: Any, row: Any, rowg: Any, ms: Any, out: Any, start: Any,
+    win: Any, perm: Any, can_double: Any, dbl: Any, nv: Any, ng: Any, av: Any, ag: Any,
 ) -> None:
     """The match values of pair (i, j): ``av[q]`` (after the roller's cube decision) and
     ``ag[q, :]`` (P(the roller wins, loses a gammon or more)) of every state ``q``.
 
     ``P[o, r, q] = A(r, o)[perm[q]]`` and ``G`` likewise: a play to ``(r, o)`` is worth
     ``1 - P[o, r, q]`` to the roller in state ``q``; a play that wins ``k`` points x cube
-    is worth ``win[q, k - 1]``.
+    is worth ``win[q, k - 1]``; ``row``/``rowg`` are contiguous copies of the pairs of
+    roller ``ms`` (as :func:`money_pair`). The work arrays are allocated here, so the
+    compiler knows they alias nothing (measured 1.5 times faster than passed-in ones).
     """
     S = win.shape[0]
+    best = np.empty(S)
+    arg = np.empty(S)
+    bg = np.empty((S, 2))
     for q in range(S):
         nv[q] = 0.0
         ng[q, 0] = 0.0
         ng[q, 1] = 0.0
     for r in range(21):
-        w = ROLL_WEIGHTS[r] / 36.0
         for q in range(S):
             best[q] = -1.0
             arg[q] = -1.0
         for t in range(start[r], start[r + 1]):
             kind = out[t, 2]
             if kind > 0:
-                gw = 1.0 if kind >= 2 else 0.0
+                c0 = 1.0 if kind >= 2 else 0.0
                 for q in range(S):
                     v = win[q, kind - 1]
                     best[q] = max(best[q], v)
                     if v > arg[q] + TIE:
                         arg[q] = v
-                        bg[q, 0] = gw
+                        bg[q, 0] = c0
                         bg[q, 1] = 0.0
+                continue
+            if out[t, 0] == ms:
+                src = row[out[t, 1]]
+                gsrc = rowg[out[t, 1]]
             else:
                 src = P[out[t, 1], out[t, 0]]
                 gsrc = G[out[t, 1], out[t, 0]]
-                for q in range(S):
-                    v = 1.0 - src[q]
-                    best[q] = max(best[q], v)
-                    if v > arg[q] + TIE:
-                        arg[q] = v
-                        bg[q, 0] = gsrc[q, 1]
-                        bg[q, 1] = gsrc[q, 0]
+            for q in range(S):
+                v = 1.0 - src[q]
+                best[q] = max(best[q], v)
+                if v > arg[q] + TIE:
+                    arg[q] = v
+                    bg[q, 0] = gsrc[q, 1]
+                    bg[q, 1] = gsrc[q, 0]
+        w = ROLL_WEIGHTS[r] / 36.0
         for q in range(S):
             nv[q] += w * best[q]
             ng[q, 0] += w * bg[q, 0]
@@ -508,25 +528,29 @@ def match_sweep(
     S = win.shape[0]
     nv = np.empty(S)
     ng = np.empty((S, 2))
-    best = np.empty(S)
-    arg = np.empty(S)
-    bg = np.empty((S, 2))
     av = np.empty(S)
     ag = np.empty((S, 2))
     out = np.empty((1024, 3), dtype=np.int64)
     start = np.empty(22, dtype=np.int64)
+    row = np.empty((P.shape[0], S))
+    rowg = np.empty((P.shape[0], S, 2), dtype=G.dtype)
     delta = 0.0
     for m in range(max(m0, 1), m1):
         for part in range(2):
             top = m if part == 0 else m + 1
+            ms = -1
+            if part == 1:  # the column part reads the pairs of roller m: copy them together
+                row[:, :] = P[:, m, :]
+                rowg[:, :, :] = G[:, m, :, :]
+                ms = m
             for x in range(1, top):
                 i = m if part == 0 else x
                 j = x if part == 0 else m
                 if opp[i, OCC] & (opp[j, BLOCK] | opp[j, BLOTS]):
                     continue
                 pair_plays(i, j, ptr, cand, opp, out, start)
-                match_pair(i, j, P, G, out, start, win, perm, can_double, dbl, nv, ng, best,
-                           arg, bg, av, ag)
+                match_pair(i, j, P, G, row, rowg, ms, out, start, win, perm, can_double, dbl,
+                           nv, ng, av, ag)
                 old = P[j, i]
                 gold = G[j, i]
                 for q in range(S):
@@ -537,6 +561,10 @@ def match_sweep(
                     old[q] = v
                     gold[q, 0] = ag[perm[q], 0]
                     gold[q, 1] = ag[perm[q], 1]
+                    if i == ms:
+                        row[j, q] = v
+                        rowg[j, q, 0] = gold[q, 0]
+                        rowg[j, q, 1] = gold[q, 1]
     return delta
 
 
@@ -549,14 +577,11 @@ def match_no_double(
     S = win.shape[0]
     nv = np.empty(S)
     ng = np.empty((S, 2))
-    best = np.empty(S)
-    arg = np.empty(S)
-    bg = np.empty((S, 2))
     av = np.empty(S)
     ag = np.empty((S, 2))
     out = np.empty((1024, 3), dtype=np.int64)
     start = np.empty(22, dtype=np.int64)
     pair_plays(i, j, ptr, cand, opp, out, start)
-    match_pair(i, j, P, G, out, start, win, perm, can_double, dbl, nv, ng, best, arg, bg, av,
-               ag)
+    match_pair(i, j, P, G, P[:1, 0], G[:1, 0], -1, out, start, win, perm, can_double, dbl, nv,
+               ng, av, ag)
     return nv, av, ng
