@@ -29,20 +29,68 @@ from typing import TYPE_CHECKING
 from mathbg._lazy import lazy_exports
 
 __all__ = [
+    "CubeEfficiency",
+    "GnubgHyper",
+    "HyperDecision",
     "HyperSpace",
+    "MoneyEquity",
     "MoneySolution",
+    "OpeningEquity",
+    "ScoreSolution",
+    "Store",
+    "cube_action",
+    "cube_efficiency",
+    "gammon_rates",
+    "hyper_met",
+    "met_model_errors",
+    "read_gnubg_hyper",
+    "solve_game",
     "solve_money",
+    "solve_score",
+    "write_gnubg_hyper",
 ]
 
 _LAZY = {
     "HyperSpace": "mathbg.hyper.space",
+    "Store": "mathbg.hyper.store",
     "MoneySolution": "mathbg.hyper.money",
+    "MoneyEquity": "mathbg.hyper.money",
+    "OpeningEquity": "mathbg.hyper.money",
     "solve_money": "mathbg.hyper.money",
+    "ScoreSolution": "mathbg.hyper.match",
+    "HyperDecision": "mathbg.hyper.match",
+    "solve_game": "mathbg.hyper.match",
+    "solve_score": "mathbg.hyper.match",
+    "cube_action": "mathbg.hyper.match",
+    "hyper_met": "mathbg.hyper.match",
+    "GnubgHyper": "mathbg.hyper.gnubg_hyper",
+    "read_gnubg_hyper": "mathbg.hyper.gnubg_hyper",
+    "write_gnubg_hyper": "mathbg.hyper.gnubg_hyper",
+    "CubeEfficiency": "mathbg.hyper.byproducts",
+    "cube_efficiency": "mathbg.hyper.byproducts",
+    "gammon_rates": "mathbg.hyper.byproducts",
+    "met_model_errors": "mathbg.hyper.byproducts",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mathbg.hyper.money import MoneySolution, solve_money
+    from mathbg.hyper.byproducts import (
+        CubeEfficiency,
+        cube_efficiency,
+        gammon_rates,
+        met_model_errors,
+    )
+    from mathbg.hyper.gnubg_hyper import GnubgHyper, read_gnubg_hyper, write_gnubg_hyper
+    from mathbg.hyper.match import (
+        HyperDecision,
+        ScoreSolution,
+        cube_action,
+        hyper_met,
+        solve_game,
+        solve_score,
+    )
+    from mathbg.hyper.money import MoneyEquity, MoneySolution, OpeningEquity, solve_money
     from mathbg.hyper.space import HyperSpace
+    from mathbg.hyper.store import Store
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())

@@ -67,6 +67,7 @@ __all__ = [
     "cube_action",
     "game_list",
     "hyper_met",
+    "solve_game",
     "solve_score",
 ]
 
