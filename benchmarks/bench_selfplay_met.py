@@ -81,7 +81,7 @@ def _warm() -> None:
     """Load what a batch needs (networks, cube theory) in a worker before timing."""
     import gnubg_nn
 
-    import mathbg.analysis.metplay
+    import mathbg.analysis.selfplay
     import mathbg.cube.cubeful  # noqa: F401
 
     gnubg_nn.probabilities([list(b) for b in BASELINE_BOARD], 0)

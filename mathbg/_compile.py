@@ -128,11 +128,11 @@ def compile_notice(
 
     watch = _Watch(label, stream, after)
     listener = _listener(watch)
-    event.register("numba:compile", listener)
+    event.register("numba:compile", listener)  # type: ignore[no-untyped-call]
     try:
         yield
     finally:
-        event.unregister("numba:compile", listener)
+        event.unregister("numba:compile", listener)  # type: ignore[no-untyped-call]
         if watch.timer is not None:
             watch.timer.cancel()
 
@@ -140,7 +140,7 @@ def compile_notice(
 def _listener(watch: _Watch) -> Any:
     from numba.core import event
 
-    class _Listener(event.Listener):  # type: ignore[misc]
+    class _Listener(event.Listener):
         def on_start(self, ev: Any) -> None:
             watch.on_start(ev)
 
@@ -159,7 +159,7 @@ def _register_global(after: float) -> None:
     from numba.core import event
 
     listener = _listener(_Watch(None, None, after))
-    event.register("numba:compile", listener)
+    event.register("numba:compile", listener)  # type: ignore[no-untyped-call]
     _GLOBAL.append(listener)
 
 
@@ -185,7 +185,7 @@ class _AfterImport:
                 return loader.create_module(spec)
 
             def exec_module(self, module: Any) -> None:
-                loader.exec_module(module)  # type: ignore[union-attr]
+                loader.exec_module(module)
                 while _AFTER_NUMBA:
                     _AFTER_NUMBA.pop(0)()
 
@@ -248,7 +248,7 @@ def _install_cache_locator() -> None:
     if any(getattr(c, "_mathbg", False) for c in impl._locator_classes):
         return
 
-    class MathbgCacheLocator(base):  # type: ignore[misc, valid-type]
+    class MathbgCacheLocator(base):  # type: ignore[misc]
         _mathbg = True
 
         def __init__(self, py_func: Any, py_file: str) -> None:

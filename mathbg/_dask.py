@@ -246,15 +246,17 @@ def dask_client(scheduler: str | None) -> Iterator[Any]:
         raise ConfigurationError(_INSTALL) from None
     if workers is not None:
         with (
-            distributed.LocalCluster(
+            distributed.LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=workers, threads_per_worker=1, dashboard_address=None
             ) as cluster,
-            distributed.Client(cluster) as client,
+            distributed.Client(cluster) as client,  # type: ignore[no-untyped-call]
         ):
             yield client
         return
     try:
-        client = distributed.Client(scheduler, timeout=CONNECT_SECONDS)
+        client = distributed.Client(  # type: ignore[no-untyped-call]
+            scheduler, timeout=CONNECT_SECONDS
+        )
     except (OSError, ValueError, TypeError) as exc:  # TimeoutError is an OSError; a
         # tls:// address without TLS settings is a TypeError or ValueError
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -22,10 +22,14 @@ The rules (the brief: "never delete or overwrite what mathbg did not write"):
   kind); the current directory, an ancestor of it, the home directory and ``/`` are
   never replaced either.
 - **Stale temporaries are cleaned.** A killed process cannot remove its temporary; the
-  next database write into the same directory removes every :data:`TMP_PREFIX` entry
-  whose pid is no longer alive (or that is older than :data:`STALE_SECONDS`), and a build
-  holding the target's lock removes every other temporary of that target (its writer is
-  gone even if the pid has been reused).
+  next write into the same directory (an output file or a database) removes every
+  temporary whose writer is gone: its name is exactly one :func:`tmp_name` gives, its
+  owner is the current user, and the pid in its name is no longer alive (or it is older
+  than :data:`STALE_SECONDS`); a build holding the target's lock removes every other
+  temporary of that target (its writer is gone even if the pid has been reused). Nothing
+  else is ever removed.
+- **Messages name the user's paths**, never a temporary's: a write that fails (a missing
+  directory, no permission) is reported for the target.
 - **Concurrent builds serialise.** :func:`build_lock` takes an exclusive ``flock`` on a
   lock file beside the target (removed when the build ends); a second builder waits,
   then finds the result.
@@ -206,6 +210,10 @@ def written_by_mathbg(path: PathLike) -> bool:
         return software is not None and software.startswith("mathbg ")
     if head.startswith(b"%PDF"):
         return bool(_PDF_CREATOR.search(head) or _PDF_CREATOR.search(tail))
+    if head.startswith(b"; written by mathbg "):  # a match file (.mat)
+        return True
+    if head.startswith(b"(;"):  # a match file (.sgf): the application property
+        return b"AP[mathbg:" in head
     text_head = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if text_head.startswith(b"["):  # an INI-style XG .met
         return bool(_XG_COMMENT.search(head))
@@ -230,6 +238,7 @@ def check_output(
     """Raise :class:`~mathbg.errors.TargetExistsError` now if :func:`output_file` would
     refuse ``target`` (to check every output of a command before writing any)."""
     _refuse(Path(target), what, force, is_ours)
+    _check_directory(Path(target), what)
 
 
 def _refuse(final: Path, what: str, force: bool, is_ours: Callable[[Path], bool]) -> None:
@@ -276,8 +285,13 @@ def output_file(
     """
     final = Path(target)
     _refuse(final, what, force, is_ours)
+    _check_directory(final, what)
+    clean_stale(final.parent)  # the temporaries of writers that are gone
     tmp = tmp_name(final)
-    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))  # umask applies
+    try:
+        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))  # umask applies
+    except OSError as exc:
+        raise _for_target(exc, tmp, final) from None
 
     def recheck() -> None:
         if final.is_dir():  # appeared while writing
@@ -306,6 +320,24 @@ def write_output(
         with open(tmp, "wb") as fh:
             fh.write(raw)
     return final
+
+
+def _check_directory(final: Path, what: str) -> None:
+    """Refuse a target whose directory does not exist (named as the user wrote it)."""
+    parent = final.parent
+    if not parent.is_dir():
+        from mathbg.errors import InvalidParameterError
+
+        why = "does not exist" if not parent.exists() else "is not a directory"
+        raise InvalidParameterError(f"{final}: cannot write the {what}: {parent} {why}")
+
+
+def _for_target(exc: OSError, tmp: Path, final: Path) -> OSError:
+    """``exc`` raised for the temporary ``tmp`` as raised for ``final`` (the user's
+    path); any other error as it is."""
+    if exc.filename is None or os.fspath(exc.filename) != os.fspath(tmp):
+        return exc
+    return type(exc)(exc.errno or 0, exc.strerror or str(exc), str(final))
 
 
 def never_ours(path: Path) -> bool:
@@ -409,10 +441,14 @@ def check_target(
 # ------------------------------------------------------------------------------ temporaries
 
 
+#: The name :func:`tmp_name` gives (and nothing else is a temporary of mathbg's).
+_TMP_NAME = re.compile(re.escape(TMP_PREFIX) + r"([0-9]{1,10})-[0-9a-f]{8}-(.+)", re.S)
+
+
 def _pid_of(name: str) -> int | None:
-    rest = name[len(TMP_PREFIX) :]
-    head = rest.split("-", 1)[0]
-    return int(head) if head.isdigit() else None
+    """The writer's pid of a temporary's name, None for a name mathbg does not give."""
+    m = _TMP_NAME.fullmatch(name)
+    return int(m.group(1)) if m else None
 
 
 def _alive(pid: int) -> bool:
@@ -440,12 +476,13 @@ def _remove(path: Path) -> None:
 
 
 def clean_stale(directory: PathLike, *, locked: str | None = None) -> list[Path]:
-    """Remove the :data:`TMP_PREFIX` entries in ``directory`` left by dead processes.
+    """Remove the temporaries in ``directory`` left by writers that are gone.
 
-    An entry is stale when the pid in its name is not alive, or when it is older than
-    :data:`STALE_SECONDS`; or, when the caller holds :func:`build_lock` of the target
-    named ``locked``, when it is a temporary of that target (whoever wrote it is gone,
-    even if its pid now belongs to another process). Returns the removed paths.
+    Only entries named as :func:`tmp_name` names them and owned by the current user are
+    considered. One is stale when the pid in its name is not alive, or when it is older
+    than :data:`STALE_SECONDS`; or, when the caller holds :func:`build_lock` of the
+    target named ``locked``, when it is a temporary of that target (whoever wrote it is
+    gone, even if its pid now belongs to another process). Returns the removed paths.
     """
     d = Path(directory)
     removed: list[Path] = []
@@ -454,18 +491,22 @@ def clean_stale(directory: PathLike, *, locked: str | None = None) -> list[Path]
     except OSError:
         return removed
     now = time.time()
+    uid = os.getuid() if hasattr(os, "getuid") else None
     for entry in entries:
-        if not entry.name.startswith(TMP_PREFIX):
-            continue
         pid = _pid_of(entry.name)
+        if pid is None:
+            continue  # not a name mathbg gives: never touched
         try:
-            age = now - entry.lstat().st_mtime
+            info = entry.lstat()
         except OSError:
             continue
+        if uid is not None and info.st_uid != uid:
+            continue  # another user's
+        age = now - info.st_mtime
         ours = locked is not None and entry.name.split("-", 4)[-1] == locked
         if ours and pid == os.getpid():
             ours = False  # this process's own temporary (another thread's write)
-        if pid is None or ours or not _alive(pid) or age > STALE_SECONDS:
+        if ours or not _alive(pid) or age > STALE_SECONDS:
             _remove(entry)
             removed.append(entry)
     return removed
@@ -585,6 +626,8 @@ def _install_on_success(
         if _is_space(exc):
             assert isinstance(exc, OSError)
             raise space_error(exc, final, f"writing the {what} {final}") from None
+        if isinstance(exc, OSError):
+            raise _for_target(exc, tmp, final) from None
         raise
 
 

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar, TypeAlias
 
 __all__ = [
     "SIGNIFICANT_DIGITS",
     "FrameMixin",
+    "JSONObject",
+    "JSONValue",
     "clean",
     "clean_number",
     "dumps",
@@ -31,6 +33,14 @@ __all__ = [
     "frame",
     "pct",
 ]
+
+#: A JSON value as a result's ``as_dict`` gives it (what :func:`dumps` writes).
+#: (Sequence and Mapping: covariant, so a ``list[float]`` or ``dict[str, float]`` is one.)
+JSONValue: TypeAlias = (
+    "bool | int | float | str | Sequence[JSONValue] | Mapping[str, JSONValue] | None"
+)
+#: A JSON document: the type of every result's ``as_dict``.
+JSONObject: TypeAlias = "dict[str, JSONValue]"
 
 #: Significant digits kept by default: every double has at least 15 exact ones.
 SIGNIFICANT_DIGITS = 15

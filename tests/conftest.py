@@ -29,6 +29,45 @@ sys.path.insert(0, str(Path(__file__).parent))
 from gnubg_peer import GnubgPeer, find_peer
 
 REQUIRE_GNUBG = os.environ.get("MATHBG_REQUIRE_GNUBG") == "1"
+#: MATHBG_REQUIRE_EXTRAS=1 (CI sets it): a test of an optional extra fails, not skips, when
+#: the extra is missing.
+REQUIRE_EXTRAS = os.environ.get("MATHBG_REQUIRE_EXTRAS") == "1"
+
+#: The optional extras of pyproject.toml and the modules each brings: a test marked
+#: ``@pytest.mark.extra("engine")`` (or several names) needs them.
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "engine": ("gnubg_nn",),
+    "dask": ("dask", "distributed", "fsspec"),
+    "docs": ("sphinx", "docutils", "myst_nb", "pydata_sphinx_theme"),
+    "notebooks": ("nbformat", "nbclient", "ipykernel"),
+}
+
+
+def missing_extras(names: tuple[str, ...]) -> list[str]:
+    """The extras among ``names`` with a module that cannot be found."""
+    import importlib.util
+
+    unknown = [n for n in names if n not in EXTRAS]
+    if unknown:
+        raise pytest.UsageError(f"unknown extra(s) {unknown}: tests/conftest.py EXTRAS knows "
+                                f"{sorted(EXTRAS)}")  # fmt: skip
+    return [n for n in names if any(importlib.util.find_spec(m) is None for m in EXTRAS[n])]
+
+
+@pytest.fixture(autouse=True)
+def _needs_extras(request: pytest.FixtureRequest) -> None:
+    """``@pytest.mark.extra(name, ...)``: skip without the extra (fail under
+    MATHBG_REQUIRE_EXTRAS=1)."""
+    names = tuple(n for m in request.node.iter_markers("extra") for n in m.args)
+    if request.node.get_closest_marker("dask") is not None:
+        names += ("dask",)
+    missing = missing_extras(names) if names else []
+    if missing:
+        need = " ".join(f"pip install 'mathbg[{n}]'" for n in missing)
+        if REQUIRE_EXTRAS:
+            pytest.fail(f"needs the {', '.join(missing)} extra ({need}); "
+                        "MATHBG_REQUIRE_EXTRAS=1 forbids skipping")  # fmt: skip
+        pytest.skip(f"needs the {', '.join(missing)} extra: {need}")
 
 
 @pytest.fixture(scope="session")

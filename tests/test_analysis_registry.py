@@ -98,6 +98,22 @@ def _engine_choices(command: list[str]) -> tuple[str, ...]:
     return tuple(action.choices or ())
 
 
+#: Every command with an --engine flag (a new command with one belongs here).
+ENGINE_COMMANDS = (["analyze"], ["audit"], ["corpus"], ["met"])
+
+
+def test_every_engine_flag_is_listed_here():
+    """The commands with an --engine flag are the ones this file checks."""
+    import argparse
+
+    from mathbg.cli import build_parser
+
+    (sub,) = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    found = [[name] for name, p in sub.choices.items()
+             if any("--engine" in a.option_strings for a in p._actions)]  # fmt: skip
+    assert sorted(found) == sorted(ENGINE_COMMANDS)
+
+
 def test_a_planted_engine_is_offered_by_every_command_that_evaluates():
     """Every --engine flag takes its choices from the registry, by capability."""
     register_engine("test-planted", lambda plies=0: GivenEvaluator([0.6, 0.1, 0.0, 0.1, 0.0]),
@@ -107,12 +123,79 @@ def test_a_planted_engine_is_offered_by_every_command_that_evaluates():
             assert "test-planted" in _engine_choices(command), command
         assert "given" in _engine_choices(["analyze"])
         assert "given" not in _engine_choices(["audit"])  # fixed chances judge no match
+        assert "test-planted" not in _engine_choices(["met"])  # it cannot play
     finally:
         unregister_engine("test-planted")
     assert "test-planted" not in _engine_choices(["audit"])
 
 
+def test_a_planted_engine_that_plays_is_offered_everywhere_and_plays_a_game(capsys):
+    """One registration: an engine that evaluates and plays (its player picks a legal play
+    with mathbg's own move generator) appears in every command's --engine choices and
+    plays a self-play table, from the API and from the command line."""
+    import numpy as np
+    from instant_engine import plant_legal
+
+    from mathbg.analysis import selfplay_met
+
+    plant_legal("test-legal")
+    try:
+        for command in ENGINE_COMMANDS:
+            assert "test-legal" in _engine_choices(command), command
+        assert "test-legal" in engines("play") and "test-legal" in engines("evaluate")
+        met = selfplay_met(2, games=30, batch_size=30, engine="test-legal", progress=False)
+        scores = met.frames["scores"]
+        # the Crawford game has no cube: whole games, played to the end by the planted player
+        assert scores["games"].tolist() == [30, 30]
+        assert scores.set_index("state").loc["crawford", "mean_rolls"] > 10
+        assert 0.0 <= met.pre[1, 0] <= 1.0 and np.isfinite(met.stderr[1, 0])
+        assert met.source.startswith("mathbg self-play, legal (fewest pips), 30 games")
+        assert main(["met", "--model", "selfplay", "--length", "2", "--games", "30",
+                     "--engine", "test-legal", "--format", "json"]) == 0  # fmt: skip
+        assert '"players": [{"engine": "test-legal"' in capsys.readouterr().out
+    finally:
+        unregister_engine("test-legal")
+    assert "test-legal" not in _engine_choices(["met"])
+
+
 def test_capabilities_are_checked():
     with pytest.raises(InvalidParameterError, match="capabilities"):
         register_engine("bad", GivenEvaluator, capabilities=("fly",))
+    with pytest.raises(InvalidParameterError, match="player factory"):
+        register_engine("bad", GivenEvaluator, capabilities=("evaluate", "play"))
+    with pytest.raises(InvalidParameterError, match="player options"):
+        register_engine("bad", None, capabilities=("play",), player=object,
+                        player_options=("speed",))  # fmt: skip
     assert "bad" not in engines()
+
+
+def test_players_come_from_the_registry():
+    from mathbg.analysis import get_player
+
+    assert engines("play")[:2] == ("exact", "gnubg-nn")
+    assert get_player("exact").own_cube
+    with pytest.raises(InvalidParameterError, match="does not play; choose one of exact"):
+        get_player("race")
+    with pytest.raises(InvalidParameterError, match="plies apply to gnubg-nn, not to exact"):
+        get_player("exact", plies=1)
+    with pytest.raises(UnknownEngineError):
+        get_player("nope")
+
+
+def test_a_player_only_engine_does_not_evaluate():
+    register_engine("test-mover", None, capabilities=("play",), player=lambda: None,
+                    player_options=())  # fmt: skip
+    try:
+        assert "test-mover" in engines("play") and "test-mover" not in engines("evaluate")
+        with pytest.raises(InvalidParameterError, match="does not evaluate positions"):
+            get_evaluator("test-mover")
+    finally:
+        unregister_engine("test-mover")
+
+
+def test_missing_player_names_the_extra(monkeypatch):
+    from mathbg.analysis import get_player
+
+    monkeypatch.setattr(evmod, "gnubg_nn_installed", lambda: False)
+    with pytest.raises(EngineNotAvailableError, match=r"pip install 'mathbg\[engine\]'"):
+        get_player("gnubg-nn", noise=0.1)

@@ -9,9 +9,9 @@ import pytest
 
 import mathbg.met as metmod
 from mathbg.analysis import analyze, analyze_many, position_matrix
-from mathbg.analysis.matrix import COLUMNS, MatrixRow
+from mathbg.analysis.matrix import COLUMNS, MatrixKeywords, MatrixOptions, MatrixRow
 from mathbg.cube.cubeful import cube_decision
-from mathbg.errors import UnknownTableError
+from mathbg.errors import InvalidParameterError, UnknownTableError
 
 START = "4HPwATDgc/ABMA"
 PROBS = (0.7, 0.2, 0.01, 0.05, 0.002)
@@ -38,9 +38,18 @@ def test_met_by_name_resolves_like_the_cube_functions() -> None:
         analyze(START, length=3, probabilities=PROBS, met="no-such-table")
 
 
-def test_explicit_keywords() -> None:
+def test_one_typed_options_object() -> None:
+    """The three entry points take one MatrixOptions (and its attributes as keywords, typed
+    by MatrixKeywords); an unknown keyword is refused naming the options."""
+    names = {f.name for f in dataclasses.fields(MatrixOptions)}
+    assert set(MatrixKeywords.__annotations__) == names
     for fn in (analyze, analyze_many, position_matrix):
-        kinds = {p.kind for p in inspect.signature(fn).parameters.values()}
-        assert inspect.Parameter.VAR_KEYWORD not in kinds, fn.__name__
-    with pytest.raises(TypeError):
-        analyze(START, length=3, probabilities=PROBS, options=1)  # type: ignore[call-arg]
+        params = inspect.signature(fn).parameters
+        assert "options" in params, fn.__name__
+        assert not names & set(params), fn.__name__  # no option spelled out twice
+    opts = MatrixOptions(length=3, probabilities=PROBS)
+    by_object, by_keywords = analyze(START, opts), analyze(START, length=3, probabilities=PROBS)
+    assert by_object.to_frame().equals(by_keywords.to_frame())
+    assert analyze(START, opts, length=5).length == 5  # keywords over the object
+    with pytest.raises(InvalidParameterError, match=r"unknown option.*the options are length"):
+        analyze(START, length=3, probabilities=PROBS, lenght=4)  # type: ignore[call-arg]

@@ -226,12 +226,15 @@ def _loads_by_name(path: Path) -> list[tuple[int, str]]:
 
 
 def test_no_module_imports_mathbg_by_name_outside_the_plugin_loaders() -> None:
+    """No import by name, and no string naming a mathbg module (the trick of a module name
+    kept in a constant and imported elsewhere), outside the loaders."""
     wrong = []
     for path in sorted((ROOT / "mathbg").rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
         if rel.startswith(LOADS_BY_NAME):
             continue
         wrong += [f"{rel}:{line} {call}" for line, call in _loads_by_name(path)]
+        wrong += [f"{rel}:{line} {text!r}" for line, text in _module_name_strings(path)]
     assert not wrong, "\n".join(wrong)
 
 
@@ -246,3 +249,55 @@ def test_the_import_by_name_check_catches_a_planted_import(tmp_path: Path) -> No
         encoding="utf-8",
     )
     assert [line for line, _ in _loads_by_name(planted)] == [3, 4]
+
+
+#: Where a string names a ``mathbg`` module on purpose: the loaders above, the lazy faces'
+#: ``_LAZY`` tables, and the compile notice's labels (matched against a kernel's module
+#: name, never imported).
+NAMES_ON_PURPOSE = {("mathbg/_compile.py", "_LABELS")}
+_MODULE_NAME = re.compile(r"mathbg(?:\.[A-Za-z_]\w*)+")
+
+
+def _module_name_strings(path: Path) -> list[tuple[int, str]]:
+    """String constants of ``path`` that name a ``mathbg`` module (docstrings, ``_LAZY``
+    tables and the tables of :data:`NAMES_ON_PURPOSE` aside)."""
+    rel = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            skip.add(id(body[0].value))  # a docstring
+        targets = node.targets if isinstance(node, ast.Assign) else (
+            [node.target] if isinstance(node, ast.AnnAssign) else [])
+        names = {t.id for t in targets if isinstance(t, ast.Name)}
+        if "_LAZY" in names or any((rel, n) in NAMES_ON_PURPOSE for n in names):
+            skip.update(id(v) for v in ast.walk(node))
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        and id(node) not in skip and _MODULE_NAME.fullmatch(node.value)
+    ]
+
+
+def test_the_rule_set_registry_names_only_its_providers() -> None:
+    """The registry loads the built-in rule sets by name, as plug-ins are loaded, and
+    nothing else: the match formats are imported plainly by the code that uses them."""
+    from mathbg.rules import registry
+
+    names = {text for _, text in _module_name_strings(ROOT / "mathbg/rules/registry.py")}
+    assert names == set(registry.PROVIDERS)
+    assert not hasattr(registry, "match_formats")
+    record = (ROOT / "mathbg/rules/record.py").read_text(encoding="utf-8")
+    imported = {target for _, target in _imports(ROOT / "mathbg/rules/record.py")}
+    assert not {t for t in imported if t.startswith("mathbg.rules.formats")}
+    assert "formats" not in re.sub(r'"""(?:.|\n)*?"""', "", record)  # the record knows none
+
+
+def test_the_module_name_check_catches_a_planted_name(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"
+    planted.write_text('"""mathbg.rules.formats in a docstring is fine."""\n'
+                       'FORMATS = "mathbg.rules.formats"\n'
+                       '_LAZY = {"x": "mathbg.rules.record"}\n', encoding="utf-8")
+    assert _module_name_strings(planted) == [(2, "mathbg.rules.formats")]

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import instant_engine  # noqa: F401 - registers the instant test engine
 import numpy as np
 import pytest
 
@@ -29,7 +30,8 @@ from mathbg.analysis import corpus_stats, selfplay_met
 pytestmark = [pytest.mark.slow, pytest.mark.dask]
 
 DATA = Path(__file__).parent / "data" / "matches"
-#: the first roller's chances of the instant test engine (as tests/test_metplay.py)
+#: the first roller's chances of the instant test engine (tests/instant_engine.py), as
+#: tests/test_selfplay_met.py
 INSTANT = "instant:0.55,0.2,0.02,0.15,0.01"
 #: seconds a run may take before the test calls it hung
 BOUND = 120.0

@@ -3,7 +3,10 @@
 - tests/conftest.py fails an unmarked test whose call phase spends more than the CPU budget
   (numba's compiling excluded); checked here on planted tests in a child pytest;
 - an optional extra (dask, gnubg-nn, Sphinx, ...) is never imported at a test module's top
-  level, and a test that needs one skips without it (``pytest.importorskip``).
+  level, and a test that needs one skips without it (``@pytest.mark.extra(name)``, which
+  fails instead under MATHBG_REQUIRE_EXTRAS=1, or ``pytest.importorskip``);
+- with only the test extra installed, the fast lane passes (CI runs it in a venv of its
+  own), the extras' tests skipped.
 """
 
 from __future__ import annotations
@@ -127,8 +130,10 @@ def _optional_imports(tree: ast.Module) -> list[tuple[int, str]]:
             and call.args
             and isinstance(call.args[0], ast.Constant)
         }
-        skipped = any("skip" in ast.unparse(d) or "needs_" in ast.unparse(d)
-                      for d in func.decorator_list)  # fmt: skip
+        skipped = any(
+            any(w in ast.unparse(d) for w in ("skip", "needs_", "mark.extra(", "mark.dask"))
+            for d in func.decorator_list
+        )
         for node in ast.walk(func):
             for name in sorted(imported(node) - guarded):
                 if not skipped:
@@ -186,3 +191,42 @@ def test_the_test_modules_import_without_the_optional_extras() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=900
     )
     assert run.returncode == 0 and run.stdout.strip() == "", run.stdout + run.stderr[-2000:]
+
+
+EXTRA_PLANTED = '''
+import pytest
+
+
+@pytest.mark.extra("engine")
+def test_needs_an_extra_that_is_missing():
+    pass
+'''
+
+
+@pytest.mark.slow  # two child pytest runs
+@pytest.mark.parametrize(("require", "outcome"), [("0", "1 skipped"), ("1", "1 error")])
+def test_a_missing_extra_skips_or_fails_under_require_extras(tmp_path, require, outcome):
+    """The extra marker skips a test whose extra is missing, and fails it under
+    MATHBG_REQUIRE_EXTRAS=1 (as CI sets)."""
+    (tmp_path / "test_planted.py").write_text(EXTRA_PLANTED, encoding="utf-8")
+    (tmp_path / "conftest.py").write_text(
+        (TESTS / "conftest.py").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (tmp_path / "gnubg_peer.py").write_text(
+        (TESTS / "gnubg_peer.py").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    hide = tmp_path / "sitecustomize.py"  # gnubg_nn hidden from the child
+    hide.write_text(
+        "import importlib.util, sys\n"
+        "_find = importlib.util.find_spec\n"
+        "importlib.util.find_spec = lambda n, p=None: None if n == 'gnubg_nn' else _find(n, p)\n",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "MATHBG_REQUIRE_EXTRAS": require,
+           "PYTHONPATH": f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:nbmake",
+         str(tmp_path / "test_planted.py")],
+        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300,
+    )  # fmt: skip
+    assert outcome in run.stdout, run.stdout[-2000:]

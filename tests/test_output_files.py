@@ -293,3 +293,21 @@ def test_cli_analyze_csv_refuses_foreign_file(tmp_path, capsys):
     assert code == 0, err
     assert out.read_text().startswith("position") or "," in out.read_text()
     assert not _temporaries(tmp_path)
+
+
+def test_match_files_mathbg_wrote_are_recognised(tmp_path):
+    """One written_by_mathbg for every kind of file: mathbg's .mat and .sgf files are its
+    own; a match file someone else wrote is not."""
+    from mathbg._files import written_by_mathbg
+    from mathbg.rules.formats import write_match
+    from mathbg.rules.formats.example import example_match
+
+    record = example_match()
+    for ext in ("mat", "sgf"):
+        ours = write_match(record, tmp_path / f"ours.{ext}")
+        assert written_by_mathbg(ours), ext
+    (tmp_path / "theirs.mat").write_text(" 5 point match\n\n Game 1\n", encoding="utf-8")
+    gnubg_sgf = "(;FF[4]GM[6]AP[GNU Backgammon:1.07.001])"
+    (tmp_path / "theirs.sgf").write_text(gnubg_sgf, encoding="utf-8")
+    assert not written_by_mathbg(tmp_path / "theirs.mat")
+    assert not written_by_mathbg(tmp_path / "theirs.sgf")

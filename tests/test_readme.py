@@ -99,6 +99,40 @@ def test_second_command_runs_exactly_what_ci_runs() -> None:
     assert "set -euo pipefail" in script  # any failure fails CI
 
 
+def test_ci_installs_what_a_newcomer_gets_and_readme_names_the_versions() -> None:
+    """CI makes a fresh venv (newest allowed versions, nothing borrowed from the running
+    interpreter), prints what pip resolved, and README quotes the versions CI tested."""
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    venv = re.search(r'^"\$BASE_PY" -m venv "\$CI_DIR/venv"$', script, re.M)
+    install = script.index("-e '.[test,")
+    assert venv and venv.end() < install
+    assert "resolved versions" in script[install:]
+    for name in ("run", "dask_oldest.sh", "test_only.sh", "wheel_check.sh"):
+        text = (ROOT / ".ci" / name).read_text(encoding="utf-8")
+        lines = [ln for ln in text.splitlines() if " -m venv " in ln and not ln.startswith("#")]
+        assert lines and not any("--system-site-packages" in ln for ln in lines), name
+    oldest = (ROOT / ".ci" / "dask_oldest.sh").read_text(encoding="utf-8")
+    assert '"pytest>=8,<9"' in oldest
+    quickstart = _section(README.read_text(encoding="utf-8"), "Quickstart")
+    tested = re.search(r"Versions CI last tested[^:]*: (.*?)\n\n", quickstart, re.S)
+    assert tested, "README must say which versions CI tested"
+    for name in ("CPython 3.11", "numpy", "numba", "pytest", "hypothesis", "numpydoc", "dask"):
+        assert name in tested.group(1), name
+
+
+_NUMBERS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+            "fourteen fifteen sixteen").split()  # fmt: skip
+
+
+def test_the_notebook_table_lists_every_shipped_notebook() -> None:
+    section = _section(README.read_text(encoding="utf-8"), "Notebooks")
+    shipped = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
+    listed = re.findall(r"^\| `(\d\d_\w+)` \|", section, re.M)
+    assert listed == shipped
+    count = re.match(r"\s*(\w+) short tutorials", section)
+    assert count and count.group(1).lower() == _NUMBERS[len(shipped)], count
+
+
 def _copy_repo(dest: Path) -> Path:
     """The working tree without VCS data, caches and generated databases."""
 

@@ -123,3 +123,18 @@ def test_post_crawford_doubling_happens():
             if m.post_crawford and result.cube > 1:
                 seen = True
     assert seen
+
+
+def test_may_double_reads_the_cube_owners_words():
+    """rules.match sits below rules.cube: it reads CubeOwner's words, the same three."""
+    from mathbg.rules import match
+    from mathbg.rules.cube import CubeOwner
+
+    assert match._OWNERS == tuple(o.value for o in CubeOwner)
+    assert match.may_double((3, 3), 1, CubeOwner.PLAYER) and match.may_double((3, 3), 1, "Centre")
+    import pytest
+
+    from mathbg.errors import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match="cube owner"):
+        match.may_double((3, 3), 1, "roller")

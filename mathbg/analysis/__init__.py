@@ -10,8 +10,9 @@
   (``pip install 'mathbg[engine]'``).
 - :mod:`mathbg.analysis.gnubg_program`: the GNU Backgammon program in one subprocess
   (its evaluation and its own cubeful decisions).
-- :mod:`mathbg.analysis.metplay`: :func:`selfplay_met`, a match equity table measured by
-  self-play at every score with error bars (locally or on a Dask cluster).
+- :mod:`mathbg.analysis.selfplay`: :func:`selfplay_met`, a match equity table measured by
+  self-play at every score with error bars (locally or on a Dask cluster), by any engine
+  that plays (:func:`get_player`).
 - :mod:`mathbg.analysis.match_audit`: :func:`audit`: every cube decision of a real match
   judged at its score (errors in EMG and MWC, gnubg's categories, a second MET);
   :mod:`mathbg.analysis.corpus`: :func:`corpus_stats`: a collection's rates by score.
@@ -37,6 +38,8 @@ _LAZY = {
     "engines": "mathbg.analysis.registry",
     "register_engine": "mathbg.analysis.registry",
     "get_evaluator": "mathbg.analysis.registry",
+    "get_player": "mathbg.analysis.registry",
+    "Player": "mathbg.analysis.base",
     "Evaluation": "mathbg.analysis.evaluation",
     "Evaluator": "mathbg.analysis.evaluation",
     "position_class": "mathbg.analysis.evaluation",
@@ -44,8 +47,9 @@ _LAZY = {
     "analyze": "mathbg.analysis.matrix",
     "analyze_many": "mathbg.analysis.matrix",
     "position_matrix": "mathbg.analysis.matrix",
-    "PlayerSpec": "mathbg.analysis.metplay",
-    "selfplay_met": "mathbg.analysis.metplay",
+    "PlayerSpec": "mathbg.analysis.selfplay",
+    "SelfPlayOptions": "mathbg.analysis.selfplay",
+    "selfplay_met": "mathbg.analysis.selfplay",
     "AuditResult": "mathbg.analysis.match_audit",
     "audit": "mathbg.analysis.match_audit",
     "CorpusStats": "mathbg.analysis.corpus",
@@ -59,9 +63,9 @@ _SUBMODULES = {
     "gnubg_program",
     "match_audit",
     "matrix",
-    "metplay",
     "registry",
     "sample",
+    "selfplay",
 }
 __all__ = [
     "ENGINES",
@@ -71,8 +75,10 @@ __all__ = [
     "EngineSpec",
     "Evaluation",
     "Evaluator",
+    "Player",
     "PlayerSpec",
     "PositionAnalysis",
+    "SelfPlayOptions",
     "UnknownEngineError",
     "analyze",
     "analyze_many",
@@ -81,6 +87,7 @@ __all__ = [
     "engine_help",
     "engines",
     "get_evaluator",
+    "get_player",
     "position_class",
     "position_matrix",
     "register_engine",
@@ -88,11 +95,11 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.analysis.base import Player
     from mathbg.analysis.corpus import CorpusStats, corpus_stats
     from mathbg.analysis.evaluation import Evaluation, Evaluator, position_class
     from mathbg.analysis.match_audit import AuditResult, audit
     from mathbg.analysis.matrix import PositionAnalysis, analyze, analyze_many, position_matrix
-    from mathbg.analysis.metplay import PlayerSpec, selfplay_met
     from mathbg.analysis.registry import (
         ENGINES,
         EngineNotAvailableError,
@@ -101,7 +108,9 @@ if TYPE_CHECKING:  # pragma: no cover
         engine_help,
         engines,
         get_evaluator,
+        get_player,
         register_engine,
     )
+    from mathbg.analysis.selfplay import PlayerSpec, SelfPlayOptions, selfplay_met
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals(), _SUBMODULES)

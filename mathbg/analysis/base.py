@@ -1,8 +1,11 @@
-"""The evaluation interface shared by every engine of :mod:`mathbg.analysis`.
+"""The interfaces shared by every engine of :mod:`mathbg.analysis`.
 
-:class:`Evaluation` (cubeless probabilities with the engine's name and plies, the position
-class and gnubg 1.07's 0-ply cube life for it), the :class:`Evaluator` protocol, the
-position checks and classes, and :class:`EngineNotAvailableError`. The engines themselves
+An engine *evaluates* (:class:`Evaluator`: positions -> :class:`Evaluation`, cubeless
+probabilities with the engine's name and plies, the position class and gnubg 1.07's 0-ply
+cube life for it) and/or *plays* (:class:`Player`: the play for a board and a roll, and the
+cubeless chances the cube decisions read); the registry (:mod:`mathbg.analysis.registry`)
+hands out both. Also the position checks and classes, and :class:`EngineNotAvailableError`.
+The engines themselves
 live in :mod:`~mathbg.analysis.evaluation` (exact, race, given, auto),
 :mod:`~mathbg.analysis.gnubg_nn` and :mod:`~mathbg.analysis.gnubg_program`.
 
@@ -14,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -30,9 +33,12 @@ __all__ = [
     "TWO_SIDED_CHECKERS",
     "TWO_SIDED_POINTS",
     "BatchEvaluator",
+    "Board",
     "EngineNotAvailableError",
     "Evaluation",
     "Evaluator",
+    "GameEnd",
+    "Player",
     "as_position",
     "check_probabilities",
     "match_list",
@@ -349,3 +355,81 @@ class BatchEvaluator:
         self, positions: Sequence[Position], matches: Sequence[MatchState | None] | None = None
     ) -> list[Evaluation]:
         raise NotImplementedError  # pragma: no cover
+
+
+# ----------------------------------------------------------------------------- players
+
+#: A board as the players see it: gnubg's ``TanBoard`` (:attr:`Position.board
+#: <mathbg.rules.board.BasePosition.board>`), two rows of 25 counts, row 0 the side not on
+#: roll and row 1 the side on roll, each in its own numbering with the bar last.
+Board = Sequence[Sequence[int]]
+
+
+class GameEnd(NamedTuple):
+    """A play that ended the game: did the side that played win, and how.
+
+    Attributes
+    ----------
+    mover_wins : bool
+        The player who played (the side on roll before the play) won.
+    result : int
+        1 single, 2 gammon, 3 backgammon (times the cube).
+    """
+
+    mover_wins: bool
+    result: int
+
+
+@runtime_checkable
+class Player(Protocol):
+    """Anything that plays backgammon: the ``play`` capability of an engine.
+
+    The self-play tables and the rollouts obtain players from the registry
+    (:func:`mathbg.analysis.registry.get_player`) and drive them through these methods;
+    the cube decisions are mathbg's (its cube theory reads :meth:`chances` and
+    :meth:`cube_life`), unless the player decides its own cube (``own_cube``: the exact
+    bearoff solver, which plays its own games).
+
+    Attributes
+    ----------
+    name : str
+        The engine's name.
+    label : str
+        How a table's source names the player (e.g. ``"gnubg-nn 0-ply"``).
+    own_cube : bool
+        The player takes its own cube decisions with its checker play (its games are the
+        engine's own, not the board loop's).
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def own_cube(self) -> bool: ...
+
+    def chances(self, board: Board) -> tuple[float, float, float, float, float]:
+        """The side on roll's cubeless chances (gnubg's five outputs, cumulative gammons),
+        each within its bounds."""
+        ...
+
+    def cube_life(self, board: Board) -> float:
+        """The cube life x the 0-ply cubeless -> cubeful step uses for this board."""
+        ...
+
+    def play(
+        self, board: Board, d1: int, d2: int, u: float, noise: np.random.Generator
+    ) -> Board | GameEnd:
+        """The play for the roll ``d1, d2``: the board after it seen by the next side on
+        roll (rows exchanged), or :class:`GameEnd` when the play ends the game. ``u`` is a
+        uniform number drawn for this turn and ``noise`` a stream of its own, for players
+        that draw (the dice never see either)."""
+        ...
+
+    def roll_equities(self, board: Board) -> tuple[float, ...] | None:
+        """The side on roll's 0-ply cubeless equity after its play for each of the 21 rolls
+        (:data:`mathbg.rules.dice.ROLLS` order) and their dice-weighted mean last, or None
+        when the player does not measure the luck of a roll."""
+        ...

@@ -218,7 +218,8 @@ def file_stats(
     >>> file_stats("no-such-file.mat")["error"]
     'no-such-file.mat: cannot read: ...'
     """
-    from mathbg.rules.record import MatchRecord, read_match
+    from mathbg.rules.formats import read_match
+    from mathbg.rules.record import MatchRecord
 
     name = str(getattr(path, "source", None) or path) if isinstance(path, MatchRecord) \
         else str(path)  # fmt: skip

@@ -46,9 +46,11 @@ from mathbg.analysis.base import (
     TWO_SIDED_CHECKERS,
     TWO_SIDED_POINTS,
     BatchEvaluator,
+    Board,
     EngineNotAvailableError,
     Evaluation,
     Evaluator,
+    GameEnd,
     as_position,
     check_probabilities,
     match_list,
@@ -56,8 +58,11 @@ from mathbg.analysis.base import (
     top_point,
 )
 from mathbg.cube.life import BEAROFF_CUBE_LIFE, cube_life
+from mathbg.errors import InvalidParameterError
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
     from mathbg.cube.decisions import CubeDecision
     from mathbg.met.table import MET
     from mathbg.rules.cube import CubeOwner
@@ -70,6 +75,7 @@ __all__ = [
     "Evaluation",
     "Evaluator",
     "ExactEvaluator",
+    "ExactPlayer",
     "GivenEvaluator",
     "RaceEvaluator",
     "as_position",
@@ -177,6 +183,38 @@ class ExactEvaluator(_Base):
             checkers=checkers,
             disk_cache=disk_cache,
         )
+
+
+class ExactPlayer:
+    """The exact match bearoff solver as a player: checker play *and* cube decisions from
+    :func:`mathbg.bearoff.exact.match.solve_game` under the table being built, in bearoff
+    races of up to 6 points and 14 checkers a side (``own_cube``: it plays its own games,
+    the self-play tables' ``exact`` engine, only against itself and from a bearoff
+    ``start``). The board methods of :class:`~mathbg.analysis.base.Player` do not apply."""
+
+    name = "exact"
+    label = "exact"
+    own_cube = True
+
+    def _refuse(self) -> InvalidParameterError:
+        return InvalidParameterError(
+            "the exact engine plays its own bearoff games (checkers and cube from the exact "
+            "solver): it is no board player"
+        )
+
+    def chances(self, board: Board) -> tuple[float, float, float, float, float]:
+        raise self._refuse()
+
+    def cube_life(self, board: Board) -> float:
+        raise self._refuse()
+
+    def play(
+        self, board: Board, d1: int, d2: int, u: float, noise: np.random.Generator
+    ) -> Board | GameEnd:
+        raise self._refuse()
+
+    def roll_equities(self, board: Board) -> tuple[float, ...] | None:
+        return None
 
 
 class RaceEvaluator(_Base):

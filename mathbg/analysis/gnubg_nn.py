@@ -40,30 +40,49 @@ is not gnubg 1.07.001: the differential tests against gnubg use the ``gnubg`` en
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from mathbg.analysis.base import (
     BatchEvaluator,
+    Board,
     EngineNotAvailableError,
     Evaluation,
+    GameEnd,
     check_probabilities,
     position_class,
 )
-from mathbg.cube.life import cube_life
+from mathbg.cube.life import CONTACT_CUBE_LIFE, cube_life
 from mathbg.errors import InvalidParameterError
+from mathbg.rules.dice import ROLLS, WEIGHTS
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.match import MatchState
     from mathbg.rules.position import Position
 
-__all__ = ["MAX_PLIES", "GnubgNNEvaluator", "board_of", "nn_probabilities"]
+__all__ = [
+    "MAX_NOISE",
+    "MAX_PLIES",
+    "GnubgNNEvaluator",
+    "GnubgNNPlayer",
+    "board_of",
+    "nn_probabilities",
+    "noisy_move",
+    "sane_probabilities",
+]
 
 #: Deepest search ``gnubg_nn.probabilities`` accepts.
 MAX_PLIES = 4
+#: Largest noise a noisy player takes (cubeless equity, points a game).
+MAX_NOISE = 10.0
 
 
 def _module() -> Any:
+    """The ``gnubg_nn`` module (:class:`EngineNotAvailableError` naming the extra without it)."""
     try:
         import gnubg_nn  # type: ignore[import-untyped]
     except ImportError:
@@ -153,3 +172,203 @@ class GnubgNNEvaluator(BatchEvaluator):
             out.append(Evaluation(check_probabilities(probs), self.name, self.plies, klass,
                                   life, method="gnubg-nn networks"))  # fmt: skip
         return out
+
+
+# ----------------------------------------------------------------------------- the player
+
+
+def sane_probabilities(probs: Sequence[float]) -> tuple[float, float, float, float, float]:
+    """gnubg-nn's five outputs made consistent (as gnubg's own sanity check does).
+
+    The network's float32 outputs can break ``0 <= WB <= WG <= W <= 1``, ``0 <= LB <= LG
+    <= 1 - W`` by a little in rare positions; each is clipped into its bounds (consistent
+    chances are returned unchanged).
+
+    Parameters
+    ----------
+    probs : sequence of 5 floats
+        ``W, WG, WB, LG, LB`` as the network gives them.
+
+    Returns
+    -------
+    tuple of 5 floats
+        The same, each clipped into its bounds.
+
+    Examples
+    --------
+    >>> sane_probabilities([0.97, 0.9800001, 0.01, 0.0300002, -1e-7])
+    (0.97, 0.97, 0.01, 0.030000000000000027, 0.0)
+    """
+    w = min(max(float(probs[0]), 0.0), 1.0)
+    wg = min(max(float(probs[1]), 0.0), w)
+    wb = min(max(float(probs[2]), 0.0), wg)
+    lg = min(max(float(probs[3]), 0.0), 1.0 - w)
+    lb = min(max(float(probs[4]), 0.0), lg)
+    return w, wg, wb, lg, lb
+
+
+def noisy_move(
+    nn: Any, board: Board, d1: int, d2: int, plies: int, sigma: float, rng: np.random.Generator
+) -> str:
+    """The position key of a noisy player's play (gnubg-nn's candidates, equity + noise).
+
+    Each candidate play gnubg-nn lists (at ``plies``) gets ``sigma * N(0, 1)`` added to
+    its cubeless equity; the largest wins (the first of equals, as gnubg-nn's own order).
+    One normal is drawn per candidate of a roll with a choice. ``sigma = 0`` is
+    ``best_move``'s play.
+
+    Parameters
+    ----------
+    nn : module
+        ``gnubg_nn``.
+    board : pair of 25-tuples
+        gnubg-nn's board (side not on roll, side on roll).
+    d1, d2 : int
+        The dice.
+    plies : int
+        The evaluation depth.
+    sigma : float
+        The noise's standard deviation.
+    rng : numpy.random.Generator
+        The noise stream.
+
+    Returns
+    -------
+    str
+        The key of the position after the play (``board_from_position_key`` reads it).
+
+    Examples
+    --------
+    A stand-in for gnubg-nn with two candidate plays, of equities 0.10 and 0.12: without
+    noise the better one; with a noise far larger than their difference, either.
+
+    >>> class Net:
+    ...     @staticmethod
+    ...     def best_move(board, d1, d2, n, b, list):
+    ...         return None, "B", [("A", 0, 0, 0.10), ("B", 0, 0, 0.12)]
+    >>> rng = np.random.default_rng(1)
+    >>> noisy_move(Net, None, 3, 1, 0, 0.0, rng)
+    'B'
+    >>> sorted({noisy_move(Net, None, 3, 1, 0, 1.0, rng) for _ in range(50)})
+    ['A', 'B']
+    """
+    _, key, cands = nn.best_move(board, d1, d2, n=plies, b=1, list=1)
+    if len(cands) < 2:
+        return str(key)
+    eq = np.array([c[3] for c in cands]) + sigma * rng.standard_normal(len(cands))
+    return str(cands[int(np.argmax(eq))][0])
+
+
+_ROLL_WEIGHTS = np.array([float(w) for w in WEIGHTS]) / 36.0
+
+
+@lru_cache(maxsize=65536)
+def _roll_equities(board: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[float, ...]:
+    nn = _module()
+    eqs = []
+    for d1, d2 in ROLLS:
+        _, key, cands = nn.best_move(board, d1, d2, n=0, b=1, list=1)
+        if cands:
+            eqs.append(float(cands[0][3]))
+        else:  # no legal play: the opponent's 0-ply cubeless equity, negated
+            w, wg, wb, lg, lb = nn.probabilities(nn.board_from_position_key(key), 0)
+            eqs.append(-(2 * w - 1 + wg + wb - lg - lb))
+    return (*eqs, float(np.dot(_ROLL_WEIGHTS, eqs)))
+
+
+class GnubgNNPlayer:
+    """gnubg's networks playing: ``best_move`` at ``plies``, optionally a noisy player.
+
+    ``noise`` makes a weaker player as gnubg's noisy players are made: Gaussian noise of
+    this standard deviation (cubeless equity, in points a game) is added to each candidate
+    play's equity before the best is chosen (:func:`noisy_move`), drawn from the stream the
+    caller gives (the dice are untouched, so ``noise=0`` is the plain player bit for bit).
+    The cube decisions read :meth:`chances` at ``plies`` (noise-free) and gnubg 1.07's
+    0-ply cube life of the board's class.
+
+    Parameters
+    ----------
+    plies : int
+        Search depth, 0..:data:`MAX_PLIES`.
+    noise : float
+        The noise's standard deviation, 0..:data:`MAX_NOISE`.
+
+    Raises
+    ------
+    InvalidParameterError
+        For plies or noise out of range.
+    EngineNotAvailableError
+        When the ``gnubg-nn`` package is not installed.
+    """
+
+    name = "gnubg-nn"
+    own_cube = False
+
+    def __init__(self, plies: int = 0, noise: float = 0.0) -> None:
+        if isinstance(plies, bool) or not isinstance(plies, int) or plies < 0:
+            raise InvalidParameterError(f"plies must be a non-negative integer, got {plies!r}")
+        if plies > MAX_PLIES:
+            raise InvalidParameterError(f"gnubg-nn offers plies 0..{MAX_PLIES}, got {plies}")
+        if (
+            isinstance(noise, bool)
+            or not isinstance(noise, int | float)
+            or not math.isfinite(noise)
+            or not 0 <= noise <= MAX_NOISE
+        ):
+            raise InvalidParameterError(
+                f"noise must be a number in 0..{MAX_NOISE:g}, got {noise!r}"
+            )
+        self.plies = plies
+        self.noise = float(noise)
+        self._nn = _module()
+
+    @property
+    def label(self) -> str:
+        """``gnubg-nn K-ply`` (and the noise)."""
+        extra = f", noise {self.noise:g}" if self.noise else ""
+        return f"gnubg-nn {self.plies}-ply{extra}"
+
+    def __getstate__(self) -> dict[str, Any]:  # the module is not pickled (Dask workers)
+        return {"plies": self.plies, "noise": self.noise}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.plies, self.noise = state["plies"], state["noise"]
+        self._nn = _module()
+
+    def chances(self, board: Board) -> tuple[float, float, float, float, float]:
+        """The network's chances at ``plies`` (:func:`sane_probabilities`)."""
+        return sane_probabilities(self._nn.probabilities(board, self.plies))
+
+    def cube_life(self, board: Board) -> float:
+        """gnubg 1.07's 0-ply cube life of the board's class (gnubg-nn's classifier)."""
+        nn = self._nn
+        klass = int(nn.classify([list(board[0]), list(board[1])]))
+        if klass in (nn.c_contact, nn.c_crashed):
+            return CONTACT_CUBE_LIFE
+        if klass == nn.c_race:
+            pips = sum((i + 1) * c for i, c in enumerate(board[1]))
+            return float(cube_life("race", pips))
+        return cube_life("bearoff")
+
+    def play(
+        self, board: Board, d1: int, d2: int, u: float, noise: np.random.Generator
+    ) -> Board | GameEnd:
+        """gnubg-nn's play (noisy with ``noise``); the next roller's board or the end."""
+        nn = self._nn
+        if self.noise:
+            key = noisy_move(nn, board, d1, d2, self.plies, self.noise, noise)
+        else:
+            _, key = nn.best_move(board, d1, d2, n=self.plies, b=1)
+        after = nn.board_from_position_key(key)  # (mover, other): the next roller's view
+        if any(after[0]):
+            return after  # type: ignore[no-any-return]
+        other = after[1]
+        if sum(other) == 15:
+            return GameEnd(True, 3 if any(other[18:]) else 2)
+        return GameEnd(True, 1)
+
+    def roll_equities(self, board: Board) -> tuple[float, ...]:
+        """The roller's 0-ply cubeless equity after gnubg-nn's best play for each of the 21
+        rolls, and their dice-weighted mean last (cached: the first turns' positions
+        repeat)."""
+        return _roll_equities((tuple(board[0]), tuple(board[1])))

@@ -488,7 +488,8 @@ class AuditResult(FrameMixin):
 
 
 def _load(record_or_path: Any) -> MatchRecord:
-    from mathbg.rules.record import MatchRecord, read_match
+    from mathbg.rules.formats import read_match
+    from mathbg.rules.record import MatchRecord
 
     if isinstance(record_or_path, MatchRecord):
         return record_or_path

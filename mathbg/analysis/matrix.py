@@ -45,13 +45,15 @@ GNU Backgammon 1.07.001 eval.c (``Cl2CfMatch``, ``FindBestCubeDecision``,
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mathbg._output import JSONObject
 from mathbg.analysis.evaluation import (
     Evaluation,
     Evaluator,
@@ -77,11 +79,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "COLUMNS",
+    "CUBE_EVALS",
     "DEFAULT_MET",
-    "CubeValues",
+    "MatrixKeywords",
+    "MatrixOptions",
     "MatrixRow",
     "MatrixState",
     "PositionAnalysis",
+    "RowValues",
     "analyze",
     "analyze_many",
     "matrix_states",
@@ -124,7 +129,7 @@ class MatrixState:
 
 
 @dataclass(frozen=True)
-class CubeValues:
+class RowValues:
     """The approximation's (or the exact solver's) values of one row.
 
     Attributes
@@ -199,7 +204,7 @@ class MatrixRow:
     cube_eval: str = "mathbg"
     gnubg_action: str | None = None
 
-    def values(self) -> dict[str, Any]:
+    def values(self) -> dict[str, object]:
         """The row as a dict of its columns (the DataFrame's row)."""
         away = (None, None) if self.away is None else self.away
         score = {"away": away[0], "opp_away": away[1]}
@@ -300,10 +305,10 @@ class _Block:
     take_point: NDArray[np.float64]
     take_margin: NDArray[np.float64]
 
-    def values(self, j: int, k: int) -> CubeValues:
+    def values(self, j: int, k: int) -> RowValues:
         """State ``j``, position ``k`` of the block."""
-        return CubeValues(
-            self.action[j][k], *(getattr(self, f.name)[j][k] for f in fields(CubeValues)[1:])
+        return RowValues(
+            self.action[j][k], *(getattr(self, f.name)[j][k] for f in fields(RowValues)[1:])
         )
 
 
@@ -368,14 +373,14 @@ def _match_block(
     return out
 
 
-def _money_values(dec: CubeDecision, tp: float, taker: float) -> CubeValues:
-    return CubeValues(dec.action, dec.no_double, _float(dec.double_take),
+def _money_values(dec: CubeDecision, tp: float, taker: float) -> RowValues:
+    return RowValues(dec.action, dec.no_double, _float(dec.double_take),
                       _float(dec.double_pass), _optimal(dec), dec.no_double,
                       _float(dec.double_take), _float(dec.double_pass), tp,
                       taker - tp)  # fmt: skip
 
 
-def _money_row(probs: NDArray[np.float64], x: float, jacoby: bool, beavers: bool) -> CubeValues:
+def _money_row(probs: NDArray[np.float64], x: float, jacoby: bool, beavers: bool) -> RowValues:
     dec = cube_decision(probs, None, cube_life=x, jacoby=jacoby, beavers=beavers)
     p = np.asarray(probs, dtype=np.float64)
     return _money_values(dec, money_take_point(p, x), 1.0 - float(p[0]))
@@ -395,7 +400,7 @@ def _optimal(dec: CubeDecision) -> float:
 def _two_sided_values(
     position: Position, probs: NDArray[np.float64], met: MET, st: MatrixState, x: float,
     jacoby: bool, beavers: bool,
-) -> tuple[CubeValues, float]:  # fmt: skip
+) -> tuple[RowValues, float]:  # fmt: skip
     """gnubg 1.07's 0-ply rule inside the two-sided database
     (:func:`mathbg.race.race_cube_decision`) and the cube life it shows."""
     from mathbg.race import race_cube_decision
@@ -415,7 +420,7 @@ def _two_sided_values(
         tp = match_take_point(probs, met, (a, b), cube=st.cube, crawford=st.crawford,
                               cube_life=x_dt, double_pass=dp)  # fmt: skip
         tm = (1.0 - float(probs[0])) - tp
-    values = CubeValues(dec.action, dec.no_double, _float(dec.double_take),
+    values = RowValues(dec.action, dec.no_double, _float(dec.double_take),
                         _float(dec.double_pass), _optimal(dec), float(emgs[0]),
                         _float(emgs[1]), _float(emgs[2]), tp, tm)  # fmt: skip
     return values, float(xs)
@@ -493,7 +498,7 @@ class PositionAnalysis:
         )
         return both[both["action"] != both["compare_action"]].reset_index(drop=True)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         """JSON-ready (MWC as fractions of 1, ``None`` where not applicable).
 
         Returns
@@ -508,7 +513,7 @@ class PositionAnalysis:
                 money = entry
             else:
                 scores.append(entry)
-        out: dict[str, Any] = {
+        out: JSONObject = {
             "position": self.position,
             "engine": self.evaluation.engine_dict(),
             "probabilities": self.evaluation.probabilities_dict(),
@@ -545,7 +550,7 @@ def _num(v: float | None) -> float | None:
     return None if np.isnan(f) else f
 
 
-def _json_row(row: MatrixRow) -> dict[str, Any]:
+def _json_row(row: MatrixRow) -> JSONObject:
     exact = None
     if row.exact_action is not None:
         exact = {"action": str(row.exact_action),
@@ -569,6 +574,129 @@ def _json_row(row: MatrixRow) -> dict[str, Any]:
         "exact": exact,
         **({"gnubg_action": row.gnubg_action} if row.gnubg_action is not None else {}),
     }
+
+
+# ----------------------------------------------------------------------------- options
+
+#: Where a matrix's cube values can come from.
+CUBE_EVALS: tuple[str, ...] = ("mathbg", "gnubg")
+
+
+@dataclass(frozen=True)
+class MatrixOptions:
+    """How a score matrix is computed: every option of :func:`analyze`,
+    :func:`analyze_many` and :func:`position_matrix` (which take these as keywords too).
+
+    Attributes
+    ----------
+    length : int, optional
+        Match length; default the Match ID's / XGID's.
+    money : bool
+        Money play only.
+    engine : str or Evaluator
+        A registered engine (:func:`mathbg.analysis.engines`) or any
+        :class:`~.evaluation.Evaluator`; default ``auto``.
+    probabilities : 5 floats, optional
+        For the ``given`` engine (W, WG, WB, LG, LB, cumulative gammons).
+    plies : int, optional
+        For ``gnubg-nn`` and ``gnubg`` (default 0).
+    met, compare_met : MET or str
+        The MET (a table, a shipped table or model name, or a MET file;
+        :func:`mathbg.met.as_met`) and an optional second one (sensitivity).
+    cube_life : float, optional
+        Override gnubg's cube life by position class (:func:`mathbg.cube.life.cube_life`).
+    max_cube : int
+        Highest roller-owned cube in the matrix (1: the centred cube only).
+    exact : bool
+        Add the exact bearoff match solver's values where it covers the position.
+    jacoby, beavers : bool
+        Money-play rules of the money row.
+    exact_progress : bool
+        Show a progress bar over the exact solver's scores (a 6 x 6 bearoff takes about a
+        second per score the first time).
+    disk_cache : bool
+        Keep the exact solver's solutions in mathbg's cache directory for later runs.
+    cube_eval : {"mathbg", "gnubg"}
+        Where the cube values come from: ``"mathbg"`` (default) puts the engine's cubeless
+        chances through mathbg's 0-ply cubeless -> cubeful step; ``"gnubg"`` (only with the
+        ``gnubg`` engine) takes gnubg's own ``plies``-ply cubeful evaluation at each row's
+        score and cube state, the numbers of gnubg's ``hint`` (one ``cfevaluate`` per row).
+
+    Raises
+    ------
+    InvalidParameterError
+        For a cube life outside [0, 1] or an unknown ``cube_eval``.
+
+    Examples
+    --------
+    >>> MatrixOptions(length=7, max_cube=2).replace(money=True, length=None).money
+    True
+    """
+
+    length: int | None = None
+    money: bool = False
+    engine: str | Evaluator = "auto"
+    probabilities: ArrayLike | None = None
+    plies: int | None = None
+    met: MET | str = DEFAULT_MET
+    compare_met: MET | str | None = None
+    cube_life: float | None = None
+    max_cube: int = 1
+    exact: bool = True
+    jacoby: bool = True
+    beavers: bool = True
+    exact_progress: bool = False
+    disk_cache: bool = False
+    cube_eval: str = "mathbg"
+
+    def __post_init__(self) -> None:
+        if self.cube_life is not None and not 0.0 <= float(self.cube_life) <= 1.0:
+            raise InvalidParameterError(f"cube life must lie in [0, 1], got {self.cube_life}")
+        if self.cube_eval not in CUBE_EVALS:
+            raise InvalidParameterError(
+                f"cube_eval must be 'mathbg' or 'gnubg', got {self.cube_eval!r}"
+            )
+
+    def replace(self, **changes: Any) -> MatrixOptions:
+        """These options with ``changes`` (the names of the attributes).
+
+        Raises
+        ------
+        InvalidParameterError
+            For a name that is not an option.
+        """
+        unknown = sorted(set(changes) - {f.name for f in fields(self)})
+        if unknown:
+            names = ", ".join(f.name for f in fields(self))
+            raise InvalidParameterError(
+                f"unknown option(s) {', '.join(unknown)}; the options are {names}"
+            )
+        return dataclasses.replace(self, **changes)
+
+
+class MatrixKeywords(TypedDict, total=False):
+    """The keywords :func:`analyze`, :func:`analyze_many` and :func:`position_matrix` take:
+    the attributes of :class:`MatrixOptions` (for the type checker)."""
+
+    length: int | None
+    money: bool
+    engine: str | Evaluator
+    probabilities: ArrayLike | None
+    plies: int | None
+    met: MET | str
+    compare_met: MET | str | None
+    cube_life: float | None
+    max_cube: int
+    exact: bool
+    jacoby: bool
+    beavers: bool
+    exact_progress: bool
+    disk_cache: bool
+    cube_eval: str
+
+
+def _options(options: MatrixOptions | None, changes: MatrixKeywords) -> MatrixOptions:
+    return (options or MatrixOptions()).replace(**changes)
 
 
 # ----------------------------------------------------------------------------- entry points
@@ -620,24 +748,11 @@ def _length_and_current(length: int | None, money: bool, match: MatchState | Non
 
 def analyze_many(
     positions: Sequence[Position | str],
+    options: MatrixOptions | None = None,
     *,
-    length: int | None = None,
-    money: bool = False,
-    engine: str | Evaluator = "auto",
-    probabilities: ArrayLike | None = None,
-    plies: int | None = None,
     evaluations: Sequence[Evaluation] | None = None,
-    met: MET | str = DEFAULT_MET,
-    compare_met: MET | str | None = None,
-    cube_life: float | None = None,
-    max_cube: int = 1,
-    exact: bool = True,
-    jacoby: bool = True,
-    beavers: bool = True,
     progress: Callable[[int], None] | None = None,
-    exact_progress: bool = False,
-    disk_cache: bool = False,
-    cube_eval: str = "mathbg",
+    **changes: Unpack[MatrixKeywords],
 ) -> list[PositionAnalysis]:
     """Score matrices of many positions (batched evaluation, vectorised cube arithmetic).
 
@@ -645,42 +760,15 @@ def analyze_many(
     ----------
     positions : sequence of Position or str
         Positions, gnubg Position IDs, ``POSID:MATCHID`` or XGIDs.
-    length : int, optional
-        Match length; default the Match ID's / XGID's.
-    money : bool, optional
-        Money play only.
-    engine : str or Evaluator, optional
-        A registered engine (:func:`mathbg.analysis.engines`) or any
-        :class:`~.evaluation.Evaluator`; default ``auto``.
-    probabilities : 5 floats, optional
-        For the ``given`` engine (W, WG, WB, LG, LB, cumulative gammons).
-    plies : int, optional
-        For ``gnubg-nn`` and ``gnubg`` (default 0).
+    options : MatrixOptions, optional
+        How to compute them (default :class:`MatrixOptions`'s defaults).
     evaluations : sequence of Evaluation, optional
         Skip the engine: use these.
-    met, compare_met : MET or str, optional
-        The MET (a table, a shipped table or model name, or a MET file;
-        :func:`mathbg.met.as_met`) and an optional second one (sensitivity).
-    cube_life : float, optional
-        Override gnubg's cube life by position class (:func:`mathbg.cube.life.cube_life`).
-    max_cube : int, optional
-        Highest roller-owned cube in the matrix (1: the centred cube only).
-    exact : bool, optional
-        Add the exact bearoff match solver's values where it covers the position.
-    jacoby, beavers : bool, optional
-        Money-play rules of the money row.
     progress : callable, optional
         Called with the number of positions finished after each block of positions.
-    exact_progress : bool, optional
-        Show a progress bar over the exact solver's scores (a 6 x 6 bearoff takes about a
-        second per score the first time).
-    disk_cache : bool, optional
-        Keep the exact solver's solutions in mathbg's cache directory for later runs.
-    cube_eval : {"mathbg", "gnubg"}, optional
-        Where the cube values come from: ``"mathbg"`` (default) puts the engine's cubeless
-        chances through mathbg's 0-ply cubeless -> cubeful step; ``"gnubg"`` (only with the
-        ``gnubg`` engine) takes gnubg's own ``plies``-ply cubeful evaluation at each row's
-        score and cube state, the numbers of gnubg's ``hint`` (one ``cfevaluate`` per row).
+    **changes
+        Any attribute of :class:`MatrixOptions` (``length=7``, ``engine="gnubg-nn"``, ...),
+        applied over ``options``.
 
     Returns
     -------
@@ -692,7 +780,7 @@ def analyze_many(
     InvalidPositionError, InvalidIdError
         For a position that cannot be read or is finished.
     InvalidScoreError, InvalidParameterError
-        For a bad length, cube life, cube or engine option.
+        For a bad length, cube life, cube, engine or an unknown option.
     UnknownTableError
         For an unknown MET name.
     EngineNotAvailableError
@@ -709,40 +797,40 @@ def analyze_many(
     >>> len(results), results[0].length
     (1, 3)
     """
-    if cube_life is not None and not 0.0 <= float(cube_life) <= 1.0:
-        raise InvalidParameterError(f"cube life must lie in [0, 1], got {cube_life}")
-    if cube_eval not in ("mathbg", "gnubg"):
-        raise InvalidParameterError(f"cube_eval must be 'mathbg' or 'gnubg', got {cube_eval!r}")
+    opts = _options(options, changes)
     parsed = [as_position(p) for p in positions]
     for _, m in parsed:  # the score of every position is checked before any evaluation
-        _length_and_current(length, money, m)
-    ev = None
-    if evaluations is None:
-        ev = engine if not isinstance(engine, str) else get_evaluator(
-            engine, plies=plies, probabilities=probabilities)  # fmt: skip
-    if cube_eval == "gnubg" and not isinstance(ev, GnubgEvaluator):
-        raise InvalidParameterError(
-            "cube_eval 'gnubg' (gnubg's own cubeful evaluation) needs the gnubg engine"
-        )
-    if cube_eval == "gnubg" and compare_met is not None:
-        raise InvalidParameterError(
-            "compare_met goes with mathbg's cube step, not cube_eval 'gnubg'"
-        )
+        _length_and_current(opts.length, opts.money, m)
+    ev = _evaluator(opts) if evaluations is None else None
     if ev is not None:
         evaluations = ev.evaluate_many([p for p, _ in parsed], [m for _, m in parsed])
     assert evaluations is not None
-    options = _Options(length=length, money=money, cube_life=cube_life, max_cube=max_cube,
-                       jacoby=jacoby, beavers=beavers)  # fmt: skip
-    batch = _Batch.of(parsed, list(evaluations), options)
-    results = batch.matrices(as_met(met), exact=exact, progress=progress,
-                             exact_options=(exact_progress, disk_cache))  # fmt: skip
-    if isinstance(ev, GnubgEvaluator) and cube_eval == "gnubg":
-        _gnubg_cubeful(results, parsed, ev.plies or 0, jacoby, beavers)
-    if compare_met is not None and not money:
-        other = batch.matrices(as_met(compare_met), exact=False, progress=None)
+    batch = _Batch.of(parsed, list(evaluations), opts)
+    results = batch.matrices(as_met(opts.met), exact=opts.exact, progress=progress,
+                             exact_options=(opts.exact_progress, opts.disk_cache))  # fmt: skip
+    if isinstance(ev, GnubgEvaluator) and opts.cube_eval == "gnubg":
+        _gnubg_cubeful(results, parsed, ev.plies or 0, opts.jacoby, opts.beavers)
+    if opts.compare_met is not None and not opts.money:
+        other = batch.matrices(as_met(opts.compare_met), exact=False, progress=None)
         for r, o in zip(results, other, strict=True):
             r.compare = o
     return results
+
+
+def _evaluator(opts: MatrixOptions) -> Evaluator:
+    """The options' engine, checked against the cube step asked for."""
+    ev = opts.engine
+    if isinstance(ev, str):
+        ev = get_evaluator(ev, plies=opts.plies, probabilities=opts.probabilities)
+    if opts.cube_eval == "gnubg" and not isinstance(ev, GnubgEvaluator):
+        raise InvalidParameterError(
+            "cube_eval 'gnubg' (gnubg's own cubeful evaluation) needs the gnubg engine"
+        )
+    if opts.cube_eval == "gnubg" and opts.compare_met is not None:
+        raise InvalidParameterError(
+            "compare_met goes with mathbg's cube step, not cube_eval 'gnubg'"
+        )
+    return ev
 
 
 #: The MET of gnubg's own cubeful evaluation (its default, whatever ``met`` says).
@@ -789,25 +877,13 @@ def _gnubg_cubeful(
                 row.exact_differs = str(row.exact_action) != str(row.action)
 
 
-@dataclass(frozen=True)
-class _Options:
-    """The options every position of a batch shares."""
-
-    length: int | None
-    money: bool
-    cube_life: float | None
-    max_cube: int
-    jacoby: bool
-    beavers: bool
-
-
 @dataclass
 class _Batch:
     """Positions, their evaluations and everything derived from them once."""
 
     parsed: list[tuple[Position, MatchState | None]]
     evaluations: list[Evaluation]
-    options: _Options
+    options: MatrixOptions
     infos: list[_Info]
     probs: NDArray[np.float64]
     xs: NDArray[np.float64]
@@ -819,7 +895,7 @@ class _Batch:
         cls,
         parsed: list[tuple[Position, MatchState | None]],
         evaluations: list[Evaluation],
-        options: _Options,
+        options: MatrixOptions,
     ) -> _Batch:
         n = len(parsed)
         life = options.cube_life
@@ -886,6 +962,25 @@ class _Batch:
                                  self.infos[i][0], self.infos[i][1], rows[i])
                 for i in range(n)]  # fmt: skip
 
+    def rows_of(
+        self,
+        chunk: list[int],
+        states: list[MatrixState],
+        met: MET,
+        lengths: list[int | None],
+        take_points: bool,
+    ) -> list[MatrixRow]:
+        """Positions ``chunk``'s rows, each at its own state, in one vectorised block over
+        the distinct match states."""
+        distinct = list(dict.fromkeys(st for st in states if st.away is not None))
+        where = {st: j for j, st in enumerate(distinct)}
+        block = None
+        if distinct:
+            sel = np.array(chunk)
+            block = _match_block(self.probs[sel], self.xs[sel], met, distinct, take_points)
+        return [self._row(i, st, met, lengths[i], block, where.get(st, -1), k)
+                for k, (i, st) in enumerate(zip(chunk, states, strict=True))]  # fmt: skip
+
     def _row(
         self, i: int, st: MatrixState, met: MET, length: int | None, block: _Block | None,
         j: int, k: int,
@@ -911,7 +1006,7 @@ class _Batch:
             self.ids[i], ev.engine, ev.plies, _met_name(met), length,
             st.away, st.crawford, st.state, st.cube, st.owner, current,
             "equity" if st.away is None else "mwc", x,
-            *(getattr(values, f.name) for f in fields(CubeValues)),
+            *(getattr(values, f.name) for f in fields(RowValues)),
         )  # fmt: skip
 
 
@@ -979,28 +1074,21 @@ def rows_at(
     if len(evaluations) != n or len(states) != n:
         raise InvalidParameterError("rows_at needs one evaluation and one state per position")
     table = as_met(met)
-    lens = list(lengths) if lengths is not None else [None] * n
-    options = _Options(None, True, None, 1, jacoby, beavers)  # no current state: money info
+    lens: list[int | None] = list(lengths) if lengths is not None else [None] * n
+    options = MatrixOptions(money=True, jacoby=jacoby, beavers=beavers)  # no current state
     batch = _Batch.of([(p, None) for p in positions], list(evaluations), options)
-    exact_eval = ExactEvaluator()
+    exact_eval = ExactEvaluator() if exact else None
     out: list[MatrixRow] = []
     # one vectorised block per chunk of positions over the chunk's distinct states (the
     # cost of a block is mostly per call, not per cell)
     for start in range(0, n, _CHUNK):
         chunk = list(range(start, min(n, start + _CHUNK)))
-        distinct = list(dict.fromkeys(states[i] for i in chunk if states[i].away is not None))
-        where = {st: j for j, st in enumerate(distinct)}
-        block = None
-        if distinct:
-            sel = np.array(chunk)
-            block = _match_block(batch.probs[sel], batch.xs[sel], table, distinct, take_points)
-        for k, i in enumerate(chunk):
-            st = states[i]
-            row = batch._row(i, st, table, lens[i], block, where.get(st, -1), k)
-            if exact and exact_eval.covers(positions[i]):
-                row.set_exact(_exact_decision(exact_eval, positions[i], table, st, beavers,
-                                              disk_cache))  # fmt: skip
-            out.append(row)
+        out += batch.rows_of(chunk, [states[i] for i in chunk], table, lens, take_points)
+    if exact_eval is not None:
+        for i, row in enumerate(out):
+            if exact_eval.covers(positions[i]):
+                row.set_exact(_exact_decision(exact_eval, positions[i], table, states[i],
+                                              beavers, disk_cache))  # fmt: skip
     return out
 
 
@@ -1052,23 +1140,10 @@ _CHUNK = 128
 
 def analyze(
     position: Position | str,
+    options: MatrixOptions | None = None,
     *,
-    length: int | None = None,
-    money: bool = False,
-    engine: str | Evaluator = "auto",
-    probabilities: ArrayLike | None = None,
-    plies: int | None = None,
     evaluation: Evaluation | None = None,
-    met: MET | str = DEFAULT_MET,
-    compare_met: MET | str | None = None,
-    cube_life: float | None = None,
-    max_cube: int = 1,
-    exact: bool = True,
-    jacoby: bool = True,
-    beavers: bool = True,
-    exact_progress: bool = False,
-    disk_cache: bool = False,
-    cube_eval: str = "mathbg",
+    **changes: Unpack[MatrixKeywords],
 ) -> PositionAnalysis:
     """The score matrix of one position.
 
@@ -1076,11 +1151,12 @@ def analyze(
     ----------
     position : Position or str
         A position, gnubg Position ID, ``POSID:MATCHID`` or XGID.
-    length, money, engine, probabilities, plies, met, compare_met, cube_life, max_cube, \
-exact, jacoby, beavers, exact_progress, disk_cache, cube_eval :
-        As for :func:`analyze_many`.
+    options : MatrixOptions, optional
+        How to compute it (as for :func:`analyze_many`).
     evaluation : Evaluation, optional
         Skip the engine: use this evaluation.
+    **changes
+        Any attribute of :class:`MatrixOptions`, applied over ``options``.
 
     Returns
     -------
@@ -1103,31 +1179,14 @@ exact, jacoby, beavers, exact_progress, disk_cache, cube_eval :
     >>> an.met, an.rows[0].state, an.rows[1].away[0]
     ('zadeh', 'money', 1)
     """
-    return analyze_many(
-        [position], length=length, money=money, engine=engine, probabilities=probabilities,
-        plies=plies, evaluations=None if evaluation is None else [evaluation], met=met,
-        compare_met=compare_met, cube_life=cube_life, max_cube=max_cube, exact=exact,
-        jacoby=jacoby, beavers=beavers, exact_progress=exact_progress, disk_cache=disk_cache,
-        cube_eval=cube_eval,
-    )[0]  # fmt: skip
+    evaluations = None if evaluation is None else [evaluation]
+    return analyze_many([position], options, evaluations=evaluations, **changes)[0]
 
 
 def position_matrix(
     position: Position | str,
-    *,
-    length: int | None = None,
-    money: bool = False,
-    engine: str | Evaluator = "auto",
-    probabilities: ArrayLike | None = None,
-    plies: int | None = None,
-    met: MET | str = DEFAULT_MET,
-    compare_met: MET | str | None = None,
-    cube_life: float | None = None,
-    max_cube: int = 1,
-    exact: bool = True,
-    jacoby: bool = True,
-    beavers: bool = True,
-    cube_eval: str = "mathbg",
+    options: MatrixOptions | None = None,
+    **changes: Unpack[MatrixKeywords],
 ) -> pd.DataFrame:
     """The tidy DataFrame of :func:`analyze` (one row per score and cube state).
 
@@ -1135,9 +1194,10 @@ def position_matrix(
     ----------
     position : Position or str
         A position, gnubg Position ID, ``POSID:MATCHID`` or XGID.
-    length, money, engine, probabilities, plies, met, compare_met, cube_life, max_cube, \
-exact, jacoby, beavers, cube_eval :
-        As for :func:`analyze_many`.
+    options : MatrixOptions, optional
+        How to compute it (as for :func:`analyze_many`).
+    **changes
+        Any attribute of :class:`MatrixOptions`, applied over ``options``.
 
     Returns
     -------
@@ -1156,8 +1216,4 @@ exact, jacoby, beavers, cube_eval :
     >>> list(df["state"])
     ['money']
     """
-    return analyze(
-        position, length=length, money=money, engine=engine, probabilities=probabilities,
-        plies=plies, met=met, compare_met=compare_met, cube_life=cube_life,
-        max_cube=max_cube, exact=exact, jacoby=jacoby, beavers=beavers, cube_eval=cube_eval,
-    ).to_frame()  # fmt: skip
+    return analyze(position, options, **changes).to_frame()

@@ -1,24 +1,48 @@
-"""The engine registry: engine name -> factory, availability check and what to install.
+"""The engine registry: engine name -> what it can do, its factories, availability check and
+what to install.
 
-Every user of an engine (``mathbg analyze``, :func:`mathbg.analysis.analyze`, the cube audit,
-the self-play tables) looks engines up here with :func:`get_evaluator`, and the CLI takes
-its ``--engine`` choices and help from :func:`engines` and :func:`engine_help`. Adding an
-engine is one :func:`register_engine` call.
+An engine *evaluates* (capability ``evaluate``: positions -> cubeless chances, an
+:class:`~mathbg.analysis.base.Evaluator` from :func:`get_evaluator`) and/or *plays*
+(capability ``play``: the play for a board and a roll, a
+:class:`~mathbg.analysis.base.Player` from :func:`get_player`). Every user of an engine
+(``mathbg analyze``, :func:`mathbg.analysis.analyze`, the cube audit, the corpus, the
+self-play tables, the rollouts) obtains it here, and the CLI takes its ``--engine`` choices
+and help from :func:`engines` and :func:`engine_help`, by capability. Adding an engine is
+one :func:`register_engine` call.
 
 Shipped engines
 ---------------
 ``auto``
     ``exact``, else ``race``, else ``gnubg-nn``, else ``gnubg`` (per position).
 ``exact``
-    The two-sided bearoff database (both sides within 6 points and 6 checkers).
+    The two-sided bearoff database (both sides within 6 points and 6 checkers); it plays
+    bearoff races with the exact match solver (checkers and cube).
 ``race``
     :func:`mathbg.race.race_chances` (no contact).
 ``gnubg-nn``
-    gnubg's neural networks from the ``gnubg-nn`` package (extra ``engine``).
+    gnubg's neural networks from the ``gnubg-nn`` package (extra ``engine``); it also plays
+    (``plies``, ``noise``).
 ``gnubg``
     The GNU Backgammon program as a subprocess (installed apart from pip).
 ``given``
     Probabilities the user supplies.
+
+Examples
+--------
+An engine that plays is one registration: here a player whose games end at its first
+play, a coin deciding who wins.
+
+>>> from mathbg.analysis.base import GameEnd
+>>> class Coin:
+...     name, label, own_cube = "coin", "a coin", False
+...     def chances(self, board): return (0.5, 0.0, 0.0, 0.0, 0.0)
+...     def cube_life(self, board): return 0.68
+...     def play(self, board, d1, d2, u, noise): return GameEnd(u < 0.5, 1)
+...     def roll_equities(self, board): return None
+>>> _ = register_engine("coin", None, capabilities=("play",), player=Coin, player_options=())
+>>> engines("play")[-1], get_player("coin").label
+('coin', 'a coin')
+>>> unregister_engine("coin")
 """
 
 from __future__ import annotations
@@ -28,7 +52,7 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from mathbg.analysis import evaluation as _ev
-from mathbg.analysis.base import EngineNotAvailableError, Evaluator
+from mathbg.analysis.base import EngineNotAvailableError, Evaluator, Player
 from mathbg.errors import InvalidParameterError, UnknownEngineError
 
 __all__ = [
@@ -41,15 +65,19 @@ __all__ = [
     "engine_spec",
     "engines",
     "get_evaluator",
+    "get_player",
     "register_engine",
     "unregister_engine",
 ]
 
-#: The keyword options a factory may take (``plies`` and ``probabilities``).
+#: The keyword options an evaluator factory may take (``plies`` and ``probabilities``).
 OPTIONS: tuple[str, ...] = ("plies", "probabilities")
+#: The keyword options a player factory may take.
+PLAYER_OPTIONS: tuple[str, ...] = ("plies", "noise", "probabilities")
 #: What an engine can do: ``evaluate`` (a position's cubeless chances from the position
-#: itself), ``fixed`` (the same chances, given, for every position: ``given``).
-CAPABILITIES: tuple[str, ...] = ("evaluate", "fixed")
+#: itself), ``fixed`` (the same chances, given, for every position: ``given``), ``play``
+#: (the play for a board and a roll: self-play and rollouts).
+CAPABILITIES: tuple[str, ...] = ("evaluate", "fixed", "play")
 
 
 @dataclass(frozen=True)
@@ -60,9 +88,10 @@ class EngineSpec:
     ----------
     name : str
         The engine's name (lower case, as ``--engine`` takes it).
-    factory : callable
+    factory : callable or None
         Called with the keyword options the engine takes (a subset of ``plies`` and
-        ``probabilities``, only those given) and returns an :class:`Evaluator`.
+        ``probabilities``, only those given) and returns an :class:`Evaluator`; None for
+        an engine that only plays.
     available : callable
         ``available()`` is True when the engine can be used here.
     extra : str or None
@@ -78,16 +107,26 @@ class EngineSpec:
     capabilities : tuple of str
         What it can do (:data:`CAPABILITIES`): the commands offer an engine for the work
         it can do (``--engine``'s choices).
+    player : callable or None
+        With ``play``: called with the player options given (a subset of
+        ``player_options``) and returns a :class:`~mathbg.analysis.base.Player`.
+    player_options : tuple of str
+        The keyword options the player factory takes (:data:`PLAYER_OPTIONS`).
+    play_help : str
+        One line for the ``--engine`` help of the commands that play (default ``help``).
     """
 
     name: str
-    factory: Callable[..., Evaluator]
+    factory: Callable[..., Evaluator] | None
     available: Callable[[], bool]
     extra: str | None
     install: str
     help: str
     options: tuple[str, ...]
     capabilities: tuple[str, ...] = ("evaluate",)
+    player: Callable[..., Player] | None = None
+    player_options: tuple[str, ...] = ()
+    play_help: str = ""
 
 
 _REGISTRY: dict[str, EngineSpec] = {}
@@ -99,7 +138,7 @@ def _always() -> bool:
 
 def register_engine(
     name: str,
-    factory: Callable[..., Evaluator],
+    factory: Callable[..., Evaluator] | None,
     *,
     available: Callable[[], bool] | None = None,
     extra: str | None = None,
@@ -107,6 +146,9 @@ def register_engine(
     help: str = "",
     options: Sequence[str] = ("plies",),
     capabilities: Sequence[str] = ("evaluate",),
+    player: Callable[..., Player] | None = None,
+    player_options: Sequence[str] = ("plies",),
+    play_help: str = "",
     replace: bool = False,
 ) -> EngineSpec:
     """Register an engine under ``name``.
@@ -115,21 +157,25 @@ def register_engine(
     ----------
     name : str
         The engine's name (stored lower case).
-    factory : callable
+    factory : callable or None
         ``factory(**options) -> Evaluator``; receives only the options of ``options``
-        that the caller gave.
+        that the caller gave. None for an engine that only plays.
     available : callable, optional
         ``available() -> bool``; default: always available.
-    extra : str, optional
-        The pip extra that installs the engine (named in the error when it is missing).
-    install : str, optional
-        The message when the engine is not available; default names ``extra``.
+    extra, install : str, optional
+        The pip extra that installs the engine, and the message when it is not available
+        (default: names ``extra``).
     help : str, optional
         One line for the CLI's ``--engine`` help.
     options : sequence of str, optional
         The keyword options the factory takes, from ``("plies", "probabilities")``.
     capabilities : sequence of str, optional
         What the engine can do, from :data:`CAPABILITIES` (default ``("evaluate",)``).
+    player, player_options : callable, sequence of str, optional
+        With the ``play`` capability (and only with it): ``player(**options) -> Player``,
+        given only the options of ``player_options`` (:data:`PLAYER_OPTIONS`) the caller gave.
+    play_help : str, optional
+        ``--engine``'s help line in the commands that play (default ``help``).
     replace : bool, optional
         Allow replacing an engine already registered under ``name``.
 
@@ -141,8 +187,8 @@ def register_engine(
     Raises
     ------
     InvalidParameterError
-        For an empty name, a name already taken (without ``replace``) or an unknown
-        option.
+        For an empty name, a name taken (without ``replace``), an unknown option or
+        capability, or factories that do not match the capabilities.
 
     Examples
     --------
@@ -150,10 +196,8 @@ def register_engine(
     >>> from mathbg.analysis.evaluation import GivenEvaluator
     >>> spec = register_engine("even", lambda: GivenEvaluator([0.5, 0, 0, 0, 0]),
     ...                        options=(), help="every position a coin toss")
-    >>> "even" in engines()
-    True
-    >>> get_evaluator("even").name
-    'given'
+    >>> "even" in engines(), get_evaluator("even").name
+    (True, 'given')
     >>> unregister_engine("even")
     """
     key = str(name).strip().lower()
@@ -161,24 +205,46 @@ def register_engine(
         raise InvalidParameterError("an engine needs a name")
     if key in _REGISTRY and not replace:
         raise InvalidParameterError(f"engine {key!r} is already registered (replace=True)")
+    _check_registration(factory, options, capabilities, player, player_options)
+    if install is None:
+        install = f"the {key} engine is not installed"
+        if extra is not None:
+            install += f": pip install 'mathbg[{extra}]'"
+    spec = EngineSpec(key, factory, available or _always, extra, install, help, tuple(options),
+                      tuple(capabilities), player, tuple(player_options) if player else (),
+                      play_help)  # fmt: skip
+    _REGISTRY[key] = spec
+    return spec
+
+
+def _check_registration(
+    factory: Callable[..., Evaluator] | None,
+    options: Sequence[str],
+    capabilities: Sequence[str],
+    player: Callable[..., Player] | None,
+    player_options: Sequence[str],
+) -> None:
+    """Refuse options and capabilities the registry does not know, and factories that do
+    not match the capabilities."""
     unknown = [o for o in options if o not in OPTIONS]
     if unknown:
         raise InvalidParameterError(
             f"engine options are {', '.join(OPTIONS)}; got {', '.join(unknown)}"
+        )
+    unknown = [o for o in player_options if o not in PLAYER_OPTIONS]
+    if unknown:
+        raise InvalidParameterError(
+            f"player options are {', '.join(PLAYER_OPTIONS)}; got {', '.join(unknown)}"
         )
     odd = [c for c in capabilities if c not in CAPABILITIES]
     if odd or not capabilities:
         raise InvalidParameterError(
             f"engine capabilities are {', '.join(CAPABILITIES)}; got {', '.join(odd) or 'none'}"
         )
-    if install is None:
-        install = f"the {key} engine is not installed"
-        if extra is not None:
-            install += f": pip install 'mathbg[{extra}]'"
-    spec = EngineSpec(key, factory, available or _always, extra, install, help, tuple(options),
-                      tuple(capabilities))  # fmt: skip
-    _REGISTRY[key] = spec
-    return spec
+    if ("play" in capabilities) != (player is not None):
+        raise InvalidParameterError("an engine that plays has a player factory, and only such")
+    if (set(capabilities) - {"play"}) and factory is None:
+        raise InvalidParameterError(f"an engine that can {capabilities[0]} needs a factory")
 
 
 def unregister_engine(name: str) -> None:
@@ -219,6 +285,8 @@ def engines(*capabilities: str) -> tuple[str, ...]:
     ('auto', 'exact', 'race', 'gnubg-nn', 'gnubg', 'given')
     >>> "given" in engines("evaluate")
     False
+    >>> engines("play")[:2]
+    ('exact', 'gnubg-nn')
     """
     if not capabilities:
         return tuple(_REGISTRY)
@@ -303,9 +371,11 @@ def engine_help(*capabilities: str) -> str:
     True
     """
     parts = []
+    playing = capabilities == ("play",)
     for spec in (_REGISTRY[n] for n in engines(*capabilities)):
         needs = f"; pip install 'mathbg[{spec.extra}]'" if spec.extra else ""
-        parts.append(f"{spec.name} ({spec.help}{needs})" if spec.help else spec.name)
+        line = (spec.play_help or spec.help) if playing else spec.help
+        parts.append(f"{spec.name} ({line}{needs})" if line else spec.name)
     return ", ".join(parts)
 
 
@@ -362,6 +432,11 @@ def get_evaluator(
         raise InvalidParameterError(f"the {name} engine needs --probs W,WG,WB,LG,LB")
     if probabilities is not None and "probabilities" not in spec.options:
         raise InvalidParameterError(f"--probs goes with --engine given, not {name}")
+    if spec.factory is None:
+        raise InvalidParameterError(
+            f"the {name} engine plays games but does not evaluate positions; choose one of "
+            + ", ".join(engines("evaluate", "fixed"))
+        )
     if not spec.available():
         raise EngineNotAvailableError(spec.install)
     kwargs: dict[str, Any] = {}
@@ -370,6 +445,81 @@ def get_evaluator(
     if probabilities is not None:
         kwargs["probabilities"] = probabilities
     return spec.factory(**kwargs)
+
+
+def _takers(option: str) -> str:
+    """The engines whose player takes ``option`` (for the error messages)."""
+    names = [n for n, s in _REGISTRY.items() if option in s.player_options]
+    return ", ".join(names) or "no engine"
+
+
+def get_player(
+    engine: str,
+    *,
+    plies: int | None = None,
+    noise: float | None = None,
+    probabilities: Sequence[float] | None = None,
+) -> Player:
+    """The player of ``engine`` (one of :func:`engines` ``("play")``).
+
+    Parameters
+    ----------
+    engine : str
+        A registered engine with the ``play`` capability.
+    plies : int, optional
+        Search depth, for the engines whose player takes it (``gnubg-nn``; default 0).
+    noise : float, optional
+        A noisy player's noise, for the engines whose player takes it (``gnubg-nn``).
+    probabilities : sequence of 5 floats, optional
+        Given chances, for (and required by) the engines whose player plays from them.
+
+    Returns
+    -------
+    Player
+        The player.
+
+    Raises
+    ------
+    UnknownEngineError
+        For an unknown engine name.
+    InvalidParameterError
+        For an engine that does not play, an option its player does not take, or a
+        missing required one.
+    EngineNotAvailableError
+        For an engine that is not installed (the message names what to install).
+
+    Examples
+    --------
+    >>> get_player("exact").own_cube
+    True
+    >>> get_player("race")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathbg.errors.InvalidParameterError: the race engine evaluates positions but does not ...
+    """
+    spec = engine_spec(engine)
+    name = spec.name
+    if spec.player is None:
+        raise InvalidParameterError(
+            f"the {name} engine evaluates positions but does not play; choose one of "
+            + ", ".join(engines("play"))
+        )
+    given = {"plies": plies, "noise": noise, "probabilities": probabilities}
+    kwargs = {k: v for k, v in given.items() if v is not None}
+    for key in kwargs:
+        if key in spec.player_options:
+            continue
+        if key == "probabilities":
+            raise InvalidParameterError(
+                f"probabilities go with the {_takers(key)} engine, not {name}"
+            )
+        verb = "applies" if key == "noise" else "apply"
+        raise InvalidParameterError(f"{key} {verb} to {_takers(key)}, not to {name}")
+    if "probabilities" in spec.player_options and probabilities is None:
+        raise InvalidParameterError(f"the {name} engine needs probabilities W,WG,WB,LG,LB")
+    if not spec.available():
+        raise EngineNotAvailableError(spec.install)
+    return spec.player(**kwargs)
 
 
 # ----------------------------------------------------------------------------- shipped
@@ -381,6 +531,16 @@ def _gnubg_nn(plies: int = 0) -> Evaluator:
     return GnubgNNEvaluator(plies=plies)
 
 
+def _gnubg_nn_player(plies: int = 0, noise: float = 0.0) -> Player:
+    from mathbg.analysis.gnubg_nn import GnubgNNPlayer
+
+    return GnubgNNPlayer(plies=plies, noise=noise)
+
+
+def _exact_player() -> Player:
+    return _ev.ExactPlayer()
+
+
 def _gnubg(plies: int = 0) -> Evaluator:
     from mathbg.analysis.gnubg_program import GnubgEvaluator
 
@@ -390,7 +550,10 @@ def _gnubg(plies: int = 0) -> Evaluator:
 register_engine("auto", _ev.AutoEvaluator, help="the first of exact, race, gnubg-nn, gnubg "
                 "that applies")  # fmt: skip
 register_engine("exact", _ev.ExactEvaluator, options=(),
-                help="two-sided bearoff database, <= 6 checkers a side")  # fmt: skip
+                help="two-sided bearoff database, <= 6 checkers a side",
+                capabilities=("evaluate", "play"), player=_exact_player, player_options=(),
+                play_help="the exact match bearoff solver, checkers and cube, in bearoff "
+                "races from --start")  # fmt: skip
 register_engine("race", _ev.RaceEvaluator, options=(), help="no contact")
 register_engine(
     "gnubg-nn",
@@ -399,6 +562,9 @@ register_engine(
     extra="engine",
     install=_ev.INSTALL["gnubg-nn"],
     help="gnubg's networks",
+    capabilities=("evaluate", "play"),
+    player=_gnubg_nn_player,
+    player_options=("plies", "noise"),
 )
 register_engine(
     "gnubg",

@@ -57,6 +57,7 @@ __all__ = [
     "generator",
     "is_native",
     "load_arrays",
+    "open_directory",
     "read_header",
     "remember_written",
     "reuse",
@@ -246,6 +247,18 @@ def load_arrays(directory: Path, header: dict[str, Any], verify: bool) -> dict[s
             raise _corrupt(directory, "checksum mismatch")
         _VERIFIED.add(key)
     return arrays
+
+
+def open_directory(
+    directory: Path, kind: str, verify: bool
+) -> tuple[dict[str, Any], dict[str, NDArray[Any]]]:
+    """The checked header and the arrays of the ``kind`` database in ``directory``
+    (:func:`read_header`, then :func:`load_arrays`); :class:`DatabaseError` when
+    ``directory`` is not a directory."""
+    if not directory.is_dir():
+        raise DatabaseError(f"{directory}: no such bearoff database")
+    header = read_header(directory, kind)
+    return header, load_arrays(directory, header, verify)
 
 
 def _warn(message: str) -> None:

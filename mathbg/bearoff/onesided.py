@@ -289,10 +289,7 @@ class OneSided:
         p = Path(path)
         if gnubg_bd.is_gnubg_file(p):
             return cls._from_gnubg(p)
-        if not p.is_dir():
-            raise DatabaseError(f"{p}: no such bearoff database")
-        header = native.read_header(p, "one-sided")
-        arrays = native.load_arrays(p, header, verify)
+        header, arrays = native.open_directory(p, "one-sided", verify)
         return cls(
             arrays["dist"],
             arrays["gammon"],

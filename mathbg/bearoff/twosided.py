@@ -369,10 +369,7 @@ class TwoSided:
             )
             db._gnubg_file = bd  # a queried pair is checked by its own equation
             return db
-        if not p.is_dir():
-            raise DatabaseError(f"{p}: no such bearoff database")
-        header = native.read_header(p, "two-sided")
-        arrays = native.load_arrays(p, header, verify)
+        header, arrays = native.open_directory(p, "two-sided", verify)
         return cls(
             arrays["equity"],
             points=header["points"],

@@ -1,9 +1,11 @@
 """The ``mathbg`` command line.
 
-Each subcommand lives in its own module of this package and exposes
-``register(subparsers) -> None``, which adds its parser and sets ``handler`` (a function
-``(args: argparse.Namespace) -> int``) with ``parser.set_defaults(handler=...)``.
-Registration must stay cheap: import heavy modules inside the handler, not at the top.
+Each subcommand lives in its own module of this package, named as the command, which
+exposes ``HELP`` (one line for ``mathbg --help``), ``DESCRIPTION`` and ``EPILOG`` (its
+``--help``, examples included), ``add_arguments(parser)`` and ``run(args) -> int``, the
+handler (a command with sub-commands sets each one's ``handler`` in ``add_arguments``);
+:func:`build_parser` makes each command's parser from them. Registration must stay cheap:
+import heavy modules inside the handler, not at the top.
 
 ``main(argv)`` runs any subcommand in-process, prints to stdout and returns the exit
 status. Input errors (every :class:`mathbg.errors.MathbgError`), file errors
@@ -103,7 +105,17 @@ def build_parser() -> argparse.ArgumentParser:
             if exc.name == f"mathbg.cli.{name}":
                 continue
             raise
-        module.register(subparsers)
+        register = getattr(module, "register", None)
+        if register is not None:  # a command that builds its own parser
+            register(subparsers)
+            continue
+        from mathbg.cli._args import add_command
+
+        command = add_command(subparsers, name, help=module.HELP,
+                              description=module.DESCRIPTION, epilog=module.EPILOG)  # fmt: skip
+        module.add_arguments(command)
+        if command.get_default("handler") is None:
+            command.set_defaults(handler=module.run)
     return parser
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 
 def add_command(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+    subparsers: argparse._SubParsersAction[Any],
     name: str,
     *,
     help: str,

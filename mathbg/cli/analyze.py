@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mathbg.cli._args import (
-    add_command,
     add_decimals,
     add_engine_argument,
     add_force,
@@ -18,6 +17,10 @@ from mathbg.cli._args import (
     save_figure,
 )
 
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.analysis.matrix import MatrixOptions
+
+HELP = "a position's cube action at every score"
 DESCRIPTION = """\
 The cube action of the side on roll at every score of a match (roller A-away, opponent
 B-away; the Crawford game and post-Crawford where a side is 1-away), the 1-cube centred
@@ -45,15 +48,8 @@ examples:
   mathbg analyze --file ids.txt --length 7 --csv out.csv"""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``analyze`` subcommand."""
-    p = add_command(
-        subparsers,
-        "analyze",
-        help="a position's cube action at every score",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``analyze`` command's arguments and handler."""
     p.add_argument("position", nargs="?", metavar="POSITION",
                    help="gnubg Position ID, POSID:MATCHID or XGID")  # fmt: skip
     where = p.add_mutually_exclusive_group()
@@ -91,7 +87,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--file", metavar="IDS.txt", help="batch: one position per line")
     p.add_argument("--csv", metavar="OUT", help="batch: write every row to this CSV file")
     add_force(p)
-    p.set_defaults(handler=run)
 
 
 def _probs(text: str | None) -> list[float] | None:
@@ -100,24 +95,27 @@ def _probs(text: str | None) -> list[float] | None:
     return parse_probs(text)
 
 
-def _options(args: argparse.Namespace) -> dict[str, Any]:
+def _options(args: argparse.Namespace) -> MatrixOptions:
+    from mathbg.analysis.matrix import MatrixOptions
+
     probs = _probs(args.probs)
     engine = "given" if probs is not None and args.engine == "auto" else args.engine
-    return {
-        "length": args.length,
-        "money": args.money,
-        "engine": engine,
-        "probabilities": probs,
-        "plies": args.plies,
-        "met": load_met(args.met),
-        "compare_met": load_met(args.compare_met) if args.compare_met else None,
-        "cube_life": args.cube_life,
-        "max_cube": args.max_cube,
-        "exact": not args.no_exact,
-        "jacoby": not args.no_jacoby,
-        "beavers": not args.no_beavers,
-        "cube_eval": args.cube_eval,
-    }
+    return MatrixOptions(
+        length=args.length,
+        money=args.money,
+        engine=engine,
+        probabilities=probs,
+        plies=args.plies,
+        met=load_met(args.met),
+        compare_met=load_met(args.compare_met) if args.compare_met else None,
+        cube_life=args.cube_life,
+        max_cube=args.max_cube,
+        exact=not args.no_exact,
+        jacoby=not args.no_jacoby,
+        beavers=not args.no_beavers,
+        disk_cache=True,
+        cube_eval=args.cube_eval,
+    )
 
 
 def _read_ids(path: str) -> list[str]:
@@ -147,8 +145,8 @@ def run(args: argparse.Namespace) -> int:
     from mathbg.analysis.matrix import analyze
 
     options = _options(args)
-    result = analyze(args.position, exact_progress=True, disk_cache=True, **options)
-    extension_note(options["met"], result.length)
+    result = analyze(args.position, options, exact_progress=True)
+    extension_note(options.met, result.length)
     if args.plot:
         from mathbg.cli._args import pyplot
 
@@ -188,7 +186,7 @@ def _run_batch(args: argparse.Namespace) -> int:
             bar.update(done - last[0])
             last[0] = done
 
-        results = analyze_many(ids, progress=step, disk_cache=True, **options)
+        results = analyze_many(ids, options, progress=step)
     if args.csv is not None:
         import pandas as pd
 

@@ -17,6 +17,7 @@ from mathbg.cli._args import (
     print_json,
 )
 
+HELP = "bearoff databases: build one-/two-sided tables, query positions"
 DESCRIPTION = """\
 Bearoff databases: exact tables for the end of a race.
 
@@ -44,15 +45,8 @@ examples:
   mathbg bearoff match 0,0,1,1,1,1 0,0,0,2,1,1 --away 3,3 --json"""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``bearoff`` subcommand (``build`` and ``show``)."""
-    parser = add_command(
-        subparsers,
-        "bearoff",
-        help="bearoff databases: build one-/two-sided tables, query positions",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``bearoff`` command's arguments and handler."""
     sub = parser.add_subparsers(dest="action", metavar="ACTION")
 
     build = add_command(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from mathbg.cli._args import add_command, add_force
+from mathbg.cli._args import add_force
 
+HELP = "convert a match file (.mat dialects, .sgf) to .mat or .sgf, every play checked"
 DESCRIPTION = """\
 Read a match file (Jellyfish/gnubg .mat in any of its dialects: gnubg, Jellyfish,
 Backgammon Galaxy and Studio, XG's export, OpenGammon; or gnubg's .sgf; the format is
@@ -13,11 +14,15 @@ told from the contents), replay every game checking every play against the legal
 and every result against the rules, and write it as .mat (gnubg's export style) or .sgf.
 The output format comes from OUT's extension (.mat/.txt or .sgf) unless --to says it.
 
-A file that is not a match, is truncated or binary, has a line mathbg cannot read, an
-illegal play, a score line that contradicts the games before it or a cube value that is
-not a power of two: one line naming the file and the line, exit status 2. OUT is written
-only when the whole match was read; an existing OUT that mathbg did not write is not
-replaced without --force."""
+A file that is not a match, is truncated or binary, has a line mathbg cannot read, a
+number out of its range (a match length above 64 as in gnubg, a score past the length, a
+cube value that is not a power of two), an illegal play, a score line that contradicts
+the games before it, a result in the middle of a game or a match that contradicts its own
+length: one line naming the file and the line, exit status 2. A resignation is read as
+gnubg reads it (its level from the points and the cube); one whose points are implausible
+(a forfeit's "Wins 4016 points") is read the same way with a one-line warning. OUT is
+written only when the whole match was read, and mathbg reads it back to the same record;
+an existing OUT that mathbg did not write is not replaced without --force."""
 
 EPILOG = """\
 examples:
@@ -27,15 +32,8 @@ examples:
   mathbg convert galaxy-export.txt out.txt --to mat"""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``convert`` subcommand."""
-    parser = add_command(
-        subparsers,
-        "convert",
-        help="convert a match file (.mat dialects, .sgf) to .mat or .sgf, every play checked",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``convert`` command's arguments and handler."""
     parser.add_argument("input", metavar="IN",
                         help="the match file to read (.mat/.txt or .sgf); with --example, "
                         "the file to write")
@@ -49,15 +47,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--from", dest="from_", choices=("mat", "sgf"),
                         help="input format (default: told from the contents)")
     add_force(parser)
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Read, check and write; print one summary line."""
-    from mathbg._files import check_output
+    from mathbg._files import check_output, written_by_mathbg
     from mathbg.errors import InvalidParameterError
-    from mathbg.rules import read_match
-    from mathbg.rules.formats import format_for_path, written_by_mathbg
+    from mathbg.rules.formats import format_for_path, read_match, write_match
 
     if args.example:
         if args.output is not None:
@@ -74,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         record = example_match()
     else:
         record = read_match(args.input, format=args.from_)
-    record.write(args.output, format=fmt, force=args.force)
+    write_match(record, args.output, format=fmt, force=args.force)
     moves = sum(1 for g in record.games for _ in g.actions)
     a, b = record.final_score
     print(f"{args.input} -> {args.output} ({fmt}): {record.length}-point match, "

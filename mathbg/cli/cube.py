@@ -16,6 +16,7 @@ from mathbg.cli._args import (
 )
 from mathbg.cube.life import JANOWSKI_CUBE_LIFE, cube_life
 
+HELP = "money-play cube points (Janowski) and cube decisions"
 DESCRIPTION = """\
 money:  Janowski's money-play points of the first-named player for a dead cube, a fully
         live cube and cube life X (--cube-life): take, beaver, raccoon, initial double (honouring
@@ -41,15 +42,8 @@ examples:
   mathbg cube decide --probs 0.72,0.25,0.01,0.05,0.002 --away 3,5 --cube 1"""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``cube`` subcommand."""
-    parser = add_command(
-        subparsers,
-        "cube",
-        help="money-play cube points (Janowski) and cube decisions",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``cube`` command's arguments and handler."""
     sub = parser.add_subparsers(dest="cube_command", metavar="{money,decide}")
     money = add_command(
         sub, "money", help="Janowski's money points", description=DESCRIPTION, epilog=EPILOG

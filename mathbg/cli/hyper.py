@@ -6,7 +6,6 @@ import argparse
 from typing import Any
 
 from mathbg.cli._args import (
-    add_command,
     add_decimals,
     add_force,
     add_owner_argument,
@@ -16,6 +15,7 @@ from mathbg.cli._args import (
     print_json,
 )
 
+HELP = "exact Hypergammon cube actions (money or at a score), solved outright"
 DESCRIPTION = """\
 The exact cube action of a Hypergammon position (1, 2 or 3 checkers a side), solved
 outright: every position of the game by value iteration, with gammons and backgammons,
@@ -40,15 +40,8 @@ examples:
   mathbg hyper AACgAgAAKgAAAA --write-gnubg hyper3.bd"""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``hyper`` subcommand."""
-    parser = add_command(
-        subparsers,
-        "hyper",
-        help="exact Hypergammon cube actions (money or at a score), solved outright",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``hyper`` command's arguments."""
     parser.add_argument("position", help="gnubg Position ID (side on roll's view)")
     parser.add_argument("--checkers", type=int, default=None,
                         help="checkers a side: 1, 2 or 3 (default 3)")
@@ -73,7 +66,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_decimals(parser)
     add_force(parser)
-    parser.set_defaults(handler=run)
 
 
 def _checkers(args: argparse.Namespace) -> int:

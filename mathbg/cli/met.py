@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from mathbg.cli._args import (
     MAX_DECIMALS,
     add_command,
+    add_engine_argument,
     add_force,
     add_scheduler_argument,
     check_directory,
@@ -19,7 +20,9 @@ from mathbg.cli._args import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.analysis.selfplay import SelfPlayOptions
     from mathbg.met import MET
+    from mathbg.met.table import METComparison
 
 DESCRIPTION = """\
 Print or write a match equity table: a shipped published table (default kazaross-xg2)
@@ -119,8 +122,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--max-games", type=int, help="with --target-se: at most this many games an entry"
     )
     sp.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    sp.add_argument("--engine", default="gnubg-nn", help="gnubg-nn (default) or exact")
+    add_engine_argument(sp, "both players' engine", "play", default="gnubg-nn")
     sp.add_argument("--plies", type=int, default=0, help="gnubg-nn plies (default 0)")
+    from mathbg.analysis.registry import engines
+
     sp.add_argument(
         "--players",
         nargs=2,
@@ -128,7 +133,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="an unequal match: the row player's and the column player's engine, each "
         "ENGINE or ENGINE:plies=K,noise=S (gnubg-nn's noisy player: Gaussian noise of "
         "standard deviation S added to each candidate play's equity), e.g. --players "
-        "gnubg-nn:noise=0.05 gnubg-nn",
+        f"gnubg-nn:noise=0.05 gnubg-nn; engines: {', '.join(engines('play'))}",
     )
     sp.add_argument("--no-crawford", action="store_true", help="matches without Crawford rule")
     sp.add_argument("--cube-limit", type=int, help="largest cube value (a power of two)")
@@ -139,7 +144,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_scheduler_argument(sp, "--model selfplay (one task per batch of games)")
     sp.add_argument("--store", metavar="DIR_OR_URL", help="keep finished batches here (resume)")
-    sp.add_argument("--compare", metavar="TABLE", help="print the differences from TABLE")
+    sp.add_argument(
+        "--compare",
+        metavar="TABLE",
+        help="the differences from TABLE, in points and standard errors, and the entries "
+        "whose cube decisions read an entry more than 2 SE from it (with --format json: "
+        "inside the document, key comparison; other file formats: on stderr)",
+    )
     add_force(parser)
     parser.set_defaults(handler=run)
 
@@ -252,11 +263,38 @@ def _start(text: str | None) -> tuple[list[int], list[int]] | None:
     return sides[0], sides[1]
 
 
+def _selfplay_options(args: argparse.Namespace) -> SelfPlayOptions:
+    """The table's options from the command line (checked: bad input stops here)."""
+    from mathbg.analysis.selfplay import SelfPlayOptions
+
+    options = SelfPlayOptions(
+        5 if args.length is None else args.length,
+        games=args.games,
+        engine=args.engine,
+        plies=args.plies,
+        seed=args.seed,
+        crawford=not args.no_crawford,
+        cube_limit=args.cube_limit,
+        start=_start(args.start),
+        players=(args.players[0], args.players[1]) if args.players else (None, None),
+        target_stderr=args.target_se,
+        max_games=args.max_games,
+    )
+    if options.games_per_entry != args.games:
+        print(
+            f"mathbg met: note: --games {args.games} rounded up to {options.games_per_entry} "
+            f"an entry (a multiple of the {options.strata} strata: first roller x "
+            f"{'opening' if options.start is None else 'first'} roll, played in equal numbers)",
+            file=sys.stderr,
+        )
+    return options
+
+
 def _selfplay(args: argparse.Namespace, params: dict[str, float]) -> int:
     """``--model selfplay``: measure the table, print it with standard errors."""
-    import numpy as np
-
-    from mathbg.analysis.metplay import selfplay_met
+    from mathbg._dask import dask_client
+    from mathbg._output import dumps
+    from mathbg.analysis.selfplay import selfplay_met
     from mathbg.errors import InvalidParameterError
     from mathbg.met import build
     from mathbg.met.formats import render, write
@@ -265,49 +303,54 @@ def _selfplay(args: argparse.Namespace, params: dict[str, float]) -> int:
         raise InvalidParameterError("model parameters do not apply to --model selfplay")
     ref = build(args.compare) if args.compare else None
     check_output(args.out, args.force)  # before the work, not after
-    from mathbg._dask import dask_client
-
+    options = _selfplay_options(args)
     with dask_client(args.scheduler) as client:
-        met = selfplay_met(
-            5 if args.length is None else args.length,
-            games=args.games,
-            engine=args.engine.strip().lower(),
-            plies=args.plies,
-            seed=args.seed,
-            crawford=not args.no_crawford,
-            cube_limit=args.cube_limit,
-            start=_start(args.start),
-            players=(args.players[0], args.players[1]) if args.players else (None, None),
-            client=client,
-            store=args.store,
-            progress=sys.stderr.isatty(),
-            target_stderr=args.target_se,
-            max_games=args.max_games,
-        )
+        met = selfplay_met(options, client=client, store=args.store, progress=sys.stderr.isatty())
+    comparison = None if ref is None else met.compare(ref)
     if args.out:
         write(met, args.out, format=args.format, force=args.force)
+    elif args.format == "json" and comparison is not None:
+        doc = met.to_dict()
+        doc["comparison"] = {**comparison.as_dict(), "suspect_reads": _suspects(met, ref)}
+        print(dumps(doc))
     elif args.format != "table":
         sys.stdout.write(render(met, args.format))
     else:
         sys.stdout.write(_table_with_errors(met))
-    if ref is not None:
-        n = met.length
-        ref = ref.extend(n)
-        assert met.stderr is not None and met.post_stderr is not None
-        pre = (met.pre - ref.pre)[np.isfinite(met.stderr)]
-        pre_z = pre / met.stderr[np.isfinite(met.stderr)]
-        post = (met.post[0] - ref.post[0])[np.isfinite(met.post_stderr[0])]
-        post_z = post / met.post_stderr[0][np.isfinite(met.post_stderr[0])]
-        d = np.concatenate([pre, post]) * 100
-        z = np.concatenate([pre_z, post_z])
-        print(f"\ndifferences from {ref.name} (self-play minus table):")
-        print(_grid(met.pre - ref.pre, met.stderr, met.post[0] - ref.post[0],
-                    met.post_stderr[0], diff=True))  # fmt: skip
-        if len(d):
-            ad, az = np.abs(d), np.abs(z)
-            print(f"mean |diff| {ad.mean():.2f} pp, largest {ad.max():.2f} pp; "
-                  f"mean |diff|/SE {az.mean():.2f}, largest {az.max():.2f}")  # fmt: skip
+    if comparison is not None and not (args.format == "json" and not args.out):
+        machine = args.format != "table" and not args.out
+        print(_comparison_text(met, comparison, _suspects(met, ref)),
+              file=sys.stderr if machine else sys.stdout)  # fmt: skip
     return 0
+
+
+def _suspects(met: MET, ref: MET | None) -> list[dict[str, object]]:
+    """The entries whose cube decisions read an entry more than 2 SE from ``ref``."""
+    from mathbg.analysis.selfplay import suspect_reads
+
+    if ref is None:
+        return []
+    rows = suspect_reads(met, ref)
+    rows = rows[rows["suspect_reads"] != ""]
+    return [{"state": s, "away": int(a), "opp_away": int(b), "reads": r} for s, a, b, r in
+            zip(rows["state"], rows["away"], rows["opp_away"], rows["suspect_reads"],
+                strict=True)]  # fmt: skip
+
+
+def _comparison_text(met: MET, cmp: METComparison, suspects: list[dict[str, object]]) -> str:
+    """The differences as a grid, their summary and the entries that read noisy ones."""
+    assert met.stderr is not None and met.post_stderr is not None
+    lines = [f"\ndifferences from {cmp.other} (self-play minus table):",
+             _grid(cmp.pre, met.stderr, cmp.post[0], met.post_stderr[0], diff=True)]  # fmt: skip
+    if cmp.entries:
+        lines.append(f"mean |diff| {100 * cmp.mean_abs_diff:.2f} pp, largest "
+                     f"{100 * cmp.max_abs_diff:.2f} pp; mean |diff|/SE {cmp.mean_abs_z:.2f}, "
+                     f"largest {cmp.max_abs_z:.2f}")  # fmt: skip
+    for row in suspects:
+        lines.append(f"note: {row['state']} {row['away']}a/{row['opp_away']}a reads entries more "
+                     f"than 2 SE from {cmp.other}: {row['reads']} (its cube decisions and "
+                     "pass rates reflect that noise)")  # fmt: skip
+    return "\n".join(lines)
 
 
 def _grid(pre: object, se: object, post: object, post_se: object, *, diff: bool) -> str:

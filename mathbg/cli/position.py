@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mathbg.cli._args import add_command, print_json
+from mathbg.cli._args import print_json
 
 HELP = "show a position (gnubg Position ID, POSID:MATCHID or XGID) and its legal plays"
 
@@ -31,12 +31,11 @@ examples:
   mathbg position XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"""
 
 
-def register(subparsers: Any) -> None:
-    parser = add_command(subparsers, "position", help=HELP, description=DESCRIPTION, epilog=EPILOG)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``position`` command's arguments and handler."""
     parser.add_argument("id", metavar="ID", help="Position ID, POSID:MATCHID or XGID")
     parser.add_argument("--roll", help="dice to list the legal plays of, e.g. 64 or 6-4")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,7 +6,6 @@ import argparse
 from typing import Any
 
 from mathbg.cli._args import (
-    add_command,
     add_decimals,
     add_force,
     check_output,
@@ -15,6 +14,7 @@ from mathbg.cli._args import (
     save_figure,
 )
 
+HELP = "race counts (pip, Keith, Thorp, Kleinman, 8-9-12, Trice, Isight), chances, cube"
 DESCRIPTION = """\
 Evaluate a race (a position without contact): both sides' pip, Keith, Thorp, Isight and
 Trice counts, Kleinman's metric and the 8-9-12 lead, each count's cube advice, the
@@ -37,15 +37,8 @@ examples:
   mathbg race 3RULAUC7dTIAAA --plot rolls.png"""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``race`` subcommand."""
-    parser = add_command(
-        subparsers,
-        "race",
-        help="race counts (pip, Keith, Thorp, Kleinman, 8-9-12, Trice, Isight), chances, cube",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``race`` command's arguments and handler."""
     parser.add_argument(
         "id", nargs="?", help="gnubg Position ID, POSID:MATCHID or XGID (side on roll first)"
     )
@@ -86,7 +79,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--plot", metavar="PNG", help="save the two sides' distributions of rolls to finish"
     )
     add_force(parser)
-    parser.set_defaults(handler=run)
 
 
 def parse_counts(text: str, name: str) -> list[int]:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from mathbg.cli._args import add_command, add_decimals, print_json
+from mathbg.cli._args import add_decimals, print_json
 
+HELP = "play N games of a variant by self-play and count the results (gammon rate)"
 DESCRIPTION = """\
 Play N games of backgammon or a regional variant (portes, plakoto, fevga, tavla,
 long-nardi) between two copies of a player, from a seed, and count the results: single,
@@ -29,14 +29,8 @@ examples:
   mathbg selfplay --variant backgammon --games 200 --seed 7"""
 
 
-def register(subparsers: Any) -> None:
-    parser = add_command(
-        subparsers,
-        "selfplay",
-        help="play N games of a variant by self-play and count the results (gammon rate)",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``selfplay`` command's arguments and handler."""
     parser.add_argument(
         "--variant",
         default="backgammon",
@@ -54,7 +48,6 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print JSON (fractions)")
     add_decimals(parser)
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:

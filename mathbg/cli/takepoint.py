@@ -8,7 +8,6 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from mathbg.cli._args import (
-    add_command,
     add_decimals,
     add_force,
     add_owner_argument,
@@ -25,6 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from mathbg.met.table import MET
 
 
+HELP = "match-play take/double/cash/too-good points at a score (dead and live cube)"
 DESCRIPTION = """\
 Take, double, cash and too-good points of both players at a match score, for a dead and
 a fully live cube, with the gammon and backgammon values, from a match equity table.
@@ -58,15 +58,8 @@ examples:
   mathbg takepoint --length 11 --matrix --plot takepoints.png"""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``takepoint`` subcommand."""
-    parser = add_command(
-        subparsers,
-        "takepoint",
-        help="match-play take/double/cash/too-good points at a score (dead and live cube)",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``takepoint`` command's arguments and handler."""
     where = parser.add_argument_group("score")
     where.add_argument("--away", metavar="A,B", help="points needed: first-named player, opponent")
     where.add_argument("--length", type=int, help="match length (with --score, or --matrix)")
@@ -127,7 +120,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_force(parser)
     parser.add_argument("--json", action="store_true", help="print JSON (fractions)")
     add_decimals(parser)
-    parser.set_defaults(handler=run)
 
 
 def _aways(args: argparse.Namespace) -> tuple[int, int]:

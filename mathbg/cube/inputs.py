@@ -127,7 +127,7 @@ def check_cube(cube: ArrayLike) -> NDArray[np.int64]:
     Returns
     -------
     ndarray of int64
-        The values.
+        The cube values as integers (``2.0`` -> ``2``), in the input's shape.
 
     Raises
     ------
@@ -165,7 +165,7 @@ def check_away(away: ArrayLike, what: str = "away") -> NDArray[np.int64]:
     Returns
     -------
     ndarray of int64
-        The values.
+        The away scores as integers, in the input's shape.
 
     Raises
     ------
@@ -326,12 +326,12 @@ def average_win_value(gammon: ArrayLike, backgammon: ArrayLike) -> NDArray[np.fl
     Returns
     -------
     ndarray
-        ``1 + g + 2 b``.
+        ``1 + g + 2 b`` for each pair of rates (numpy, the rates broadcast together).
 
     Raises
     ------
     InvalidParameterError
-        For rates outside [0, 1] or summing above 1.
+        For rates outside [0, 1] or summing above 1 (:func:`check_rates`).
 
     Examples
     --------

@@ -91,11 +91,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from mathbg._docstrings import shared_sections
 from mathbg._output import FrameMixin
 from mathbg._validate import away_score, cube_state
 from mathbg.cube._solver import (
@@ -149,25 +150,56 @@ __all__ = [
 
 # ----------------------------------------------------------------------------- public API
 
-_DOC_ARGS = """
-    Parameters
-    ----------
-    met : mathbg.met.MET or str
-        The match equity table (or the name of a shipped table or MET model).
-    away : (array_like of int, array_like of int)
-        The score ``(player_away, opponent_away)``: points the first-named player and the
-        opponent still need (>= 1; scores past the table's length read its Montgomery /
-        Zadeh extension, as gnubg does).
-    cube : array_like of int
-        Current cube value (a power of two); a double turns it to ``2 cube``.
-    gammons, backgammons : (G0, G1), (B0, B1)
-        The first-named player's and the opponent's gammon and backgammon rates, disjoint
-        fractions of that side's wins (gammons that are not backgammons; backgammons).
-    crawford : bool
-        Where a side is 1-away: the Crawford game (no cube: NaN) instead of post-Crawford.
+#: The parameters of :func:`take_point_dead` and the other vectorised points.
+_POINT_PARAMETERS = """
+Parameters
+----------
+met : mathbg.met.MET or str
+    The match equity table (or the name of a shipped table or MET model).
+away : (array_like of int, array_like of int)
+    The score ``(player_away, opponent_away)``: points the first-named player and the
+    opponent still need (>= 1; scores past the table's length read its Montgomery /
+    Zadeh extension, as gnubg does).
+cube : array_like of int
+    Current cube value (a power of two); a double turns it to ``2 cube``.
+gammons, backgammons : (G0, G1), (B0, B1)
+    The first-named player's and the opponent's gammon and backgammon rates, disjoint
+    fractions of that side's wins (gammons that are not backgammons; backgammons).
+crawford : bool
+    Where a side is 1-away: the Crawford game (no cube: NaN) instead of post-Crawford.
+"""
+#: The further parameter of :func:`take_point`, :func:`cash_point` and :func:`double_point`.
+_TAKE_LIFE = """cube_life : array_like
+    The cube life ``x``: 0 dead (default), 1 fully live.
+"""
+_CASH_LIFE = """cube_life : array_like
+    The cube life ``x`` of the opponent's take point: 0 dead (default), 1 fully live.
+"""
+_AUTO_REDOUBLE = """auto_redouble : bool
+    Count the opponent's immediate free redouble (default True).
 """
 
 
+def _point_sections(point: str, more: str = "") -> str:
+    """The Parameters, Returns and Raises sections of a vectorised point, ``point`` of the
+    first-named player, with the parameters ``more`` after the common ones."""
+    return f"""{_POINT_PARAMETERS}{more}
+Returns
+-------
+float or ndarray
+    The player's {point};
+    a float for scalar inputs, else an array of the broadcast shape.
+
+Raises
+------
+InvalidScoreError
+    For an away score, cube or Crawford flag that is out of range.
+InvalidParameterError
+    For gammon or backgammon rates outside [0, 1].
+"""
+
+
+@shared_sections(point_sections=_point_sections("dead-cube take point"))
 def take_point_dead(
     met: MET | str,
     away: tuple[ArrayLike, ArrayLike],
@@ -185,18 +217,7 @@ def take_point_dead(
     E.g. Kazaross-XG2 3-away/3-away, gammonless: 30.17 %; a 4-away taker against a 2-away
     doubler: 18.56 %.
 
-    Returns
-    -------
-    float or ndarray
-        The player's dead-cube take point;
-        a float for scalar inputs, else an array of the broadcast shape.
-
-    Raises
-    ------
-    InvalidScoreError
-        For an away score, cube or Crawford flag that is out of range.
-    InvalidParameterError
-        For gammon or backgammon rates outside [0, 1].
+    {point_sections}
 
     Examples
     --------
@@ -209,6 +230,7 @@ def take_point_dead(
     return scalar(nan_crawford(sol, 1.0 - sol.cash_dead[1][0]))
 
 
+@shared_sections(point_sections=_point_sections("live take point"))
 def take_point_live(
     met: MET | str,
     away: tuple[ArrayLike, ArrayLike],
@@ -224,18 +246,7 @@ def take_point_live(
     doubled cube is dead (either side needs <= 2 cube). E.g. Kazaross-XG2 3-away/3-away
     gammonless: 30.17 % x 75.08 % = 22.65 %.
 
-    Returns
-    -------
-    float or ndarray
-        The player's live take point;
-        a float for scalar inputs, else an array of the broadcast shape.
-
-    Raises
-    ------
-    InvalidScoreError
-        For an away score, cube or Crawford flag that is out of range.
-    InvalidParameterError
-        For gammon or backgammon rates outside [0, 1].
+    {point_sections}
 
     Examples
     --------
@@ -246,6 +257,7 @@ def take_point_live(
     return scalar(nan_crawford(sol, 1.0 - sol.cash_live[1][0]))
 
 
+@shared_sections(point_sections=_point_sections("take point (its winning chance)", _TAKE_LIFE))
 def take_point(
     met: MET | str,
     away: tuple[ArrayLike, ArrayLike],
@@ -261,18 +273,7 @@ def take_point(
     ``TP(x) = (DTW - DP) / [(1 - x)(DTW - DTL) + x (DTW - RDP) / CP_T(2 cube)]`` (the
     taker's MWC after taking blended ``(1 - x)`` dead + ``x`` live).
 
-    Returns
-    -------
-    float or ndarray
-        The player's take point (its winning chance);
-        a float for scalar inputs, else an array of the broadcast shape.
-
-    Raises
-    ------
-    InvalidScoreError
-        For an away score, cube or Crawford flag that is out of range.
-    InvalidParameterError
-        For gammon or backgammon rates outside [0, 1].
+    {point_sections}
 
     Examples
     --------
@@ -285,6 +286,7 @@ def take_point(
     return scalar(nan_crawford(sol, 1.0 - cash_at_x(sol, 1, xv)[0]))
 
 
+@shared_sections(point_sections=_point_sections("dead-cube cash point"))
 def cash_point_dead(
     met: MET | str,
     away: tuple[ArrayLike, ArrayLike],
@@ -298,18 +300,7 @@ def cash_point_dead(
 
     One minus the opponent's dead take point; 1 when the player needs <= cube.
 
-    Returns
-    -------
-    float or ndarray
-        The player's dead-cube cash point;
-        a float for scalar inputs, else an array of the broadcast shape.
-
-    Raises
-    ------
-    InvalidScoreError
-        For an away score, cube or Crawford flag that is out of range.
-    InvalidParameterError
-        For gammon or backgammon rates outside [0, 1].
+    {point_sections}
 
     Examples
     --------
@@ -320,6 +311,7 @@ def cash_point_dead(
     return scalar(nan_crawford(sol, sol.cash_dead[0][0]))
 
 
+@shared_sections(point_sections=_point_sections("live cash point"))
 def cash_point_live(
     met: MET | str,
     away: tuple[ArrayLike, ArrayLike],
@@ -331,18 +323,7 @@ def cash_point_live(
 ) -> float | Arr:
     """Fully-live cash point of the first-named player (gnubg ``GetPoints``).
 
-    Returns
-    -------
-    float or ndarray
-        The player's live cash point;
-        a float for scalar inputs, else an array of the broadcast shape.
-
-    Raises
-    ------
-    InvalidScoreError
-        For an away score, cube or Crawford flag that is out of range.
-    InvalidParameterError
-        For gammon or backgammon rates outside [0, 1].
+    {point_sections}
 
     Examples
     --------
@@ -353,6 +334,7 @@ def cash_point_live(
     return scalar(nan_crawford(sol, sol.cash_live[0][0]))
 
 
+@shared_sections(point_sections=_point_sections("cash point (its winning chance)", _CASH_LIFE))
 def cash_point(
     met: MET | str,
     away: tuple[ArrayLike, ArrayLike],
@@ -365,18 +347,7 @@ def cash_point(
 ) -> float | Arr:
     """Cash point of the first-named player at cube life ``x``: 1 - the opponent's TP(x).
 
-    Returns
-    -------
-    float or ndarray
-        The player's cash point (its winning chance);
-        a float for scalar inputs, else an array of the broadcast shape.
-
-    Raises
-    ------
-    InvalidScoreError
-        For an away score, cube or Crawford flag that is out of range.
-    InvalidParameterError
-        For gammon or backgammon rates outside [0, 1].
+    {point_sections}
 
     Examples
     --------
@@ -387,6 +358,7 @@ def cash_point(
     return scalar(nan_crawford(sol, cash_at_x(sol, 0, xv)[0]))
 
 
+@shared_sections(point_sections=_point_sections("dead-cube double point", _AUTO_REDOUBLE))
 def double_point(
     met: MET | str,
     away: tuple[ArrayLike, ArrayLike],
@@ -404,18 +376,7 @@ def double_point(
     ``auto_redouble=False``. 1 when the player needs <= cube (nothing to double for); 0
     when doubling risks nothing (e.g. the post-Crawford trailer).
 
-    Returns
-    -------
-    float or ndarray
-        The player's dead-cube double point;
-        a float for scalar inputs, else an array of the broadcast shape.
-
-    Raises
-    ------
-    InvalidScoreError
-        For an away score, cube or Crawford flag that is out of range.
-    InvalidParameterError
-        For gammon or backgammon rates outside [0, 1].
+    {point_sections}
 
     Examples
     --------
@@ -427,6 +388,7 @@ def double_point(
     return scalar(nan_crawford(sol, arr))
 
 
+@shared_sections(point_sections=_point_sections("too-good point"))
 def too_good_point(
     met: MET | str,
     away: tuple[ArrayLike, ArrayLike],
@@ -445,18 +407,7 @@ def too_good_point(
     gnubg's ``getMatchPoints`` uses ``(NDW - NDL) / ((NDW - NDL) + (NDW - DP))`` instead;
     the two agree only where ``NDW = DP`` (gammons worthless), both being 1.
 
-    Returns
-    -------
-    float or ndarray
-        The player's too-good point;
-        a float for scalar inputs, else an array of the broadcast shape.
-
-    Raises
-    ------
-    InvalidScoreError
-        For an away score, cube or Crawford flag that is out of range.
-    InvalidParameterError
-        For gammon or backgammon rates outside [0, 1].
+    {point_sections}
 
     Examples
     --------
@@ -467,24 +418,35 @@ def too_good_point(
     return scalar(nan_crawford(sol, sol.too_good[0][0]))
 
 
-_DOC_EXTRA = {
-    "take_point": """    cube_life : array_like
-        The cube life ``x``: 0 dead (default), 1 fully live.
-""",
-    "cash_point": """    cube_life : array_like
-        The cube life ``x`` of the opponent's take point: 0 dead (default), 1 fully live.
-""",
-    "double_point": """    auto_redouble : bool
-        Count the opponent's immediate free redouble (default True).
-""",
-}
-for _f in (take_point_dead, take_point_live, take_point, cash_point_dead, cash_point_live,
-           cash_point, double_point, too_good_point):  # fmt: skip
-    # the shared Parameters section goes before Returns (numpydoc's order)
-    _args = _DOC_ARGS.lstrip("\n") + _DOC_EXTRA.get(_f.__name__, "") + "\n"
-    _f.__doc__ = (_f.__doc__ or "").replace("    Returns\n", _args + "    Returns\n", 1)
+
+def _value_sections(value: str) -> str:
+    """The Parameters, Returns and Raises sections of the first-named player's ``value``."""
+    return f"""
+Parameters
+----------
+met : MET or str
+    The match equity table.
+away : (array_like of int, array_like of int)
+    The score ``(player_away, opponent_away)``.
+cube : array_like of int, optional
+    The cube value.
+crawford : bool, optional
+    The Crawford game.
+
+Returns
+-------
+float or ndarray
+    The {value};
+    a float for scalar inputs, else an array of the broadcast shape.
+
+Raises
+------
+InvalidScoreError
+    For an away score, cube or Crawford flag that is out of range.
+"""
 
 
+@shared_sections(value_sections=_value_sections("gammon value"))
 def gammon_value(
     met: MET | str,
     away: tuple[ArrayLike, ArrayLike],
@@ -499,29 +461,7 @@ def gammon_value(
     (``crawford`` only matters at 1-away scores, whose results are post-Crawford either
     way.)
 
-    Parameters
-    ----------
-    met : MET or str
-        The match equity table.
-    away : (array_like of int, array_like of int)
-        The score ``(player_away, opponent_away)``.
-    cube : array_like of int, optional
-        The cube value.
-    crawford : bool, optional
-        The Crawford game.
-
-    Returns
-    -------
-    float or ndarray
-        The gammon value;
-        a float for scalar inputs, else an array of the broadcast shape.
-
-    Raises
-    ------
-    InvalidScoreError
-        For an away score, cube or Crawford flag that is out of range.
-    InvalidParameterError
-        For gammon or backgammon rates outside [0, 1].
+    {value_sections}
 
     Examples
     --------
@@ -532,6 +472,7 @@ def gammon_value(
     return scalar(gammon_values(t, a, b, c, one_away)[0])
 
 
+@shared_sections(value_sections=_value_sections("backgammon value"))
 def backgammon_value(
     met: MET | str,
     away: tuple[ArrayLike, ArrayLike],
@@ -544,29 +485,7 @@ def backgammon_value(
     ``(MWC(win 3c) - MWC(win c)) / (MWC(win c) - MWC(lose c))``: 1.0 in money play;
     Kazaross-XG2 3-away/3-away 2.01332.
 
-    Parameters
-    ----------
-    met : MET or str
-        The match equity table.
-    away : (array_like of int, array_like of int)
-        The score ``(player_away, opponent_away)``.
-    cube : array_like of int, optional
-        The cube value.
-    crawford : bool, optional
-        The Crawford game.
-
-    Returns
-    -------
-    float or ndarray
-        The backgammon value;
-        a float for scalar inputs, else an array of the broadcast shape.
-
-    Raises
-    ------
-    InvalidScoreError
-        For an away score, cube or Crawford flag that is out of range.
-    InvalidParameterError
-        For gammon or backgammon rates outside [0, 1].
+    {value_sections}
 
     Examples
     --------
@@ -789,6 +708,12 @@ class ScorePoints:
     players: tuple[PlayerPoints, PlayerPoints]
     free_drop: bool = False
 
+    #: The fields :meth:`to_frame` records in ``df.attrs``: the score and what the points
+    #: were computed with.
+    FRAME_ATTRS: ClassVar[tuple[str, ...]] = (
+        "met", "away", "cube", "owner", "state", "gammons", "backgammons", "cube_life",
+    )  # fmt: skip
+
     @property
     def free_recube(self) -> bool:
         """Somebody's double here is met by the taker's free redouble (dead != no recube)."""
@@ -825,20 +750,9 @@ class ScorePoints:
         for name, away, p in zip(("player", "opponent"), self.away, self.players, strict=True):
             d = p.as_dict()
             rows.append({"player": name, "away": away, **{k: d[k] for k in POINT_FIELDS}})
-        # the result's fields passed by name (same shape as other keyword calls, no shared logic)
-        return frame(
-            rows,
-            name=f"cube points at {self.away[0]}-away/{self.away[1]}-away, cube {self.cube}",
-            index="player",
-            met=self.met,
-            away=self.away,
-            cube=self.cube,
-            owner=self.owner,
-            state=self.state,
-            gammons=self.gammons,
-            backgammons=self.backgammons,
-            cube_life=self.cube_life,
-        )
+        name = f"cube points at {self.away[0]}-away/{self.away[1]}-away, cube {self.cube}"
+        attrs = {field: getattr(self, field) for field in self.FRAME_ATTRS}
+        return frame(rows, name=name, index="player", **attrs)
 
 
 def points(

@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mathbg._docstrings import shared_sections
 from mathbg._output import FrameMixin
 from mathbg.cube.decisions import CubeAction, CubeDecision
 from mathbg.cube.inputs import (
@@ -111,6 +112,82 @@ def _out(a: NDArray[np.float64]) -> Float:
     return float(a) if np.ndim(a) == 0 else a
 
 
+#: The Raises and References sections of every function of ``W``, ``L`` and the cube life.
+_JANOWSKI_RAISES = """
+Raises
+------
+InvalidParameterError
+    For ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
+
+References
+----------
+R. Janowski, "Take-Points in Money Games" (1993).
+"""
+
+
+def _point_sections(side: str, point: str) -> str:
+    """The Parameters to References sections of Janowski's ``point``, a chance of ``side``."""
+    return f"""
+Parameters
+----------
+W, L : array_like
+    The {side}'s average win and loss values (``1 + g + 2 b`` with disjoint gammon and
+    backgammon rates, :func:`win_value`), each in [1, 3].
+cube_life : array_like
+    The cube life ``x`` (0 dead, 1 fully live).
+
+Returns
+-------
+float or ndarray
+    The {side}'s {point}.
+{_JANOWSKI_RAISES}"""
+
+
+#: The parameters of an equity with a live cube, after ``p``, ``W`` and ``L``.
+_CUBE_PARAMETERS = """cube_life : array_like
+    The cube life ``x``.
+cube : int, optional
+    The cube value ``C``.
+"""
+
+
+def _equity_sections(returns: str, *, live: bool = True) -> str:
+    """The Parameters to References sections of a Janowski equity returning ``returns``: of
+    ``p``, ``W``, ``L``, the cube life and the cube (``live``), else of ``p``, ``W``, ``L``."""
+    cube, life = (_CUBE_PARAMETERS, " or a cube life outside [0, 1]") if live else ("", "")
+    return f"""
+Parameters
+----------
+p : array_like
+    The player's cubeless winning chance.
+W, L : array_like
+    The player's average win and loss values (:func:`win_value`).
+{cube}
+Returns
+-------
+float or ndarray
+    {returns}
+
+Raises
+------
+InvalidParameterError
+    For ``p`` outside [0, 1], ``W`` or ``L`` outside [1, 3]{life}.
+
+References
+----------
+R. Janowski, "Take-Points in Money Games" (1993).
+"""
+
+
+def _point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike, c: float, d: float) -> Float:
+    """``(L + c + d x) / (W + L + x/2)``, the form of every Janowski point but the initial
+    double point (``c``, ``d``: -1/2, 0 take; 0, 0 beaver; 0, 1/2 raccoon; 0, 1 redouble;
+    1/2, 1/2 cash; 1, 0 too good)."""
+    w, l_ = _wl(W, L)
+    x = check_cube_life(cube_life)
+    return _out((l_ + c + d * x) / (w + l_ + 0.5 * x))
+
+
 def win_value(gammon_rate: ArrayLike, backgammon_rate: ArrayLike = 0.0) -> Float:
     """Average cubeless value of a side's wins, ``W = 1 + g + 2 b``.
 
@@ -138,122 +215,64 @@ def win_value(gammon_rate: ArrayLike, backgammon_rate: ArrayLike = 0.0) -> Float
     return _out(average_win_value(gammon_rate, backgammon_rate))
 
 
+@shared_sections(point_sections=_point_sections("taker", "take point"))
 def money_take_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Float:
     """Janowski's take point ``(L - 1/2) / (W + L + x/2)``: the taker's winning chance.
 
-    ``W``, ``L`` are the taker's average win and loss values (gammon and backgammon rates as
-    disjoint fractions of wins, see :func:`win_value`); ``x`` the cube life. Gammonless:
-    25 % dead, 21.43 % at x = 2/3, 20 % live.
+    Gammonless: 25 % dead, 21.43 % at x = 2/3, 20 % live.
 
-    Parameters
-    ----------
-    W, L : array_like
-        The taker's average win and loss values (``1 + g + 2 b`` with disjoint gammon and
-        backgammon rates, :func:`win_value`), each in [1, 3].
-    cube_life : array_like
-        The cube life ``x`` (0 dead, 1 fully live).
-
-    Returns
-    -------
-    float or ndarray
-        The taker's take point.
-
-    Raises
-    ------
-    InvalidParameterError
-        For ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
-
-    References
-    ----------
-    R. Janowski, "Take-Points in Money Games" (1993).
+    {point_sections}
 
     Examples
     --------
     >>> money_take_point(1, 1, 0.0), money_take_point(1, 1, 1.0)
     (0.25, 0.2)
+    >>> round(money_take_point(1, 1, 2 / 3), 4)
+    0.2143
     """
-    w, l_ = _wl(W, L)
-    x = check_cube_life(cube_life)
-    return _out((l_ - 0.5) / (w + l_ + 0.5 * x))
+    return _point(W, L, cube_life, -0.5, 0.0)
 
 
+@shared_sections(point_sections=_point_sections("taker", "beaver point"))
 def beaver_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Float:
     """Janowski's beaver point ``L / (W + L + x/2)`` (the taker's winning chance).
 
     Above it the taker's equity after taking is positive, so redoubling at once (beaver)
-    gains. Rates are disjoint fractions of wins (see :func:`win_value`).
+    gains.
 
-    Parameters
-    ----------
-    W, L : array_like
-        The taker's average win and loss values (``1 + g + 2 b`` with disjoint gammon and
-        backgammon rates, :func:`win_value`), each in [1, 3].
-    cube_life : array_like
-        The cube life ``x`` (0 dead, 1 fully live).
-
-    Returns
-    -------
-    float or ndarray
-        The taker's beaver point.
-
-    Raises
-    ------
-    InvalidParameterError
-        For ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
-
-    References
-    ----------
-    R. Janowski, "Take-Points in Money Games" (1993).
+    {point_sections}
 
     Examples
     --------
     >>> beaver_point(1, 1, 0.0), beaver_point(1, 1, 1.0)
     (0.5, 0.4)
+    >>> p = beaver_point(1.2, 1.1, 0.7)
+    >>> abs(float(equity_owned(p, 1.2, 1.1, 0.7))) < 1e-12  # taking breaks even
+    True
     """
-    w, l_ = _wl(W, L)
-    x = check_cube_life(cube_life)
-    return _out(l_ / (w + l_ + 0.5 * x))
+    return _point(W, L, cube_life, 0.0, 0.0)
 
 
+@shared_sections(point_sections=_point_sections("doubler", "raccoon point"))
 def raccoon_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Float:
     """Janowski's raccoon point ``(L + x/2) / (W + L + x/2)`` (the doubler's winning chance).
 
     Above it a beavered doubler still has positive equity and redoubles again (raccoon);
-    equivalently the taker beavers when the doubler's chance is below it. Rates are
-    disjoint fractions of wins (see :func:`win_value`).
+    equivalently the taker beavers when the doubler's chance is below it.
 
-    Parameters
-    ----------
-    W, L : array_like
-        The doubler's average win and loss values (``1 + g + 2 b`` with disjoint gammon and
-        backgammon rates, :func:`win_value`), each in [1, 3].
-    cube_life : array_like
-        The cube life ``x`` (0 dead, 1 fully live).
-
-    Returns
-    -------
-    float or ndarray
-        The doubler's raccoon point.
-
-    Raises
-    ------
-    InvalidParameterError
-        For ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
-
-    References
-    ----------
-    R. Janowski, "Take-Points in Money Games" (1993).
+    {point_sections}
 
     Examples
     --------
     >>> raccoon_point(1, 1, 0.0), raccoon_point(1, 1, 1.0)
     (0.5, 0.6)
+    >>> abs(float(equity_unavailable(raccoon_point(1.2, 1.1, 0.7), 1.2, 1.1, 0.7))) < 1e-12
+    True
     """
-    w, l_ = _wl(W, L)
-    x = check_cube_life(cube_life)
-    return _out((l_ + 0.5 * x) / (w + l_ + 0.5 * x))
+    return _point(W, L, cube_life, 0.0, 0.5)
 
 
+@shared_sections(janowski_raises=_JANOWSKI_RAISES)
 def jacoby_factor(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike, beavers: bool = False) -> Float:
     """Janowski's Jacoby factor: initial double point with Jacoby / without.
 
@@ -283,14 +302,7 @@ def jacoby_factor(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike, beavers: boo
     float or ndarray
         ``k1`` (or ``k2`` with beavers).
 
-    Raises
-    ------
-    InvalidParameterError
-        For ``W``, ``L`` or the cube life out of range.
-
-    References
-    ----------
-    R. Janowski, "Take-Points in Money Games" (1993).
+    {janowski_raises}
 
     Examples
     --------
@@ -307,6 +319,7 @@ def jacoby_factor(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike, beavers: boo
     return _out(np.maximum(k1, k2))
 
 
+@shared_sections(janowski_raises=_JANOWSKI_RAISES)
 def initial_double_point(
     W: ArrayLike, L: ArrayLike, cube_life: ArrayLike, *, jacoby: bool = False, beavers: bool = False
 ) -> Float:
@@ -332,14 +345,7 @@ def initial_double_point(
     float or ndarray
         The doubler's initial double point.
 
-    Raises
-    ------
-    InvalidParameterError
-        For ``W``, ``L`` or the cube life out of range.
-
-    References
-    ----------
-    R. Janowski, "Take-Points in Money Games" (1993).
+    {janowski_raises}
 
     Examples
     --------
@@ -354,147 +360,73 @@ def initial_double_point(
     return _out(point)
 
 
+@shared_sections(point_sections=_point_sections("doubler", "redouble point"))
 def redouble_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Float:
     """Janowski's redouble point ``(L + x) / (W + L + x/2)`` (owned cube; doubler's chance).
 
     Where the owned-cube equity ``p(W + L + x/2) - L`` equals the double/take equity
-    ``2 [p(W + L + x/2) - L - x/2]``. Rates are disjoint fractions of wins.
+    ``2 [p(W + L + x/2) - L - x/2]``.
 
-    Parameters
-    ----------
-    W, L : array_like
-        The doubler's average win and loss values (``1 + g + 2 b`` with disjoint gammon and
-        backgammon rates, :func:`win_value`), each in [1, 3].
-    cube_life : array_like
-        The cube life ``x`` (0 dead, 1 fully live).
-
-    Returns
-    -------
-    float or ndarray
-        The doubler's redouble point.
-
-    Raises
-    ------
-    InvalidParameterError
-        For ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
-
-    References
-    ----------
-    R. Janowski, "Take-Points in Money Games" (1993).
+    {point_sections}
 
     Examples
     --------
     >>> redouble_point(1, 1, 0.0), redouble_point(1, 1, 1.0)
     (0.5, 0.8)
+    >>> p = redouble_point(1.2, 1.1, 0.7)  # holding the cube = double/take:
+    >>> kept, doubled = equity_owned(p, 1.2, 1.1, 0.7), 2 * equity_unavailable(p, 1.2, 1.1, 0.7)
+    >>> abs(float(kept - doubled)) < 1e-12
+    True
     """
-    w, l_ = _wl(W, L)
-    x = check_cube_life(cube_life)
-    return _out((l_ + x) / (w + l_ + 0.5 * x))
+    return _point(W, L, cube_life, 0.0, 1.0)
 
 
+@shared_sections(point_sections=_point_sections("doubler", "cash point"))
 def money_cash_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Float:
     """Janowski's cash point ``(L + 1/2 + x/2) / (W + L + x/2)`` (doubler's chance).
 
-    It is one minus the opponent's take point. Gammonless: 75 % dead, 80 % live. Rates are
-    disjoint fractions of wins (see :func:`win_value`).
+    It is one minus the opponent's take point. Gammonless: 75 % dead, 80 % live.
 
-    Parameters
-    ----------
-    W, L : array_like
-        The doubler's average win and loss values (``1 + g + 2 b`` with disjoint gammon and
-        backgammon rates, :func:`win_value`), each in [1, 3].
-    cube_life : array_like
-        The cube life ``x`` (0 dead, 1 fully live).
-
-    Returns
-    -------
-    float or ndarray
-        The doubler's cash point.
-
-    Raises
-    ------
-    InvalidParameterError
-        For ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
-
-    References
-    ----------
-    R. Janowski, "Take-Points in Money Games" (1993).
+    {point_sections}
 
     Examples
     --------
     >>> money_cash_point(1, 1, 0.0), money_cash_point(1, 1, 1.0)
     (0.75, 0.8)
+    >>> round(money_cash_point(1.2, 1.1, 0.7) + money_take_point(1.1, 1.2, 0.7), 12)
+    1.0
     """
-    w, l_ = _wl(W, L)
-    x = check_cube_life(cube_life)
-    return _out((l_ + 0.5 + 0.5 * x) / (w + l_ + 0.5 * x))
+    return _point(W, L, cube_life, 0.5, 0.5)
 
 
+@shared_sections(point_sections=_point_sections("player", "too-good point"))
 def money_too_good_point(W: ArrayLike, L: ArrayLike, cube_life: ArrayLike) -> Float:
     """Janowski's too-good point ``(L + 1) / (W + L + x/2)`` (the player's winning chance).
 
     Above it playing on (holding the cube, equity ``p(W + L + x/2) - L``) beats cashing 1
     point; dead ``(L + 1) / (W + L)``: where ``p W - (1 - p) L = 1``. Gammonless: 100 %
-    dead, 80 % live. Rates are disjoint fractions of wins (see :func:`win_value`).
+    dead, 80 % live.
 
-    Parameters
-    ----------
-    W, L : array_like
-        The player's average win and loss values (``1 + g + 2 b`` with disjoint gammon and
-        backgammon rates, :func:`win_value`), each in [1, 3].
-    cube_life : array_like
-        The cube life ``x`` (0 dead, 1 fully live).
-
-    Returns
-    -------
-    float or ndarray
-        The player's too-good point.
-
-    Raises
-    ------
-    InvalidParameterError
-        For ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
-
-    References
-    ----------
-    R. Janowski, "Take-Points in Money Games" (1993).
+    {point_sections}
 
     Examples
     --------
     >>> money_too_good_point(1, 1, 0.0), money_too_good_point(1, 1, 1.0)
     (1.0, 0.8)
+    >>> round(float(equity_owned(money_too_good_point(1.2, 1.1, 0.7), 1.2, 1.1, 0.7)), 12)
+    1.0
     """
-    w, l_ = _wl(W, L)
-    x = check_cube_life(cube_life)
-    return _out((l_ + 1.0) / (w + l_ + 0.5 * x))
+    return _point(W, L, cube_life, 1.0, 0.0)
 
 
 # ----------------------------------------------------------------------------- equities
 
 
+@shared_sections(equity_sections=_equity_sections("The cubeless equity.", live=False))
 def equity_cubeless(p: ArrayLike, W: ArrayLike, L: ArrayLike) -> Float:
     """Cubeless (dead-cube) equity per unit cube, ``E = p W - (1 - p) L = p (W + L) - L``.
 
-    Parameters
-    ----------
-    p : array_like
-        The player's cubeless winning chance.
-    W, L : array_like
-        The player's average win and loss values (:func:`win_value`).
-
-    Returns
-    -------
-    float or ndarray
-        The cubeless equity.
-
-    Raises
-    ------
-    InvalidParameterError
-        For ``p`` outside [0, 1], ``W`` or ``L`` outside [1, 3].
-
-    References
-    ----------
-    R. Janowski, "Take-Points in Money Games" (1993).
+    {equity_sections}
 
     Examples
     --------
@@ -506,35 +438,16 @@ def equity_cubeless(p: ArrayLike, W: ArrayLike, L: ArrayLike) -> Float:
     return _out(p * (w + l_) - l_)
 
 
+@shared_sections(equity_sections=_equity_sections("The equity holding the cube."))
 def equity_owned(
     p: ArrayLike, W: ArrayLike, L: ArrayLike, cube_life: ArrayLike, cube: int = 1
 ) -> Float:
     """Janowski's equity holding the cube, ``C [p (W + L + x/2) - L]``.
 
-    Parameters
-    ----------
-    p : array_like
-        The player's cubeless winning chance.
-    W, L : array_like
-        The player's average win and loss values (:func:`win_value`).
-    cube_life : array_like
-        The cube life ``x``.
-    cube : int, optional
-        The cube value ``C``.
+    Valid inside the doubling window (between the opponent's and the player's cash
+    points), where it equals :func:`cubeful_equity` with ``owner="player"``.
 
-    Returns
-    -------
-    float or ndarray
-        The equity holding the cube.
-
-    Raises
-    ------
-    InvalidParameterError
-        For ``p`` outside [0, 1], ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
-
-    References
-    ----------
-    R. Janowski, "Take-Points in Money Games" (1993).
+    {equity_sections}
 
     Examples
     --------
@@ -546,35 +459,16 @@ def equity_owned(
     return _out(cube * (p * (w + l_ + 0.5 * x) - l_))
 
 
+@shared_sections(equity_sections=_equity_sections("The equity with the cube on the other side."))
 def equity_unavailable(
     p: ArrayLike, W: ArrayLike, L: ArrayLike, cube_life: ArrayLike, cube: int = 1
 ) -> Float:
     """Janowski's equity when the opponent holds the cube, ``C [p (W + L + x/2) - L - x/2]``.
 
-    Parameters
-    ----------
-    p : array_like
-        The player's cubeless winning chance.
-    W, L : array_like
-        The player's average win and loss values (:func:`win_value`).
-    cube_life : array_like
-        The cube life ``x``.
-    cube : int, optional
-        The cube value ``C``.
+    Inside the doubling window this is gnubg's :func:`cubeful_equity` for
+    ``owner="opponent"``, which holds for every ``p``.
 
-    Returns
-    -------
-    float or ndarray
-        The equity with the cube on the other side.
-
-    Raises
-    ------
-    InvalidParameterError
-        For ``p`` outside [0, 1], ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
-
-    References
-    ----------
-    R. Janowski, "Take-Points in Money Games" (1993).
+    {equity_sections}
 
     Examples
     --------
@@ -586,6 +480,7 @@ def equity_unavailable(
     return _out(cube * (p * (w + l_ + 0.5 * x) - l_ - 0.5 * x))
 
 
+@shared_sections(equity_sections=_equity_sections("The centred-cube equity."))
 def equity_centred(
     p: ArrayLike, W: ArrayLike, L: ArrayLike, cube_life: ArrayLike, cube: int = 1
 ) -> Float:
@@ -594,30 +489,7 @@ def equity_centred(
     Valid inside the doubling window (between the opponent's and the player's cash
     points); see :func:`cubeful_equity` for gnubg's version valid everywhere.
 
-    Parameters
-    ----------
-    p : array_like
-        The player's cubeless winning chance.
-    W, L : array_like
-        The player's average win and loss values (:func:`win_value`).
-    cube_life : array_like
-        The cube life ``x``.
-    cube : int, optional
-        The cube value ``C``.
-
-    Returns
-    -------
-    float or ndarray
-        The centred-cube equity.
-
-    Raises
-    ------
-    InvalidParameterError
-        For ``p`` outside [0, 1], ``W`` or ``L`` outside [1, 3] or a cube life outside [0, 1].
-
-    References
-    ----------
-    R. Janowski, "Take-Points in Money Games" (1993).
+    {equity_sections}
 
     Examples
     --------
@@ -716,7 +588,8 @@ def cubeful_equity(
     Raises
     ------
     InvalidParameterError
-        For ``p``, ``W``, ``L`` or the cube life out of range.
+        For ``p`` outside [0, 1], ``W`` or ``L`` outside [1, 3], a cube life outside
+        [0, 1] or an unknown ``owner``.
 
     References
     ----------
@@ -777,17 +650,16 @@ class MoneyPoints:
     too_good: MoneyPoint
 
     POINTS = ("take", "beaver", "raccoon", "initial_double", "redouble", "cash", "too_good")
+    #: What the points were computed from (in :meth:`as_dict` and the frame's ``attrs``).
+    SETTINGS = ("W", "L", "cube_life", "jacoby", "beavers")
+
+    def _settings(self) -> dict[str, float | bool]:
+        """The :attr:`SETTINGS` by name."""
+        return {name: getattr(self, name) for name in self.SETTINGS}
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready: each point as ``{"dead": .., "live": .., "x": ..}``."""
-        out: dict[str, object] = {
-            "state": "money",
-            "W": self.W,
-            "L": self.L,
-            "cube_life": self.cube_life,
-            "jacoby": self.jacoby,
-            "beavers": self.beavers,
-        }
+        out: dict[str, object] = {"state": "money", **self._settings()}
         for name in self.POINTS:
             out[name] = getattr(self, name).as_dict()
         return out
@@ -798,16 +670,8 @@ class MoneyPoints:
         from mathbg._output import frame
 
         rows = [{"point": name, **getattr(self, name).as_dict()} for name in self.POINTS]
-        return frame(
-            rows,
-            name="money points (Janowski) of the first-named player",
-            index="point",
-            W=self.W,
-            L=self.L,
-            cube_life=self.cube_life,
-            jacoby=self.jacoby,
-            beavers=self.beavers,
-        )
+        name = "money points (Janowski) of the first-named player"
+        return frame(rows, name=name, index="point", **self._settings())
 
 
 def money_points(
@@ -913,15 +777,15 @@ def cube_action(
     - ``CP < p < TG``: double, pass;
     - ``p >= TG``: too good (play on for the gammon), when a gammon is possible (``W > 1``).
 
-    ``owner="opponent"``: the cube is not available. ``W``, ``L`` from disjoint
-    gammon/backgammon rates (see :func:`win_value`).
+    ``owner="opponent"``: the cube is not available.
 
     Parameters
     ----------
     p : float
         The player's cubeless winning chance.
     W, L : float
-        The player's average win and loss values (:func:`win_value`).
+        The player's average win and loss values, from disjoint gammon and backgammon rates
+        (:func:`win_value`).
     cube_life : float
         The cube life ``x``.
     owner : {"centre", "player", "opponent"}, optional
@@ -937,7 +801,7 @@ def cube_action(
     Raises
     ------
     InvalidParameterError
-        For ``p``, ``W``, ``L`` or the cube life out of range.
+        For ``p``, ``W``, ``L`` or the cube life out of range, or an unknown ``owner``.
 
     References
     ----------

@@ -165,7 +165,8 @@ def cube_efficiency(
         return float(np.asarray(take_point(met, (b, a), 1, cube_life=x)))
 
     return CubeEfficiency(
-        away=(a, b), positions=len(pairs), excluded=excluded, agreement_dead=agree[0], agreement_live=agree[-1],
+        away=(a, b), positions=len(pairs), excluded=excluded, agreement_dead=agree[0],
+        agreement_live=agree[-1],
         cube_life=float(lives[best]), agreement=agree[best], take_point_dead=tp0(0.0),
         take_point_live=tp0(1.0), take_point=tp0(float(lives[best])),
     )

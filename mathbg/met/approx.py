@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from mathbg._docstrings import shared_sections
 from mathbg._validate import away_pair
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 
@@ -29,6 +30,26 @@ __all__ = ["METHODS", "approx_table", "janowski", "neil", "turner"]
 
 _NEIL_T = np.array([3.0, 4.0, 5.0, 6.0, 8.0, 11.0, 15.0])
 _NEIL_N = np.array([10.0, 9.0, 8.0, 7.0, 6.0, 5.0, 4.0])
+
+
+#: The Parameters, Returns and Raises sections of every approximation.
+_AWAY_TO_MWC = """
+Parameters
+----------
+away : (int, int) or (array_like, array_like)
+    Points the player and the opponent need (pre-Crawford).
+
+Returns
+-------
+float or ndarray
+    The player's match winning chance (as a fraction), from the leader's formula and
+    its complement for the trailer.
+
+Raises
+------
+InvalidScoreError
+    For away scores that are not whole numbers >= 1.
+"""
 
 
 def _scores(away: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -50,19 +71,11 @@ def _finish(leader_pct: np.ndarray, a: np.ndarray, b: np.ndarray) -> Any:
     return float(out) if out.ndim == 0 else out
 
 
+@shared_sections(away_to_mwc=_AWAY_TO_MWC)
 def janowski(away: Any) -> Any:
     """Janowski's formula: leader's MWC = 50 + 85 D / (T + 6) percent.
 
-    Parameters
-    ----------
-    away : (int, int) or (array_like, array_like)
-        Points the player and the opponent need (pre-Crawford).
-
-    Returns
-    -------
-    float or ndarray
-        The player's match winning chance (as a fraction), from the leader's formula and
-        its complement for the trailer.
+    {away_to_mwc}
 
     References
     ----------
@@ -77,19 +90,11 @@ def janowski(away: Any) -> Any:
     return _finish(50.0 + 85.0 * (trail - lead) / (trail + 6.0), a, b)
 
 
+@shared_sections(away_to_mwc=_AWAY_TO_MWC)
 def turner(away: Any) -> Any:
     """Turner's formula: leader's MWC = 50 + (24 / T + 3) D percent.
 
-    Parameters
-    ----------
-    away : (int, int) or (array_like, array_like)
-        Points the player and the opponent need (pre-Crawford).
-
-    Returns
-    -------
-    float or ndarray
-        The player's match winning chance (as a fraction), from the leader's formula and
-        its complement for the trailer.
+    {away_to_mwc}
 
     References
     ----------
@@ -104,19 +109,11 @@ def turner(away: Any) -> Any:
     return _finish(50.0 + (24.0 / trail + 3.0) * (trail - lead), a, b)
 
 
+@shared_sections(away_to_mwc=_AWAY_TO_MWC)
 def neil(away: Any) -> Any:
     """Neil's numbers: leader's MWC = 50 + N(T) D percent, N interpolated in the trailer's T.
 
-    Parameters
-    ----------
-    away : (int, int) or (array_like, array_like)
-        Points the player and the opponent need (pre-Crawford).
-
-    Returns
-    -------
-    float or ndarray
-        The player's match winning chance (as a fraction), from the leader's formula and
-        its complement for the trailer.
+    {away_to_mwc}
 
     References
     ----------

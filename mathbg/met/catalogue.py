@@ -56,14 +56,15 @@ def build(model: str = "kazaross-xg2", length: int | None = None, **params: Any)
     Returns
     -------
     MET
-        The table.
+        The model's table computed at ``length``, or the shipped table at ``length``.
 
     Raises
     ------
     UnknownTableError
         For an unknown name.
     InvalidParameterError
-        For parameters the model does not take or out of range.
+        For parameters the model does not take or out of range, parameters given to a
+        shipped table, or a model table longer than :data:`MAX_MODEL_LENGTH`.
 
     Examples
     --------
@@ -130,7 +131,7 @@ def as_met(obj: MET | str | os.PathLike[str]) -> MET:
     Returns
     -------
     MET
-        The table.
+        ``obj`` itself, the named table with default parameters (cached), or the file's.
 
     Examples
     --------

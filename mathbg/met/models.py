@@ -35,6 +35,56 @@ from mathbg.met.table import MET
 __all__ = ["extend", "mec", "montgomery", "zadeh", "zadeh_post_crawford"]
 
 
+#: What each model's tables record about it: (source, title, description).
+MODEL_ABOUT = {
+    "zadeh": (
+        "N. Zadeh, Management Science 23(9):986-993 (1977), as implemented in gnubg",
+        "N. Zadeh",
+        "Zadeh (1977) tournament-doubling model, gnubg's implementation",
+    ),
+    "mec": (
+        "C. Tornberg, mec - match equity calculator for backgammon (1996)",
+        "mec (match equity calculator)",
+        "Tornberg's mec, free-drop sign corrected",
+    ),
+    "montgomery": (
+        "D. Montgomery's normal-distribution model, as in gnubg ExtendMET",
+        "Montgomery normal model",
+        "Normal-distribution approximation; post-Crawford by Zadeh's recurrence",
+    ),
+    "cubeless": (
+        "T. Zoidis (2023), gnubg met/cubeless.xml recipe",
+        "Cubeless MET",
+        "Match equity without a doubling cube (Zoidis 2023 recipe)",
+    ),
+}
+
+
+def model_table(
+    model: str,
+    pre: np.ndarray,
+    post: np.ndarray,
+    params: dict[str, float],
+    *,
+    source: str | None = None,
+    notes: str = "",
+) -> MET:
+    """The table a generator built: named after ``model``, recording its parameters and
+    what :data:`MODEL_ABOUT` says of it (``source`` given: that source instead)."""
+    default_source, title, description = MODEL_ABOUT[model]
+    return MET(
+        pre=pre,
+        post=post,
+        name=model,
+        source=default_source if source is None else source,
+        parameters=params,
+        model=model,
+        title=title,
+        description=description,
+        notes=notes,
+    )
+
+
 def _levels(length: int) -> int:
     """Cube levels 1, 2, 4, ... up to the first that is dead at every score of the table."""
     levels = 1
@@ -157,12 +207,15 @@ def zadeh(
     Returns
     -------
     MET
-        The table.
+        Zadeh's ``length``-point table, its parameters recorded in ``parameters``.
 
     Raises
     ------
+    InvalidScoreError
+        For a length outside 1..1024.
     InvalidParameterError
-        For parameters out of range or a table that breaks down.
+        For gammon rates, ``delta`` or ``delta_bar`` out of range, or a table that breaks
+        down (Zadeh's live-cube drop points fail for a large ``delta``).
 
     Examples
     --------
@@ -191,16 +244,7 @@ def zadeh(
     except ZeroDivisionError:
         pre = np.full((n, n), np.nan)
     check_equities((pre, post), "zadeh", params)
-    return MET(
-        pre=pre,
-        post=post,
-        name="zadeh",
-        source="N. Zadeh, Management Science 23(9):986-993 (1977), as implemented in gnubg",
-        parameters=params,
-        model="zadeh",
-        title="N. Zadeh",
-        description="Zadeh (1977) tournament-doubling model, gnubg's implementation",
-    )
+    return model_table("zadeh", pre, post, params)
 
 
 # ----------------------------------------------------------------------------- MEC
@@ -260,12 +304,14 @@ def mec(
     Returns
     -------
     MET
-        The table.
+        Tornberg's ``length``-point table (asymmetric unless ``win_rate`` is 0.5).
 
     Raises
     ------
+    InvalidScoreError
+        For a length outside 1..1024.
     InvalidParameterError
-        For parameters out of range.
+        For rates out of range or a table that breaks down.
 
     Examples
     --------
@@ -295,16 +341,7 @@ def mec(
     check_equities((pre, post0, post1), "mec", params)
     if w == 0.5:  # equal players: the two vectors agree mathematically; drop rounding noise
         post1 = post0
-    return MET(
-        pre=pre,
-        post=np.vstack([post0, post1]),
-        name="mec",
-        source="C. Tornberg, mec - match equity calculator for backgammon (1996)",
-        parameters=params,
-        model="mec",
-        title="mec (match equity calculator)",
-        description="Tornberg's mec, free-drop sign corrected",
-    )
+    return model_table("mec", pre, np.vstack([post0, post1]), params)
 
 
 # ----------------------------------------------------------------------------- Montgomery
@@ -326,12 +363,12 @@ def montgomery(length: int = 25) -> MET:
     Returns
     -------
     MET
-        The table.
+        The model's ``length``-point table with Zadeh's post-Crawford vector.
 
     Raises
     ------
-    InvalidParameterError
-        For a length out of range.
+    InvalidScoreError
+        For a length outside 1..1024.
 
     References
     ----------
@@ -346,16 +383,7 @@ def montgomery(length: int = 25) -> MET:
     aways = np.arange(1, n + 1)
     pre = montgomery_array(aways[:, None], aways[None, :])
     post = continue_post_crawford(np.empty(0), n)
-    return MET(
-        pre=pre,
-        post=post,
-        name="montgomery",
-        source="D. Montgomery's normal-distribution model, as in gnubg ExtendMET",
-        parameters={},
-        model="montgomery",
-        title="Montgomery normal model",
-        description="Normal-distribution approximation; post-Crawford by Zadeh's recurrence",
-    )
+    return model_table("montgomery", pre, post, {})
 
 
 
@@ -373,12 +401,14 @@ def extend(met: MET, length: int) -> MET:
     Returns
     -------
     MET
-        The table at that length.
+        The table at ``length`` points (``met`` itself when it has that length).
 
     Raises
     ------
     InvalidParameterError
-        For a length out of range.
+        For a ``met`` that is not a :class:`MET`.
+    InvalidScoreError
+        For a length outside 1..1024.
 
     References
     ----------

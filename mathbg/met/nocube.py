@@ -45,6 +45,7 @@ from mathbg.met._core import (
     continue_post_crawford,
     recurrence,
 )
+from mathbg.met.models import MODEL_ABOUT, model_table
 from mathbg.met.published import load
 from mathbg.met.table import MET
 
@@ -92,12 +93,14 @@ def cubeless(
     Returns
     -------
     MET
-        The table.
+        The cubeless ``length``-point table; its post-Crawford vector is its 1-away column.
 
     Raises
     ------
+    InvalidScoreError
+        For a length outside 1..1024.
     InvalidParameterError
-        For rates out of range.
+        For rates out of range (``B > G``) or a ``one_away`` table with unequal players.
 
     References
     ----------
@@ -114,7 +117,7 @@ def cubeless(
     b = check_rate(backgammon_rate, "backgammon_rate", high=g)
     first = np.full(n + 1, -1.0)
     params = {"gammon_rate": g, "backgammon_rate": b}
-    source = "T. Zoidis (2023), gnubg met/cubeless.xml recipe"
+    source = MODEL_ABOUT["cubeless"][0]
     if one_away is not None:
         if isinstance(one_away, str):
             table = load(one_away)
@@ -138,17 +141,8 @@ def cubeless(
     pre = recurrence("cubeless_table")(n, g, b, first)
     check_equities((pre,), "cubeless", params)
     post = np.vstack([pre[:, 0], 1.0 - pre[0, :]])
-    return MET(
-        pre=pre,
-        post=post,
-        name="cubeless",
-        source=source,
-        parameters=params,
-        model="cubeless",
-        title="Cubeless MET",
-        description="Match equity without a doubling cube (Zoidis 2023 recipe)",
-        notes="" if one_away is None else f"one_away={getattr(one_away, 'name', one_away)}",
-    )
+    notes = "" if one_away is None else f"one_away={getattr(one_away, 'name', one_away)}"
+    return model_table("cubeless", pre, post, params, source=source, notes=notes)
 
 
 def rotation_met(
@@ -178,7 +172,8 @@ def rotation_met(
     Raises
     ------
     InvalidParameterError
-        For rates out of range.
+        For a length below 1, gammon rates outside [0, 1], draw rates outside [0, 1) or
+        not one draw rate per gammon rate.
 
     Examples
     --------
@@ -294,8 +289,10 @@ def match_mwc(
 
     Raises
     ------
+    InvalidScoreError
+        For a player other than 0 or 1.
     InvalidParameterError
-        For rates out of range.
+        For the match's (or the given) rates out of range.
 
     Examples
     --------

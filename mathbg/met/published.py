@@ -256,7 +256,7 @@ def load(name: str = DEFAULT, length: int | None = None) -> MET:
     Returns
     -------
     MET
-        The table.
+        The published numbers, named by the table's canonical name (``"kazaross-xg2"``).
 
     Examples
     --------

@@ -39,7 +39,7 @@ from mathbg.met._core import (
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["MET"]
+__all__ = ["MET", "METComparison"]
 
 
 def _readonly(array: Any, shape: tuple[int, ...], what: str) -> np.ndarray:
@@ -523,12 +523,60 @@ class MET:
         )
         return df
 
+    def compare(self, other: MET) -> METComparison:
+        """This table minus ``other``, entry by entry, and in standard errors where this
+        table has them (a measured table: the self-play MET).
+
+        ``other`` is extended or cut to this table's length (:meth:`extend`). The summary
+        reads the measured entries (those with a finite standard error) when this table has
+        standard errors, else every entry; the post-Crawford vector of player 1 counts only
+        where the players' vectors differ.
+
+        Parameters
+        ----------
+        other : MET
+            The table to compare with (a published one).
+
+        Returns
+        -------
+        METComparison
+            The differences, the z-scores, a frame and their summary.
+
+        Examples
+        --------
+        Two published tables (no standard errors): every entry of the 5 x 5 table and of
+        the post-Crawford vector counts.
+
+        >>> from mathbg.met import load
+        >>> xg, rk = load("kazaross-xg2", length=5), load("rockwell-kazaross", length=5)
+        >>> c = xg.compare(rk)
+        >>> c.entries, c.max_abs_z
+        (30, nan)
+        >>> bool(c.frame().loc[("normal", 3, 5), "diff"] == xg.mwc((3, 5)) - rk.mwc((3, 5)))
+        True
+        """
+        ref = other.extend(self.length) if other.length != self.length else other
+        pre = self.pre - ref.pre
+        post = self.post - ref.post
+        pre_z = post_z = None
+        if self.stderr is not None:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                pre_z = pre / self.stderr
+        if self.post_stderr is not None:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                post_z = post / self.post_stderr
+        two = not (self.is_symmetric() and ref.is_symmetric())
+        return METComparison(self.name, ref.name, pre, post, pre_z, post_z, self.stderr,
+                             self.post_stderr, self.pre, ref.pre, self.post, ref.post,
+                             two)  # fmt: skip
+
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python form: ``name``, ``length``, ``pre`` (rows a = 1..N), ``post`` (n = 1..N).
 
         ``post_player1`` is added for tables whose players' post-Crawford vectors differ;
-        ``stderr``, ``post_stderr``, ``games``, ``post_games`` (None where exact) and
-        ``metadata`` for a measured table.
+        ``stderr``, ``games`` (shaped as ``pre``), ``post_stderr``, ``post_games`` (shaped as
+        ``post``, with ``post_stderr_player1``, ``post_games_player1`` beside
+        ``post_player1``; None where exact) and ``metadata`` for a measured table.
         """
         out: dict[str, Any] = {
             "name": self.name,
@@ -539,12 +587,23 @@ class MET:
             "pre": [[float(x) for x in row] for row in self.pre],
             "post": [float(x) for x in self.post[0]],
         }
-        if not np.array_equal(self.post[0], self.post[1]):
+        two = not np.array_equal(self.post[0], self.post[1])
+        if two:
             out["post_player1"] = [float(x) for x in self.post[1]]
-        for key in ("stderr", "post_stderr", "games", "post_games"):
+
+        def cells(row: Any) -> list[float | None]:
+            return [float(x) if np.isfinite(x) else None for x in row]
+
+        for key in ("stderr", "games"):
             arr = getattr(self, key)
             if arr is not None:  # a measured table's error bars (null where exact)
-                out[key] = [[float(x) if np.isfinite(x) else None for x in row] for row in arr]
+                out[key] = [cells(row) for row in arr]
+        for key in ("post_stderr", "post_games"):  # shaped as post (and post_player1)
+            arr = getattr(self, key)
+            if arr is not None:
+                out[key] = cells(arr[0])
+                if two or not np.array_equal(arr[0], arr[1], equal_nan=True):
+                    out[f"{key}_player1"] = cells(arr[1])
         if self.metadata:
             out["metadata"] = dict(self.metadata)
         return out
@@ -569,3 +628,135 @@ class MET:
             f"<div>{head}<br>row: player 0 away, column: opponent away"
             f"{frame.to_html()}{post.to_html()}</div>"
         )
+
+
+@dataclass(frozen=True)
+class METComparison:
+    """A table beside another: ``MET.compare``'s result (``table - other`` in MWC).
+
+    Attributes
+    ----------
+    name, other : str
+        The two tables' names.
+    pre, post : ndarray
+        The differences, shaped as :attr:`MET.pre` (N, N) and :attr:`MET.post` (2, N).
+    pre_z, post_z : ndarray or None
+        The differences over the table's standard errors (NaN where exact), None for a
+        table without them.
+    stderr, post_stderr : ndarray or None
+        The table's standard errors.
+    values, other_values, post_values, other_post_values : ndarray
+        Both tables' entries.
+    two_post : bool
+        The post-Crawford vectors of the players differ (player 1's counts too).
+    """
+
+    name: str
+    other: str
+    pre: np.ndarray
+    post: np.ndarray
+    pre_z: np.ndarray | None
+    post_z: np.ndarray | None
+    stderr: np.ndarray | None = field(repr=False)
+    post_stderr: np.ndarray | None = field(repr=False)
+    values: np.ndarray = field(repr=False)
+    other_values: np.ndarray = field(repr=False)
+    post_values: np.ndarray = field(repr=False)
+    other_post_values: np.ndarray = field(repr=False)
+    two_post: bool = False
+
+    def _counted(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The counted entries: pre and post masks (the post one shaped (2, N)) and the
+        post rows that count."""
+        rows = np.array([True, self.two_post])
+        if self.stderr is None or self.post_stderr is None:
+            pre = np.ones(self.pre.shape, dtype=bool)
+            post = np.ones(self.post.shape, dtype=bool)
+        else:
+            pre, post = np.isfinite(self.stderr), np.isfinite(self.post_stderr)
+        return pre, post & rows[:, None], rows
+
+    def _diffs(self) -> tuple[np.ndarray, np.ndarray]:
+        pre, post, _ = self._counted()
+        d = np.concatenate([self.pre[pre], self.post[post]])
+        if self.pre_z is None or self.post_z is None:
+            return d, np.full(len(d), np.nan)
+        return d, np.concatenate([self.pre_z[pre], self.post_z[post]])
+
+    @property
+    def entries(self) -> int:
+        """How many entries the summary reads."""
+        return len(self._diffs()[0])
+
+    def _summary(self, which: int, how: str) -> float:
+        values = np.abs(self._diffs()[which])
+        if not len(values):
+            return float("nan")
+        return float(values.mean() if how == "mean" else values.max())
+
+    @property
+    def mean_abs_diff(self) -> float:
+        """Mean absolute difference (MWC, a fraction)."""
+        return self._summary(0, "mean")
+
+    @property
+    def max_abs_diff(self) -> float:
+        """Largest absolute difference (MWC, a fraction)."""
+        return self._summary(0, "max")
+
+    @property
+    def mean_abs_z(self) -> float:
+        """Mean absolute difference in standard errors (NaN without them)."""
+        return self._summary(1, "mean")
+
+    @property
+    def max_abs_z(self) -> float:
+        """Largest absolute difference in standard errors (NaN without them)."""
+        return self._summary(1, "max")
+
+    def frame(self) -> pd.DataFrame:
+        """The counted entries, one row each: index ``(state, away, opp_away)`` (``state``
+        ``normal``, ``crawford`` (a pre-Crawford entry with a side 1-away), ``dmp`` or
+        ``post-crawford``; player 0's away score first), columns ``value``, ``other``,
+        ``diff``, ``stderr``, ``z`` (NaN where exact or without standard errors)."""
+        import pandas as pd
+
+        pre, post, _ = self._counted()
+        rows = []
+        n = self.pre.shape[0]
+        for a in range(1, n + 1):
+            for b in range(1, n + 1):
+                if pre[a - 1, b - 1]:
+                    state = "dmp" if a == b == 1 else "crawford" if 1 in (a, b) else "normal"
+                    rows.append(self._row(state, a, b, "pre", (a - 1, b - 1)))
+        for p in (0, 1):
+            for m in range(1, n + 1):
+                if post[p, m - 1]:
+                    away = (m, 1) if p == 0 else (1, m)
+                    rows.append(self._row("post-crawford", *away, "post", (p, m - 1)))
+        columns = ["state", "away", "opp_away", "value", "other", "diff", "stderr", "z"]
+        out = pd.DataFrame(rows, columns=columns).set_index(["state", "away", "opp_away"])
+        out.attrs.update(name=f"{self.name} minus {self.other}")
+        return out
+
+    def _row(self, state: str, a: int, b: int, part: str, idx: tuple[int, int]) -> tuple[Any, ...]:
+        pre = part == "pre"
+        value = (self.values if pre else self.post_values)[idx]
+        other = (self.other_values if pre else self.other_post_values)[idx]
+        se = self.stderr if pre else self.post_stderr
+        z = self.pre_z if pre else self.post_z
+        value, other = (value, other) if pre or idx[0] == 0 else (1 - value, 1 - other)
+        return (state, a, b, float(value), float(other), float(value - other),
+                float(se[idx]) if se is not None else float("nan"),
+                float(z[idx]) * (1 if pre or idx[0] == 0 else -1) if z is not None
+                else float("nan"))  # fmt: skip
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: the names, the summary (``entries``, ``mean_abs_diff``,
+        ``max_abs_diff``, ``mean_abs_z``, ``max_abs_z``; fractions) and ``rows`` (the
+        frame's rows as objects)."""
+        frame = self.frame().reset_index()
+        return {"table": self.name, "other": self.other, "entries": self.entries,
+                "mean_abs_diff": self.mean_abs_diff, "max_abs_diff": self.max_abs_diff,
+                "mean_abs_z": self.mean_abs_z, "max_abs_z": self.max_abs_z,
+                "rows": frame.to_dict(orient="records")}  # fmt: skip

@@ -111,6 +111,26 @@ def _state(b: Any) -> Any:
 
 
 @njit(cache=True)
+def _advance(board: Any, start: Any, d0: Any, d1: Any, rolls: Any, t_bg: Any, policy: Any,
+             work: Any) -> Any:  # fmt: skip
+    """``board`` = ``start`` (may be ``board`` itself) after roll number ``rolls``,
+    ``d0-d1``, played by :func:`play_best` with ``policy`` (``binom, means6, alpha, beta``)
+    and the scratch arrays ``work`` (``out, tails, tmp, best``).
+
+    Returns the highest occupied point after the roll and the roll that first left points
+    19..24 empty (``t_bg``, or ``rolls`` if this roll did; -1 while not yet).
+    """
+    binom, means6, alpha, beta = policy
+    out, tails, tmp, best = work
+    board[:] = start
+    play_best(board, d0, d1, binom, means6, alpha, beta, out, tails, tmp, best)
+    top, _, back = _state(board)
+    if t_bg < 0 and back == 0:
+        t_bg = rolls
+    return top, t_bg
+
+
+@njit(cache=True)
 def _finish(
     b: Any,
     rolls: Any,
@@ -190,23 +210,19 @@ def one_sided_rollout(
         _finish(board0, 0, 1.0, men0, 0, binom, dist6, gdist6, dist, gdist, bgdist)
         return dist, gdist, bgdist, n_random
     tbg0 = 0 if back0 == 0 else -1
+    policy = (binom, means6, alpha, beta)
+    work = (out, tails, tmp, best)
     for r1 in range(21):
         d0, d1 = roll_dice(r1)
         w1 = (1.0 if d0 == d1 else 2.0) / 36.0
-        b1[:] = board0
-        play_best(b1, d0, d1, binom, means6, alpha, beta, out, tails, tmp, best)
-        top1, _, back1 = _state(b1)
-        tbg1 = tbg0 if tbg0 >= 0 else (1 if back1 == 0 else -1)
+        top1, tbg1 = _advance(b1, board0, d0, d1, 1, tbg0, policy, work)
         if top1 <= 6:
             _finish(b1, 1, w1, men0, tbg1, binom, dist6, gdist6, dist, gdist, bgdist)
             continue
         for r2 in range(21):
             e0, e1 = roll_dice(r2)
             w2 = w1 * (1.0 if e0 == e1 else 2.0) / 36.0
-            b2[:] = b1
-            play_best(b2, e0, e1, binom, means6, alpha, beta, out, tails, tmp, best)
-            top2, _, back2 = _state(b2)
-            tbg2 = tbg1 if tbg1 >= 0 else (2 if back2 == 0 else -1)
+            top2, tbg2 = _advance(b2, b1, e0, e1, 2, tbg1, policy, work)
             if top2 <= 6:
                 _finish(b2, 2, w2, men0, tbg2, binom, dist6, gdist6, dist, gdist, bgdist)
                 continue
@@ -216,17 +232,13 @@ def one_sided_rollout(
                 b3[:] = b2
                 rolls = 2
                 tbg = tbg2
-                while True:
+                top = NPOINTS
+                while top > 6:
                     x0 = np.random.randint(1, 7)  # noqa: NPY002
                     x1 = np.random.randint(1, 7)  # noqa: NPY002
                     if x1 > x0:
                         x0, x1 = x1, x0
-                    play_best(b3, x0, x1, binom, means6, alpha, beta, out, tails, tmp, best)
                     rolls += 1
-                    top, _, back = _state(b3)
-                    if tbg < 0 and back == 0:
-                        tbg = rolls
-                    if top <= 6:
-                        break
+                    top, tbg = _advance(b3, b3, x0, x1, rolls, tbg, policy, work)
                 _finish(b3, rolls, w, men0, tbg, binom, dist6, gdist6, dist, gdist, bgdist)
     return dist, gdist, bgdist, n_random

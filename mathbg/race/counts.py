@@ -140,7 +140,7 @@ def _scalar(a: Any) -> Any:
     return a
 
 
-def _pair(player: ArrayLike, opponent: ArrayLike) -> tuple[NDArray, NDArray]:
+def _pair(player: ArrayLike, opponent: ArrayLike) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     return as_side(player, "player"), as_side(opponent, "opponent")
 
 
@@ -493,8 +493,8 @@ def trice_adjusted_counts(player: ArrayLike, opponent: ArrayLike) -> tuple[Float
     """
     a, b = _pair(player, opponent)
 
-    def adjust(x: NDArray, y: NDArray) -> NDArray:
-        return (
+    def adjust(x: NDArray[np.int64], y: NDArray[np.int64]) -> NDArray[np.float64]:
+        return np.asarray(
             x @ _POINTS
             + 2.0 * np.maximum(x.sum(axis=-1) - y.sum(axis=-1), 0)
             + 2.0 * np.maximum(x[..., 0] - 2, 0)
@@ -554,8 +554,10 @@ def isight_counts(player: ArrayLike, opponent: ArrayLike) -> tuple[Int, Int]:
     cross_a, cross_b = a @ _QUADRANT, b @ _QUADRANT
     men_a, men_b = a.sum(axis=-1), b.sum(axis=-1)
 
-    def one(x: NDArray, y: NDArray, men: tuple, cross: tuple) -> NDArray:
-        return (
+    def one(
+        x: NDArray[np.int64], y: NDArray[np.int64], men: tuple[Any, ...], cross: tuple[Any, ...]
+    ) -> NDArray[np.float64]:
+        return np.asarray(
             x @ _POINTS
             + np.maximum(men[0] - men[1], 0)
             + 2 * np.maximum(x[..., 0] - 2, 0)

@@ -465,7 +465,7 @@ def _combine(r: Any, o: Any) -> tuple[Any, Any, Any, Any, Any]:
     (pr, gr, br), (po, go, bo) = r, o
     w = max(pr.shape[-1], po.shape[-1])
 
-    def pad(d: NDArray) -> NDArray:
+    def pad(d: NDArray[np.float64]) -> NDArray[np.float64]:
         return np.concatenate([d, np.zeros((*d.shape[:-1], w - d.shape[-1]))], axis=-1)
 
     pr, po = pad(pr), pad(po)
@@ -475,7 +475,8 @@ def _combine(r: Any, o: Any) -> tuple[Any, Any, Any, Any, Any]:
     lg = np.sum(po * _survival(gr, w, 1), axis=-1)
     lb = np.sum(po * _survival(br, w, 1), axis=-1)
     # sums of probabilities: clip the last-bit rounding outside [0, 1]
-    return tuple(np.clip(v, 0.0, 1.0) for v in (win, wg, wb, lg, lb))  # type: ignore[return-value]
+    w_, wg_, wb_, lg_, lb_ = (np.clip(v, 0.0, 1.0) for v in (win, wg, wb, lg, lb))
+    return w_, wg_, wb_, lg_, lb_
 
 
 def race_chances(
@@ -526,7 +527,7 @@ def race_chances(
     return RaceChances(w, wg, wb, lg, lb, method, dr, do)
 
 
-def _fits_twosided(ts: Any, player: NDArray, opponent: NDArray) -> bool:
+def _fits_twosided(ts: Any, player: NDArray[np.int64], opponent: NDArray[np.int64]) -> bool:
     """Whether both sides are inside ``ts`` (anything with ``points`` and ``checkers``)."""
     return bool(
         _top(player) <= ts.points

@@ -15,8 +15,9 @@
 - :mod:`~mathbg.rules.clock`: the delay + reserve + bonus clock.
 - :mod:`~mathbg.rules.ruleset`: rule sets (variants plug in here, through
   :mod:`~mathbg.rules.registry`).
-- :mod:`~mathbg.rules.record`: match records (:class:`MatchRecord`, :func:`read_match`,
-  :func:`replay`); their file formats in :mod:`~mathbg.rules.formats`.
+- :mod:`~mathbg.rules.record`: match records (:class:`MatchRecord`, :func:`replay`); the
+  match files in :mod:`~mathbg.rules.formats` (:func:`read_match`, :func:`write_match`,
+  :func:`render_match`).
 - :mod:`~mathbg.rules.variants`: Portes, Plakoto, Fevga, Tavla, Long Nardi; the Tavli match.
 
 Names are imported lazily: ``import mathbg.rules`` does not load numba.
@@ -48,7 +49,7 @@ _LAZY = {
     "get_ruleset": "mathbg.rules.ruleset",
     "Variant": "mathbg.rules.variants",
     "VariantPosition": "mathbg.rules.variants",
-    # match records (mathbg.rules.record; file formats in mathbg.rules.formats)
+    # match records (mathbg.rules.record) and match files (mathbg.rules.formats)
     "MatchRecord": "mathbg.rules.record",
     "GameRecord": "mathbg.rules.record",
     "GameOutcome": "mathbg.rules.record",
@@ -62,8 +63,10 @@ _LAZY = {
     "Resign": "mathbg.rules.record",
     "Accept": "mathbg.rules.record",
     "Reject": "mathbg.rules.record",
-    "read_match": "mathbg.rules.record",
     "replay": "mathbg.rules.record",
+    "read_match": "mathbg.rules.formats",
+    "render_match": "mathbg.rules.formats",
+    "write_match": "mathbg.rules.formats",
 }
 
 __all__ = sorted(_LAZY)

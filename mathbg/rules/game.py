@@ -305,13 +305,13 @@ class GameState:
         self._require(Phase.ROLL, action="roll")
         return replace(self, dice=parse_roll(dice), phase=Phase.MOVE)
 
-    def legal_plays(self) -> Plays:
+    def legal_plays(self) -> Plays[Position]:
         """The legal plays of the current roll."""
         self._require(Phase.MOVE, action="list plays")
         assert self.dice is not None
         return self.ruleset.legal_plays(self.position, self.dice)
 
-    def play(self, play: Play | Position | str | None) -> GameState:
+    def play(self, play: Play[Position] | Position | str | None) -> GameState:
         """The player on roll makes a play.
 
         Parameters

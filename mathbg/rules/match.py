@@ -24,8 +24,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-from mathbg.errors import InvalidIdError, InvalidScoreError
-from mathbg.rules.cube import CubeOwner
+from mathbg.errors import InvalidIdError, InvalidParameterError, InvalidScoreError
 from mathbg.rules.idcodec import match_fields_from_id, match_id_from_fields
 
 __all__ = ["GameStatus", "MatchState", "ResultKind", "ScoreState", "game_points", "may_double"]
@@ -70,6 +69,10 @@ def game_points(
 
 def _is_power_of_two(n: int) -> bool:
     return n >= 1 and n & (n - 1) == 0
+
+
+#: The cube owner's words (:class:`mathbg.rules.cube.CubeOwner`'s values).
+_OWNERS = ("centre", "player", "opponent")
 
 
 class ScoreState(enum.StrEnum):
@@ -153,7 +156,7 @@ class ScoreState(enum.StrEnum):
 def may_double(
     away: tuple[int, int] | None,
     cube: int,
-    owner: CubeOwner | str,
+    owner: str,
     *,
     crawford: bool = False,
     cube_limit: int | None = None,
@@ -171,8 +174,10 @@ def may_double(
         The score ``(player_away, opponent_away)``, None for money play.
     cube : int
         The cube value.
-    owner : CubeOwner or {"centre", "player", "opponent"}
-        Who holds the cube, seen from the player.
+    owner : {"centre", "player", "opponent"}
+        Who holds the cube, seen from the player: a :class:`~mathbg.rules.cube.CubeOwner`
+        (a ``str``) or its word. (This module sits below :mod:`mathbg.rules.cube`, so it
+        reads the word.)
     crawford : bool, optional
         The Crawford game.
     cube_limit : int, optional
@@ -200,8 +205,12 @@ def may_double(
     >>> may_double((3, 3), 2, "player", cube_limit=2), may_double(None, 64, "centre")
     (False, True)
     """
-    who = CubeOwner.parse(owner)
-    if who is CubeOwner.OPPONENT:
+    who = str(owner).strip().lower()
+    if who not in _OWNERS:
+        raise InvalidParameterError(
+            f"cube owner must be one of centre, player, opponent; got {owner!r}"
+        )
+    if who == "opponent":
         return False
     if cube_limit is not None and 2 * cube > cube_limit:
         return False
@@ -410,7 +419,7 @@ class MatchState:
         """
         if self.is_over:
             return False
-        owner = CubeOwner.of(self.cube_owner, player)
+        owner = _OWNERS[0] if self.cube_owner is None else _OWNERS[1 + (self.cube_owner != player)]
         if not self.length:
             return may_double(None, self.cube, owner, cube_limit=cube_limit)
         away, opp = self.away(player), self.away(1 - player)

@@ -503,7 +503,7 @@ def count_plays(boards: np.ndarray, rolls: Iterable[tuple[int, int]] | None = No
     while True:
         counts = _count_plays(arr, dice, *_WS.args())
         if counts.size == 0 or counts.min() >= 0:
-            return counts
+            return np.asarray(counts)
         _WS.grow()
 
 
@@ -538,7 +538,9 @@ def _ref_step(me: list[int], opp: list[int], src: int, die: int) -> tuple[int, b
     return -1, False
 
 
-def reference_results(position: BasePosition, roll: tuple[int, int]) -> dict[bytes, list[tuple]]:
+def reference_results(
+    position: BasePosition, roll: tuple[int, int]
+) -> dict[bytes, list[tuple[int, ...]]]:
     """Legal plays by brute force: ``{resulting cells: [moves of one way to play it]}``.
 
     Tries every checker for every die in every order (both orders of a non-double, all
@@ -551,9 +553,11 @@ def reference_results(position: BasePosition, roll: tuple[int, int]) -> dict[byt
     d1, d2 = roll
     orders = [[d1] * 4] if d1 == d2 else [[d1, d2], [d2, d1]]
     cells = position.cells
-    found: dict[bytes, tuple[list[tuple], list[int]]] = {}
+    found: dict[bytes, tuple[list[tuple[int, ...]], list[int]]] = {}
 
-    def rec(me: list[int], opp: list[int], dice: list[int], used: list[int], path: list) -> None:
+    def rec(
+        me: list[int], opp: list[int], dice: list[int], used: list[int], path: list[Any]
+    ) -> None:
         extended = False
         if dice:
             die = dice[0]

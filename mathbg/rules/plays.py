@@ -29,7 +29,9 @@ __all__ = ["Play", "Plays", "legal_plays"]
 
 #: The class of the positions a play starts from and leads to (results are built with the
 #: class of the starting position: a Position's plays lead to Positions).
-P = TypeVar("P", bound=BasePosition)
+P = TypeVar("P", bound=BasePosition, covariant=True)
+#: The same, for a function that takes a position (a parameter cannot be covariant).
+Q = TypeVar("Q", bound=BasePosition)
 
 NORMAL_ROLL: dict[tuple[int, int], Roll] = {
     (a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)
@@ -85,7 +87,7 @@ class Play(Generic[P]):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
             return NotImplemented
-        return self.position == other.position and self.result == other.result
+        return bool(self.position == other.position and self.result == other.result)
 
     def __hash__(self) -> int:
         return hash((self.position, self.result))
@@ -124,7 +126,7 @@ class Plays(Sequence[Play[P]]):
         self._cache: dict[int, Play[P]] = {}
 
     def __len__(self) -> int:
-        return self._boards.shape[0]
+        return int(self._boards.shape[0])
 
     def _result(self, i: int) -> P:
         """The resulting position of play ``i`` (a variant's Plays builds its own kind)."""
@@ -234,7 +236,7 @@ class Plays(Sequence[Play[P]]):
         return f"<Plays {self.roll[0]}{self.roll[1]} from {self.position!r}: {len(self)} plays>"
 
 
-def legal_plays(position: P, roll: Any) -> Plays[P]:
+def legal_plays(position: Q, roll: Any) -> Plays[Q]:
     """The legal plays of ``roll`` in ``position`` (see :meth:`Position.legal_plays`)."""
     r = NORMAL_ROLL.get(roll) if type(roll) is tuple else None
     if r is None:

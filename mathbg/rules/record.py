@@ -30,23 +30,24 @@ Every play is checked against the legal plays of the position; an illegal play, 
 action the state does not allow, or a result the record contradicts raises a
 :class:`~mathbg.errors.MatchFileError` naming the file, game and move.
 
-File formats live in :mod:`mathbg.rules.formats` (one module each) and never leak into
-these classes: :func:`read_match` detects the format by content, :meth:`MatchRecord.write`
-chooses it from the file name (or ``format=``).
+The record knows no file format. The formats live in :mod:`mathbg.rules.formats` (one
+module each, above this one): :func:`~mathbg.rules.formats.read_match` reads a file,
+:func:`~mathbg.rules.formats.write_match` writes one; a reader hands its games to a
+:class:`MatchBuilder`, which replays each as it comes and settles its result.
 """
 
 from __future__ import annotations
 
-import os
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.match import MatchState
     from mathbg.rules.plays import Play
     from mathbg.rules.position import Position
+    from mathbg.rules.ruleset import RuleSet
 
 __all__ = [
     "RESULT_KINDS",
@@ -58,6 +59,7 @@ __all__ = [
     "GameDraft",
     "GameOutcome",
     "GameRecord",
+    "MatchBuilder",
     "MatchRecord",
     "MatchRules",
     "Move",
@@ -65,9 +67,9 @@ __all__ = [
     "Reject",
     "Resign",
     "Take",
-    "assemble_match",
-    "read_match",
     "replay",
+    "replay_indexed",
+    "resignation",
 ]
 
 #: The ways a game ends, as :attr:`GameOutcome.kind` spells them.
@@ -97,7 +99,10 @@ class MatchRules:
     cube_limit : int or None
         Highest cube value allowed (a power of two), None for no limit.
     variant : str
-        The game played; ``"backgammon"`` (the only one replayed this round).
+        The rule set the games are played under, by its name in the rule-set registry
+        (:func:`mathbg.rules.ruleset.get_ruleset`): ``"backgammon"``, or ``"nackgammon"``,
+        ``"hypergammon1"``... as a file's variation names it. The replay starts every game
+        from that rule set's initial position and checks the plays with its generator.
     """
 
     crawford: bool = True
@@ -199,9 +204,10 @@ class GameOutcome:
     winner : int
         The player who won the game (0 or 1).
     points : int
-        Points awarded as the file says (``Wins N points``): in match play at most the
-        points the winner still needed (files cap them, as gnubg does); the replay checks
-        them against the rules.
+        Points the game scored: for a game played out or passed, as the file says
+        (``Wins N points``; in match play at most the points the winner still needed, as
+        files cap them); for a resignation, as gnubg scores it (the level times the cube,
+        capped at what the winner needed). The replay checks them against the rules.
     kind : str
         ``"single"``, ``"gammon"`` or ``"backgammon"`` for a game played out; ``"pass"``
         for a dropped double; ``"resign"`` for an accepted resignation.
@@ -209,7 +215,14 @@ class GameOutcome:
         The cube value the game ended at (for a pass: the value before the double).
     resign_level : int
         For ``"resign"``: the level accepted, 1 (single), 2 (gammon) or 3 (backgammon);
-        0 otherwise (or when the file does not say).
+        0 otherwise. A file says it only through the points (``Wins 2 points`` at cube 1):
+        gnubg's reading, :func:`resignation`.
+    match_resigned : bool
+        For ``"resign"``: the loser resigned the whole match. The file awards the winner
+        the points they needed, more than any resignation is worth at this cube (online
+        servers write ``Wins 4 point and the match`` for it, Backgammon Studio ``Wins 4016
+        points`` for a forfeit); ``points`` is still the resignation's value, as gnubg
+        scores it, and the winner has won the match (:attr:`MatchRecord.winner`).
     """
 
     winner: int
@@ -217,6 +230,7 @@ class GameOutcome:
     kind: ResultName
     cube: int = 1
     resign_level: int = 0
+    match_resigned: bool = False
 
 
 @dataclass(frozen=True)
@@ -288,9 +302,15 @@ class MatchRecord:
 
     @property
     def winner(self) -> int | None:
-        """The player who won the match, None if it is unfinished (or money play)."""
+        """The player who won the match (by reaching its length, or because the loser
+        resigned the match), None if it is unfinished (or money play)."""
+        if not self.length or not self.games:
+            return None
+        last = self.games[-1].result
+        if last is not None and last.match_resigned:
+            return last.winner
         a, b = self.final_score
-        if not self.length or max(a, b) < self.length:
+        if max(a, b) < self.length:
             return None
         return 0 if a >= self.length else 1
 
@@ -300,7 +320,7 @@ class MatchRecord:
         seen = False
         out = []
         for g in self.games:
-            c = _is_crawford(self, g.score, seen)
+            c = _is_crawford(self.length, self.rules, g.score, seen)
             seen = seen or c
             out.append(c)
         return tuple(out)
@@ -326,55 +346,17 @@ class MatchRecord:
         of the same match read from different dialects compare equal after this."""
         from dataclasses import replace
 
-        new_actions: dict[int, list[Action]] = {}
-        for d in replay(self, check=True):
-            acts = new_actions.setdefault(d.game, [])
+        new_actions: list[list[Action]] = [[] for _ in self.games]
+        for k, d in replay_indexed(self, check=True):
             a = d.action
             if isinstance(a, Move):
                 moves = d.play.moves if d.play is not None else ()
                 a = Move(a.player, (max(a.dice), min(a.dice)), tuple(moves))
-            acts.append(a)
+            new_actions[k].append(a)
         games = tuple(
-            replace(g, actions=tuple(new_actions.get(g.number, ()))) for g in self.games
+            replace(g, actions=tuple(acts)) for g, acts in zip(self.games, new_actions, strict=True)
         )
         return replace(self, games=games)
-
-    # -------------------------------------------------------------- output
-    def dumps(self, format: str = "mat") -> str:
-        """The record as the text of a ``format`` file (``"mat"`` or ``"sgf"``)."""
-        return _formats().writer(format)(self)  # type: ignore[no-any-return]
-
-    def write(
-        self, path: str | os.PathLike[str], format: str | None = None, *, force: bool = False
-    ) -> Path:
-        """Write the record to ``path`` as ``format`` (default: from the file name's
-        extension, ``.mat``/``.txt`` or ``.sgf``). Returns the path written.
-
-        The file is written beside the target and renamed into place (a failure leaves
-        the target as it was). An existing file is replaced only when mathbg wrote it
-        (its ``; written by mathbg`` line or ``AP[mathbg...]``), or with ``force``.
-
-        Raises
-        ------
-        InvalidParameterError
-            For a format mathbg cannot write (or an extension that names none).
-        TargetExistsError
-            The target exists and mathbg did not write it (without ``force``).
-        """
-        from mathbg._files import write_output
-
-        formats = _formats()
-        target = Path(path)
-        fmt = format or formats.format_for_path(target)
-        text = self.dumps(fmt)
-        return write_output(target, text, what=f".{fmt} match file", force=force,
-                            is_ours=formats.written_by_mathbg)
-
-
-def _formats() -> Any:
-    from mathbg.rules.registry import match_formats
-
-    return match_formats()
 
 
 def _score_after(length: int, score: tuple[int, int], result: GameOutcome) -> tuple[int, int]:
@@ -559,36 +541,52 @@ def replay(record: MatchRecord, *, check: bool = True) -> Iterator[Decision]:
         For an illegal play (naming the file, game, move number and the play), a cube
         action the state does not allow, or a result or score the record contradicts.
     """
+    for _, decision in replay_indexed(record, check=check):
+        yield decision
+
+
+def replay_indexed(record: MatchRecord, *, check: bool = True) -> Iterator[tuple[int, Decision]]:
+    """:func:`replay`, each decision with the index of its game in ``record.games`` (game
+    numbers as a file writes them need not be unique)."""
+    from mathbg.errors import MatchReplayError
+
+    length, rules = record.length, record.rules
+    ruleset = _ruleset(rules.variant, record.source)
     crawford_seen = False
-    for game in record.games:
-        crawford = _is_crawford(record, game.score, crawford_seen)
+    for k, game in enumerate(record.games):
+        if length and max(game.score) >= length:
+            raise MatchReplayError(
+                f"game {game.number}: the score {game.score[0]}-{game.score[1]} is not "
+                f"below the length of a {length}-point match", record.source, None)
+        crawford = _is_crawford(length, rules, game.score, crawford_seen)
         crawford_seen = crawford_seen or crawford
         end = _GameEnd()
-        yield from _replay_game(
-            record.length,
-            record.rules,
-            game.number,
-            game.score,
-            crawford,
-            game.actions,
-            None,
-            record.source,
-            check,
-            end,
+        for decision in _replay_game(
+            length, rules, ruleset, game.number, game.score, crawford, game.actions, None,
+            record.source, check, end,
             game.result is not None and game.result.kind == "resign",
-        )
+        ):
+            yield k, decision
         if check:
-            _check_result(record.length, record.rules, game, end, record.source, None)
+            _check_result(length, game, end, record.source, None)
 
 
-def _is_crawford(record_or_length: MatchRecord | int, score: tuple[int, int], seen: bool,
-                 rules: MatchRules | None = None) -> bool:
+def _ruleset(variant: str, source: str | None) -> RuleSet:
+    """The rule set of ``variant``; a name no rule set is registered under is a
+    :class:`~mathbg.errors.MatchFileError` ("not supported yet")."""
+    from mathbg.errors import MatchFileError, UnknownVariantError
+    from mathbg.rules.ruleset import get_ruleset
+
+    try:
+        return get_ruleset(variant)
+    except UnknownVariantError:
+        raise MatchFileError(
+            f"the variant {variant!r} is not supported yet (no rule set of that name is "
+            "registered)", source, None) from None
+
+
+def _is_crawford(length: int, rules: MatchRules, score: tuple[int, int], seen: bool) -> bool:
     """gnubg's rule: the first game where exactly one player is 1-away."""
-    if isinstance(record_or_length, MatchRecord):
-        length, rules = record_or_length.length, record_or_length.rules
-    else:
-        length = record_or_length
-    assert rules is not None
     if not length or not rules.crawford or seen:
         return False
     return (score[0] == length - 1) != (score[1] == length - 1)
@@ -612,16 +610,17 @@ class _GameEnd:
         self.centred = True
 
 
-_PLAYS_CACHE: dict[tuple[bytes, int, int], Any] = {}
+_PLAYS_CACHE: dict[tuple[str, bytes, int, int], Any] = {}
+
+#: :class:`~mathbg.rules.match.ResultKind` values (1, 2, 3) by name, as a record spells them.
+_KIND_NAMES: tuple[ResultName, ...] = ("single", "gammon", "backgammon")
 
 
-def _legal_plays(position: Position, d1: int, d2: int) -> Any:
-    key = (position.cells, d1, d2)
+def _legal_plays(ruleset: RuleSet, position: Position, d1: int, d2: int) -> Any:
+    key = (ruleset.name, position.cells, d1, d2)
     plays = _PLAYS_CACHE.get(key)
     if plays is None:
-        from mathbg.rules.plays import legal_plays
-
-        plays = legal_plays(position, (d1, d2))
+        plays = ruleset.legal_plays(position, (d1, d2))
         if len(_PLAYS_CACHE) > 4096:
             _PLAYS_CACHE.clear()
         _PLAYS_CACHE[key] = plays
@@ -633,8 +632,10 @@ def _apply(cells: bytes, moves: Moves) -> bytes | None:
     when a move takes a checker from an empty point or lands on a made point."""
     b = bytearray(cells)
     for a, t in moves:
+        if not 0 < a <= 25:
+            return None
         src = 25 + (24 if a == 25 else a - 1)
-        if not 0 <= a <= 25 or a == 0 or b[src] == 0:
+        if b[src] == 0:
             return None
         b[src] -= 1
         if t == 0:
@@ -655,9 +656,39 @@ def _play_text(moves: Moves) -> str:
     return " ".join(f"{'bar' if a == 25 else a}/{'off' if t == 0 else t}" for a, t in moves)
 
 
+def _double_refused(
+    length: int,
+    score: tuple[int, int],
+    player: int,
+    cube: int,
+    owner: int | None,
+    crawford: bool,
+    cube_limit: int | None,
+) -> str | None:
+    """Why ``player`` may not double (None when they may). Whether they may is
+    :func:`mathbg.rules.match.may_double`'s answer, the one rule of mathbg; the rest only
+    words the reason for the message."""
+    from mathbg.rules.match import may_double
+
+    away = (length - score[player], length - score[1 - player]) if length else None
+    side = "centre" if owner is None else "player" if owner == player else "opponent"
+    if may_double(away, cube, side, crawford=crawford, cube_limit=cube_limit):
+        return None
+    if crawford:
+        return "no doubling in the Crawford game"
+    if side == "opponent":
+        return f"player {player} doubles a cube owned by player {owner}"
+    if cube_limit is not None and 2 * cube > cube_limit:
+        return f"double to {2 * cube} above the cube limit {cube_limit}"
+    assert away is not None
+    return (f"player {player} doubles a dead cube (the cube at {cube} already gives the "
+            f"{away[0]} points they need)")
+
+
 def _replay_game(
     length: int,
     rules: MatchRules,
+    ruleset: RuleSet,
     number: int,
     score: tuple[int, int],
     crawford: bool,
@@ -669,17 +700,17 @@ def _replay_game(
     allow_unplayed: bool,
 ) -> Iterator[Decision]:
     from mathbg.errors import MatchReplayError
-    from mathbg.rules.match import GameStatus
-    from mathbg.rules.position import INITIAL, make_position
+    from mathbg.rules.match import GameStatus, game_points
+    from mathbg.rules.position import make_position
 
-    position = INITIAL
+    position = ruleset.initial_position()
     cube, owner = 1, None
     on_roll: int | None = None
     offer: tuple[int, int] | None = None  # (doubler, value if taken)
     beavered = False  # the offer on the table is a beaver
     resign: tuple[int, int] | None = None  # (by, level)
     slot = 0
-    jacoby = rules.jacoby if not length else False
+    jacoby = rules.jacoby if not length else False  # the Match ID's flag: money play only
     n_actions = len(actions)
 
     def fail(i: int, message: str, move: int) -> MatchReplayError:
@@ -724,7 +755,7 @@ def _replay_game(
             play = None
             plays_of, play_index = None, -1
             if check:
-                plays = _legal_plays(position, hi, lo)
+                plays = _legal_plays(ruleset, position, hi, lo)
                 if not action.moves:
                     if len(plays) == 0:
                         result = position
@@ -760,20 +791,16 @@ def _replay_game(
                 result = make_position(target)
             yield Decision(number, move_no, i, p, p, position, ms, action, play,
                            plays=plays_of, play_index=play_index)
-            cells = result.cells
-            if not any(cells[25:50]) and not end.unplayed:
-                # the mover has borne off every checker
-                opp = cells[:25]
-                off = 15 - sum(opp)
-                if off > 0:
-                    k = 1
-                elif opp[24] or any(opp[18:24]):
-                    k = 3
-                else:
-                    k = 2
+            finished = None if end.unplayed else ruleset.game_end(result)
+            if finished is not None:
+                won, _ = finished
+                if won is None:
+                    raise fail(i, "the game ends in a draw, which no match file scores", move_no)
                 end.over, end.winner, end.cube = True, p, cube
-                end.kind = ("single", "gammon", "backgammon")[k - 1]
-                end.points = (1 if (rules.jacoby and owner is None) else k) * cube
+                end.kind = _KIND_NAMES[int(won) - 1]
+                # the rules' Jacoby flag as the file has it (some online matches play it)
+                end.points = game_points(int(won), cube, jacoby=rules.jacoby,
+                                         cube_centred=owner is None)
                 end.centred = owner is None
                 position = result
             else:
@@ -801,15 +828,19 @@ def _replay_game(
                 if value != 2 * base:
                     raise fail(i, f"{'beaver' if beaver else 'double'} to {value}: the cube is "
                                f"at {base}, a double makes it {2 * base}", move_no)
-                if crawford:
-                    raise fail(i, "no doubling in the Crawford game", move_no)
-                if not beaver and owner is not None and owner != p:
-                    raise fail(i, f"player {p} doubles a cube owned by player {owner}", move_no)
-                if rules.cube_limit is not None and value > rules.cube_limit:
-                    raise fail(i, f"double to {value} above the cube limit "
-                               f"{rules.cube_limit}", move_no)
-                if beaver and (length or not rules.beavers):
-                    raise fail(i, "beavers are not allowed under these rules", move_no)
+                if not ruleset.cube:
+                    raise fail(i, f"{ruleset.name} is played without the cube", move_no)
+                if beaver:
+                    if rules.cube_limit is not None and value > rules.cube_limit:
+                        raise fail(i, f"beaver to {value} above the cube limit "
+                                   f"{rules.cube_limit}", move_no)
+                    if length or not rules.beavers:
+                        raise fail(i, "beavers are not allowed under these rules", move_no)
+                else:
+                    refused = _double_refused(length, score, p, cube, owner, crawford,
+                                              rules.cube_limit)
+                    if refused is not None:
+                        raise fail(i, refused, move_no)
             yield Decision(number, move_no, i, p, roller, position, ms, action, None)
             offer = (p, value)
             beavered = beaver
@@ -887,9 +918,42 @@ def _points_ok(declared: int, raw: int, needed: int | None, length: int = 0) -> 
     return declared == min(raw, needed) or (needed <= declared == min(raw, length))
 
 
+def resignation(
+    winner: int, written: int, cube: int, needed: int | None, length: int = 0
+) -> tuple[GameOutcome, bool]:
+    """A game a file ends with ``Wins N points`` and no play ending it, read as gnubg
+    reads it (``import.c``): the loser resigned a single if ``N <= cube``, a gammon if
+    ``N <= 2 x cube``, else a backgammon, and the game scores that level times the cube,
+    capped at the points the winner ``needed`` (None in money play).
+
+    When ``N`` reaches what the winner needed and is more than the resignation is worth,
+    the loser resigned the whole match (``match_resigned``): gnubg still scores the
+    resignation's value. Returns the outcome and whether ``N`` is a plausible value (the
+    resignation's value, capped at what was needed or at the match ``length`` as files
+    cap it, or exactly what was needed for a match resigned); an implausible value is
+    read the same way (the readers warn).
+
+    Examples
+    --------
+    >>> outcome, plausible = resignation(1, 2, 2, 5)  # "Wins 2 points" at cube 2: a single
+    >>> outcome.points, outcome.resign_level, outcome.match_resigned, plausible
+    (2, 1, False, True)
+    >>> outcome, plausible = resignation(1, 5, 1, 5)  # 5 points at cube 1 in a 5-point match
+    >>> outcome.points, outcome.resign_level, outcome.match_resigned, plausible
+    (3, 3, True, True)
+    >>> resignation(0, 4016, 1, 4)[0].points, resignation(0, 4016, 1, 4)[1]  # a forfeit
+    (3, False)
+    """
+    level = 1 if written <= cube else 2 if written <= 2 * cube else 3
+    value = level * cube
+    points = value if needed is None else min(value, needed)
+    whole = needed is not None and written >= needed > value
+    plausible = _points_ok(written, value, needed, length) or (whole and written == needed)
+    return GameOutcome(winner, points, "resign", cube, level, whole), plausible
+
+
 def _check_result(
     length: int,
-    rules: MatchRules,
     game: GameRecord,
     end: _GameEnd,
     source: str | None,
@@ -924,11 +988,14 @@ def _check_result(
             f"{where}: the record says {res.kind}, but the game was not played to its end",
             source, line)
     cube = end.offered_cube
-    if not 1 <= res.resign_level <= 3 or not (
-        _points_ok(res.points, res.resign_level * cube, needed, length) or res.points == needed
-    ):
+    value = res.resign_level * cube
+    if not 1 <= res.resign_level <= 3 or not _points_ok(res.points, value, needed, length):
         raise MatchReplayError(
             f"{where}: {res.points} points for a resignation at cube {cube}", source, line)
+    if res.match_resigned and (needed is None or needed <= value):
+        raise MatchReplayError(
+            f"{where}: a match resigned, but the resignation at cube {cube} already gives "
+            f"what the winner needed", source, line)
 
 
 # ----------------------------------------------------------------------------- building
@@ -941,7 +1008,8 @@ class GameDraft:
 
     ``lines`` holds the file line of each action (for messages); ``wins`` the winner and
     points of a ``Wins N points`` line (or an SGF ``RE``), ``wins_line`` its line;
-    ``resigned`` is set when the file says the loser resigned.
+    ``resigned`` is set when the file says the loser resigned; ``ends_match`` when it
+    says the game won the match (``Wins 3 points and the match``).
     """
 
     number: int
@@ -952,6 +1020,7 @@ class GameDraft:
     wins: tuple[int, int] | None = None
     wins_line: int | None = None
     resigned: bool = False
+    ends_match: bool = False
 
     def add(self, action: Action, line: int | None) -> None:
         """Append an action read at ``line``."""
@@ -959,51 +1028,114 @@ class GameDraft:
         self.lines.append(line)
 
 
-def assemble_match(
-    length: int,
-    players: tuple[str, str],
-    drafts: Sequence[GameDraft],
-    *,
-    rules: MatchRules | None = None,
-    tags: Mapping[str, str] | None = None,
-    source: str | None = None,
-    check: bool = True,
-) -> MatchRecord:
-    """Build a :class:`MatchRecord` from a reader's games: replay each (checking every
-    play when ``check``), settle its result (played out, passed or resigned) against the
-    file's ``Wins`` line, and check every score line against the games before it.
+class MatchBuilder:
+    """Builds a :class:`MatchRecord` from a reader's games, one game at a time.
 
-    Games that start after the match was decided are left out, as gnubg does.
+    :meth:`add` replays each game as it comes (checking every play when ``check``),
+    settles its result (played out, passed or resigned) against the file's ``Wins`` line
+    and checks its score line against the games before it, so a reader refuses a file at
+    its first error, in file order. :meth:`finish` gives the record.
 
-    Raises
-    ------
-    MatchFileError, MatchReplayError
-        Naming the file and the line.
+    The match's own consistency is checked as gnubg reads it: a score line at or past
+    the match length before the match was won, a result in a game begun after it was
+    won, a game the file says won the match ("and the match") while its points leave the
+    winner short of the length: each a :class:`~mathbg.errors.MatchFileError` naming the
+    line. A game begun after the match was won without a result is left out, as gnubg
+    does. A resignation whose points are not plausible (:func:`resignation`) is read as
+    gnubg reads it, with a :class:`~mathbg.errors.MathbgWarning` naming the line.
+
+    Parameters
+    ----------
+    length : int
+        The match length (0: a money session).
+    rules : MatchRules, optional
+    source : str, optional
+        The file's name, for messages.
+    check : bool
+        Check every play against the legal plays (default).
+
+    Examples
+    --------
+    >>> from mathbg.rules.record import GameDraft, MatchBuilder, Move, Take, Double, Pass
+    >>> draft = GameDraft(number=1, score=(0, 0))
+    >>> for action in (Move(0, (3, 1), ((8, 5), (6, 5))), Double(1, 2), Pass(0)):
+    ...     draft.add(action, None)
+    >>> builder = MatchBuilder(3)
+    >>> builder.add(draft)
+    >>> record = builder.finish(("Ann", "Bob"))
+    >>> record.games[0].result.kind, record.final_score
+    ('pass', (0, 1))
     """
-    from dataclasses import replace
 
-    from mathbg.errors import MatchFileError, MatchReplayError
+    def __init__(
+        self,
+        length: int,
+        *,
+        rules: MatchRules | None = None,
+        source: str | None = None,
+        check: bool = True,
+    ) -> None:
+        self.length = length
+        self.rules = rules or MatchRules()
+        self.source = source
+        self.check = check
+        self.games: list[GameRecord] = []
+        self._ruleset = _ruleset(self.rules.variant, source)
+        self._expected: tuple[int, int] | None = None
+        self._crawford_seen = False
+        self._jacoby_refuted = False
+        self._won = False
 
-    rules = rules or MatchRules()
-    games: list[GameRecord] = []
-    expected: tuple[int, int] | None = None
-    crawford_seen = False
-    jacoby_refuted = False
-    for d in drafts:
+    def _error(self, message: str, line: int | None) -> Exception:
+        from mathbg.errors import MatchFileError
+
+        return MatchFileError(message, self.source, line)
+
+    def add(self, draft: GameDraft) -> None:
+        """Replay ``draft``, settle its result and append it (see the class notes).
+
+        Raises
+        ------
+        MatchFileError, MatchReplayError
+            Naming the file and the line.
+        """
+        d, length = draft, self.length
+        expected = self._expected
         if expected is not None and d.score != expected:
-            raise MatchFileError(
+            raise self._error(
                 f"game {d.number}: the score line says {d.score[0]}-{d.score[1]}, the games "
-                f"before it give {expected[0]}-{expected[1]}", source, d.score_line)
+                f"before it give {expected[0]}-{expected[1]}", d.score_line)
+        if self._won:
+            if d.wins is not None:
+                raise self._error(
+                    f"game {d.number} has a result, but the match was won before it "
+                    f"({d.score[0]}-{d.score[1]} in a {length}-point match): the file goes "
+                    "on past the match's length", d.wins_line)
+            return  # a game begun after the match was won: left out, as gnubg does
         if length and max(d.score) >= length:
-            break  # games after the match was decided
-        crawford = _is_crawford(length, d.score, crawford_seen, rules)
-        crawford_seen = crawford_seen or crawford
+            raise self._error(
+                f"game {d.number}: the score line says {d.score[0]}-{d.score[1]}, but a "
+                f"{length}-point match is over at {length} points", d.score_line)
+        crawford = _is_crawford(length, self.rules, d.score, self._crawford_seen)
+        self._crawford_seen = self._crawford_seen or crawford
         end = _GameEnd()
-        for _ in _replay_game(length, rules, d.number, d.score, crawford, d.actions, d.lines,
-                              source, check, end, d.wins is not None):
+        for _ in _replay_game(length, self.rules, self._ruleset, d.number, d.score, crawford,
+                              d.actions, d.lines, self.source, self.check, end,
+                              d.wins is not None):
             pass
-        result: GameOutcome | None
-        line = d.wins_line
+        result = self._settle(d, end)
+        self._check_match_end(d)
+        self.games.append(GameRecord(d.number, d.score, tuple(d.actions), result))
+        self._expected = _score_after(length, d.score, result)
+        self._won = bool(length) and (max(self._expected) >= length or result.match_resigned)
+
+    def _settle(self, d: GameDraft, end: _GameEnd) -> GameOutcome:
+        """The game's result from the replay and the file's ``Wins`` line."""
+        from dataclasses import replace
+
+        from mathbg.errors import MatchReplayError
+
+        length, line = self.length, d.wins_line
         if end.over:
             assert end.winner is not None and end.kind is not None
             needed = _needed(length, d.score, end.winner)
@@ -1012,73 +1144,66 @@ def assemble_match(
                 if d.wins[0] != end.winner:
                     raise MatchReplayError(
                         f"game {d.number}: the file says player {d.wins[0]} won; the replay "
-                        f"gives player {end.winner} ({end.kind})", source, line)
+                        f"gives player {end.winner} ({end.kind})", self.source, line)
                 if (not _points_ok(d.wins[1], end.points, needed, length) and length
-                        and not rules.jacoby and end.kind != "single" and end.centred
-                        and d.wins[1] == end.cube and not jacoby_refuted):
+                        and not self.rules.jacoby and end.kind != "single" and end.centred
+                        and d.wins[1] == end.cube and not self._jacoby_refuted):
                     # a gammon scored single with the cube centred: the file's matches are
                     # played with the Jacoby rule (some Backgammon Galaxy matches are)
-                    rules = replace(rules, jacoby=True)
+                    self.rules = replace(self.rules, jacoby=True)
                     end.points = end.cube
                 if not _points_ok(d.wins[1], end.points, needed, length):
                     raise MatchReplayError(
                         f"game {d.number}: the file awards {d.wins[1]} points; the game "
-                        f"({end.kind}, cube {end.cube}) is worth {end.points}", source, line)
+                        f"({end.kind}, cube {end.cube}) is worth {end.points}", self.source,
+                        line)
                 points = d.wins[1]
-            if end.kind != "single" and end.centred and end.kind in ("gammon", "backgammon"):
-                jacoby_refuted = jacoby_refuted or points > end.cube
-            result = GameOutcome(end.winner, points, end.kind, end.cube, end.level)
-        elif d.wins is not None:
-            winner, points = d.wins
+            if end.kind in ("gammon", "backgammon") and end.centred:
+                self._jacoby_refuted = self._jacoby_refuted or points > end.cube
+            return GameOutcome(end.winner, points, end.kind, end.cube, end.level)
+        if d.wins is not None:
+            winner, written = d.wins
             cube = end.offered_cube
-            level = 1 if points <= cube else 2 if points <= 2 * cube else 3
-            needed = _needed(length, d.score, winner)
-            # a resignation of the whole match (online servers) awards what the winner needed
-            if points < 1 or not (_points_ok(points, level * cube, needed, length)
-                                  or points == needed):
-                raise MatchReplayError(
-                    f"game {d.number}: {points} points for a resignation at cube {cube}",
-                    source, line)
-            result = GameOutcome(winner, points, "resign", cube, level)
-        else:
-            last = d.lines[-1] if d.lines else d.score_line
-            raise MatchFileError(
-                f"game {d.number} has no result (the file ends in the middle of it: "
-                "truncated?)", source, last)
-        games.append(GameRecord(d.number, d.score, tuple(d.actions), result))
-        expected = _score_after(length, d.score, result)
-    return MatchRecord(
-        length=length,
-        players=players,
-        games=tuple(games),
-        rules=rules,
-        tags=dict(tags or {}),
-        source=source,
-    )
+            outcome, plausible = resignation(winner, written, cube,
+                                             _needed(length, d.score, winner), length)
+            if not plausible:
+                from mathbg.errors import MathbgWarning
 
+                what = ("the match resigned; the game scores" if outcome.match_resigned
+                        else "scored")
+                text = (f"game {d.number}: {written} points for a resignation at cube "
+                        f"{cube}: read as gnubg reads it, a "
+                        f"{_KIND_NAMES[outcome.resign_level - 1]} resigned ({what} "
+                        f"{outcome.points})")
+                warnings.warn(MathbgWarning(str(self._error(text, line))), stacklevel=3)
+            return outcome
+        last = d.lines[-1] if d.lines else d.score_line
+        raise self._error(
+            f"game {d.number} has no result (the file ends in the middle of it: truncated?)",
+            last)
 
-# ----------------------------------------------------------------------------- files
+    def _check_match_end(self, d: GameDraft) -> None:
+        """A game the file says won the match ("and the match") brings its winner to the
+        match's length by the file's own points; else the match contradicts its length."""
+        if not (d.ends_match and self.length and d.wins is not None):
+            return
+        winner, written = d.wins
+        reached = d.score[winner] + written
+        if reached < self.length:
+            raise self._error(
+                f"game {d.number}: the file says this game won the match ('and the "
+                f"match'), at {reached} points, but the match is played to {self.length}: "
+                "the match contradicts its own length", d.wins_line)
 
-
-def read_match(
-    source: str | os.PathLike[str] | bytes, *, format: str | None = None, check: bool = True
-) -> MatchRecord:
-    """Read a match file (``.mat`` in all its dialects, or gnubg ``.sgf``).
-
-    Parameters
-    ----------
-    source : path, str or bytes
-        A file path, or the file's contents (a ``str`` holding a newline, or ``bytes``).
-    format : str, optional
-        ``"mat"`` or ``"sgf"``; detected from the contents by default.
-    check : bool
-        Replay the match to check every play and result (default).
-
-    Raises
-    ------
-    MatchFileError
-        For a file that is not a match, is truncated, binary, holds an unknown line, a
-        score contradicting the results before it, a cube value that is not a power of
-        two, or (with ``check``) an illegal play: one line naming the file and the line.
-    """
-    return _formats().read_source(source, format=format, check=check)  # type: ignore[no-any-return]
+    def finish(
+        self, players: tuple[str, str], *, tags: Mapping[str, str] | None = None
+    ) -> MatchRecord:
+        """The record of the games added so far."""
+        return MatchRecord(
+            length=self.length,
+            players=players,
+            games=tuple(self.games),
+            rules=self.rules,
+            tags=dict(tags or {}),
+            source=self.source,
+        )

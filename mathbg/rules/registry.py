@@ -28,11 +28,9 @@ from mathbg.errors import UnknownVariantError
 
 __all__ = [
     "ALIASES",
-    "MATCH_FORMATS",
     "PROVIDERS",
     "RULESETS",
     "lookup",
-    "match_formats",
     "normalise_name",
     "register",
 ]
@@ -98,14 +96,3 @@ def lookup(name: Any) -> Any:
         known = ", ".join(sorted(RULESETS))
         raise UnknownVariantError(f"unknown variant {name!r}: known variants are {known}")
     return rs
-
-
-#: The package of the match-file formats (``.mat``, ``.sgf``). The formats build match
-#: records, so :mod:`mathbg.rules.record` reaches them by name here, as the variants are
-#: reached (no import cycle between the record and its file formats).
-MATCH_FORMATS = "mathbg.rules.formats"
-
-
-def match_formats() -> Any:
-    """The match-file formats package (:mod:`mathbg.rules.formats`), imported on first use."""
-    return importlib.import_module(MATCH_FORMATS)

@@ -39,7 +39,7 @@ def _standard_initial() -> Position:
     return INITIAL
 
 
-def _standard_plays(position: Position, roll: Any) -> Plays:
+def _standard_plays(position: Position, roll: Any) -> Plays[Position]:
     from mathbg.rules.plays import legal_plays
 
     return legal_plays(position, roll)
@@ -72,7 +72,7 @@ class RuleSet:
 
     name: str
     initial: Callable[[], Position]
-    plays: Callable[[Position, Any], Plays]
+    plays: Callable[[Position, Any], Plays[Position]]
     gammons: bool = True
     backgammons: bool = True
     cube: bool = True
@@ -83,7 +83,7 @@ class RuleSet:
         """The starting position."""
         return self.initial()
 
-    def legal_plays(self, position: Position, roll: Any) -> Plays:
+    def legal_plays(self, position: Position, roll: Any) -> Plays[Position]:
         """The legal plays of ``roll`` in ``position`` under this rule set."""
         return self.plays(position, roll)
 

@@ -31,6 +31,34 @@ def _round_to_ffff(acc: Any, out: Any, lo: Any) -> None:
 
 
 @njit(cache=True)
+def _least(out: Any, m: Any, values: Any, tol: Any) -> Any:
+    """The successor of ``out[:m]`` with the least ``values``: the first one, unless a later
+    one is lower by more than ``tol``, and so on (gnubg's tie-break by move order)."""
+    best = out[0]
+    best_value = values[best]
+    for q in range(1, m):
+        s = out[q]
+        if values[s] < best_value - tol:
+            best = s
+            best_value = values[s]
+    return best
+
+
+@njit(cache=True)
+def _store(
+    dist: Any, row: Any, acc: Any, lo: Any, hi: Any, window: Any, mean: Any, i: Any, total: Any
+) -> None:
+    """Position ``i``'s distribution from the weighted sums ``acc[lo..hi]`` (out of 36, then
+    zeroed): ``dist[row]``, its bins ``window = (lo, hi)`` and ``mean[i]``."""
+    for n in range(lo, hi + 1):
+        dist[row, n] = acc[n] / 36.0
+        acc[n] = 0.0
+    window[0] = lo
+    window[1] = hi
+    mean[i] = 1.0 + total / 36.0
+
+
+@njit(cache=True)
 def _os_position(
     i: Any, boards: Any, binom: Any, S: Any, outside2: Any, dist: Any, mean: Any, gdist: Any,
     gmean: Any, gstart: Any, tol: Any, tab: Any, rolls: Any, win: Any,
@@ -58,36 +86,15 @@ def _os_position(
         for d1 in range(1, d0 + 1):
             w = 1 if d0 == d1 else 2
             m = successors_of(i, boards, d0, d1, binom, S, outside2, out, tails)
-            best = out[0]
             gbest = out[0]
             if int_policy:
-                best_rolls = rolls[best, 0]
-                for q in range(1, m):
-                    s = out[q]
-                    if rolls[s, 0] < best_rolls:
-                        best = s
-                        best_rolls = rolls[s, 0]
+                best = _least(out, m, rolls[:, 0], 0)
                 if full:
-                    gbest_rolls = rolls[gbest, 1]
-                    for q in range(1, m):
-                        s = out[q]
-                        if rolls[s, 1] < gbest_rolls:
-                            gbest = s
-                            gbest_rolls = rolls[s, 1]
+                    gbest = _least(out, m, rolls[:, 1], 0)
             else:
-                best_mean = mean[best]
-                for q in range(1, m):
-                    s = out[q]
-                    if mean[s] < best_mean - tol:
-                        best = s
-                        best_mean = mean[s]
+                best = _least(out, m, mean, tol)
                 if full:
-                    gbest_mean = gmean[gbest]
-                    for q in range(1, m):
-                        s = out[q]
-                        if gmean[s] < gbest_mean - tol:
-                            gbest = s
-                            gbest_mean = gmean[s]
+                    gbest = _least(out, m, gmean, tol)
             if want_float:
                 for n in range(win[best, 0], win[best, 1] + 1):
                     acc[n + 1] += w * dist[best, n]
@@ -113,20 +120,9 @@ def _os_position(
                     for n in range(31):
                         iacc[33 + n] += w * tab[gbest, 32 + n]
     if want_float:
-        for n in range(d_lo, d_hi + 1):
-            dist[i, n] = acc[n] / 36.0
-            acc[n] = 0.0
-        win[i, 0] = d_lo
-        win[i, 1] = d_hi
-        mean[i] = 1.0 + m_acc / 36.0
+        _store(dist, i, acc, d_lo, d_hi, win[i, 0:2], mean, i, m_acc)
         if full:
-            row = i - gstart
-            for n in range(g_lo, g_hi + 1):
-                gdist[row, n] = gacc[n] / 36.0
-                gacc[n] = 0.0
-            win[i, 2] = g_lo
-            win[i, 3] = g_hi
-            gmean[i] = 1.0 + g_acc / 36.0
+            _store(gdist, i - gstart, gacc, g_lo, g_hi, win[i, 2:4], gmean, i, g_acc)
     if want_int:
         _round_to_ffff(iacc, tab[i], 0)
         _round_to_ffff(iacc, tab[i], 32)

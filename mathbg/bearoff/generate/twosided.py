@@ -1,17 +1,10 @@
 """Two-sided bearoff tables in memory: the exact money equities of every pair.
 
-For every pair (roller's position i, opponent's position j) of a P x C space the table
-holds four values, as gnubg's ``makebearoff -t PxC`` does (``makebearoff.c:BearOff2``):
-
-0. cubeless equity ``2p - 1`` (gammons are impossible to count here: with at most C
-   checkers a side, p is the probability that the roller finishes first);
-1. ``player``: cubeful money equity per unit cube when the roller owns the cube;
-2. ``centre``: ... when the cube is centred;
-3. ``opponent``: ... when the opponent owns the cube.
-
-The cubeful values are *before the roller's own cube decision* ("no double" values, as
-gnubg and Sconyers store them): both sides use the cube optimally at every later turn,
-but the root decision is left to :func:`mathbg.bearoff.twosided.cube_decision`.
+The table holds, for every pair (roller's position i, opponent's position j) of a P x C
+space, the four values :mod:`mathbg.bearoff.twosided` describes (0: cubeless ``2p - 1``;
+1, 2, 3: the cubeful money equities per unit cube with the cube owned by the roller,
+centred, owned by the opponent), before the roller's own cube decision, as gnubg's
+``makebearoff -t PxC`` computes them (``makebearoff.c:BearOff2``).
 
 Recursion (float64). With ``S(i, r)`` the positions the roller can reach with roll r,
 weights ``w_r`` 1 (doubles) or 2 out of 36, and ``x = E[j, s]`` the values with the

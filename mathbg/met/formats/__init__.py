@@ -111,7 +111,7 @@ def read(path: str | Path, *, length: int | None = None, format: str | None = No
     Returns
     -------
     MET
-        The table.
+        The file's table (at ``length`` points when given).
 
     Examples
     --------
@@ -151,11 +151,11 @@ def render(met: MET, format: str = "table", **options: Any) -> str:
     Returns
     -------
     str
-        The text.
+        What :func:`write` would put in a file of that format (with ``\n`` line ends).
 
     Raises
     ------
-    InvalidParameterError
+    METFormatError
         For an unknown format.
 
     Examples

@@ -30,14 +30,14 @@ def parse_number(text: str | None, where: str) -> float:
     Parameters
     ----------
     text : str or None
-        The text.
+        A number as the file writes it (white space around it allowed; None reads as "").
     where : str
         The place in the file, for the error message.
 
     Returns
     -------
     float
-        The number.
+        The finite number the text spells.
 
     Raises
     ------
@@ -65,14 +65,14 @@ def parse_probability(text: str | None, where: str) -> float:
     Parameters
     ----------
     text : str or None
-        The text.
+        A match winning chance as the file writes it.
     where : str
-        The place in the file, for the error message.
+        The place in the file, named in the error message.
 
     Returns
     -------
     float
-        The probability.
+        The chance, in [0, 1].
 
     Raises
     ------

@@ -227,21 +227,22 @@ def parse_gnubg_xml(
     Parameters
     ----------
     data : bytes or str
-        The file's contents.
+        The XML document (UTF-8 bytes, or text).
     length : int, optional
-        Extend (Montgomery) or cut the table to this length.
+        An explicit table is extended (Montgomery) or cut to this length; a parametric
+        one is computed at it (default: its ``<length>``, :data:`PARAMETRIC_LENGTH` for -1).
     path : Path, optional
-        The file, named in error messages.
+        The file the document came from: named in error messages, its stem the table's name.
 
     Returns
     -------
     MET
-        The table.
+        The document's numbers, or the table its ``zadeh``/``mec`` parameters describe.
 
     Raises
     ------
     METFormatError
-        For malformed contents (the message names the place).
+        For malformed XML or a document outside ``met.dtd`` (the message names the element).
 
     Examples
     --------
@@ -460,7 +461,7 @@ def format_gnubg_xml(
     Parameters
     ----------
     met : MET
-        The table.
+        The table to write (its numbers, or its model's parameters).
     parametric : bool
         Write a ``zadeh``/``mec`` parameter block instead of the numbers (only for tables
         built by those models; the length written is the table's). gnubg then recomputes
@@ -487,9 +488,9 @@ def format_gnubg_xml(
     Examples
     --------
     >>> from mathbg.met import load
-    >>> t = load("kazaross-xg2", length=2)
-    >>> parse_gnubg_xml(format_gnubg_xml(t)).pre.tolist()
-    [[0.5, 0.67736], [0.32264, 0.5]]
+    >>> xml = format_gnubg_xml(load("kazaross-xg2", length=2))
+    >>> [line.strip() for line in xml.splitlines() if "<me>" in line][:2]
+    ['<row><me>0.5</me><me>0.67736</me></row>', '<row><me>0.32264</me><me>0.5</me></row>']
     """
     from xml.sax.saxutils import escape, quoteattr  # urllib with it: import on use
 

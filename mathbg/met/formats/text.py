@@ -52,14 +52,14 @@ def format_csv(met: MET, *, decimals: int | None = None) -> str:
     Parameters
     ----------
     met : MET
-        The table.
+        The table; only its pre-Crawford matrix is written.
     decimals : int, optional
         Round the numbers to this many places (default: 15 significant digits).
 
     Returns
     -------
     str
-        The text.
+        The CSV text: the header, then one line per away score of the player.
 
     Examples
     --------
@@ -89,14 +89,14 @@ def format_post_crawford_csv(met: MET, *, decimals: int | None = None) -> str:
     Parameters
     ----------
     met : MET
-        The table.
+        The table; only its two post-Crawford vectors are written.
     decimals : int, optional
         Round the numbers to this many places (default: 15 significant digits).
 
     Returns
     -------
     str
-        The text.
+        The CSV text, a header line and a line per trailer's away score.
 
     Examples
     --------
@@ -144,7 +144,7 @@ def format_json(met: MET, *, indent: int | None = None, decimals: int | None = N
     Parameters
     ----------
     met : MET
-        The table.
+        The table, error bars and metadata included.
     indent : int, optional
         JSON indentation.
     decimals : int, optional
@@ -153,7 +153,7 @@ def format_json(met: MET, *, indent: int | None = None, decimals: int | None = N
     Returns
     -------
     str
-        The text.
+        One JSON object and a newline.
 
     Examples
     --------
@@ -172,28 +172,29 @@ def parse_json(data: bytes | str, *, length: int | None = None, path: Path | Non
     Parameters
     ----------
     data : bytes or str
-        The file's contents.
+        The JSON document (bytes or text).
     length : int, optional
-        Extend (Montgomery) or cut the table to this length.
+        Extend (Montgomery) or cut the table to this length (default: the document's).
     path : Path, optional
-        The file, named in error messages.
+        The file the document came from: named in error messages, its stem the table's
+        name when the document names none.
 
     Returns
     -------
     MET
-        The table.
+        The table :meth:`MET.to_dict` wrote, error bars and metadata included.
 
     Raises
     ------
     METFormatError
-        For malformed contents (the message names the place).
+        For malformed JSON, a missing ``pre`` or ``post``, or a ``length`` that differs from
+        the table's size.
 
     Examples
     --------
-    >>> from mathbg.met import load
-    >>> t = load("kazaross-xg2", length=2)
-    >>> parse_json(format_json(t)).pre.tolist()
-    [[0.5, 0.67736], [0.32264, 0.5]]
+    >>> t = parse_json('{"name": "tiny", "pre": [[0.5, 0.7], [0.3, 0.5]], "post": [0.5, 0.49]}')
+    >>> t.name, t.length, t.post.tolist()  # one "post" vector: both players'
+    ('tiny', 2, [[0.5, 0.49], [0.5, 0.49]])
     """
     where = where_prefix(path)
     from mathbg._validate import check_depth
@@ -230,11 +231,17 @@ def parse_json(data: bytes | str, *, length: int | None = None, path: Path | Non
 def _measured(obj: dict[str, Any]) -> dict[str, Any]:
     """A measured table's error bars, game counts and metadata (null: exact, NaN)."""
     out: dict[str, Any] = {}
-    for key in ("stderr", "post_stderr", "games", "post_games"):
+
+    def cells(row: Any) -> list[float]:
+        return [np.nan if v is None else v for v in row]
+
+    for key in ("stderr", "games"):
         if obj.get(key) is not None:
-            out[key] = np.array(
-                [[np.nan if v is None else v for v in row] for row in obj[key]], dtype=np.float64
-            )
+            out[key] = np.array([cells(row) for row in obj[key]], dtype=np.float64)
+    for key in ("post_stderr", "post_games"):  # shaped as post (player 1's beside it)
+        if obj.get(key) is not None:
+            row0 = cells(obj[key])
+            out[key] = np.array([row0, cells(obj.get(f"{key}_player1", row0))], dtype=np.float64)
     if isinstance(obj.get("metadata"), dict):
         out["metadata"] = obj["metadata"]
     return out
@@ -246,14 +253,14 @@ def format_text(met: MET, *, decimals: int = 1) -> str:
     Parameters
     ----------
     met : MET
-        The table.
+        The table; its name, source and parameters head the text.
     decimals : int, optional
         Decimals of the percentages.
 
     Returns
     -------
     str
-        The text.
+        Lines of percentages: the pre-Crawford table, then the post-Crawford vector(s).
 
     Examples
     --------

@@ -42,27 +42,35 @@ def parse_xg(data: bytes | str, *, length: int | None = None, path: Path | None 
     Parameters
     ----------
     data : bytes or str
-        The file's contents.
+        The ``.met`` text (bytes: UTF-8, else cp1252 as XG writes it).
     length : int, optional
-        Extend (Montgomery) or cut the table to this length.
+        Extend (Montgomery) or cut the table to this length (default: ``[PreCrawford]``
+        ``Size``).
     path : Path, optional
-        The file, named in error messages.
+        The file the text came from: named in error messages, its stem the table's name.
 
     Returns
     -------
     MET
-        The table.
+        The table, a short ``[PostCrawford]`` vector continued by Zadeh's recurrence.
 
     Raises
     ------
     METFormatError
-        For malformed contents (the message names the place).
+        For a missing section, size or row, or a value that is not a probability (the
+        message names the section and line).
 
     Examples
     --------
-    >>> from mathbg.met import load
-    >>> t = load("kazaross-xg2", length=2)
-    >>> parse_xg(format_xg(t)).pre.tolist()
+    >>> text = '''[PostCrawford]
+    ... Size=2
+    ... Data=0.5 0.48803
+    ... [PreCrawford]
+    ... Size=2
+    ... 1=0.5 0.67736
+    ... 2=0.32264 0.5
+    ... '''
+    >>> parse_xg(text).pre.tolist()
     [[0.5, 0.67736], [0.32264, 0.5]]
     """
     where = where_prefix(path)
@@ -184,7 +192,7 @@ def format_xg(met: MET, *, decimals: int | None = None, version: str = "1.0") ->
     Parameters
     ----------
     met : MET
-        The table.
+        The table to write: both players' post-Crawford vectors must be equal.
     decimals : int, optional
         Round the numbers to this many places (default: 15 significant digits).
     version : str, optional
@@ -193,7 +201,7 @@ def format_xg(met: MET, *, decimals: int | None = None, version: str = "1.0") ->
     Returns
     -------
     str
-        The text.
+        The ``.met`` text: ``[Current]``, ``[Version]``, ``[PostCrawford]``, ``[PreCrawford]``.
 
     Raises
     ------
@@ -203,7 +211,10 @@ def format_xg(met: MET, *, decimals: int | None = None, version: str = "1.0") ->
     Examples
     --------
     >>> from mathbg.met import load
-    >>> parse_xg(format_xg(load("kazaross-xg2", length=2))).pre.tolist()
+    >>> text = format_xg(load("kazaross-xg2", length=2))
+    >>> text.splitlines()[-3:]
+    ['Size=2', '1=0.5 0.67736', '2=0.32264 0.5']
+    >>> parse_xg(text).pre.tolist()  # read back
     [[0.5, 0.67736], [0.32264, 0.5]]
     """
     if not np.array_equal(met.post[0], met.post[1]):

@@ -40,6 +40,6 @@ EXAMPLE_MAT = """\
 
 def example_match() -> MatchRecord:
     """The example match, read and replayed."""
-    from mathbg.rules.formats import read_text
+    from mathbg.rules.formats import read_match
 
-    return read_text(EXAMPLE_MAT, name="<example>")
+    return read_match(EXAMPLE_MAT, name="<example>")

@@ -5,7 +5,8 @@ Facts from gnubg's ``sgf.c`` (written here in our own code):
 - A file is a collection of game trees, one per game. The root node holds ``MI`` (match
   information: ``[length:N][game:i][ws:a][bs:b]``, game numbered from 0, ``ws``/``bs``
   the scores of White = player 0 and Black = player 1 before the game), ``PW``/``PB``
-  (names), ``RU`` (rules: ``Crawford``, ``Crawford:CrawfordGame``, ``Jacoby``), ``RE``
+  (names), ``RU`` (rules, joined by colons: ``Crawford``, ``CrawfordGame``, ``Jacoby``,
+  ``NoCube``, and the variation ``Nackgammon``, ``Hypergammon1``..``3``), ``RE``
   (result: ``W+2``, ``B+1``, ``B+3R`` for a resignation), ``DT``, ``PC``, ``EV``, ``RO``.
 - Each later node is one action: ``W[...]`` by player 0 or ``B[...]`` by player 1, with
   ``double``, ``take``, ``drop``, or a move: the two dice then one letter pair per
@@ -15,29 +16,41 @@ Facts from gnubg's ``sgf.c`` (written here in our own code):
   doubled).
 
 mathbg keeps what gnubg's format has no room for (the cube limit, the beaver rule, the
-event tags) in its own root property ``MX`` (``[cube_limit:64][beavers:1][tag:Key=Value]``),
-which gnubg ignores.
+event tags) in its own root property ``MX`` (``[cube_limit:64][beavers:1][tag:Key=Value]``,
+``%`` and ``=`` in a tag's name written ``%25`` and ``%3D``), which gnubg ignores.
+
+The reader is linear in the file's length: one pass of regular expressions over the
+text, line numbers from one index of its line breaks, each game replayed as soon as its
+tree is read (so a file is refused at its first error).
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from mathbg.errors import MatchFileError
-from mathbg.rules.record import (
-    Beaver,
-    Double,
-    GameDraft,
-    MatchRecord,
-    MatchRules,
-    Move,
-    Pass,
-    Take,
-    assemble_match,
-)
+from mathbg.errors import InvalidParameterError, MatchFileError
+from mathbg.rules.formats import fields
+from mathbg.rules.record import Beaver, Double, GameDraft, MatchBuilder, Move, Pass, Take
 
-__all__ = ["dumps", "read"]
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.rules.record import MatchRecord, MatchRules
+
+__all__ = ["read", "render"]
+
+_WS = re.compile(r"\s*")
+_IDENT = re.compile(r"[A-Za-z]+")
+_VALUE = re.compile(r"\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.S)
+_ESCAPE = re.compile(r"\\(\r\n|\n\r|\n|\r|.)", re.S)
+_MOVE = re.compile(r"[1-6][1-6](?:[a-z]{2}){0,4}")
+_RESULT = re.compile(r"^([WB])\+([0-9]+)(R?)", re.IGNORECASE)
+#: Event tags gnubg keeps in root properties (the MX tags override them).
+_TAG_PROPS = (("PC", "Site"), ("EV", "Event"), ("RO", "Round"))
+#: ``.mat`` rule tags: never event tags (a file with one in MX is refused).
+_RULE_TAGS = ("Crawford", "Jacoby", "Beaver", "CubeLimit", "Variation")
 
 
 @dataclass
@@ -46,101 +59,102 @@ class _Node:
     line: int = 0
 
 
+def _unescape(value: str) -> str:
+    if "\\" not in value:
+        return value
+    return _ESCAPE.sub(lambda m: "" if m.group(1) in ("\n", "\r", "\r\n", "\n\r")
+                       else m.group(1), value)
+
+
 class _Parser:
-    """A small SGF parser: the main line of every game tree (variations are skipped)."""
+    """A small SGF parser: the main line of every game tree (variations are skipped),
+    without recursion (a tree nested a million deep is read like any other)."""
 
     def __init__(self, text: str, name: str | None):
         self.text = text
         self.name = name
-        self.pos = 0
         self.n = len(text)
+        self._breaks: list[int] | None = None
 
-    def line(self, pos: int | None = None) -> int:
-        return self.text.count("\n", 0, self.pos if pos is None else pos) + 1
+    def line(self, pos: int) -> int:
+        if self._breaks is None:  # one index of the line breaks, built on first use
+            self._breaks = [m.start() for m in re.finditer("\n", self.text)]
+        return bisect_left(self._breaks, pos) + 1
 
-    def error(self, message: str, pos: int | None = None) -> MatchFileError:
+    def error(self, message: str, pos: int) -> MatchFileError:
         return MatchFileError(message, self.name, self.line(pos))
 
-    def skip_ws(self) -> None:
-        while self.pos < self.n and self.text[self.pos].isspace():
-            self.pos += 1
+    def skip(self, pos: int) -> int:
+        m = _WS.match(self.text, pos)
+        assert m is not None
+        return m.end()
 
-    def collection(self) -> list[list[_Node]]:
-        trees = []
-        self.skip_ws()
-        while self.pos < self.n:
-            if self.text[self.pos] != "(":
+    def trees(self) -> Iterator[list[_Node]]:
+        """The main line of each game tree, yielded as soon as the tree is read."""
+        pos = self.skip(0)
+        if pos >= self.n:
+            raise self.error("no game tree in the SGF file", pos)
+        while pos < self.n:
+            if self.text[pos] != "(":
                 raise self.error(f"expected '(' to open a game tree, found "
-                                 f"{self.text[self.pos:self.pos + 20]!r}")
-            trees.append(self.tree())
-            self.skip_ws()
-        if not trees:
-            raise self.error("no game tree in the SGF file")
-        return trees
+                                 f"{self.text[pos:pos + 20]!r}", pos)
+            nodes, pos = self.tree(pos)
+            yield nodes
+            pos = self.skip(pos)
 
-    def tree(self) -> list[_Node]:
-        start = self.pos
-        self.pos += 1  # "("
+    def tree(self, start: int) -> tuple[list[_Node], int]:
+        text = self.text
         nodes: list[_Node] = []
-        main_taken = False
+        stack = [[True, False]]  # per open tree: on the main line, has a variation
+        pos = start + 1
         while True:
-            self.skip_ws()
-            if self.pos >= self.n:
+            pos = self.skip(pos)
+            if pos >= self.n:
                 raise self.error("the file ends inside a game tree (truncated?)", start)
-            c = self.text[self.pos]
+            c = text[pos]
+            frame = stack[-1]
             if c == ";":
-                if main_taken:
-                    raise self.error("a node after a variation")
-                nodes.append(self.node())
+                if frame[1]:
+                    raise self.error("a node after a variation", pos)
+                node, pos = self.node(pos)
+                if frame[0]:
+                    nodes.append(node)
             elif c == "(":
-                sub = self.tree()
-                if not main_taken:
-                    nodes.extend(sub)
-                    main_taken = True
+                stack.append([frame[0] and not frame[1], False])
+                frame[1] = True
+                pos += 1
             elif c == ")":
-                self.pos += 1
-                return nodes
+                stack.pop()
+                pos += 1
+                if not stack:
+                    return nodes, pos
             else:
-                raise self.error(f"unexpected {c!r} in a game tree")
+                raise self.error(f"unexpected {c!r} in a game tree", pos)
 
-    def node(self) -> _Node:
-        node = _Node(line=self.line())
-        self.pos += 1  # ";"
+    def node(self, start: int) -> tuple[_Node, int]:
+        text = self.text
+        node = _Node(line=self.line(start))
+        pos = start + 1
         while True:
-            self.skip_ws()
-            m = re.compile(r"[A-Za-z]+").match(self.text, self.pos)
+            pos = self.skip(pos)
+            m = _IDENT.match(text, pos)
             if not m:
-                return node
+                return node, pos
             ident = "".join(ch for ch in m.group() if ch.isupper())
-            self.pos = m.end()
+            pos = self.skip(m.end())
             values = []
-            self.skip_ws()
-            if self.pos >= self.n or self.text[self.pos] != "[":
-                raise self.error(f"property {ident} has no value")
-            while self.pos < self.n and self.text[self.pos] == "[":
-                values.append(self.value())
-                self.skip_ws()
+            while pos < self.n and text[pos] == "[":
+                vm = _VALUE.match(text, pos)
+                if vm is None:
+                    raise self.error("a property value is not closed (truncated?)", pos)
+                values.append(_unescape(vm.group(1)))
+                pos = self.skip(vm.end())
+            if not values:
+                raise self.error(f"property {ident or m.group()[:20]} has no value", pos)
             node.props.setdefault(ident, []).extend(values)
 
-    def value(self) -> str:
-        start = self.pos
-        self.pos += 1
-        out = []
-        while self.pos < self.n:
-            c = self.text[self.pos]
-            if c == "\\" and self.pos + 1 < self.n:
-                out.append(self.text[self.pos + 1])
-                self.pos += 2
-                continue
-            if c == "]":
-                self.pos += 1
-                return "".join(out)
-            out.append(c)
-            self.pos += 1
-        raise self.error("a property value is not closed (truncated?)", start)
 
-
-def _point(ch: str, player: int, where: str, err: MatchFileError) -> int:
+def _point(ch: str, player: int, err: MatchFileError) -> int:
     if ch == "y":
         return 25
     if ch == "z":
@@ -159,148 +173,266 @@ def _letter(p: int, player: int) -> str:
     return chr(ord("a") + p - 1) if player == 0 else chr(ord("a") + 24 - p)
 
 
-_RESULT = re.compile(r"^([WB])\+(\d+)(R?)", re.IGNORECASE)
+def _tag_name(text: str, decode: bool) -> str:
+    if decode:
+        return text.replace("%3D", "=").replace("%3d", "=").replace("%25", "%")
+    return text.replace("%", "%25").replace("=", "%3D")
+
+
+@dataclass
+class _Root:
+    """What a game tree's root says about the match."""
+
+    length: int
+    number: int
+    score: tuple[int, int]
+    players: tuple[str, str]
+    rules: MatchRules
+    tags: dict[str, str]
+    mx_tags: dict[str, str] | None
+
+
+class _Reading:
+    """The interpretation of each game tree (its root, then its actions)."""
+
+    def __init__(self, name: str | None):
+        self.name = name
+        self.games = 0
+
+    def error(self, message: str, line: int) -> MatchFileError:
+        return MatchFileError(message, self.name, line)
+
+    def text(self, text: str, what: str, line: int) -> str:
+        return fields.text_field(text, what, source=self.name, line=line)
+
+    def number(self, text: str, what: str, lo: int, hi: int, line: int) -> int:
+        return fields.read_number(text, what, lo, hi, source=self.name, line=line)
+
+    def root(self, root: _Node) -> _Root:
+        props, line = root.props, root.line
+        gm = props.get("GM", ["1"])[0].strip()
+        if gm != "6":
+            raise self.error(f"GM[{gm[:20]}] is not a backgammon game (GM[6])", line)
+        mi: dict[str, str] = {}
+        for v in props.get("MI", []):
+            k, _, val = v.partition(":")
+            mi[k.strip()] = val.strip()
+        length = self.number(mi.get("length", "0"), "the match length (MI length)", 0,
+                             fields.MAX_MATCH_LENGTH, line)
+        number = self.games + 1
+        if "game" in mi:
+            number = self.number(mi["game"], "the game number (MI game)", 0,
+                                 fields.MAX_GAMES - 1, line) + 1
+        top = length or fields.MAX_POINTS
+        score = (self.number(mi.get("ws", "0"), "White's score (MI ws)", 0, top, line),
+                 self.number(mi.get("bs", "0"), "Black's score (MI bs)", 0, top, line))
+        players = (fields.player_name(props.get("PW", [""])[0], 0, source=self.name, line=line),
+                   fields.player_name(props.get("PB", [""])[0], 1, source=self.name, line=line))
+        tags: dict[str, str] = {}
+        for prop, key in (*_TAG_PROPS, ("DT", "EventDate")):
+            if prop in props:
+                value = self.text(props[prop][0], f"{prop}", line)
+                tags[key] = value.replace("-", ".") if prop == "DT" else value
+        rules, mx_tags = self.rules(props, length, line)
+        self.games += 1
+        return _Root(length, number, score, players, rules, tags, mx_tags)
+
+    def rules(self, props: dict[str, list[str]], length: int, line: int
+              ) -> tuple[MatchRules, dict[str, str] | None]:
+        crawford = jacoby = beavers = no_cube = False
+        variant = "backgammon"
+        for rule in props.get("RU", []):
+            for token in (t.strip() for t in rule.split(":")):
+                low = token.lower()
+                if low == "crawford":
+                    crawford = True
+                elif low == "jacoby":
+                    jacoby = True
+                elif low == "nocube":
+                    no_cube = True
+                elif low in ("crawfordgame", ""):
+                    continue
+                elif (found := fields.variation_of_rule(token)) is not None:
+                    variant = self.registered(found.ruleset, token, line)
+                else:
+                    raise self.error(f"rules RU[{rule[:40]}]: {token[:20]!r} is not a rule "
+                                     "gnubg writes", line)
+        cube_limit: int | None = 1 if no_cube else None
+        mx_tags: dict[str, str] | None = None
+        for v in props.get("MX", []):
+            k, _, val = v.partition(":")
+            if k == "cube_limit":
+                cube_limit = fields.cube_value(val, "the cube limit (MX cube_limit)",
+                                               fields.MAX_CUBE, source=self.name, line=line,
+                                               lo=1)
+            elif k == "beavers":
+                beavers = val.strip() == "1"
+            elif k == "tag":
+                key, _, value = val.partition("=")
+                key = _tag_name(self.text(key, "an MX tag's name", line).strip(), decode=True)
+                if not key or '"' in key or key in _RULE_TAGS:
+                    raise self.error(f"MX tag {key[:40]!r} is not an event tag's name", line)
+                if mx_tags is None:
+                    mx_tags = {}
+                mx_tags[key] = self.text(value, f"the MX tag {key[:40]!r}", line)
+        from mathbg.rules.record import MatchRules
+
+        rules = MatchRules(crawford=crawford and bool(length), jacoby=jacoby, beavers=beavers,
+                           cube_limit=cube_limit, variant=variant)
+        return rules, mx_tags
+
+    def registered(self, ruleset: str, token: str, line: int) -> str:
+        from mathbg.errors import UnknownVariantError
+        from mathbg.rules.ruleset import get_ruleset
+
+        try:
+            get_ruleset(ruleset)
+        except UnknownVariantError:
+            raise self.error(f"variation {token!r} ({ruleset}) is not supported yet",
+                             line) from None
+        return ruleset
+
+    def draft(self, tree: list[_Node], root: _Root) -> GameDraft:
+        draft = GameDraft(number=root.number, score=root.score, score_line=tree[0].line)
+        props = tree[0].props
+        if "RE" in props:
+            value = props["RE"][0].strip()
+            m = _RESULT.match(value)
+            if not m:
+                raise self.error(f"cannot read the result RE[{value[:20]}]", tree[0].line)
+            points = self.number(m.group(2), "the number of points won (RE)", 1, fields.MAX_POINTS,
+                                 tree[0].line)
+            draft.wins = (0 if m.group(1).upper() == "W" else 1, points)
+            draft.wins_line = tree[0].line
+            draft.resigned = bool(m.group(3))
+        state = _CubeState()
+        for node in tree[1:]:
+            self.action(node, draft, state)
+        return draft
+
+    def action(self, node: _Node, draft: GameDraft, state: _CubeState) -> None:
+        for bad_prop in ("AE", "AB", "AW", "PL"):
+            if bad_prop in node.props:
+                raise self.error(f"{bad_prop}: games from a set-up position are not supported",
+                                 node.line)
+        who = [k for k in ("W", "B") if k in node.props]
+        if not who:
+            return
+        if len(who) > 1:
+            raise self.error("a node with moves of both players", node.line)
+        player = 0 if who[0] == "W" else 1
+        value = node.props[who[0]][0].strip()
+        low = value.lower()
+        if low == "double":
+            if state.doubler is not None and state.doubler != player:
+                state.offered = min(2 * state.offered, 2 * fields.MAX_CUBE)
+                draft.add(Beaver(player, state.offered), node.line)
+                state.beaver = True
+            else:
+                state.offered = min(2 * state.cube, 2 * fields.MAX_CUBE)
+                draft.add(Double(player, state.offered), node.line)
+                state.beaver = False
+            state.doubler = player
+        elif low == "take":
+            draft.add(Take(player), node.line)
+            state.cube, state.doubler = state.offered, None
+        elif low == "drop":
+            draft.add(Pass(player), node.line)
+            state.doubler = None
+        elif _MOVE.fullmatch(low):
+            bad = self.error(f"cannot read the move {value!r}", node.line)
+            steps = tuple((_point(low[k], player, bad), _point(low[k + 1], player, bad))
+                          for k in range(2, len(low), 2))
+            if state.doubler is not None and state.doubler != player and state.beaver:
+                # a roll by the beaver's target answers the beaver with a take
+                draft.add(Take(player), node.line)
+                state.cube, state.doubler = state.offered, None
+            draft.add(Move(player, (int(low[0]), int(low[1])), steps), node.line)
+        else:
+            raise self.error(f"unknown action {who[0]}[{value[:20]}]", node.line)
+
+
+@dataclass
+class _CubeState:
+    """The cube as a game's nodes move it (gnubg writes no cube values)."""
+
+    cube: int = 1
+    offered: int = 1
+    doubler: int | None = None  # the author of the double or beaver waiting for an answer
+    beaver: bool = False
 
 
 def read(text: str, *, name: str | None = None, check: bool = True) -> MatchRecord:
     """Read a gnubg ``.sgf`` file's text (see the module docstring)."""
     parser = _Parser(text.lstrip("\ufeff"), name)
-    trees = parser.collection()
-    drafts: list[GameDraft] = []
-    players: tuple[str, str] | None = None
-    length: int | None = None
-    crawford = False
-    jacoby = False
-    beavers = False
-    cube_limit: int | None = None
+    reading = _Reading(name)
+    builder: MatchBuilder | None = None
+    first: _Root | None = None
     tags: dict[str, str] = {}
     mx_tags: dict[str, str] | None = None
-
-    def err(msg: str, line: int) -> MatchFileError:
-        return MatchFileError(msg, name, line)
-
-    for tree in trees:
+    for tree in parser.trees():
         if not tree:
             continue
-        root = tree[0]
-        gm = root.props.get("GM", ["1"])[0].strip()
-        if gm != "6":
-            raise err(f"GM[{gm}] is not a backgammon game (GM[6])", root.line)
-        mi: dict[str, str] = {}
-        for v in root.props.get("MI", []):
-            k, _, val = v.partition(":")
-            mi[k.strip()] = val.strip()
-        try:
-            glen = int(mi.get("length", "0"))
-            number = int(mi.get("game", str(len(drafts)))) + 1
-            score = (int(mi.get("ws", "0")), int(mi.get("bs", "0")))
-        except ValueError:
-            raise err(f"cannot read MI{root.props.get('MI')}", root.line) from None
-        if length is None:
-            length = glen
-        elif glen != length:
-            raise err(f"the match length changes from {length} to {glen}", root.line)
-        names = (root.props.get("PW", ["White"])[0], root.props.get("PB", ["Black"])[0])
-        if players is None:
-            players = names
-        for rule in root.props.get("RU", []):
-            tokens = {t.strip().lower() for t in rule.split(":")}
-            crawford = crawford or "crawford" in tokens
-            jacoby = jacoby or "jacoby" in tokens
-            unknown = tokens - {"crawford", "crawfordgame", "jacoby", ""}
-            if unknown:
-                raise err(f"rules RU[{rule}]: only standard backgammon is replayed",
-                          root.line)
-        for v in root.props.get("MX", []):
-            k, _, val = v.partition(":")
-            if k == "cube_limit":
-                if not val.isdigit() or int(val) < 1 or int(val) & (int(val) - 1):
-                    raise err(f"cube limit {val!r} is not a power of two", root.line)
-                cube_limit = int(val)
-            elif k == "beavers":
-                beavers = val.strip() == "1"
-            elif k == "tag":
-                key, _, tv = val.partition("=")
-                if mx_tags is None:
-                    mx_tags = {}
-                mx_tags[key] = tv
-        for prop, key in (("PC", "Site"), ("EV", "Event"), ("RO", "Round")):
-            if prop in root.props:
-                tags.setdefault(key, root.props[prop][0])
-        if "DT" in root.props:
-            tags.setdefault("EventDate", root.props["DT"][0].replace("-", "."))
-        draft = GameDraft(number=number, score=score, score_line=root.line)
-        if "RE" in root.props:
-            m = _RESULT.match(root.props["RE"][0].strip())
-            if not m:
-                raise err(f"cannot read the result RE[{root.props['RE'][0]}]", root.line)
-            draft.wins = (0 if m.group(1).upper() == "W" else 1, int(m.group(2)))
-            draft.wins_line = root.line
-            draft.resigned = bool(m.group(3))
-        pending: int | None = None  # the doubler while a double waits
-        cube = 1
-        offered = 0
-        for node in tree[1:]:
-            for bad_prop in ("AE", "AB", "AW", "PL"):
-                if bad_prop in node.props:
-                    raise err(f"{bad_prop}: games from a set-up position are not supported",
-                              node.line)
-            who = [k for k in ("W", "B") if k in node.props]
-            if not who:
-                continue
-            if len(who) > 1:
-                raise err("a node with moves of both players", node.line)
-            player = 0 if who[0] == "W" else 1
-            value = node.props[who[0]][0].strip()
-            low = value.lower()
-            if low == "double":
-                if pending is not None and pending != player:
-                    offered *= 2
-                    draft.add(Beaver(player, offered), node.line)
-                    pending = player
-                else:
-                    offered = 2 * cube
-                    draft.add(Double(player, offered), node.line)
-                    pending = player
-            elif low == "take":
-                draft.add(Take(player), node.line)
-                cube, pending = offered, None
-            elif low == "drop":
-                draft.add(Pass(player), node.line)
-                pending = None
-            elif re.fullmatch(r"[1-6][1-6]([a-z]{2}){0,4}", low):
-                bad = err(f"cannot read the move {value!r}", node.line)
-                steps = tuple(
-                    (_point(low[k], player, value, bad), _point(low[k + 1], player, value, bad))
-                    for k in range(2, len(low), 2)
-                )
-                if pending is not None and pending != player:
-                    # a roll by the beaver's target answers the beaver with a take
-                    draft.add(Take(player), node.line)
-                    cube, pending = offered, None
-                draft.add(Move(player, (int(low[0]), int(low[1])), steps), node.line)
-            else:
-                raise err(f"unknown action {who[0]}[{value}]", node.line)
-        drafts.append(draft)
-    if not drafts or players is None or length is None:
+        root = reading.root(tree[0])
+        if first is None:
+            first = root
+            builder = MatchBuilder(root.length, rules=root.rules, source=name, check=check)
+        elif root.length != first.length:
+            raise reading.error(f"the match length changes from {first.length} to "
+                                f"{root.length}", tree[0].line)
+        elif root.rules != first.rules:
+            raise reading.error("the rules change from game to game", tree[0].line)
+        for key, value in root.tags.items():
+            tags.setdefault(key, value)
+        if root.mx_tags is not None:
+            mx_tags = {**(mx_tags or {}), **root.mx_tags}
+        assert builder is not None
+        builder.add(reading.draft(tree, root))
+    if builder is None or first is None or not builder.games:
         raise MatchFileError("no backgammon game in the SGF file", name, None)
-    rules = MatchRules(crawford=crawford and bool(length), jacoby=jacoby, beavers=beavers,
-                       cube_limit=cube_limit)
-    return assemble_match(length, players, drafts, rules=rules,
-                          tags=mx_tags if mx_tags is not None else tags, source=name,
-                          check=check)
+    return builder.finish(first.players, tags=mx_tags if mx_tags is not None else tags)
 
 
 def _esc(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def dumps(record: MatchRecord) -> str:
-    """The record as gnubg ``.sgf`` text, one game tree per game."""
+def _root_rules(record: MatchRecord, crawford_game: bool) -> list[str]:
+    rules = record.rules
+    tokens = []
+    if rules.cube_limit == 1:
+        tokens.append("NoCube")
+    if rules.crawford and record.length:
+        tokens.append("Crawford")
+        if crawford_game:
+            tokens.append("CrawfordGame")
+    if rules.jacoby:
+        tokens.append("Jacoby")
+    variation = fields.VARIATIONS.get(rules.variant)
+    if variation is None:
+        raise InvalidParameterError(f"an .sgf file cannot hold the variant {rules.variant!r}")
+    if variation.sgf:
+        tokens.append(variation.sgf)
+    return [f"RU[{':'.join(tokens)}]"] if tokens else []
+
+
+def render(record: MatchRecord) -> str:
+    """The record as gnubg ``.sgf`` text, one game tree per game.
+
+    Raises
+    ------
+    InvalidParameterError
+        For a name or tag that is not one line of text, or a variant gnubg does not
+        play.
+    """
     from mathbg._files import marker
 
     version = marker().split(" ", 1)[1]
-
+    for side, name in enumerate(record.players):
+        fields.writable_text(name, f"the name of player {side}")
+    for key, value in record.tags.items():
+        fields.writable_text(key, "the tag name")
+        fields.writable_text(value, f"the value of the tag {key[:40]!r}", strip=False)
     out = []
     rules = record.rules
     p0, p1 = record.players
@@ -314,24 +446,21 @@ def dumps(record: MatchRecord) -> str:
             date = record.tags.get("EventDate")
             if date and re.fullmatch(r"\d{4}\.\d{1,2}\.\d{1,2}", date):
                 root.append(f"DT[{date.replace('.', '-')}]")
-            for key, prop in (("Site", "PC"), ("Event", "EV"), ("Round", "RO")):
+            for prop, key in _TAG_PROPS:
                 if key in record.tags:
                     root.append(f"{prop}[{_esc(record.tags[key])}]")
-        ru = []
-        if rules.crawford and record.length:
-            ru.append("Crawford:CrawfordGame" if crawford else "Crawford")
-        if rules.jacoby:
-            ru.append("Jacoby")
-        root.extend(f"RU[{r}]" for r in ru)
+        root.extend(_root_rules(record, crawford))
         if g.result is not None:
             r = g.result
-            root.append(f"RE[{'WB'[r.winner]}+{r.points}{'R' if r.kind == 'resign' else ''}]")
+            points, _ = fields.written_points(record, gi)
+            root.append(f"RE[{'WB'[r.winner]}+{points}{'R' if r.kind == 'resign' else ''}]")
         mx = []
         if rules.cube_limit is not None:
             mx.append(f"[cube_limit:{rules.cube_limit}]")
         if rules.beavers:
             mx.append("[beavers:1]")
-        mx.extend(f"[tag:{_esc(k)}={_esc(v)}]" for k, v in record.tags.items())
+        mx.extend(f"[tag:{_esc(_tag_name(k, decode=False))}={_esc(v)}]"
+                  for k, v in record.tags.items())
         if mx:
             root.append("MX" + "".join(mx))
         lines = ["".join(root)]

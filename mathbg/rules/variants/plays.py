@@ -30,6 +30,7 @@ from mathbg.rules.variants.position import VariantPosition, make_variant_positio
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.dice import Roll
+    from mathbg.rules.variants.position import VariantPosition
 
 __all__ = ["VariantPlays", "variant_legal_plays"]
 
@@ -62,7 +63,7 @@ class KernelRules(Protocol):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class VariantPlay(Play):
+class VariantPlay(Play["VariantPosition"]):
     """A legal play of a variant (see :class:`~mathbg.rules.plays.Play`).
 
     ``*`` marks a hit (Portes, Tavla) or a pin that the play leaves in place (Plakoto: a
@@ -93,7 +94,7 @@ class VariantPlay(Play):
         return tuple(sorted(self.marks(), reverse=True))
 
 
-class VariantPlays(Plays):
+class VariantPlays(Plays["VariantPosition"]):
     """The legal plays of one roll in a variant position (a lazy, read-only sequence).
 
     As :class:`~mathbg.rules.plays.Plays`; each play's ``.result`` is a
@@ -149,12 +150,12 @@ class VariantPlays(Plays):
             return self._index_of(item) is not None
         return super().__contains__(item)
 
-    def find(self, result: BasePosition) -> Play | None:
+    def find(self, result: BasePosition) -> Play[VariantPosition] | None:
         """The play leading to ``result`` (mover's point of view), or None."""
         i = self._index_of(result)
         return None if i is None else self._play(i)
 
-    def parse(self, text: str) -> Play:
+    def parse(self, text: str) -> Play[VariantPosition]:
         """The legal play written as ``text`` (any spelling with the same net effect;
         ``*`` marks a hit or a pin).
 
@@ -228,7 +229,7 @@ def variant_legal_plays(rules: KernelRules, position: Position, roll: Any) -> Va
 # reading notation
 
 
-def _resolve(plays: VariantPlays, text: str | ParsedPlay) -> Play:
+def _resolve(plays: VariantPlays, text: str | ParsedPlay) -> Play[VariantPosition]:
     parsed = text if isinstance(text, ParsedPlay) else parse_notation(text)
     pos = plays.position
     assert isinstance(pos, VariantPosition)

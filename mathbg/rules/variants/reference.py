@@ -12,7 +12,7 @@ those using the most dice, then, for one die of a non-double, the larger die. Po
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mathbg.rules.variants.geometry import Contact, Movement, opponent_point
 from mathbg.rules.variants.position import VariantPosition
@@ -148,7 +148,7 @@ def reference_plays(
     # candidates: (state, dice used, moves)
     cands: list[tuple[_State, list[int], list[tuple[int, int, int]]]] = [(root, [], [])]
 
-    def rec(st: _State, dice: list[int], used: list[int], path: list) -> None:
+    def rec(st: _State, dice: list[int], used: list[int], path: list[Any]) -> None:
         if not dice:
             return
         die = dice[0]

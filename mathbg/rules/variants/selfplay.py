@@ -43,6 +43,7 @@ from mathbg.rules.variants.geometry import Contact, Movement
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.plays import Plays
+    from mathbg.rules.position import Position
     from mathbg.rules.variants.match import VariantMatch
 
 __all__ = [
@@ -56,10 +57,10 @@ __all__ = [
     "selfplay",
 ]
 
-Player = Callable[[GameState, "Plays", random.Random], int]
+Player = Callable[[GameState, "Plays[Position]", random.Random], int]
 
 
-def random_player(state: GameState, plays: Plays, rng: random.Random) -> int:
+def random_player(state: GameState, plays: Plays[Position], rng: random.Random) -> int:
     """A uniformly random legal play."""
     return rng.randrange(len(plays))
 
@@ -136,7 +137,7 @@ def evaluate(ruleset: RuleSet, boards: np.ndarray, pins: np.ndarray | None = Non
     return score
 
 
-def heuristic_player(state: GameState, plays: Plays, rng: random.Random) -> int:
+def heuristic_player(state: GameState, plays: Plays[Position], rng: random.Random) -> int:
     """The greedy one-ply player of the module docstring."""
     if len(plays) == 1:
         return 0

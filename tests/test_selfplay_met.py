@@ -1,5 +1,7 @@
 """The self-play MET (:func:`mathbg.analysis.selfplay_met`): exact cases, bits, bad input.
 
+The ``instant`` test engine is registered by ``tests/instant_engine.py`` (not shipped).
+
 Every reference number comes from theory: the cubeless MET of a game with fixed outcome
 rates (:func:`mathbg.met.cubeless`, Zoidis's recurrence) and the exact race-game MET of
 the bearoff match solver (:func:`mathbg.bearoff.exact.match.race_met`). Statistical
@@ -11,11 +13,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import instant_engine
 import numpy as np
 import pytest
 
 from mathbg.analysis import selfplay_met
-from mathbg.analysis.metplay import MAX_LENGTH, StoreMismatchError
+from mathbg.analysis.selfplay import MAX_LENGTH, StoreMismatchError
 from mathbg.errors import (
     DatabaseCorruptError,
     InvalidParameterError,
@@ -164,7 +167,7 @@ def test_a_stored_batch_is_bound_to_what_it_is(tmp_path: Path, damage: str) -> N
     if damage == "other-batch":
         shutil.copy(store / "normal-002-003" / "batch-00000.npz", target)
     elif damage == "other-score":
-        shutil.copy(store / "post-003-001" / "batch-00001.npz", target)
+        shutil.copy(store / "post-crawford-003-001" / "batch-00001.npz", target)
     elif damage == "other-build":
         selfplay_met(3, store=tmp_path / "b", **{**kw, "seed": 8})
         shutil.copy(tmp_path / "b" / "normal-002-003" / "batch-00001.npz", target)
@@ -180,17 +183,19 @@ def test_a_stored_batch_is_bound_to_what_it_is(tmp_path: Path, damage: str) -> N
     assert _same_bits(selfplay_met(3, store=store, **kw), clean)
 
 
+@pytest.mark.extra("engine")
 def test_gnubg_nn_same_bits_twice() -> None:
     pytest.importorskip("gnubg_nn")
     m1 = selfplay_met(2, games=60, batch_size=60, seed=2, progress=False)
     m2 = selfplay_met(2, games=60, batch_size=60, seed=2, progress=False)
     assert _same_bits(m1, m2)
-    scores = m1.frames["scores"].set_index("kind")
+    scores = m1.frames["scores"].set_index("state")
     # post-Crawford 2-away/1-away: the trailer doubles at his first turn
-    assert scores.loc["post", "first_double_rate"] > 0.9
+    assert scores.loc["post-crawford", "first_double_rate"] > 0.9
     assert scores.loc["crawford", "mean_cube"] == 1.0
 
 
+@pytest.mark.extra("engine")
 @pytest.mark.dask
 @pytest.mark.slow
 def test_local_cluster_gives_the_same_bits() -> None:
@@ -227,7 +232,8 @@ def test_local_cluster_gives_the_same_bits() -> None:
             "no cube limit",
         ),
         ({"players": ("instant:0.5,0.1", None)}, InvalidParameterError, "5 probabilities"),
-        ({"batch_size": 100}, InvalidParameterError, "multiple of 30"),
+        ({"batch_size": 100, "players": (INSTANT, INSTANT)}, InvalidParameterError,
+         "multiple of 30"),
     ],
 )
 def test_bad_input_fails_before_any_work(kwargs, error, words) -> None:
@@ -279,7 +285,7 @@ def test_cli_selfplay_target_se_and_players(capsys: pytest.CaptureFixture[str]) 
     [
         (["--games", "0"], "games must lie"),
         (["--cube-limit", "6"], "power of two"),
-        (["--engine", "nope"], "unknown self-play engine"),
+        (["--engine", "nope"], "invalid choice: 'nope'"),
         (["--length", "30"], "length must lie"),
         (["--start", "1,2"], "--start wants two sides"),
         (["--target-se", "0"], "target_stderr is a fraction"),
@@ -305,6 +311,7 @@ def test_killed_process_resumes_to_the_same_bits(tmp_path: Path) -> None:
 
     store = tmp_path / "store"
     code = (
+        f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import instant_engine\n"
         "from mathbg.analysis import selfplay_met\n"
         f"selfplay_met(6, games=6000, players=({INSTANT!r},) * 2, cube_limit=1, seed=9, "
         f"batch_size=120, progress=False, store={str(store)!r})\n"
@@ -329,25 +336,30 @@ def test_killed_process_resumes_to_the_same_bits(tmp_path: Path) -> None:
     assert _same_bits(resumed, selfplay_met(6, **kw))
 
 
-@pytest.mark.parametrize("entry", [("normal", 3, 5), ("post", 4, 1), ("normal", 2, 3)])
+@pytest.mark.parametrize("entry", [("normal", 3, 5), ("post-crawford", 4, 1), ("normal", 2, 3)])
 def test_a_score_reads_only_entries_of_lower_level(entry) -> None:
     """Cube decisions and game values at (a, b) read only scores of smaller a + b: the
     table's entries at or above that level (still placeholders during a build) change no
     bit of the batch."""
-    from mathbg.analysis.metplay import PlayerSpec, _Job, _run_job
+    from mathbg.analysis.selfplay.batch import Batch
+    from mathbg.analysis.selfplay.games import run_batch
+    from mathbg.analysis.selfplay.table import Entry
     from mathbg.met import load
+    from mathbg.rules.match import ScoreState
 
+    entry = Entry(ScoreState(entry[0]), (entry[1], entry[2]))
     xg = load("kazaross-xg2").extend(6)
-    level = entry[1] + entry[2]
+    level = entry.level
     a, b = np.meshgrid(np.arange(1, 7), np.arange(1, 7), indexing="ij")
     pre = np.where(a + b >= level, 0.5 * xg.pre, xg.pre)
     post = np.array(xg.post)
     post[:, np.arange(1, 7) + 1 >= level] = 0.9
-    spec = PlayerSpec("instant", 0, (0.72, 0.05, 0.0, 0.02, 0.0))
+    player = instant_engine.InstantPlayer((0.72, 0.05, 0.0, 0.02, 0.0))
 
     def run(p: np.ndarray, q: np.ndarray) -> dict:
-        job = _Job(entry, 0, 720, 1, (spec, spec), ([0, 0, 0, 0, 0, 2],) * 2, None, True, p, q)
-        return _run_job(job)
+        job = Batch(entry, 0, 720, 1, (player, player), True, ([0, 0, 0, 0, 0, 2],) * 2, None,
+                    True, p, q)  # fmt: skip
+        return run_batch(job)
 
     one, two = run(np.array(xg.pre), np.array(xg.post)), run(pre, post)
     assert all(np.array_equal(one[k], two[k]) for k in one)
@@ -357,7 +369,7 @@ def test_a_score_reads_only_entries_of_lower_level(entry) -> None:
 @pytest.mark.slow  # about 5 CPU-s
 def test_vectorised_decisions_agree_with_cube_decision() -> None:
     """The batch's cube decisions are mathbg's scalar cube_decision, element by element."""
-    from mathbg.analysis.metplay import _decide
+    from mathbg.analysis.selfplay.table import decide as _decide
     from mathbg.cube.cubeful import cube_decision
     from mathbg.met import load
 
@@ -397,11 +409,15 @@ def test_json_keeps_the_error_bars_and_metadata() -> None:
 
 def test_cube_life_fit_recovers_a_known_cube_life() -> None:
     """Games whose realised MWC is the 0-ply prediction at x = 0.5 give back x = 0.5."""
-    from mathbg.analysis.metplay import _FIELDS, _after, _decide, fit_cube_life
+    from mathbg.analysis.selfplay import Entry, fit_cube_life
+    from mathbg.analysis.selfplay.batch import FIELDS as _FIELDS
+    from mathbg.analysis.selfplay.table import after
+    from mathbg.analysis.selfplay.table import decide as _decide
     from mathbg.met import load
+    from mathbg.rules.match import ScoreState
 
     xg = load("kazaross-xg2").extend(5)
-    entry = ("normal", 3, 4)
+    entry = Entry(ScoreState.NORMAL, (3, 4))
     rng = np.random.default_rng(1)
     m = 400
     w = rng.uniform(0.55, 0.85, m)
@@ -415,19 +431,19 @@ def test_cube_life_fit_recovers_a_known_cube_life() -> None:
     ar, br = np.where(roller == 0, 3, 4), np.where(roller == 0, 4, 3)
     ones = np.ones(m, dtype=np.int64)
     nd, dt = _decide(probs, np.full(m, 0.5), [xg], 0 * ones, ar, br, ones, ones == 1)
-    dp = np.where(roller == 0, _after(xg, 3, 4, "normal", 1, 0),
-                  1 - _after(xg, 3, 4, "normal", 0, 1))  # fmt: skip
+    dp = np.where(roller == 0, after(xg, entry, 1, 0), 1 - after(xg, entry, 0, 1))
     value = np.maximum(nd, np.minimum(dt, dp))
     games["value"] = np.where(roller == 0, value, 1 - value)
     row = fit_cube_life(entry, games, xg)
-    assert row["cube_life"] == pytest.approx(0.5, abs=1e-9) and row["decisions"] == m
+    assert row.cube_life == pytest.approx(0.5, abs=1e-9) and row.decisions == m
 
 
+@pytest.mark.extra("engine")
 def test_cube_life_frame_with_gnubg_nn() -> None:
     pytest.importorskip("gnubg_nn")
-    met = selfplay_met(2, games=60, batch_size=60, seed=3, cube_life=True, progress=False)
+    met = selfplay_met(2, games=60, batch_size=60, seed=3, fit_cube_life=True, progress=False)
     life = met.frames["cube_life"]
-    assert list(life["kind"]) == ["post"] and life["decisions"].iloc[0] > 0
+    assert list(life["state"]) == ["post-crawford"] and life["decisions"].iloc[0] > 0
 
 
 # ----------------------------------------------------------------------------- target SE
@@ -472,11 +488,11 @@ def test_target_stderr_same_bits_twice_and_capped() -> None:
 def test_target_stderr_interrupted_run_resumes_to_the_same_bits(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cut: int
 ) -> None:
-    import mathbg.analysis.metplay as mp
+    import mathbg.analysis.selfplay.driver as mp
 
     whole = selfplay_met(4, **TARGET_KW)
     store = tmp_path / f"cut{cut}"
-    real, calls = mp._run_job, []
+    real, calls = mp.run_batch, []
 
     def dies(job):  # the process killed when it starts batch number `cut`
         calls.append(job)
@@ -484,10 +500,10 @@ def test_target_stderr_interrupted_run_resumes_to_the_same_bits(
             raise KeyboardInterrupt
         return real(job)
 
-    monkeypatch.setattr(mp, "_run_job", dies)
+    monkeypatch.setattr(mp, "run_batch", dies)
     with pytest.raises(KeyboardInterrupt):
         selfplay_met(4, store=store, **TARGET_KW)
-    monkeypatch.setattr(mp, "_run_job", real)
+    monkeypatch.setattr(mp, "run_batch", real)
     assert len(list(store.glob("*/batch-*.npz"))) == cut
     resumed = selfplay_met(4, store=store, **TARGET_KW)
     assert _same_bits(whole, resumed)
@@ -514,9 +530,11 @@ def test_target_stderr_bad_input(kwargs, words) -> None:
 # ----------------------------------------------------------------------------- noisy players
 
 
+@pytest.mark.extra("engine")
 def test_noise_zero_is_the_plain_player_bit_for_bit() -> None:
     nn = pytest.importorskip("gnubg_nn")
-    from mathbg.analysis.metplay import PlayerSpec, noisy_move
+    from mathbg.analysis.gnubg_nn import noisy_move
+    from mathbg.analysis.selfplay import PlayerSpec
 
     # the noisy play with no noise is gnubg-nn's best play, along a game's positions
     rng, noise = np.random.default_rng(5), np.random.default_rng(6)
@@ -535,6 +553,7 @@ def test_noise_zero_is_the_plain_player_bit_for_bit() -> None:
         assert _same_bits(plain, selfplay_met(2, players=(zero, "gnubg-nn"), **kw))
 
 
+@pytest.mark.extra("engine")
 def test_a_noisy_player_loses() -> None:
     pytest.importorskip("gnubg_nn")
     # noise of 0.1 points a play (twice gnubg's "beginner") against the plain network at
@@ -558,12 +577,13 @@ def test_a_noisy_player_loses() -> None:
         ("gnubg-nn:plies=9", "gnubg-nn offers plies"),
     ],
 )
+@pytest.mark.extra("engine")
 def test_bad_player_settings(player: str, words: str) -> None:
     pytest.importorskip("gnubg_nn")
     with pytest.raises(InvalidParameterError) as info:
         selfplay_met(2, games=30, players=(player, None), progress=False)
     assert words in str(info.value)
-    from mathbg.analysis.metplay import PlayerSpec
+    from mathbg.analysis.selfplay import PlayerSpec
 
     with pytest.raises(InvalidParameterError, match="noise applies to gnubg-nn"):
         selfplay_met(2, games=30, players=(PlayerSpec("instant", 0, (0.5, 0, 0, 0, 0), 0.1),
@@ -574,7 +594,7 @@ def test_bad_player_settings(player: str, words: str) -> None:
 
 
 def test_regression_estimator_removes_a_control_exactly() -> None:
-    from mathbg.analysis.metplay import _estimate
+    from mathbg.analysis.selfplay.estimates import estimate as _estimate
 
     rng = np.random.default_rng(0)
     strata = np.repeat(np.arange(30), 40)
@@ -589,6 +609,7 @@ def test_regression_estimator_removes_a_control_exactly() -> None:
     assert _estimate(values, strata, np.zeros((1200, 1))) == _estimate(values, strata)
 
 
+@pytest.mark.extra("engine")
 @pytest.mark.slow
 def test_luck_of_the_first_rolls_keeps_the_table() -> None:
     pytest.importorskip("gnubg_nn")
@@ -602,3 +623,124 @@ def test_luck_of_the_first_rolls_keeps_the_table() -> None:
     assert np.array_equal(a["plain_stderr_own"], b["plain_stderr_own"])
     assert np.all(np.abs(a["mwc"] - b["mwc"]) < 3 * a["stderr_own"])
     assert (b["stderr_own"] <= b["plain_stderr_own"] * 1.001).all()
+
+
+# ----------------------------------------------------------------------------- store, fsspec
+
+
+def test_a_local_store_needs_no_fsspec(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 30: ``--store DIR`` on an install without fsspec (no dask extra) works through
+    pathlib; a store URL there is refused in one line naming the extra."""
+    import sys
+
+    from mathbg.cli import main
+
+    monkeypatch.setitem(sys.modules, "fsspec", None)  # `import fsspec` fails, as uninstalled
+    argv = ["met", "--model", "selfplay", "--length", "2", "--games", "30",
+            "--players", INSTANT, INSTANT, "--cube-limit", "1", "--store"]  # fmt: skip
+    assert main([*argv, str(tmp_path / "run")]) == 0
+    capsys.readouterr()
+    assert len(list((tmp_path / "run").glob("*/batch-*.npz"))) == 2
+    assert main([*argv, str(tmp_path / "run")]) == 0  # resumed from it
+    assert main([*argv, "memory://run"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'mathbg[dask]'" in err and "memory://run" in err and err.count("\n") == 1
+
+
+@pytest.mark.extra("dask")
+def test_a_store_url_works_with_fsspec() -> None:
+    pytest.importorskip("fsspec")
+    kw = {"games": 60, "players": (INSTANT, INSTANT), "cube_limit": 1, "progress": False}
+    url = f"memory://selfplay-{np.random.default_rng().integers(1 << 40)}"
+    first = selfplay_met(2, store=url, **kw)
+    assert _same_bits(first, selfplay_met(2, store=url, **kw))
+
+
+# ----------------------------------------------------------------------------- issue 34
+
+
+def test_json_with_compare_is_one_document(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 34.1: with --format json, the comparison goes inside the document."""
+    import json
+
+    from mathbg.cli import main
+
+    assert main(["met", "--model", "selfplay", "--length", "2", "--games", "30", "--seed", "1",
+                 "--players", INSTANT, INSTANT, "--compare", "kazaross-xg2",
+                 "--format", "json"]) == 0  # fmt: skip
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)  # nothing but the document on stdout
+    cmp = doc["comparison"]
+    # the Crawford game from both sides and the post-Crawford trailer (the table is symmetric)
+    assert cmp["other"] == "kazaross-xg2" and cmp["entries"] == 3 == len(cmp["rows"])
+    assert {r["state"] for r in cmp["rows"]} == {"crawford", "post-crawford"}
+    assert cmp["max_abs_diff"] >= cmp["mean_abs_diff"] > 0 and "suspect_reads" in cmp
+    # other machine formats: the comparison on stderr, the file alone on stdout
+    assert main(["met", "--model", "selfplay", "--length", "2", "--games", "30",
+                 "--players", INSTANT, INSTANT, "--compare", "kazaross-xg2",
+                 "--format", "csv"]) == 0  # fmt: skip
+    captured = capsys.readouterr()
+    assert "differences from kazaross-xg2" in captured.err
+    assert "differences" not in captured.out and captured.out.startswith("away")
+
+
+@pytest.mark.parametrize(("games", "start", "rounded"), [("10", None, 30), ("1000", None, 1020),
+                                                         ("100", "0,0,0,0,0,2/0,0,0,0,0,2", 144),
+                                                         ("60", None, None)])  # fmt: skip
+def test_games_rounded_up_to_the_strata_says_so(
+    games: str, start: str | None, rounded: int | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 34.10: --games N rounded up to the strata is said on stderr."""
+    from mathbg.cli import main
+
+    argv = ["met", "--model", "selfplay", "--length", "1", "--games", games,
+            "--players", INSTANT, INSTANT]  # fmt: skip
+    assert main(argv + (["--start", start] if start else [])) == 0
+    err = capsys.readouterr().err
+    if rounded is None:
+        assert "rounded" not in err
+    else:
+        assert f"--games {games} rounded up to {rounded} an entry" in err
+
+
+def test_json_post_vectors_have_one_shape() -> None:
+    """Issue 34.11: post, post_stderr and post_games are vectors of the same length (and
+    player 1's beside them for an unequal table)."""
+    import json
+
+    from mathbg.met.formats import render
+    from mathbg.met.formats.text import parse_json
+
+    for players in ((INSTANT, INSTANT), ("instant:0.6,0.2,0.02,0.15,0.01", INSTANT)):
+        met = selfplay_met(3, games=60, players=players, cube_limit=1, progress=False)
+        doc = json.loads(render(met, "json"))
+        shapes = {k: np.shape(doc[k]) for k in doc if k.startswith("post")}
+        assert set(shapes.values()) == {(3,)}, shapes
+        two = players[0] != players[1]
+        assert ("post_player1" in doc) == ("post_stderr_player1" in doc) == two
+        back = parse_json(render(met, "json"))
+        np.testing.assert_allclose(back.post_stderr, met.post_stderr, rtol=1e-13)
+        assert np.array_equal(back.post_games, met.post_games)
+
+
+def test_entries_read_more_than_2_se_off_are_flagged() -> None:
+    """Issue 34.5: the scores whose cube decisions read an entry more than 2 SE from the
+    published table are flagged: a reference moved by 3 SE at post-Crawford 3a/1a flags
+    the two entries that read it (the 4a/1a Crawford game and post-Crawford game)."""
+    from mathbg.analysis.selfplay import suspect_reads
+    from mathbg.met import MET
+
+    met = selfplay_met(4, games=300, players=(INSTANT, INSTANT), seed=2, progress=False)
+    post = np.array(met.post)
+    post[:, 2] += 3 * met.post_stderr[0, 2]
+    rows = suspect_reads(met, MET(pre=met.pre, post=post, name="moved"))
+    flagged = rows[rows["suspect_reads"] != ""]
+    assert sorted(zip(flagged["state"], flagged["away"], strict=True)) == [
+        ("crawford", 4), ("post-crawford", 4)]  # fmt: skip
+    assert set(flagged["suspect_reads"]) == {"post-crawford 3a/1a (-3.0 SE)"}
+    own = rows.set_index(["state", "away"]).loc[("post-crawford", 3), "z"]
+    assert own == pytest.approx(-3.0)
+    with pytest.raises(InvalidParameterError, match="not a self-play table"):
+        suspect_reads(cubeless(3, G, B), met)
