@@ -357,3 +357,36 @@ def test_cli_money_and_score(tmp_path):
     assert main(["hyper", "IAAAgAAAAAAAAA", "--checkers", "1", "--store", store, "--json"]) == 0
     assert main(["hyper", "IAAAgAAAAAAAAA", "--checkers", "1", "--store", store,
                  "--away", "2,2"]) == 0
+
+
+def test_met_model_hypergammon_writes_the_exact_table(tmp_path):
+    from mathbg.cli import main
+    from mathbg.met import read
+
+    out = tmp_path / "hyper1.xml"
+    store = tmp_path / "store"
+    assert main(["met", "--model", "hypergammon1", "--length", "4", "--store", str(store),
+                 "--format", "gnubg-xml", "--out", str(out)]) == 0
+    exact = hyper_met(1, 4, store=False)
+    back = read(out)
+    assert np.abs(back.pre - exact.pre).max() < 1e-7  # 8 significant digits
+    assert np.abs(back.post - exact.post).max() < 1e-7
+    assert "largest residual" in out.read_text()  # the convergence residual travels along
+    xg = tmp_path / "hyper1.met"
+    assert main(["met", "--model", "hypergammon1", "--length", "4", "--store", str(store),
+                 "--format", "xg", "--out", str(xg)]) == 0
+    assert "largest residual" in xg.read_text()
+    assert np.abs(read(xg).pre - exact.pre).max() < 1e-4  # XG's .met holds 4 decimals
+
+
+@pytest.mark.parametrize("args, word", [
+    (["--length", "26"], "1..25"),
+    (["--gammon-rate", "0.2"], "do not apply"),
+    (["--store", "s3://bucket/x"], "directory"),
+])  # fmt: skip
+def test_met_model_hypergammon_bad_input(args, word, tmp_path, capsys):
+    from mathbg.cli import main
+
+    code = main(["met", "--model", "hypergammon2", *args])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and word in err
