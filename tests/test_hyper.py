@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from mathbg import Position
-from mathbg.errors import InvalidPositionError, MathbgWarning
+from mathbg.errors import InvalidParameterError, InvalidPositionError, MathbgWarning
 from mathbg.hyper import _kernels as k
 from mathbg.hyper.gnubg_hyper import read_gnubg_hyper, write_gnubg_hyper
 from mathbg.hyper.match import build_states, game_list, hyper_met, solve_game
@@ -272,6 +272,21 @@ def test_states_merge_and_dead_cubes():
     assert [g[:2] for g in game_list(3)][:4] == [(1, 1), (1, 2), (1, 2), (1, 3)]
 
 
+def test_only_reachable_states_are_solved():
+    from mathbg.hyper.match import check_state, reachable_states
+
+    # the Crawford game has no cube; after it only the trailer doubles, once
+    assert reachable_states(1, 7, "crawford") == [(0, 0, 0), (1, 0, 0)]
+    assert reachable_states(1, 7, "post-crawford") == [(0, 0, 0), (0, 1, 1), (1, 0, 0),
+                                                       (1, 1, 2)]
+    # 2-away/4-away: the 2-away side doubles to 2 at most, the 4-away side redoubles to 4
+    got = set(reachable_states(2, 4, "normal"))
+    assert (0, 1, 2) in got and (1, 2, 2) in got and (0, 2, 2) not in got
+    with pytest.raises(InvalidParameterError, match="does not occur"):
+        check_state(2, "opponent", (1, 7), "post-crawford")  # the trailer never owns it
+    assert check_state(2, "player", (1, 7), "post-crawford") == (0, 1, 1)
+
+
 def test_cube_action_at_a_score():
     from mathbg.hyper.match import cube_action
 
@@ -340,6 +355,8 @@ def _cli(*args, env=None):
         (["AACAAAAAAgAAAA", "--checkers", "1", "--cube", "3", "--owner", "player"],
          "power of two"),
         (["4HPwATDgc/ABMA"], "at most 3"),
+        (["AACAAAAAAgAAAA", "--checkers", "1", "--away", "1,4", "--cube", "2", "--owner",
+          "opponent"], "does not occur"),
     ],
 )
 def test_cli_bad_input_is_one_line(args, word, tmp_path):

@@ -92,7 +92,7 @@ def _checkers(args: argparse.Namespace) -> int:
 def _inputs(args: argparse.Namespace) -> dict[str, Any]:
     """Every input checked before any work (one-line errors, exit 2)."""
     from mathbg.errors import InvalidParameterError
-    from mathbg.hyper.match import MAX_LENGTH, check_cube
+    from mathbg.hyper.match import MAX_LENGTH, check_state
     from mathbg.hyper.money import DEFAULT_TOLERANCE
     from mathbg.hyper.space import space
     from mathbg.rules.match import ScoreState
@@ -114,14 +114,13 @@ def _inputs(args: argparse.Namespace) -> dict[str, Any]:
             raise InvalidParameterError(
                 f"--away {args.away}: the exact tables go to {MAX_LENGTH}-away"
             )
-        crawford = ScoreState.of(away, crawford=args.crawford) == ScoreState.CRAWFORD
-        check_cube(cube, args.owner, crawford)
+        check_state(cube, args.owner, away, ScoreState.of(away, crawford=args.crawford))
         if args.jacoby or args.beavers or args.write_gnubg:
             raise InvalidParameterError("--jacoby, --beavers and --write-gnubg are money options")
     else:
         if args.crawford or args.met:
             raise InvalidParameterError("--crawford and --met need a match score (--away)")
-        check_cube(cube, args.owner, False)
+        check_state(cube, args.owner)
     check_output(args.write_gnubg, args.force, marked=False)
     return {"checkers": c, "position": pos, "tolerance": tol, "cube": cube, "away": away}
 

@@ -12,9 +12,11 @@ Extrapolation: once the residuals shrink at a steady rate ``rho`` (three ratios 
 rho)`` jumps most of the way to the fixed point (Aitken's delta-squared applied to the
 whole table). It only changes where the sweeps start from, never the answer: the solve
 still stops only when a plain sweep changes no value by more than the tolerance. It
-halves the sweeps of the 2- and 3-checker solves. The schedule depends only on the
-residuals, so a solve resumed from a checkpoint (taken after the extrapolation of its
-sweep) gives the same bits as one never interrupted.
+halves the sweeps of the 2- and 3-checker solves; the copy it needs (the tables' size
+again: count it in the memory a solve needs) is taken only before a sweep that may be
+extrapolated. The schedule depends only on the residuals, so a solve resumed from a
+checkpoint (taken after the extrapolation of its sweep) gives the same bits as one never
+interrupted.
 """
 
 from __future__ import annotations
@@ -119,8 +121,8 @@ def run_sweeps(
     last_save = time.monotonic()
     try:
         while not done or (done[-1] > tolerance and len(done) < max_sweeps):
-            if arrays is not None:
-                previous = [a.copy() for a in arrays]
+            if arrays is not None and len(done) >= 3 and (len(done) + 1) % _EVERY == 0:
+                previous = [a.copy() for a in arrays]  # this sweep may be extrapolated
             delta = 0.0
             for m0, m1 in chunks:
                 delta = max(delta, sweep(m0, m1))
@@ -128,7 +130,7 @@ def run_sweeps(
                     bar.update(m1 * m1 - m0 * m0)
             done.append(float(delta))
             rate = steady_rate(done) if arrays is not None else None
-            if rate is not None and delta > tolerance and len(done) % _EVERY == 0:
+            if rate is not None and delta > tolerance and previous:
                 _extrapolate(arrays or [], previous, rate)
             previous = []
             if bar is not None:

@@ -8,7 +8,9 @@ backgammons:
 - a state is ``(orientation, cube level, owner)``: orientation 0 when player 0 (needing
   ``a``, the MET's row) is on roll, 1 when player 1 (needing ``b``) is; cube ``2**level``;
   owner centre (cube 1 only), the roller or the opponent. Cube levels run to the smallest
-  power of two ``>= max(a, b)``; states whose values always coincide are merged;
+  power of two ``>= max(a, b)``; only the states the game can reach from its start are
+  solved (:func:`reachable_states`: in the Crawford game the centred cube alone, after it
+  the trailer's one double), and states whose values always coincide are merged;
 - a game won with ``k`` points x cube (``k`` = 1, 2, 3: single, gammon, backgammon) moves
   the score; its value is the MWC at the start of the next game: the Crawford game when a
   side first reaches 1-away, post-Crawford games after it, 1 / 0 when the match is over.
@@ -44,7 +46,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mathbg._validate import away_score
-from mathbg.bearoff.exact.match import after_game, cube_cap, game_kind, met_mwc, next_kind
+from mathbg.bearoff.exact.match import (
+    CubeStates,
+    after_game,
+    cube_cap,
+    game_kind,
+    met_mwc,
+    next_kind,
+)
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 from mathbg.hyper import _kernels as k
@@ -59,20 +68,22 @@ from mathbg.rules.position import Position
 
 __all__ = [
     "MAX_LENGTH",
-    "CubeStates",
     "HyperDecision",
     "ScoreSolution",
     "build_states",
-    "check_cube",
+    "check_state",
     "cube_action",
     "game_list",
     "hyper_met",
+    "reachable_states",
     "solve_game",
     "solve_score",
 ]
 
 #: Longest exact MET built (and highest score solved).
 MAX_LENGTH = 25
+#: A pair's plays cost about this many cube states' work in a match sweep (measured).
+_WORK_PER_PAIR = 15
 
 _CENTRE, _ROLLER, _OPPONENT = 0, 1, 2
 _OWNERS = {CubeOwner.CENTRE: _CENTRE, CubeOwner.PLAYER: _ROLLER, CubeOwner.OPPONENT: _OPPONENT}
@@ -84,52 +95,66 @@ State = tuple[int, int, int]
 # ------------------------------------------------------------------------------ states
 
 
-@dataclass(frozen=True)
-class CubeStates:
-    """The merged cube states of one game (see the module docs).
-
-    Attributes
-    ----------
-    levels : int
-        Cube levels ``1, 2, ..., 2**(levels - 1)``.
-    cls : dict
-        The class of each full state ``(orientation, level, owner)``.
-    win : numpy.ndarray
-        ``float64[S, 3]``: the roller's MWC for winning 1, 2, 3 points x cube.
-    perm, can_double, dbl : numpy.ndarray
-        Each class seen by the other side; whether its roller may double; the class
-        after a double/take.
-    """
-
-    levels: int
-    cls: dict[State, int]
-    win: NDArray[np.float64]
-    perm: NDArray[np.int64]
-    can_double: NDArray[np.bool_]
-    dbl: NDArray[np.int64]
-
-    @property
-    def n(self) -> int:
-        """Number of state classes."""
-        return int(self.win.shape[0])
-
-
-def _full_states(levels: int) -> list[State]:
-    out: list[State] = []
-    for o in (0, 1):
-        out.append((o, 0, _CENTRE))
-        for level in range(1, levels):
-            out.extend([(o, level, _ROLLER), (o, level, _OPPONENT)])
-    return out
-
-
 def _flip(st: State) -> State:
     o, level, w = st
     return (1 - o, level, {_CENTRE: _CENTRE, _ROLLER: _OPPONENT, _OPPONENT: _ROLLER}[w])
 
 
+def _doubled(st: State) -> State:
+    return (st[0], st[1] + 1, _OPPONENT)
+
+
+def _rules(a: int, b: int, kind: ScoreState) -> tuple[int, Callable[[State], bool]]:
+    """The cube levels of the game and who may double in a state (see the module docs)."""
+    levels = cube_cap(a, b).bit_length()
+
+    def can_double(st: State) -> bool:
+        o, level, w = st
+        needs = a if o == 0 else b
+        return (kind != ScoreState.CRAWFORD and w != _OPPONENT and level + 1 < levels
+                and needs > (1 << level))
+
+    return levels, can_double
+
+
+def reachable_states(a: int, b: int, kind: ScoreState | str) -> list[State]:
+    """The cube states a game at ``(a, b, kind)`` can reach from its start (the centred
+    cube, either side on roll), in a fixed order: the only ones solved.
+
+    Parameters
+    ----------
+    a, b : int
+        Points player 0 and player 1 need.
+    kind : ScoreState or {"normal", "crawford", "post-crawford"}
+
+    Returns
+    -------
+    list of (orientation, level, owner)
+
+    Examples
+    --------
+    >>> reachable_states(1, 5, "crawford")  # no cube in the Crawford game
+    [(0, 0, 0), (1, 0, 0)]
+    >>> len(reachable_states(1, 5, "post-crawford"))  # the trailer doubles once, at most
+    4
+    """
+    _, can_double = _rules(a, b, ScoreState(kind))
+    seen: dict[State, None] = {}
+    todo: list[State] = [(0, 0, _CENTRE), (1, 0, _CENTRE)]
+    while todo:
+        st = todo.pop()
+        if st in seen:
+            continue
+        seen[st] = None
+        todo.append(_flip(st))
+        if can_double(st):
+            todo.append(_doubled(st))
+    return sorted(seen)
+
+
 def build_states(a: int, b: int, kind: ScoreState | str, mwc: MwcFunction) -> CubeStates:
-    """The cube states of the game at ``(a, b, kind)`` with leaves from ``mwc``.
+    """The cube states of the game at ``(a, b, kind)`` with leaves from ``mwc``: the
+    reachable ones (:func:`reachable_states`), those whose values always coincide merged.
 
     Parameters
     ----------
@@ -142,6 +167,8 @@ def build_states(a: int, b: int, kind: ScoreState | str, mwc: MwcFunction) -> Cu
     Returns
     -------
     CubeStates
+        The state classes (:class:`mathbg.bearoff.exact.match.CubeStates`; here ``win`` is
+        ``float64[S, 3]``, the roller's MWC for winning 1, 2, 3 points x cube).
 
     Examples
     --------
@@ -150,8 +177,8 @@ def build_states(a: int, b: int, kind: ScoreState | str, mwc: MwcFunction) -> Cu
     (1, [[1.0, 1.0, 1.0]])
     """
     kind = ScoreState(kind)
-    levels = cube_cap(a, b).bit_length()
-    full = _full_states(levels)
+    levels, can_double = _rules(a, b, kind)
+    full = reachable_states(a, b, kind)
 
     def win(st: State, points: int) -> float:
         o, level, _ = st
@@ -160,12 +187,6 @@ def build_states(a: int, b: int, kind: ScoreState | str, mwc: MwcFunction) -> Cu
             return after_game(mwc, a - c, b, next_kind(kind, a - c, b))
         return 1.0 - after_game(mwc, a, b - c, next_kind(kind, a, b - c))
 
-    def can_double(st: State) -> bool:
-        o, level, w = st
-        needs = a if o == 0 else b
-        return (kind != ScoreState.CRAWFORD and w != _OPPONENT and level + 1 < levels
-                and needs > (1 << level))
-
     wins = {st: tuple(win(st, p) for p in (1, 2, 3)) for st in full}
     dbls = {st: can_double(st) for st in full}
     labels: dict[State, Any] = {st: (tuple(round(x, 13) for x in wins[st]), dbls[st])
@@ -173,8 +194,7 @@ def build_states(a: int, b: int, kind: ScoreState | str, mwc: MwcFunction) -> Cu
     while True:  # partition refinement: (class, class of the flip, class of the double)
         ids = {lab: i for i, lab in enumerate(dict.fromkeys(labels.values()))}
         cls = {st: ids[labels[st]] for st in full}
-        refined = {st: (cls[st], cls[_flip(st)],
-                        cls[(st[0], st[1] + 1, _OPPONENT)] if dbls[st] else -1)
+        refined = {st: (cls[st], cls[_flip(st)], cls[_doubled(st)] if dbls[st] else -1)
                    for st in full}
         if len(set(refined.values())) == len(ids):
             break
@@ -185,44 +205,56 @@ def build_states(a: int, b: int, kind: ScoreState | str, mwc: MwcFunction) -> Cu
     n = len(ids)
     return CubeStates(
         levels=levels,
+        full=tuple(full),
         cls=cls,
         win=np.array([wins[rep[q]] for q in range(n)], dtype=np.float64),
         perm=np.array([cls[_flip(rep[q])] for q in range(n)], dtype=np.int64),
         can_double=np.array([dbls[rep[q]] for q in range(n)], dtype=np.bool_),
-        dbl=np.array([cls[(rep[q][0], rep[q][1] + 1, _OPPONENT)] if dbls[rep[q]] else 0
-                      for q in range(n)], dtype=np.int64),
+        dbl=np.array([cls[_doubled(rep[q])] if dbls[rep[q]] else 0 for q in range(n)],
+                     dtype=np.int64),
     )
 
 
 # ------------------------------------------------------------------------------ results
 
 
-def check_cube(cube: Any, owner: CubeOwner | str, crawford: bool) -> None:
-    """A cube value and owner that exist in a game (Crawford: none but the centred 1).
+def check_state(
+    cube: Any, owner: CubeOwner | str, away: tuple[int, int] | None = None,
+    kind: ScoreState | str = ScoreState.NORMAL,
+) -> State:
+    """The cube state of a question at a score, checked: it must occur in the game.
 
     Parameters
     ----------
     cube : int
-        A power of two.
+        A power of two (a cube above the game's highest level is as dead as that one).
     owner : CubeOwner or {"centre", "player", "opponent"}
-    crawford : bool
-        The Crawford game.
+        ``player``: the side on roll (player 0, needing ``away[0]``).
+    away : (int, int), optional
+        The score; None for money play (only the cube and owner are checked).
+    kind : ScoreState or {"normal", "crawford", "post-crawford"}
+
+    Returns
+    -------
+    (orientation, level, owner)
+        The state (orientation 0; for money play the level is ``log2(cube)``).
 
     Raises
     ------
     InvalidParameterError
-        For a cube that is not a power of two, or a centred cube other than 1.
+        For a cube that is not a power of two, a centred cube other than 1, or a cube
+        no sequence of legal doubles reaches at this score.
     InvalidScoreError
         For a doubled cube in the Crawford game.
 
     Examples
     --------
-    >>> check_cube(2, "player", False)
-    >>> check_cube(2, "centre", False)
+    >>> check_state(2, "player", (3, 5), "normal")
+    (0, 1, 1)
+    >>> check_state(2, "opponent", (1, 5), "post-crawford")  # the trailer never owns it
     Traceback (most recent call last):
     ...
-    mathbg.errors.InvalidParameterError: a centred cube is on 1 and an owned cube on 2 or more, \
-got cube 2 centre
+    mathbg.errors.InvalidParameterError: cube 2 owned by the opponent does not occur at ...
     """
     who = CubeOwner.parse(owner)
     if isinstance(cube, bool) or not isinstance(cube, int | np.integer) or cube < 1 \
@@ -232,9 +264,21 @@ got cube 2 centre
         raise InvalidParameterError(
             f"a centred cube is on 1 and an owned cube on 2 or more, got cube {cube} {who}"
         )
-    if crawford and cube != 1:
+    if away is None:
+        return (0, int(cube).bit_length() - 1, _OWNERS[who])
+    kind = ScoreState(kind)
+    kind = ScoreState.POST_CRAWFORD if kind == ScoreState.DMP else kind
+    if kind == ScoreState.CRAWFORD and cube != 1:
         raise InvalidScoreError("the Crawford game is played without the cube")
-
+    a, b = away
+    levels, _ = _rules(a, b, kind)
+    st = (0, min(int(cube).bit_length() - 1, levels - 1), _OWNERS[who])
+    if st not in reachable_states(a, b, kind):
+        raise InvalidParameterError(
+            f"cube {cube} owned by the {who} does not occur at {a}-away/{b}-away {kind}: no "
+            "sequence of legal doubles reaches it"
+        )
+    return st
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -325,10 +369,8 @@ class ScoreSolution:
         """The position space."""
         return space(self.checkers)
 
-    def _state(self, orientation: int, cube: int, owner: CubeOwner | str) -> int:
-        check_cube(cube, owner, self.kind == ScoreState.CRAWFORD)
-        level = min(int(cube).bit_length() - 1, self.states.levels - 1)  # higher: as dead
-        return self.states.cls[(orientation, level, _OWNERS[CubeOwner.parse(owner)])]
+    def _state(self, cube: int, owner: CubeOwner | str) -> int:
+        return self.states.cls[check_state(cube, owner, self.away, self.kind)]
 
     def _pair_values(self, i: int, j: int) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
         t, st = self.space.tables, self.states
@@ -353,7 +395,7 @@ class ScoreSolution:
             For a cube value or owner that does not exist.
         """
         i, j = self.space.pair(position)
-        q = self._state(0, cube, owner)
+        q = self._state(cube, owner)
         nv, av, ng = self._pair_values(i, j)
         st = self.states
         pos = self.space.position(i, j)
@@ -478,7 +520,7 @@ def solve_game(
             arrays, meta = hit
             return ScoreSolution(c, (a, b), kind, states, arrays["values"], arrays["gammons"],
                                  tol, tuple(meta["residuals"]), float(meta["seconds"]))
-    check_memory(16 * n * n * S, f"solving {c}-checker Hypergammon at {a}-away/{b}-away "
+    check_memory(2 * 16 * n * n * S, f"solving {c}-checker Hypergammon at {a}-away/{b}-away "
                  f"({n:,}^2 pairs x {S} cube states)")
     values, gammons, residuals, seconds = _resume(st, name, ident, n, S)
     t0 = time.perf_counter()
@@ -589,11 +631,12 @@ class _Leaves:
 
 def _solve_record(
     checkers: int, a: int, b: int, kind: str, leaves: dict[str, Any], tolerance: float,
-    store_root: str | None, keep: bool,
+    store_root: str | None, keep: bool, *, progress: bool = False,
 ) -> dict[str, Any]:
     """Solve one game of a MET build; its record (a picklable task for Dask)."""
     st: Store | bool = Store(store_root) if (keep and store_root is not None) else False
-    sol = solve_game(checkers, (a, b), kind, _Leaves(leaves), tolerance=tolerance, store=st)
+    sol = solve_game(checkers, (a, b), kind, _Leaves(leaves), tolerance=tolerance, store=st,
+                     progress=progress)
     mwc, gam = sol.opening()
     return {"mwc": mwc, "gammons": list(gam), "residual": sol.residual,
             "sweeps": len(sol.residuals), "seconds": sol.seconds, "states": sol.states.n}
@@ -637,8 +680,9 @@ def hyper_met(
     Returns
     -------
     MET
-        ``name="hypergammon{checkers}"``; ``frames["gammon_rates"]`` holds the gammon
-        rates under optimal play at every score, ``metadata`` the residuals and timings.
+        ``name="hypergammon{checkers}"``; ``frames["games"]`` holds each game's opening
+        MWC, gammon rates under optimal play, residual, sweeps and seconds, ``metadata``
+        the largest residual and the total time.
 
     Examples
     --------
@@ -667,10 +711,15 @@ def _run_games(
 ) -> Iterator[tuple[str, dict[str, Any]]]:
     """Solve the games left, anti-diagonal by anti-diagonal; yield each record."""
     bar: Any = None
+    # a game's work is about (per-pair plays + its cube states) sweeps of every pair
+    # (measured: a state costs a fifteenth of a pair's plays), so the bar and its ETA
+    # count that, not games of very different sizes
+    work = {g: _WORK_PER_PAIR + len(reachable_states(*g)) for g in todo}
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(todo), desc=f"hypergammon{c} MET", unit="game", leave=False)
+        bar = tqdm(total=sum(work.values()), desc=f"hypergammon{c} MET", unit="work",
+                   leave=False, bar_format="{l_bar}{bar}| [{elapsed}<{remaining}{postfix}]")
     diagonals: dict[int, list[tuple[int, int, ScoreState]]] = {}
     for g in todo:
         diagonals.setdefault(g[0] + g[1], []).append(g)
@@ -678,13 +727,14 @@ def _run_games(
         if scheduler is None:
             for games in diagonals.values():
                 for a, b, kind in games:
-                    rec = _solve_record(c, a, b, kind, dict(records), tol, root, keep)
+                    rec = _solve_record(c, a, b, kind, dict(records), tol, root, keep,
+                                        progress=progress)
                     records[_key(a, b, kind)] = rec
                     yield _key(a, b, kind), rec
                     if bar is not None:
-                        bar.update()
+                        bar.update(work[(a, b, kind)])
         else:
-            yield from _run_dask(c, diagonals, records, tol, root, keep, scheduler, bar)
+            yield from _run_dask(c, diagonals, records, tol, root, keep, scheduler, bar, work)
     finally:
         if bar is not None:
             bar.close()
@@ -693,6 +743,7 @@ def _run_games(
 def _run_dask(
     c: int, diagonals: dict[int, list[tuple[int, int, ScoreState]]], records: dict[str, Any],
     tol: float, root: str | None, keep: bool, scheduler: str, bar: Any,
+    work: dict[tuple[int, int, ScoreState], int],
 ) -> Iterator[tuple[str, dict[str, Any]]]:
     from mathbg._dask import as_finished, dask_client
 
@@ -706,7 +757,7 @@ def _run_dask(
                 records[keys[i]] = rec
                 yield keys[i], rec
                 if bar is not None:
-                    bar.update()
+                    bar.update(work[games[i]])
 
 
 def _assemble(c: int, n: int, tol: float, records: dict[str, Any]) -> MET:
@@ -847,7 +898,7 @@ def cube_action(
     pos = hypergammon_position(position, c)
     space(c).pair(pos)
     a, b = away_score(away)
-    check_cube(cube, owner, game_kind(a, b, crawford) == ScoreState.CRAWFORD)
+    check_state(cube, owner, (a, b), game_kind(a, b, crawford))
     check_tolerance(tolerance)
     sol = solve_score((a, b), checkers=c, crawford=crawford, met=met, tolerance=tolerance,
                       store=store, progress=progress)

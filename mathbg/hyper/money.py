@@ -299,8 +299,9 @@ def solve_money(
 
     Notes
     -----
-    Memory: ``80 n^2`` bytes (0.86 GB for 3 checkers). Time: well under a second for 1
-    checker, seconds for 2, tens of minutes for 3 (``benchmarks/bench_hyper.py``).
+    Memory: ``80 n^2`` bytes for the table, twice that at the peak (1.7 GB for 3
+    checkers). Time: well under a second for 1 checker, seconds for 2, tens of minutes
+    for 3 (``benchmarks/bench_hyper.py`` measures them).
 
     Examples
     --------
@@ -323,7 +324,9 @@ def solve_money(
                                  bool(beavers), bool(gnubg_dance))
     sp = space(c)
     n = sp.n
-    check_memory(80 * n * n, f"solving {c}-checker Hypergammon money play ({n:,}^2 pairs)")
+    # the table and, before an extrapolated sweep, its copy (mathbg.hyper._iterate)
+    check_memory(2 * 80 * n * n,
+                 f"solving {c}-checker Hypergammon money play ({n:,}^2 pairs)")
     values, residuals = _resume(st, name, ident, n)
     t = sp.tables
     sweep = partial(_money_sweep, values, t, bool(beavers), bool(gnubg_dance))
