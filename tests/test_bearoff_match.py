@@ -168,14 +168,14 @@ def _brute_force(a: int, b: int, kind: str, met, checkers: int = 2) -> dict:
     succ = {(i, r): [rank(list(p)) for p in play_results(list(boards[i]), roll)]
             for i in range(1, len(boards)) for r, roll in enumerate(ROLLS)}  # fmt: skip
     levels = M.cube_cap(a, b).bit_length()
-    nxt = "post" if kind in ("crawford", "post") else None
+    nxt = "post-crawford" if kind in ("crawford", "post-crawford") else None
 
     def start(x: int, y: int) -> float:  # player 0's MWC when the next game starts
         if x <= 0:
             return 1.0
         if y <= 0:
             return 0.0
-        if nxt == "post":
+        if nxt == "post-crawford":
             return met.mwc((x, y), post_crawford=True)
         return met.mwc((x, y), crawford=(x == 1 or y == 1))
 
