@@ -25,6 +25,7 @@ EXPECTED = [
     "07_at_which_scores_is_this_a_take",
     "08_what_did_my_cube_decisions_cost",
     "09_where_do_match_equity_tables_come_from",
+    "12_exact_hypergammon",
 ]
 
 

@@ -159,10 +159,10 @@ def build_states(a: int, b: int, kind: ScoreState | str, mwc: MwcFunction) -> Cu
     Parameters
     ----------
     a, b : int
-        Points player 0 and player 1 need.
+        The away scores of the game (player 0's, player 1's).
     kind : ScoreState or {"normal", "crawford", "post-crawford"}
     mwc : callable
-        ``mwc(a, b, kind)``: player 0's MWC at the start of a later game.
+        ``mwc(a, b, kind)``: the leaves, player 0's MWC when a later game starts.
 
     Returns
     -------
