@@ -32,17 +32,15 @@ GNUBG_NAMES = {
     "nackgammon": ("NackGammon", "Nackgammon"),
 }
 
-HYPER3 = """\
-; [Variation "HyperGammon (3)"]
-
- 3 point match
-
- Game 1
- Ann : 0                        Bob : 0
-  1) 64: 22/16 23/19             31: 24/21 23/22
-  2)  Doubles => 2                Drops
-      Wins 1 point
-"""
+HYPER3 = "\n".join([
+    '; [Variation "HyperGammon (3)"]', "", " 5 point match", "", " Game 1",
+    " Ann : 0                        Bob : 0",
+    "  1) 64: 22/16 23/19             31: 24/21 23/22",
+    "  2) 21: 19/17 16/15              Doubles => 2",
+    "  3)  Drops",
+    "                                  Wins 1 point",
+    "",
+])
 
 
 def test_a_hypergammon_mat_file_is_read_from_the_variations_start() -> None:
