@@ -275,7 +275,8 @@ def _one_sweep(c: int, a: int, b: int, kind: str) -> str:
     )
 
 
-def met_projection(tmp: Path, env: dict[str, str], length: int, games3: list[tuple]) -> None:
+def met_projection(tmp: Path, env: dict[str, str], length: int, games3: list[tuple],
+                   money3_sweeps: int | None = None, from_store: bool = True) -> None:
     """The 3-checker 9-point MET, projected from measured per-score costs."""
     from mathbg.hyper.match import game_list, hyper_met, reachable_states
     from mathbg.hyper.money import solve_money
@@ -287,7 +288,10 @@ def met_projection(tmp: Path, env: dict[str, str], length: int, games3: list[tup
     sweeps2 = {(a, b, str(kind)): int(s) for (a, b), kind, s in
                zip(g2["away"], g2["game"], g2["sweeps"], strict=True)}  # fmt: skip
     m2 = len(solve_money(2, store=False).residuals)
-    m3 = len(solve_money(3).residuals)  # the 3-checker solve above, from the store
+    # the 3-checker money solve's sweeps: from the solve above (the store), or as given
+    m3 = money3_sweeps  # None with --met-only and no count: the projection per unit ratio
+    if m3 is None and from_store:
+        m3 = len(solve_money(3).residuals)
     print("\nthe 3-checker 9-point MET (tolerance 1e-9):")
     print(f"  MEASURED: the 2-checker MET to {length} points, {len(g2)} games, {cpu2:.0f} CPU-s "
           f"in-process; sweeps a game {min(sweeps2.values())}..{max(sweeps2.values())}; "
@@ -303,7 +307,7 @@ def met_projection(tmp: Path, env: dict[str, str], length: int, games3: list[tup
     S = np.array([s for s, _ in costs], float)
     C = np.array([c for _, c in costs])
     beta, alpha = np.polyfit(S, C, 1) if len(costs) > 1 else (C[0] / S[0], 0.0)
-    scale = m3 / m2
+    scale = m3 / m2 if m3 is not None else 1.0
     biggest = max(sweeps2.values())
     total, wall2, peak_states = 0.0, 0.0, 0
     diagonals: dict[int, list[float]] = {}
@@ -317,10 +321,15 @@ def met_projection(tmp: Path, env: dict[str, str], length: int, games3: list[tup
     for costs_d in diagonals.values():  # the games of an anti-diagonal run in parallel
         wall2 += max(max(costs_d), sum(costs_d) / 2)
     n = 3276
-    print(f"  PROJECTED: a sweep costs {alpha:.1f} + {beta:.2f} x (cube states) CPU-s; sweeps a "
-          f"game = the 2-checker game's x {scale:.2f} (beyond {length}-away: {biggest} x "
-          f"{scale:.2f}); 53 games: {total / 3600:.1f} CPU-h, on 2 cores about "
-          f"{wall2 / 3600:.1f} h (goal < 24 h)")
+    print(f"  a sweep costs {alpha:.1f} + {beta:.2f} x (cube states) CPU-s (fitted)")
+    if m3 is None:
+        print(f"  PROJECTED per unit of r = (3-checker money sweeps) / ({m2}, the 2-checker "
+              f"money sweeps): {total / 3600:.2f} x r CPU-h, on 2 cores about "
+              f"{wall2 / 3600:.2f} x r h (a full run prints r)")
+    else:
+        print(f"  PROJECTED: sweeps a game = the 2-checker game's x {scale:.2f} (beyond "
+              f"{length}-away: {biggest} x {scale:.2f}); 53 games: {total / 3600:.1f} CPU-h, "
+              f"on 2 cores about {wall2 / 3600:.1f} h (goal < 24 h)")
     print(f"  PROJECTED memory of the largest game ({peak_states} cube states): the table "
           f"16 n^2 S = {_gb(16 * n * n * peak_states)}, with the extrapolation's copy "
           f"{_gb(32 * n * n * peak_states)} (goal within 8 GiB)")
@@ -331,6 +340,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-three", action="store_true", help="1 and 2 checkers only")
     parser.add_argument("--iterations", type=int, default=2,
                         help="makehyper -c 3 iterations to measure (default 2)")
+    parser.add_argument("--met-only", action="store_true",
+                        help="only the 9-point MET projection")
+    parser.add_argument("--money-sweeps", type=int, default=None,
+                        help="with --met-only: the 3-checker money solve's sweeps at 1e-9 "
+                        "(as a full run prints them)")
     parser.add_argument("--length", type=int, default=3,
                         help="the 2-checker MET measured for the projection (default 3)")
     args = parser.parse_args(argv)
@@ -351,11 +365,14 @@ def main(argv: list[str] | None = None) -> int:
         tmp = Path(name)
         # mathbg's runs keep the user's numba cache (warm); makehyper's get a temporary HOME
         env = {k: v for k, v in os.environ.items() if k not in ("MATHBG_DATA", "NUMBA_CACHE_DIR")}
+        games3 = [(1, 1, "post-crawford"), (3, 3, "normal"), (9, 9, "normal")]
+        if args.met_only:
+            met_projection(tmp, env, args.length, games3, args.money_sweeps, from_store=False)
+            return 0
         runs = small_sizes(tmp, env)
         if not args.no_three:
             three_money(tmp, env, args.iterations, runs.get(2))
-            met_projection(tmp, env, args.length,
-                           [(1, 1, "post-crawford"), (3, 3, "normal"), (9, 9, "normal")])
+            met_projection(tmp, env, args.length, games3)
     print(f"\nload average at end: {os.getloadavg()}")
     return 0
 
