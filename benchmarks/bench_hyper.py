@@ -16,11 +16,12 @@ directory that is also its ``$HOME``; CPU seconds and peak memory from ``wait4``
   makehyper 1.07.001 applies when a roll cannot be played; see :mod:`mathbg.hyper.money`).
 - 3 checkers: makehyper -c 3 costs about 365 CPU-s an iteration, so it runs only
   ``--iterations`` iterations (default 2) and is stopped; its full cost is *projected* by
-  its own rule (iterate until the norm of delta is at most 1e-5) from the geometric rate of
-  the norms it printed. Meanwhile (the other core) ``mathbg hyper`` solves 3 checkers in
-  full at its default tolerance 1e-9 (stricter than makehyper's; the CPU it took to pass
-  1e-5 is derived from its residuals, sweeps costing the same). The opening equity is
-  compared with Tom Keith's published +0.0836795444708631. Then mathbg solves again with
+  its own rule (iterate until the norm of delta is at most 1e-5) from the rate of the norms
+  it printed (a lower bound: the first iterations contract fastest) and from the rate of
+  mathbg's last sweeps (the same value iteration). Meanwhile (the other core) ``mathbg
+  hyper`` solves 3 checkers in full at the same tolerance (``--tolerance``, default
+  makehyper's 1e-5). The opening equity is compared with Tom Keith's published
+  +0.0836795444708631. Then (unless ``--no-sample``) mathbg solves again with
   ``gnubg_dance``, writes the result as gnubg's ``hyper3.bd`` and lets makehyper run one
   iteration from it (``-r``): the norm of delta it prints is the largest change gnubg's
   own iteration makes to mathbg's values over all 10.7 M pairs, and its output is compared
@@ -37,7 +38,8 @@ The load average is printed: the machine is shared and a busy core slows everyth
 
 Usage::
 
-    python benchmarks/bench_hyper.py                 # everything (about 25 min)
+    python benchmarks/bench_hyper.py                 # everything (an hour or more: the
+                                                     # 3-checker solves dominate)
     python benchmarks/bench_hyper.py --no-three      # 1 and 2 checkers only (about 3 min)
     python benchmarks/bench_hyper.py --iterations 3  # more makehyper -c 3 iterations
 """
@@ -45,6 +47,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import os
 import re
@@ -197,53 +200,66 @@ def small_sizes(tmp: Path, env: dict[str, str]) -> dict[int, Run]:
     return gnubg_runs
 
 
-def three_money(tmp: Path, env: dict[str, str], iterations: int, c2: Run | None) -> None:
+def _tail_rate(residuals: list[float]) -> float:
+    """The median ratio of mathbg's last six residuals (the value iteration's own rate)."""
+    tail = residuals[-7:]
+    return float(np.median([b / a for a, b in itertools.pairwise(tail) if a > 0]))
+
+
+def three_money(tmp: Path, env: dict[str, str], args: argparse.Namespace,
+                c2: Run | None) -> int:
     """3 checkers: makehyper's first iterations (projected) beside mathbg's full solve."""
     from mathbg.hyper.gnubg_hyper import read_gnubg_hyper, write_gnubg_hyper
     from mathbg.hyper.money import solve_money
     from mathbg.hyper.space import space
 
+    tol = args.tolerance
     home = tmp / "mh3"
     home.mkdir()
     result: dict[str, Run] = {}
     gnubg = threading.Thread(target=lambda: result.update(fresh=run(
         [MAKEHYPER, "-c", "3", "-n", "-f", str(home / "fresh.bd")], dict(env, HOME=str(home)),
-        home, stop_after=iterations)))  # fmt: skip
+        home, stop_after=args.iterations)))  # fmt: skip
     gnubg.start()
     data = tmp / "data3"
-    ours = run(mathbg_cmd(3), dict(env, MATHBG_DATA=str(data)), tmp)
+    ours = run(mathbg_cmd(3, "--tolerance", f"{tol:g}"), dict(env, MATHBG_DATA=str(data)), tmp)
     os.environ["MATHBG_DATA"] = str(data)
-    sol = solve_money(3)  # the solve above, from the store
+    sol = solve_money(3, tolerance=tol)  # the solve above, from the store
     res = list(sol.residuals)
-    at5 = next(i for i, r in enumerate(res, 1) if r <= GNUBG_TOL)
     print(f"\n3 checkers ({space(3).n ** 2:,} pairs), money:")
-    print(f"  mathbg hyper {STARTS[3]} (default tolerance 1e-9, whole process, warm): "
-          f"{ours.cpu:.0f} CPU-s ({ours.wall:.0f} s wall), {len(res)} sweeps, residual "
-          f"{sol.residual:.2g}, peak {_gb(ours.peak)}")
-    print(f"  (residual first <= 1e-5 after sweep {at5} of {len(res)}: about "
-          f"{ours.cpu * at5 / len(res):.0f} CPU-s at makehyper's tolerance, derived)")
+    print(f"  mathbg hyper {STARTS[3]} --tolerance {tol:g} (whole process, warm): "
+          f"{ours.cpu:.0f} CPU-s ({ours.wall:.0f} s wall), {len(res)} sweeps "
+          f"({ours.cpu / len(res):.0f} CPU-s a sweep), residual {sol.residual:.2g}, "
+          f"peak {_gb(ours.peak)}")
     o = sol.opening()
     print(f"  opening (the opening roll's winner): cubeless {o.cubeless:+.10f} (Keith "
-          f"{KEITH:+.10f}, diff {o.cubeless - KEITH:+.1e}); cubeful centred {o.centre:+.7f}, "
-          f"Jacoby {o.centre_jacoby:+.7f}")
-    # makehyper 1.07.001's dance rule, for gnubg's own iteration below (while it runs)
-    t = time.process_time()
-    quirk = solve_money(3, store=False, gnubg_dance=True, tolerance=1e-7)
-    print(f"  solve_money(3, gnubg_dance=True, tolerance=1e-7) in-process: "
-          f"{time.process_time() - t:.0f} CPU-s, {len(quirk.residuals)} sweeps")
+          f"{KEITH:+.10f}, diff {o.cubeless - KEITH:+.1e}, residual {sol.residual:.1e}); "
+          f"cubeful centred {o.centre:+.7f}, Jacoby {o.centre_jacoby:+.7f}")
+    quirk = None
+    if args.sample:  # makehyper 1.07.001's dance rule, for gnubg's own iteration below
+        t = time.process_time()
+        quirk = solve_money(3, store=False, gnubg_dance=True, tolerance=tol)
+        print(f"  solve_money(3, gnubg_dance=True, tolerance={tol:g}) in-process: "
+              f"{time.process_time() - t:.0f} CPU-s, {len(quirk.residuals)} sweeps")
     gnubg.join()
     fresh = result["fresh"]
     per_it = fresh.cpu / len(fresh.norms)
-    total, rate = makehyper_iterations_to(fresh.norms, GNUBG_TOL)
+    low, rate = makehyper_iterations_to(fresh.norms, GNUBG_TOL)
+    ours_rate = _tail_rate(res)
+    at_ours = len(fresh.norms) + math.ceil(math.log(GNUBG_TOL / fresh.norms[-1])
+                                           / math.log(ours_rate))  # fmt: skip
     print(f"  gnubg makehyper -c 3 (whole process), MEASURED {len(fresh.norms)} iterations "
           f"(norms of delta {fresh.norms}): {fresh.cpu:.0f} CPU-s, {per_it:.0f} CPU-s an "
           f"iteration, peak {_gb(fresh.peak)}; stopped")
-    print(f"  PROJECTED by its own rule (norm <= 1e-5) at the last rate {rate:.3f}: "
-          f"{total} iterations, {per_it * total:.0f} CPU-s"
+    print(f"  PROJECTED by its own rule (iterate until the norm <= 1e-5): at the rate of its "
+          f"last two norms ({rate:.3f}) {low} iterations, {per_it * low:.0f} CPU-s (a lower "
+          f"bound: the first iterations contract fastest); at the rate of mathbg's last "
+          f"sweeps ({ours_rate:.3f}) {at_ours} iterations, {per_it * at_ours:.0f} CPU-s"
           + (f" (makehyper -c 2 took {len(c2.norms)})" if c2 is not None else ""))
-    print(f"  ratio projected gnubg / mathbg: {per_it * total / ours.cpu:.1f}x at 1e-9, "
-          f"{per_it * total / (ours.cpu * at5 / len(res)):.1f}x at 1e-5 (goal >= 2x)")
-
+    print(f"  ratio projected gnubg / mathbg at tolerance {tol:g}: {per_it * low / ours.cpu:.1f}x "
+          f"(lower bound) to {per_it * at_ours / ours.cpu:.1f}x (goal >= 2x)")
+    if quirk is None:
+        return len(res)
     start = write_gnubg_hyper(quirk, home / "ours.bd")
     again = run([MAKEHYPER, "-c", "3", "-n", "-t", "1", "-r", str(start), "-f",
                  str(home / "again.bd")], dict(env, HOME=str(home)), home)  # fmt: skip
@@ -259,6 +275,7 @@ def three_money(tmp: Path, env: dict[str, str], iterations: int, c2: Run | None)
     cl_gap = np.abs(v[:, 0] - theirs.cubeless[i, j]).max()
     print(f"  10,000 random legal pairs (seed 35), gnubg's values after that iteration vs "
           f"mathbg's: cubeful max |diff| {eq_gap:.2g}, cubeless {cl_gap:.2g}")
+    return len(res)
 
 
 def _one_sweep(c: int, a: int, b: int, kind: str) -> str:
@@ -276,7 +293,7 @@ def _one_sweep(c: int, a: int, b: int, kind: str) -> str:
 
 
 def met_projection(tmp: Path, env: dict[str, str], length: int, games3: list[tuple],
-                   money3_sweeps: int | None = None, from_store: bool = True) -> None:
+                   money3_sweeps: int | None, tol: float) -> None:
     """The 3-checker 9-point MET, projected from measured per-score costs."""
     from mathbg.hyper.match import game_list, hyper_met, reachable_states
     from mathbg.hyper.money import solve_money
@@ -287,15 +304,13 @@ def met_projection(tmp: Path, env: dict[str, str], length: int, games3: list[tup
     g2 = met2.frames["games"]
     sweeps2 = {(a, b, str(kind)): int(s) for (a, b), kind, s in
                zip(g2["away"], g2["game"], g2["sweeps"], strict=True)}  # fmt: skip
-    m2 = len(solve_money(2, store=False).residuals)
-    # the 3-checker money solve's sweeps: from the solve above (the store), or as given
+    # the money solves' sweeps at the same tolerance: their ratio scales the games' sweeps
+    m2 = len(solve_money(2, store=False, tolerance=tol).residuals)
     m3 = money3_sweeps  # None with --met-only and no count: the projection per unit ratio
-    if m3 is None and from_store:
-        m3 = len(solve_money(3).residuals)
     print("\nthe 3-checker 9-point MET (tolerance 1e-9):")
     print(f"  MEASURED: the 2-checker MET to {length} points, {len(g2)} games, {cpu2:.0f} CPU-s "
           f"in-process; sweeps a game {min(sweeps2.values())}..{max(sweeps2.values())}; "
-          f"money sweeps 2 checkers {m2}, 3 checkers {m3}")
+          f"money sweeps at {tol:g}: 2 checkers {m2}, 3 checkers {m3}")
     costs = []
     for a, b, kind in games3:
         r = run([sys.executable, "-c", _one_sweep(3, a, b, kind)], env, tmp)
@@ -340,10 +355,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-three", action="store_true", help="1 and 2 checkers only")
     parser.add_argument("--iterations", type=int, default=2,
                         help="makehyper -c 3 iterations to measure (default 2)")
+    parser.add_argument("--tolerance", type=float, default=GNUBG_TOL,
+                        help="the 3-checker money solves' tolerance (default makehyper's 1e-5)")
+    parser.add_argument("--no-sample", dest="sample", action="store_false",
+                        help="skip the 3-checker check against makehyper (a second solve "
+                        "and one makehyper iteration)")
     parser.add_argument("--met-only", action="store_true",
                         help="only the 9-point MET projection")
     parser.add_argument("--money-sweeps", type=int, default=None,
-                        help="with --met-only: the 3-checker money solve's sweeps at 1e-9 "
+                        help="with --met-only: the 3-checker money solve's sweeps at --tolerance "
                         "(as a full run prints them)")
     parser.add_argument("--length", type=int, default=3,
                         help="the 2-checker MET measured for the projection (default 3)")
@@ -367,12 +387,12 @@ def main(argv: list[str] | None = None) -> int:
         env = {k: v for k, v in os.environ.items() if k not in ("MATHBG_DATA", "NUMBA_CACHE_DIR")}
         games3 = [(1, 1, "post-crawford"), (3, 3, "normal"), (9, 9, "normal")]
         if args.met_only:
-            met_projection(tmp, env, args.length, games3, args.money_sweeps, from_store=False)
+            met_projection(tmp, env, args.length, games3, args.money_sweeps, args.tolerance)
             return 0
         runs = small_sizes(tmp, env)
         if not args.no_three:
-            three_money(tmp, env, args.iterations, runs.get(2))
-            met_projection(tmp, env, args.length, games3)
+            m3 = three_money(tmp, env, args, runs.get(2))
+            met_projection(tmp, env, args.length, games3, m3, args.tolerance)
     print(f"\nload average at end: {os.getloadavg()}")
     return 0
 
