@@ -1,7 +1,8 @@
 """mathbg: the mathematics of backgammon.
 
 Match equity tables (:mod:`mathbg.met`), doubling-cube theory (:mod:`mathbg.cube`),
-bearoff databases (:mod:`mathbg.bearoff`), race evaluation (:mod:`mathbg.race`) and a
+bearoff databases (:mod:`mathbg.bearoff`), race evaluation (:mod:`mathbg.race`), exact
+Hypergammon (:mod:`mathbg.hyper`) and a
 complete rules model with gnubg's and XG's IDs (:mod:`mathbg.rules`, :func:`parse_id`);
 a position's cube action at every score (:mod:`mathbg.analysis`).
 
@@ -17,7 +18,7 @@ from mathbg._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
-_SUBMODULES = ("analysis", "bearoff", "cube", "errors", "met", "plots", "race", "rules")
+_SUBMODULES = ("analysis", "bearoff", "cube", "errors", "hyper", "met", "plots", "race", "rules")
 
 __all__ = [
     "MET",
@@ -29,6 +30,7 @@ __all__ = [
     "bearoff",
     "cube",
     "errors",
+    "hyper",
     "met",
     "parse_id",
     "plots",

@@ -69,6 +69,11 @@ class GnubgPeer:
     share_dir: Path
 
     @property
+    def makehyper(self) -> Path | None:
+        """gnubg's Hypergammon database generator (``makehyper``), if installed."""
+        return _which("makehyper")
+
+    @property
     def met_dir(self) -> Path:
         return self.share_dir / "met"
 

@@ -483,6 +483,37 @@ def case_convert(rng, tmp, k):
     return argv
 
 
+HYPER_IDS = ["AACAAAAAAgAAAA", "AAAAAQAAAQAAAA", "AABAAQAACgAAAA", "AACgAgAAKgAAAA",
+             "4HPwATDgc/ABMA", "", "A" * 300]  # fmt: skip
+
+
+def case_hyper(rng, tmp, k):
+    """1-checker solves only (seconds): every valid case names --checkers 1 or a contradiction."""
+    ident = rng.choice(HYPER_IDS)
+    if rng.random() < 0.4:
+        ident = _mutate(ident, rng)
+    argv = ["hyper", ident, "--checkers", rng.choice(["1"] * 8 + ["0", "4", "x", "-1", ""])]
+    _opt(argv, rng, 0.15, "--variant", rng.choice(["hypergammon1", "hypergammon3",
+                                                   "backgammon", "bogus", ""]))  # fmt: skip
+    if rng.random() < 0.5:
+        argv += ["--away", _pair(rng, SMALL if rng.random() < 0.8 else INTS)]
+        _opt(argv, rng, 0.2, "--crawford")
+        _opt(argv, rng, 0.1, "--met", rng.choice(["kazaross-xg2", "bogus", ""]))
+    _opt(argv, rng, 0.3, "--cube", rng.choice(["1", "2", "4", "3", "0", "-2", "x"]))
+    _opt(argv, rng, 0.3, "--owner", rng.choice(["centre", "player", "opponent", "x"]))
+    _opt(argv, rng, 0.1, "--jacoby")
+    _opt(argv, rng, 0.1, "--beavers")
+    _opt(argv, rng, 0.1, "--tolerance", rng.choice(["1e-9", "1e-6", "0", "0.5", *FLOATS]))
+    _opt(argv, rng, 0.1, "--store", rng.choice([str(tmp / "hs"), str(tmp / "hs" / "no")]))
+    _opt(argv, rng, 0.05, "--write-gnubg", rng.choice([str(tmp / "h.bd"), str(tmp / "no/h.bd"),
+                                                       str(tmp)]))  # fmt: skip
+    _opt(argv, rng, 0.05, "--scheduler", rng.choice(["garbage", "tcp://", "bogus://h:1"]))
+    _opt(argv, rng, 0.05, "--force")
+    _opt(argv, rng, 0.3, "--json")
+    _decimals(argv, rng)
+    return argv
+
+
 GENERATORS = {
     "position": case_position,
     "met": case_met,
@@ -496,6 +527,7 @@ GENERATORS = {
     "corpus": case_corpus,
     "convert": case_convert,
     "rollout": case_rollout,
+    "hyper": case_hyper,
 }
 
 
@@ -519,6 +551,7 @@ WARM_UP = {
     "corpus": ["corpus", str(MATCHES / "handbuilt_last_roll.mat"), "--json"],
     "convert": ["convert", str(MATCHES / "handbuilt_last_roll.mat"), "warm.sgf", "--force"],
     "rollout": ["rollout", "AwAAWAAAAAAAAA", "--away", "3,3", "--trials", "36"],
+    "hyper": ["hyper", "AACAAAAAAgAAAA", "--checkers", "1", "--away", "3,3"],
 }  # fmt: skip
 
 

@@ -43,6 +43,7 @@ BAD_INPUT: dict[tuple[str, ...], list[str]] = {
     ("bearoff", "show"): ["bearoff", "show", "0,0,x"],
     ("bearoff", "match"): ["bearoff", "match", "0,0,1", "0,0,1", "--away", "3,3", "--cube", "3"],
     ("race",): ["race", "4HPwATDgc/ABMA"],  # a contact position: not a race
+    ("hyper",): ["hyper", "4HPwATDgc/ABMA"],  # 15 checkers a side: not Hypergammon
     ("selfplay",): ["selfplay", "--variant", "chess"],
     ("analyze",): ["analyze", "4HPwATDgc/ABMA", "--length", "5", "--engine", "race"],
     ("convert",): ["convert", "no-such-match.mat", "out.sgf"],

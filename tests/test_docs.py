@@ -95,6 +95,7 @@ def test_the_index_lists_the_packages_in_layer_order(pages):
         "mathbg.cube",
         "mathbg.bearoff",
         "mathbg.race",
+        "mathbg.hyper",
         "mathbg.analysis",
         "mathbg.plots",
     ]

@@ -17,7 +17,7 @@ import pytest
 
 numpydoc_docscrape = pytest.importorskip("numpydoc.docscrape")
 
-PACKAGES = ("mathbg.met", "mathbg.cube", "mathbg.analysis")
+PACKAGES = ("mathbg.met", "mathbg.cube", "mathbg.analysis", "mathbg.hyper")
 #: Deprecated modules the release removes (importing them warns).
 SKIP_MODULES = {"mathbg.met.io", "mathbg.cube.convert"}
 

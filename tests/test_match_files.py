@@ -392,15 +392,18 @@ def test_write_picks_the_format_from_the_name_and_never_replaces_foreign_files(
     assert read_match(foreign) == rec
 
 
-def _random_match(seed: int, length: int, names: tuple[str, str]) -> MatchRecord:
+def _random_match(
+    seed: int, length: int, names: tuple[str, str], variant: str = "backgammon"
+) -> MatchRecord:
     """A match played with random legal choices by the rules model's game state machine
-    (cube actions and resignations included), recorded as a MatchRecord."""
+    (cube actions and resignations included), recorded as a MatchRecord; ``variant``: the
+    rule set (tests/test_hyper_matchfiles.py plays Nackgammon and Hypergammon)."""
     rng = random.Random(seed)
     m = MatchState(length=length, status=GameStatus.NONE)
     games = []
     number = 1
     while not m.is_over and number <= 5:
-        state = GameState.new(match=m)
+        state = GameState.new(match=m, variant=variant)
         actions: list = []
         resigned = 0
         while state.phase == Phase.OPENING:
@@ -436,7 +439,8 @@ def _random_match(seed: int, length: int, names: tuple[str, str]) -> MatchRecord
         games.append(GameRecord(number, m.score, tuple(actions), outcome))
         m = m.after_game(res.winner, res.points)
         number += 1
-    return MatchRecord(length, names, tuple(games), MatchRules(), {"Event": "random"})
+    rules = MatchRules(variant=variant)
+    return MatchRecord(length, names, tuple(games), rules, {"Event": "random"})
 
 
 NAMES = st.text(alphabet="abcdefXYZ _-.0123", min_size=1, max_size=12).map(str.strip).filter(

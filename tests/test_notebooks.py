@@ -27,6 +27,7 @@ EXPECTED = [
     "09_where_do_match_equity_tables_come_from",
     "10_how_well_did_i_play",
     "11_is_it_a_take",
+    "12_exact_hypergammon",
 ]
 
 

@@ -32,6 +32,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "cube",
     "bearoff",
     "race",
+    "hyper",
     "selfplay",
     "analyze",
     "rollout",
@@ -47,6 +48,7 @@ EPILOG = """examples:
   mathbg cube money --gammons 0.2,0.2
   mathbg bearoff show 0,0,0,0,0,15
   mathbg race /38AAADfAwAAAA
+  mathbg hyper AACgAgAAKgAAAA --checkers 3 --away 3,5
   mathbg selfplay --variant plakoto --games 1000 --seed 1
   mathbg analyze 4HPwATDgc/ABMA --length 7 --probs 0.70,0.20,0.01,0.05,0.002
   mathbg rollout 4HPwATDgc/ABMA --away 3,5 --trials 1296

@@ -35,6 +35,11 @@ a = 1..N, columns b = 1..N, MWC of the a-away player; post = trailer's MWC at n-
 is written with 8 significant digits (a table's own numbers exactly), --decimals fixes the
 decimals; a model's file records its parameters and length in its name and description.
 
+--model hypergammon1, hypergammon2 or hypergammon3: the exact match equity table of
+Hypergammon with 1, 2 or 3 checkers a side, every score solved outright (mathbg.hyper;
+default length 9; --scheduler and --store as for self-play; its convergence residual is in
+the table's description).
+
 Model names and shipped table names may be shortened to any unambiguous prefix
 (kazaross-xg, rock). mec's default has no free drop (gnubg's mec.xml uses 0.015,0.004)."""
 
@@ -47,6 +52,7 @@ examples:
   mathbg met --model montgomery --length 11
   mathbg met --model woolsey --plot woolsey.png
   mathbg met --list
+  mathbg met --model hypergammon2 --length 9 --format gnubg-xml --out hyper2.xml
   mathbg met --model selfplay --length 3 --games 600 --seed 1 --compare kazaross-xg2
   mathbg met --model selfplay --length 5 --games 9000 --store run5 --scheduler local:2
   mathbg met --model selfplay --length 5 --target-se 0.005 --scheduler local:2 --store run5"""
@@ -200,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         print("shipped tables: " + ", ".join(available()))
         print("models: " + ", ".join(MODELS))
+        print("exact: " + ", ".join(_HYPER))
         return 0
     params = _parse_params(args)
     if args.length is not None:
@@ -207,7 +214,9 @@ def run(args: argparse.Namespace) -> int:
     check_directory(args.out)
     if args.model.strip().lower() == "selfplay":
         return _selfplay(args, params)
-    if _is_path(args.model):
+    if args.model.strip().lower() in _HYPER:
+        met = _hyper(args, params)
+    elif _is_path(args.model):
         if params:
             raise InvalidParameterError("model parameters do not apply to a MET file")
         met = read(args.model, length=args.length)
@@ -237,6 +246,26 @@ def run(args: argparse.Namespace) -> int:
         post_crawford(met, ax=ax2)
         save_figure(fig, args.plot, force=args.force)
     return 0
+
+
+#: The exact Hypergammon tables (mathbg.hyper) by model name: their checker counts.
+_HYPER = {"hypergammon1": 1, "hypergammon2": 2, "hypergammon3": 3}
+
+
+def _hyper(args: argparse.Namespace, params: dict[str, float]) -> MET:
+    """``--model hypergammonN``: the exact table (every input checked before solving)."""
+    from mathbg.errors import InvalidParameterError
+    from mathbg.hyper import hyper_met
+
+    if params:
+        raise InvalidParameterError(f"model parameters do not apply to --model {args.model}")
+    if args.store is not None and "://" in args.store:
+        raise InvalidParameterError(f"--store {args.store}: the exact tables go to a directory")
+    check_output(args.out, args.force)
+    check_output(args.plot, args.force)
+    return hyper_met(_HYPER[args.model.strip().lower()], 9 if args.length is None else
+                     args.length, scheduler=args.scheduler, store=args.store,
+                     progress=sys.stderr.isatty())
 
 
 def _start(text: str | None) -> tuple[list[int], list[int]] | None:

@@ -12,7 +12,8 @@ Layout
 A position stores the 50 checker counts of gnubg's ``TanBoard``
 (``lib/gnubg-types.h``): row 0 is the side *not* on roll, row 1 the side on roll; in each
 row, column ``k`` (0..23) is point ``k + 1`` **from that side's own point of view** and
-column 24 is its bar. Borne-off checkers are implicit: ``15 - (checkers on the board)``.
+column 24 is its bar. Borne-off checkers are implicit: ``15 - (checkers on the board)``
+(``BasePosition.checkers``: 1, 2 or 3 for a Hypergammon position).
 Changing sides (:meth:`BasePosition.swap`) exchanges the rows; nothing is mirrored.
 
 Point numbers in the public API are 1..24 from the side concerned, 25 is the bar and 0 is
@@ -33,7 +34,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 import numpy as np
 
@@ -65,9 +66,9 @@ class PositionStatus(enum.IntFlag):
     """
 
     VALID = 0
-    #: The side on roll has more than 15 checkers.
+    #: The side on roll has more than 15 checkers (its class's ``checkers``).
     TOO_MANY_CHECKERS_PLAYER = enum.auto()
-    #: The side not on roll has more than 15 checkers.
+    #: The side not on roll has more than 15 checkers (its class's ``checkers``).
     TOO_MANY_CHECKERS_OPPONENT = enum.auto()
     #: A point is held by checkers of both sides.
     SHARED_POINT = enum.auto()
@@ -79,9 +80,9 @@ class PositionStatus(enum.IntFlag):
 
 
 _STATUS_TEXT = {
-    PositionStatus.TOO_MANY_CHECKERS_PLAYER: "the side on roll has {np} checkers (at most 15)",
+    PositionStatus.TOO_MANY_CHECKERS_PLAYER: "the side on roll has {np} checkers (at most {nc})",
     PositionStatus.TOO_MANY_CHECKERS_OPPONENT: "the side not on roll has {no} checkers "
-    "(at most 15)",
+    "(at most {nc})",
     PositionStatus.SHARED_POINT: "point(s) {shared} (side on roll's numbering) held by both sides",
     PositionStatus.BOTH_CLOSED_OUT: "both sides are on the bar against closed boards",
     PositionStatus.NO_CHECKERS: "neither side has a checker on the board",
@@ -143,7 +144,14 @@ class BasePosition:
     -----
     Immutable and hashable; equality is equality of the checker layout, so two positions
     that differ only by a hit checker (on the bar) are different, as in gnubg.
+
+    The class attribute :attr:`checkers` is the number of checkers a side plays with (15;
+    a Hypergammon position class sets 1, 2 or 3): the borne-off counts and the validity
+    check count from it.
     """
+
+    #: Checkers a side plays with (the borne-off ones are this minus those on the board).
+    checkers: ClassVar[int] = CHECKERS
 
     cells: bytes
 
@@ -247,13 +255,14 @@ class BasePosition:
 
     @property
     def player_off(self) -> int:
-        """Checkers the side on roll has borne off (15 minus those on the board, >= 0)."""
-        return max(0, CHECKERS - sum(self.cells[25:]))
+        """Checkers the side on roll has borne off (:attr:`checkers` minus those on the
+        board, >= 0)."""
+        return max(0, self.checkers - sum(self.cells[25:]))
 
     @property
     def opponent_off(self) -> int:
         """Checkers the side not on roll has borne off."""
-        return max(0, CHECKERS - sum(self.cells[:25]))
+        return max(0, self.checkers - sum(self.cells[:25]))
 
     @property
     def off(self) -> tuple[int, int]:
@@ -310,9 +319,9 @@ class BasePosition:
         c = self.cells
         st = PositionStatus.VALID
         n_player, n_opp = sum(c[25:]), sum(c[:25])
-        if n_player > CHECKERS:
+        if n_player > self.checkers:
             st |= PositionStatus.TOO_MANY_CHECKERS_PLAYER
-        if n_opp > CHECKERS:
+        if n_opp > self.checkers:
             st |= PositionStatus.TOO_MANY_CHECKERS_OPPONENT
         if any(c[25 + k] and c[23 - k] for k in range(24)):
             st |= PositionStatus.SHARED_POINT
@@ -337,7 +346,7 @@ class BasePosition:
         if st:
             c = self.cells
             shared = ", ".join(str(k + 1) for k in range(24) if c[25 + k] and c[23 - k])
-            fmt = {"np": sum(c[25:]), "no": sum(c[:25]), "shared": shared}
+            fmt = {"np": sum(c[25:]), "no": sum(c[:25]), "shared": shared, "nc": self.checkers}
             problems = [text.format(**fmt) for flag, text in _STATUS_TEXT.items() if flag in st]
             raise InvalidPositionError(f"invalid {context}: " + "; ".join(problems))
         return self

@@ -39,7 +39,11 @@ __all__ = [
 RULESETS: dict[str, Any] = {}
 
 #: The modules whose import registers the built-in rule sets, in load order.
-PROVIDERS: tuple[str, ...] = ("mathbg.rules.ruleset", "mathbg.rules.variants")
+PROVIDERS: tuple[str, ...] = (
+    "mathbg.rules.ruleset",
+    "mathbg.rules.variations",
+    "mathbg.rules.variants",
+)
 
 #: Other spellings accepted for variant names (after lower-casing, ``_``/space -> ``-``).
 ALIASES: dict[str, str] = {
@@ -49,6 +53,9 @@ ALIASES: dict[str, str] = {
     "narde": "long-nardi",
     "longnardi": "long-nardi",
     "uzun-tavla": "tavla",
+    "hypergammon": "hypergammon3",
+    **{f"hypergammon-{n}": f"hypergammon{n}" for n in (1, 2, 3)},
+    **{f"{n}-chequer-hypergammon": f"hypergammon{n}" for n in (1, 2, 3)},
 }
 
 

@@ -65,6 +65,9 @@ class RuleSet:
     opening_doubles : bool
         Whether the opening roll may be a double (the opening-roll winner re-rolls both
         dice, as in Tavla) instead of playing the two single dice.
+    checkers : int
+        Checkers a side plays with (15; Hypergammon 1, 2 or 3): a loser who has borne off
+        none of them loses a gammon.
     """
 
     name: str
@@ -74,6 +77,7 @@ class RuleSet:
     backgammons: bool = True
     cube: bool = True
     opening_doubles: bool = False
+    checkers: int = 15
 
     def initial_position(self) -> Position:
         """The starting position."""
@@ -112,7 +116,7 @@ def classify_result(position: Position, ruleset: RuleSet = BACKGAMMON) -> Result
     c = position.cells
     if any(c[25:]):
         return None
-    if position.opponent_off > 0:
+    if sum(c[:25]) < ruleset.checkers:  # the loser has borne off a checker
         kind = ResultKind.SINGLE
     elif any(c[18:25]):  # loser's points 19..24 (winner's home board) and its bar
         kind = ResultKind.BACKGAMMON
