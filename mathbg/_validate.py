@@ -53,6 +53,7 @@ __all__ = [
     "read_bounded",
     "read_text",
     "score",
+    "strict_integer",
     "xml_encoding",
 ]
 
@@ -101,13 +102,26 @@ def integer(
     """Check a whole number in ``lo..hi`` (either bound optional); return it as an int."""
     v = _whole(value, what, error)
     if (lo is not None and v < lo) or (hi is not None and v > hi):
-        if lo is not None and hi is not None:
-            bounds = f"{lo}..{hi}"
-        else:
-            bounds = f">= {lo}" if lo is not None else f"<= {hi}"
         shown = str(v) if len(str(v)) <= 30 else f"a {len(str(abs(v)))}-digit number"
-        raise error(f"{what} must lie in {bounds}, got {shown}")
+        raise error(f"{what} must lie in {_bounds(lo, hi)}, got {shown}")
     return v
+
+
+def strict_integer(value: Any, what: str, lo: int | None = None, hi: int | None = None) -> int:
+    """Check an integer proper (a Python or numpy int: not a bool, not a float) in ``lo..hi``
+    (either bound optional); return it as an int. The rule of the options dataclasses."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise InvalidParameterError(f"{what} must be an integer, got {value!r}")
+    v = int(value)
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise InvalidParameterError(f"{what} must lie in {_bounds(lo, hi)}, got {v}")
+    return v
+
+
+def _bounds(lo: int | None, hi: int | None) -> str:
+    if lo is not None and hi is not None:
+        return f"{lo}..{hi}"
+    return f">= {lo}" if lo is not None else f"<= {hi}"
 
 
 def score(value: Any, what: str = "score", lo: int = 0) -> int:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from mathbg._validate import options_or_keywords
+from mathbg._validate import options_or_keywords, strict_integer
 from mathbg.analysis.base import Player
 from mathbg.analysis.selfplay.batch import Batch, start_board
 from mathbg.analysis.selfplay.estimates import (
@@ -50,17 +50,13 @@ BATCH_SIZE = 3600
 #: The manifest's version (a store of another version is refused, not read).
 VERSION = 3
 
-def _integer(value: object, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise InvalidParameterError(f"{what} must be an integer, got {value!r}")
-    if not low <= value <= high:
-        if what == "length":
-            raise InvalidScoreError(
-                f"self-play table length must lie in 1..{MAX_LENGTH} (each level of a + b "
-                f"needs the ones below; longer tables: extend a shorter one), got {value}"
-            )
-        raise InvalidParameterError(f"{what} must lie in {low}..{high}, got {value}")
-    return int(value)
+
+def _check_length(value: object) -> None:
+    if not 1 <= strict_integer(value, "length") <= MAX_LENGTH:
+        raise InvalidScoreError(
+            f"self-play table length must lie in 1..{MAX_LENGTH} (each level of a + b "
+            f"needs the ones below; longer tables: extend a shorter one), got {value}"
+        )
 
 
 @dataclass(frozen=True)
@@ -150,10 +146,10 @@ class SelfPlayOptions:
     _made: tuple[Player, Player] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        _integer(self.length, "length", 1, MAX_LENGTH)
-        _integer(self.games, "games", 1, MAX_GAMES)
-        _integer(self.seed, "seed", 0, 2**63 - 1)
-        _integer(self.batch_size, "batch_size", 1, 10**7)
+        _check_length(self.length)
+        strict_integer(self.games, "games", 1, MAX_GAMES)
+        strict_integer(self.seed, "seed", 0, 2**63 - 1)
+        strict_integer(self.batch_size, "batch_size", 1, 10**7)
         limit = self.cube_limit
         if limit is not None and (
             isinstance(limit, bool) or not isinstance(limit, int | np.integer) or limit < 1
@@ -200,11 +196,7 @@ class SelfPlayOptions:
             )
         object.__setattr__(self, "target_stderr", target)
         if self.max_games is not None:
-            cap = self.max_games
-            if isinstance(cap, bool) or not isinstance(cap, int | np.integer):
-                raise InvalidParameterError(f"max_games must be an integer, got {cap!r}")
-            if not 1 <= cap <= MAX_GAMES:
-                raise InvalidParameterError(f"max_games must lie in 1..{MAX_GAMES}, got {cap}")
+            strict_integer(self.max_games, "max_games", 1, MAX_GAMES)
 
     @property
     def equal(self) -> bool:
