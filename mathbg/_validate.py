@@ -107,14 +107,21 @@ def integer(
     return v
 
 
-def strict_integer(value: Any, what: str, lo: int | None = None, hi: int | None = None) -> int:
+def strict_integer(
+    value: Any,
+    what: str,
+    lo: int | None = None,
+    hi: int | None = None,
+    *,
+    error: type[MathbgError] = InvalidParameterError,
+) -> int:
     """Check an integer proper (a Python or numpy int: not a bool, not a float) in ``lo..hi``
     (either bound optional); return it as an int. The rule of the options dataclasses."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InvalidParameterError(f"{what} must be an integer, got {value!r}")
+        raise error(f"{what} must be an integer, got {value!r}")
     v = int(value)
     if (lo is not None and v < lo) or (hi is not None and v > hi):
-        raise InvalidParameterError(f"{what} must lie in {_bounds(lo, hi)}, got {v}")
+        raise error(f"{what} must lie in {_bounds(lo, hi)}, got {v}")
     return v
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from mathbg._special import erfc
+from mathbg._validate import strict_integer
 from mathbg.errors import InvalidParameterError, InvalidScoreError
 
 #: Largest table length mathbg builds (gnubg stops at 64).
@@ -107,11 +108,7 @@ def continue_post_crawford(
 
 def check_length(length: Any) -> int:
     """``length`` as a table length in 1..:data:`MAX_LENGTH`, or :class:`InvalidScoreError`."""
-    if isinstance(length, bool) or not isinstance(length, int | np.integer):
-        raise InvalidScoreError(f"length must be an integer, got {length!r}")
-    if not 1 <= int(length) <= MAX_LENGTH:
-        raise InvalidScoreError(f"length must lie in 1..{MAX_LENGTH}, got {length}")
-    return int(length)
+    return strict_integer(length, "length", 1, MAX_LENGTH, error=InvalidScoreError)
 
 
 def check_rate(
