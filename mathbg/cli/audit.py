@@ -16,6 +16,8 @@ from mathbg.cli._args import (
 )
 
 HELP = "a whole match analysed: plays, cube, luck"
+#: ``--rollout-trials``'s default (the rollout's: every pair of first and second roll once).
+DEFAULT_TRIALS = 1296
 DESCRIPTION = """\
 Replay match files (.mat in its dialects, gnubg .sgf) and analyse every decision at its
 score, as gnubg 1.07's "analyse match" does at 0 plies: every legal play of every roll
@@ -45,6 +47,12 @@ from the starting position the 30 non-doubles of both players); the luck-adjuste
 result subtracts a player's luck (MWC) from their actual result and adds the opponent's
 (Douglas Zare, "Hedging toward skill").
 
+--rollout-errors K re-checks the K costliest cube errors of each match by a cubeful
+rollout at their score and cube state (gnubg-nn, --rollout-trials trials each, both lines
+on the same dice): each verdict is kept, changed, or unresolved (the rollout's margin
+within 2 standard errors). A rollout of 1296 trials of a contact position takes a few
+CPU-minutes.
+
 --engine auto takes the exact two-sided bearoff database where it reaches and gnubg-nn
 elsewhere (else the gnubg program); --engine gnubg lets the gnubg program analyse each
 match (one long-lived process) and reads its values back. The engine used, its version
@@ -58,7 +66,8 @@ examples:
   mathbg audit match.mat --engine gnubg-nn --met kazaross-xg2 --compare-met woolsey
   mathbg audit matches/*.txt --player lasse --json
   mathbg audit match.mat --csv decisions.csv --plot match.png
-  mathbg audit match.mat --cube-only"""
+  mathbg audit match.mat --cube-only
+  mathbg audit match.mat --cube-only --rollout-errors 3 --rollout-trials 648"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -75,6 +84,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the cube decisions only (no checker play, no luck)")  # fmt: skip
     p.add_argument("--no-exact", action="store_true",
                    help="skip the exact bearoff match solver")  # fmt: skip
+    p.add_argument("--rollout-errors", type=int, metavar="K",
+                   help="re-check the K costliest cube errors of each match by a cubeful "
+                   "rollout at their score (gnubg-nn)")  # fmt: skip
+    p.add_argument("--rollout-trials", type=int, metavar="N",
+                   help=f"trials of each rollout (default {DEFAULT_TRIALS}; rounded up to a "
+                   "multiple of 36)")  # fmt: skip
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON (every decision)")
     out.add_argument("--csv", metavar="OUT", help="write one row per decision to OUT")
@@ -99,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
     check_output(args.plot, args.force)
     check_output(args.csv, args.force, marked=False)
     check_output(args.sgf, args.force)
+    rechecking = _recheck_options(args)
     from mathbg.analysis.match_audit import AuditOptions, audit
     from mathbg.rules.formats import read_match
 
@@ -110,8 +126,11 @@ def run(args: argparse.Namespace) -> int:
                            exact=not args.no_exact, checker=not args.cube_only,
                            luck=not args.cube_only)  # fmt: skip
     result = audit(records, options)
-    # issue 31's `--rollout-errors K` belongs here: re-value each match's
-    # `costliest(K)` by rollout before anything is written or printed.
+    if rechecking is not None:
+        from mathbg.analysis.match_audit import recheck
+
+        for m in result.matches:
+            m.rollouts = recheck(m, rechecking, met=options.met, player=args.player)
     if args.sgf:
         _write_sgf(records[0], result.matches[0], args.sgf, args.force)
     if args.player is not None:
@@ -123,6 +142,24 @@ def run(args: argparse.Namespace) -> int:
     _print(result, shown="all" if args.all else "errors" if args.errors else "marked",
            table=args.statistics)
     return 0
+
+
+def _recheck_options(args: argparse.Namespace) -> Any:
+    """``--rollout-errors``' settings, checked before any work (None: no re-check)."""
+    from mathbg.errors import InvalidParameterError
+
+    if args.rollout_errors is None:
+        if args.rollout_trials is not None:
+            raise InvalidParameterError("--rollout-trials goes with --rollout-errors K")
+        return None
+    if args.rollout_errors < 1:
+        raise InvalidParameterError(f"--rollout-errors must be >= 1, got {args.rollout_errors}")
+    trials = DEFAULT_TRIALS if args.rollout_trials is None else args.rollout_trials
+    if trials < 1:
+        raise InvalidParameterError(f"--rollout-trials must be >= 1, got {trials}")
+    from mathbg.analysis.match_audit import RecheckOptions
+
+    return RecheckOptions(args.rollout_errors, trials=trials)
 
 
 def _check_player(player: str, records: list[Any]) -> None:
@@ -268,6 +305,37 @@ def _print(result: Any, shown: str = "marked", table: bool = False) -> None:
             for c in m.compare:
                 print(f"    game {c.game} move {c.move} {c.player} ({c.taken}): "
                       f"best {c.best} -> {c.compare_best}")
+        for line in _rollout_lines(m):
+            print(line)
         if table and m.statistics is not None:
             print()
             print(m.statistics_text())
+
+
+def _rollout_lines(m: Any) -> list[str]:
+    """The re-checked errors: the audit's verdict beside the rollout's."""
+    if m.rollouts is None:
+        return []
+    if not m.rollouts:
+        return ["  rollouts: no cube error to re-check"]
+    c0 = m.rollouts[0]
+    lines = [f"  rollouts of the {len(m.rollouts)} costliest cube error(s) ({c0.trials} trials "
+             f"each, {c0.engine}; +- one standard error):"]  # fmt: skip
+    for c in m.rollouts:
+        mwc = c.unit == "mwc"
+        lines.append(
+            f"    game {c.game} move {c.move} {c.player} ({c.kind}: {c.taken}): audit "
+            f"{c.audit_best} ({c.audit_action}); rollout {c.best} ({c.action}), ND "
+            f"{_value(c.no_double, mwc)} +- {_se(c.no_double_stderr, mwc)}, DT "
+            f"{_value(c.double_take, mwc)} +- {_se(c.double_take_stderr, mwc)}, DP "
+            f"{_value(c.double_pass, mwc)}, DT-ND {(100 if mwc else 1) * c.difference:+.2f} +- "
+            f"{_se(c.difference_stderr, mwc)}: {c.verdict}")  # fmt: skip
+    return lines
+
+
+def _value(v: float, mwc: bool) -> str:
+    return f"{100 * v:.2f}%" if mwc else f"{v:+.3f}"
+
+
+def _se(v: float, mwc: bool) -> str:
+    return f"{100 * v:.2f}" if mwc else f"{v:.3f}"

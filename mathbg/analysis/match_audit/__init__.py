@@ -14,13 +14,16 @@ Modules: :mod:`~.driver` (:func:`audit`, :class:`AuditOptions`, the engine),
 (``auto``, deeper plies, the gnubg program's own analysis), :mod:`~.statistics`,
 :mod:`~.events` (gnubg's statistics), :mod:`~.results` (the typed results),
 :mod:`~.report` (gnubg's statistics text), :mod:`~.sgf` (the match written back as an
-analysed gnubg ``.sgf``).
+analysed gnubg ``.sgf``), :mod:`~.recheck` (:func:`recheck`: the costliest cube errors
+re-checked by cubeful rollouts at their score).
 """
 
 from mathbg.analysis.match_audit.cube import ERROR_TOLERANCE, DoublerValues, judge
 from mathbg.analysis.match_audit.driver import AuditOptions, audit, resolve_engine
+from mathbg.analysis.match_audit.recheck import RecheckOptions, recheck
 from mathbg.analysis.match_audit.results import (
     DECISION_COLUMNS,
+    VERDICTS,
     AuditedDecision,
     AuditResult,
     CheckerDecision,
@@ -31,12 +34,14 @@ from mathbg.analysis.match_audit.results import (
     MatchAudit,
     MetChange,
     PlayOption,
+    RolloutCheck,
 )
 from mathbg.analysis.match_audit.statistics import MatchStatistics, PlayerStatistics
 
 __all__ = [
     "DECISION_COLUMNS",
     "ERROR_TOLERANCE",
+    "VERDICTS",
     "AuditOptions",
     "AuditResult",
     "AuditedDecision",
@@ -51,7 +56,10 @@ __all__ = [
     "MetChange",
     "PlayOption",
     "PlayerStatistics",
+    "RecheckOptions",
+    "RolloutCheck",
     "audit",
     "judge",
+    "recheck",
     "resolve_engine",
 ]

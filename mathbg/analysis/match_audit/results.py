@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "DECISION_COLUMNS",
+    "VERDICTS",
     "AuditResult",
     "AuditedDecision",
     "CheckerDecision",
@@ -35,6 +36,7 @@ __all__ = [
     "MatchAudit",
     "MetChange",
     "PlayOption",
+    "RolloutCheck",
 ]
 
 #: Columns of :meth:`AuditResult.to_frame`: one row per decision, cube decisions
@@ -323,6 +325,61 @@ class MetChange:
         return _fields(self)
 
 
+#: The verdicts of :class:`RolloutCheck`: the rollout's best decision is the audit's, is
+#: another, or is within 2 standard errors of the other decision.
+VERDICTS: tuple[str, ...] = ("kept", "changed", "unresolved")
+
+
+@dataclass(frozen=True)
+class RolloutCheck(DecisionPlace):
+    """One cube error of an audit re-checked by a cubeful rollout at its score and cube
+    state (:func:`~mathbg.analysis.match_audit.recheck.recheck`).
+
+    The place, ``kind`` and ``taken`` are the audited decision's (values seen by the
+    doubler, the player on roll). ``audit_best``, ``audit_action``, ``audit_error_mwc`` and
+    ``audit_error_emg`` are the audit's verdict. The rollout's: ``action`` (its cube action
+    from the two lines), ``best`` (the decision it prefers), ``no_double`` and
+    ``double_take`` with their standard errors (``unit``: MWC, or money equity per unit of
+    the cube), ``double_pass`` (exact: the cube's points), ``difference`` = DT - ND with
+    the standard error of the paired difference, ``error`` and ``error_emg`` the
+    decision's loss by the rollout's values (>= 0). ``margin`` is the lead of the
+    rollout's best decision over the other (>= 0; roller: ``|min(DT, DP) - ND|``, taker:
+    ``|DP - DT|``, with beavers the gap between the two best answers), with
+    ``margin_stderr``; ``verdict`` is ``"unresolved"`` when ``margin < 2 margin_stderr``,
+    else ``"kept"`` when ``best`` is ``audit_best`` and ``"changed"`` when not.
+    ``trials``, ``engine`` and ``seed`` are the rollout's.
+    """
+
+    kind: str
+    taken: str
+    audit_best: str
+    audit_action: str
+    audit_error_mwc: float | None
+    audit_error_emg: float
+    action: str
+    best: str
+    unit: str
+    no_double: float
+    no_double_stderr: float
+    double_take: float
+    double_take_stderr: float
+    double_pass: float
+    difference: float
+    difference_stderr: float
+    error: float
+    error_emg: float
+    margin: float
+    margin_stderr: float
+    verdict: str
+    trials: int
+    engine: str
+    seed: int
+
+    def as_dict(self) -> JSONObject:
+        """The JSON object of the re-checked decision (its fields; ``away`` as a list)."""
+        return _fields(self)
+
+
 @dataclass
 class MatchAudit:
     """The audit of one match: its games, its decisions, the statistics, the engine.
@@ -330,7 +387,8 @@ class MatchAudit:
     ``decisions`` are the cube decisions, ``plays`` the checker plays (one per roll,
     empty when checker play was not analysed); ``statistics`` gnubg's statistics of the
     match and ``game_statistics`` of each game; ``compare`` the cube decisions whose verdict
-    changes under ``compare_met``.
+    changes under ``compare_met``; ``rollouts`` the costliest cube errors re-checked by
+    rollout (:func:`~mathbg.analysis.match_audit.recheck.recheck`; None: not re-checked).
     """
 
     file: str | None
@@ -346,6 +404,7 @@ class MatchAudit:
     game_statistics: list[MatchStatistics] = field(default_factory=list)
     compare_met: str | None = None
     compare: list[MetChange] = field(default_factory=list)
+    rollouts: list[RolloutCheck] | None = None
 
     def statistics_text(self) -> str:
         """gnubg's ``show statistics match`` text of the match (its words and digits:
@@ -435,6 +494,8 @@ class MatchAudit:
         if self.compare_met is not None:
             out["compare"] = {"met": self.compare_met,
                               "changes": [c.as_dict() for c in self.compare]}  # fmt: skip
+        if self.rollouts is not None:
+            out["rollouts"] = [c.as_dict() for c in self.rollouts]
         return out
 
     def rows(self) -> list[JSONObject]:
