@@ -438,6 +438,12 @@ def case_audit(rng, tmp, k):
     _opt(argv, rng, 0.1, "--sgf", str(tmp / rng.choice(["a.sgf", "no/a.sgf", "a.mat"])))
     _opt(argv, rng, 0.2, "--no-exact")
     r = rng.random()
+    if r < 0.08:  # one rollout of at most 36 trials (the default 1296 is minutes)
+        argv += ["--rollout-errors", rng.choice(["0", "-1", "1", "x", ""]),
+                 "--rollout-trials", rng.choice(["0", "1", "36", "x", "3600001"])]  # fmt: skip
+    elif r < 0.1:
+        argv += ["--rollout-trials", "36"]  # without --rollout-errors: refused
+    r = rng.random()
     if r < 0.3:
         argv.append("--json")
     elif r < 0.4:
