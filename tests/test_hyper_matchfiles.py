@@ -122,3 +122,21 @@ def test_gnubg_imports_what_mathbg_writes(exported, variant: str, fmt: str) -> N
         assert [g.actions for g in theirs.games] == [g.actions for g in want.games]
         assert [_capped(theirs, g) for g in theirs.games] == [_capped(want, g) for g in
                                                               want.games]
+
+
+def test_the_audit_refuses_a_hypergammon_match_in_one_line(tmp_path: Path) -> None:
+    """gnubg's networks evaluate backgammon positions; a Hypergammon match would get
+    backgammon numbers, so the audit refuses it (naming the file and what to use) and the
+    corpus's audit skips the file with that line."""
+    from mathbg.analysis import audit, corpus_stats
+    from mathbg.errors import InvalidParameterError
+
+    src = tmp_path / "h.mat"
+    src.write_text(HYPER3 + "\n")
+    with pytest.raises(InvalidParameterError, match=r"h\.mat: the audit has no engine for "
+                       r"hypergammon3 matches.*mathbg hyper POSITION --checkers 3"):  # fmt: skip
+        audit(src)
+    stats = corpus_stats([src], audit=True)
+    assert stats.games == 0 and len(stats.skipped) == 1
+    assert "no engine for hypergammon3" in stats.skipped[0].error
+    assert corpus_stats([src]).games == 1  # the counts alone need no engine

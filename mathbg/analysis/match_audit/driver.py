@@ -325,6 +325,27 @@ def _compare(record: MatchRecord, v: MatchValues, decisions: list[AuditedDecisio
     return out
 
 
+#: The variants the audit's engines evaluate: gnubg's networks (gnubg-nn, the gnubg program)
+#: play backgammon and Nackgammon, as gnubg's own ``analyse match`` does; a Hypergammon
+#: match would get backgammon numbers, so it is refused.
+AUDITED_VARIANTS = ("backgammon", "nackgammon")
+
+
+def _check_variant(record: MatchRecord) -> None:
+    variant = record.rules.variant
+    if variant in AUDITED_VARIANTS:
+        return
+    where = f"{record.source}: " if record.source else ""
+    hint = ""
+    if variant.startswith("hypergammon"):
+        hint = (f"; `mathbg hyper POSITION --checkers {variant[-1]} --away A,B` gives the "
+                f"exact cube action of its positions")  # fmt: skip
+    raise InvalidParameterError(
+        f"{where}the audit has no engine for {variant} matches (its engines evaluate "
+        f"{' and '.join(AUDITED_VARIANTS)}){hint}"
+    )
+
+
 def _audit_one(record: MatchRecord, evaluator: Evaluator, info: EngineInfo, met: MET,
                compare: MET | None, o: AuditOptions) -> MatchAudit:  # fmt: skip
     from mathbg.analysis.match_audit.events import match_statistics
@@ -399,6 +420,8 @@ def audit(
     if isinstance(items, (str, os.PathLike, bytes)) or not isinstance(items, Sequence):
         items = [items]
     records = [_load(x) for x in items]
+    for rec in records:
+        _check_variant(rec)
     if o.player is not None:
         names = {n.lower() for rec in records for n in rec.players}
         if o.player.lower() not in names:
