@@ -88,6 +88,9 @@ COMMANDS = [
     Command("audit", ("audit", MATCH), 8.0, "audit"),
     Command("corpus", ("corpus", str(REPO / "data" / "matches")), 5.0),
     Command("convert", ("convert", MATCH, "converted.sgf", "--force"), 5.0, "convert"),
+    # a 72-trial cubeful rollout (gnubg-nn: --extras engine) and a 1-checker Hypergammon solve
+    Command("rollout", ("rollout", "bVsAANi2AgAAAA", "--away", "4,4", "--trials", "72"), 5.0),
+    Command("hyper", ("hyper", "AACAAAAAAgAAAA", "--checkers", "1", "--away", "3,3"), 5.0),
 ]
 
 
