@@ -233,15 +233,89 @@ def test_more_than_15_on_a_point_is_refused():
 
 
 @pytest.mark.slow
-def test_workspace_grows_when_needed():
+def test_workspace_grows_when_needed(monkeypatch):
+    from mathbg.rules import movegen_kernel
+
     pos = Position.from_id("AACAkCRJqqoAAA")
-    old = movegen._WS
-    movegen._WS = movegen.Workspace(log2_slots=4)  # 8 entries: too small for 2220 plays
-    try:
-        assert len(pos.legal_plays((1, 1))) == 2220
-        assert movegen.count_plays(pos.board[None])[0, 0] == 2220
-    finally:
-        movegen._WS = old
+    monkeypatch.setattr(movegen, "_port_calls_left", 0)  # the kernel, not the port
+    # 8 entries: too small for 2220 plays
+    monkeypatch.setattr(movegen_kernel, "WORKSPACE", movegen_kernel.Workspace(log2_slots=4))
+    assert len(pos.legal_plays((1, 1))) == 2220
+    assert movegen.count_plays(pos.board[None])[0, 0] == 2220
+
+
+def kernel_plays(cells: bytes, roll: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    from mathbg.rules.movegen_kernel import WORKSPACE, generate_kernel
+
+    board = np.frombuffer(cells, dtype=np.uint8)
+    while True:
+        n, boards, moves = generate_kernel(board, roll[0], roll[1], *WORKSPACE.args())
+        if n >= 0:
+            return boards, moves
+        WORKSPACE.grow()
+
+
+def assert_port_is_kernel(cells: bytes, roll: tuple[int, int]) -> None:
+    """The pure-Python port finds the kernel's plays, in its order, with its moves."""
+    boards, moves = movegen.generate_python(cells, *roll)
+    k_boards, k_moves = kernel_plays(cells, roll)
+    np.testing.assert_array_equal(boards, k_boards)
+    np.testing.assert_array_equal(moves, k_moves)
+
+
+def test_generate_switches_from_the_port_to_the_kernel(monkeypatch):
+    pos = Position.from_id("0HPwATDgc/ABMA")
+    monkeypatch.setattr(movegen, "_port_calls_left", 1)
+    first = movegen.generate(pos.cells, 6, 4)  # the port
+    assert movegen._port_calls_left == 0
+    second = movegen.generate(pos.cells, 6, 4)  # the kernel
+    for a, b in zip(first, second, strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert len(first[0]) == 15  # published (tests/data/movecounts.txt)
+
+
+def test_reading_a_match_file_imports_no_numba(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    match = sorted((Path(__file__).parent.parent / "data" / "matches").glob("*.txt"))[0]
+    code = ("import sys; from mathbg.rules.formats import read_match; "
+            f"r = read_match({str(match)!r}); assert r.games; "
+            "assert 'numba' not in sys.modules, 'numba imported'")  # fmt: skip
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=tmp_path)
+
+
+@pytest.mark.slow
+@given(valid_positions(), rolls)
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_port_equals_kernel(pos, roll):
+    assert_port_is_kernel(pos.cells, roll)
+
+
+@pytest.mark.slow
+@given(game_positions(), rolls)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_port_equals_kernel_on_game_positions(pos, roll):
+    assert_port_is_kernel(pos.cells, roll)
+
+
+@pytest.mark.slow
+def test_port_equals_kernel_on_real_matches():
+    # every position of ten shipped Galaxy matches, with each of the 21 rolls (~20k cases)
+    from pathlib import Path
+
+    from mathbg.rules.formats import read_match
+
+    files = sorted((Path(__file__).parent.parent / "data" / "matches").glob("*.txt"))[:10]
+    seen = set()
+    for f in files:
+        for d in read_match(f).replay():
+            if getattr(d.action, "dice", None) and d.position.cells not in seen:
+                seen.add(d.position.cells)
+                for roll in ROLLS:
+                    assert_port_is_kernel(d.position.cells, tuple(roll))
+    assert len(seen) > 500
 
 
 # ----------------------------------------------------------------------------- properties
@@ -253,6 +327,8 @@ def test_workspace_grows_when_needed():
 def test_kernel_equals_reference_generator(pos, roll):
     ref = movegen.reference_results(pos, roll)
     assert {p.cells for p in pos.legal_plays(roll).results} == set(ref)
+    boards, _ = kernel_plays(pos.cells, roll)
+    assert {b.tobytes() for b in boards} == set(ref)
 
 
 @pytest.mark.slow

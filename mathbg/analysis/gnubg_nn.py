@@ -186,40 +186,25 @@ class GnubgNNEvaluator(BatchEvaluator):
 # ----------------------------------------------------------------------------- plays
 
 
-def _decode_keys(raw: Any, out: Any) -> None:  # pragma: no cover - compiled by numba
-    m = raw.shape[0]
-    for r in range(m):
-        cell = 0
-        for k in range(10):
-            byte = (raw[r, 2 * k] - 65) * 16 + (raw[r, 2 * k + 1] - 65)
-            for bit in range(8):
-                if cell >= 50:
-                    break
-                if (byte >> bit) & 1:
-                    out[r, cell] += 1
-                else:
-                    cell += 1
-
-
-_DECODE: Any = None
-
-
 def _boards_from_keys(keys: Sequence[str]) -> NDArray[np.uint8]:
     """Boards (flattened ``TanBoard``, 50 cells) from gnubg-nn's 20-letter position keys:
     the 10 bytes of the Position ID's bit string, each as two letters ``A``-``P`` (high
     nibble first); the bits, least significant first, give each point's checkers in unary
     (ones, then a zero), the side not on roll first."""
-    global _DECODE
     m = len(keys)
-    out = np.zeros((m, 50), dtype=np.uint8)
     if m == 0:
-        return out
-    if _DECODE is None:
-        import numba as nb
-
-        _DECODE = nb.njit(cache=True)(_decode_keys)
-    raw = np.frombuffer("".join(keys).encode("ascii"), dtype=np.uint8).reshape(m, 20)
-    _DECODE(raw.astype(np.int64), out)
+        return np.zeros((0, 50), dtype=np.uint8)
+    raw = np.frombuffer("".join(keys).encode("ascii"), dtype=np.uint8).reshape(m, 20) - 65
+    octets = (raw[:, 0::2] * 16 + raw[:, 1::2]).astype(np.uint8)
+    out = np.empty((m, 50), dtype=np.uint8)
+    for lo in range(0, m, 16384):  # in slices: the bit arrays are 80 bytes a board
+        bits = np.unpackbits(octets[lo:lo + 16384], axis=1, bitorder="little").astype(bool)
+        zero = ~bits
+        cell = np.cumsum(zero, axis=1, dtype=np.int16) - zero  # the zeros before a bit
+        ones = bits & (cell < 50)
+        rows = np.arange(bits.shape[0], dtype=np.int32)[:, None] * 50
+        out[lo:lo + 16384] = np.bincount((rows + cell)[ones], minlength=bits.shape[0] * 50
+                                         ).reshape(-1, 50)  # fmt: skip
     return out
 
 

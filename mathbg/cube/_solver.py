@@ -48,8 +48,38 @@ def view_mwc(
     side 1-away reads the post-Crawford table; otherwise the pre-Crawford table, whose
     1-away entries are Crawford-game values (gnubg ``getMEMultiple``).
     """
+    a, b = np.asarray(a), np.asarray(b)
+    n = int(max(a.max(initial=1), b.max(initial=1)))
+    pre, after_crawford = _mwc_grids(v.met, v.player, n)
+    i, j = np.clip(a, 0, None), np.clip(b, 0, None)
     post_now = post & ((a == 1) | (b == 1))
-    return v.met.mwc_array((a, b), post_crawford=post_now, player=v.player)
+    return np.where(post_now, after_crawford[i, j], pre[i, j])
+
+
+_GRIDS: dict[tuple[int, int], tuple[MET, int, Arr, Arr]] = {}
+
+
+def _mwc_grids(met: MET, player: int, n: int) -> tuple[Arr, Arr]:
+    """:meth:`MET.mwc_array` of ``player`` at every score up to ``n``-away, read once per
+    table: ``(pre, post)`` indexed ``[a, b]`` (0 for a side that has won), ``pre`` with
+    the pre-Crawford (Crawford-game) entries, ``post`` with the post-Crawford ones where a
+    side is 1-away. The solver reads thousands of small batches; a lookup in these grids
+    gives the same numbers as the table's validated read."""
+    key = (id(met), player)
+    held = _GRIDS.get(key)
+    if held is not None and held[0] is met and held[1] >= n:
+        return held[2], held[3]
+    size = max(n, met.length, held[1] if held is not None and held[0] is met else 0)
+    a, b = np.meshgrid(np.arange(size + 1), np.arange(size + 1), indexing="ij")
+    pre = met.mwc_array((a, b), post_crawford=False, player=player)
+    one_away = (a == 1) | (b == 1)
+    post = pre.copy()
+    post[one_away] = met.mwc_array((a[one_away], b[one_away]), post_crawford=True,
+                                   player=player)
+    if len(_GRIDS) >= 16:
+        _GRIDS.clear()
+    _GRIDS[key] = (met, size, pre, post)
+    return pre, post
 
 
 # ----------------------------------------------------------------------------- core

@@ -283,14 +283,18 @@ def cubeful_mwc(
     wins, loses = _outcomes(sc.met, sc.a, sc.b, sc.c, sc.post)
     shape = np.broadcast_shapes(np.shape(g0), sc.a.shape)
     g0, b0, g1, b1 = (np.broadcast_to(r, shape) for r in (g0, b0, g1, b1))
+    # one score for every row (the usual call): the solver reads the table once per level
+    # on shape (1, ...) and broadcasts, instead of once per row
+    score_shape = (1,) * len(shape) if sc.a.ndim == 0 else shape
+    a, b, c = (np.broadcast_to(v, score_shape) for v in (sc.a, sc.b, sc.c))
     sol = solve(
         MetView(sc.met, 0),
-        np.broadcast_to(sc.a, shape),
-        np.broadcast_to(sc.b, shape),
-        np.broadcast_to(sc.c, shape),
+        a,
+        b,
+        c,
         (g0, b0, g1, b1),
-        np.broadcast_to(sc.post, shape),
-        np.zeros(shape, dtype=bool),
+        np.broadcast_to(sc.post, score_shape),
+        np.zeros(score_shape, dtype=bool),
     )
     tg = sol.cash_live[0][0]
     opp_tg = 1.0 - sol.cash_live[1][0]

@@ -402,13 +402,27 @@ def play_values(
     equity, mwc, cubeless = np.empty(len(p)), np.empty(len(p)), np.empty(len(p))
     key = np.stack([states.away[:, 0], states.away[:, 1], states.cube, states.owner,
                     states.crawford.astype(np.int64)], axis=1)  # fmt: skip
-    groups, which = np.unique(key, axis=0, return_inverse=True)
-    for g, (a, b, c, owner, crawford) in enumerate(groups.tolist()):
-        rows = np.nonzero(which.reshape(-1) == g)[0]
+    for (a, b, c, owner, crawford), rows in _groups(key):
         e, m, cl = _group_values(p[rows], met, (a, b), c, OWNERS[owner], bool(crawford),
                                  x_nd[rows], x_dt[rows])  # fmt: skip
         equity[rows], mwc[rows], cubeless[rows] = e, m, cl
     return PlayValues(equity, mwc, cubeless)
+
+
+def _groups(key: I64) -> list[tuple[tuple[int, ...], I64]]:
+    """The distinct rows of ``key`` (n, k), each with the indices of the rows equal to it, in
+    order of first appearance. Rows of one state come in runs (a turn's plays, its 21
+    rolls), so the runs are found in one pass and only their heads are compared."""
+    if len(key) == 0:
+        return []
+    new_run = np.r_[True, np.any(key[1:] != key[:-1], axis=1)]
+    starts, run = np.flatnonzero(new_run), np.cumsum(new_run) - 1
+    group_of: dict[tuple[int, ...], int] = {}
+    heads = [group_of.setdefault(tuple(k), len(group_of)) for k in key[starts].tolist()]
+    which = np.asarray(heads, dtype=np.int64)[run]
+    order = np.argsort(which, kind="stable")
+    bounds = np.searchsorted(which[order], np.arange(len(group_of) + 1))
+    return [(k, order[bounds[g]:bounds[g + 1]]) for k, g in group_of.items()]
 
 
 def _group_values(
