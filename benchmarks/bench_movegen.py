@@ -9,7 +9,10 @@ Prints, for mathbg (one core):
   materialising every resulting board (``successors``), for all positions and for the
   contact positions only (the issue's goal: >= 50,000 position-rolls/s for contact);
 - the time of one ``Position.legal_plays(roll)`` call on typical positions, Play objects
-  built lazily (goal: < 50 microseconds).
+  built lazily (goal: < 50 microseconds), once the kernel serves them; and what a process
+  pays for its first positions: the pure-Python port (``movegen.generate_python``, used for
+  a process's first ``movegen.PORT_CALLS`` positions) per call, against the kernel's
+  first call in a fresh process (numba's import and the cached kernel's load, CPU-s).
 
 and for gnubg 1.07 (the reference peer), two comparable jobs, with the ratio:
 
@@ -101,6 +104,29 @@ def per_call_us(pos: Position, roll: tuple[int, int], n: int = 20000) -> float:
     return min(times)
 
 
+_FIRST_CALL = """
+import time
+import numpy as np
+from mathbg.rules import movegen
+from mathbg.rules.position import INITIAL
+movegen._port_calls_left = 0  # straight to the kernel
+t = time.process_time()
+movegen.generate(INITIAL.cells, 6, 4)
+print(time.process_time() - t)
+"""
+
+
+def kernel_first_call_cpu(repeat: int = 3) -> float:
+    """CPU seconds of the kernel's first call in a fresh process (warm cache), best of
+    ``repeat``."""
+    import subprocess
+    import sys
+
+    runs = [float(subprocess.run([sys.executable, "-c", _FIRST_CALL], capture_output=True,
+                                 text=True, check=True).stdout) for _ in range(repeat)]
+    return min(runs)
+
+
 def gnubg_analyse_rate(positions: list[Position]) -> tuple[float, int] | None:
     """gnubg's position-rolls per second generating + 0-ply evaluating every play (the
     time of its ``analyse match`` over the recorded positions x 21 rolls)."""
@@ -168,6 +194,21 @@ def main(argv: list[str] | None = None) -> int:
         f"  start 6-4 {per_call_us(start, (6, 4)):.1f} us, start 4-4 "
         f"{per_call_us(start, (4, 4)):.1f} us; 10 random contact positions x "
         f"(64, 31, 55): median {statistics.median(per):.1f} us, max {max(per):.1f} us"
+    )
+
+    port = []
+    for pos in typical:
+        for roll in ((6, 4), (3, 1), (5, 5)):
+            t = time.perf_counter()
+            for _ in range(200):
+                movegen.generate_python(pos.cells, *roll)
+            port.append((time.perf_counter() - t) / 200 * 1e6)
+    first = kernel_first_call_cpu()
+    print(
+        f"  a process's first {movegen.PORT_CALLS} positions, by the pure-Python port: median "
+        f"{statistics.median(port):.0f} us, max {max(port):.0f} us a call; the kernel's first "
+        f"call in a fresh process: {first:.2f} CPU-s (so the port is cheaper for the first "
+        f"{first / (statistics.median(port) * 1e-6):,.0f} positions)"
     )
 
     bo = bearoff_boards()
