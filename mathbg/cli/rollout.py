@@ -214,12 +214,13 @@ def describe(result: RolloutResult) -> str:
     Parameters
     ----------
     result : RolloutResult
-        The rollout.
+        A finished rollout: its position, score, cube and lines with their values.
 
     Returns
     -------
     str
-        Several lines.
+        The position and score, the rollout's settings, a row per line (value, standard
+        error, chances, cube events), the differences between lines and the cube action.
     """
     r, u = result, result.unit
     score = "money" if r.away is None else f"{r.away[0]}-away/{r.away[1]}-away"
