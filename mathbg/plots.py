@@ -161,6 +161,13 @@ def _away_labels(n: int) -> list[str]:
     return [str(a) for a in range(1, n + 1)]
 
 
+def _met_axes(n: int) -> dict[str, Any]:
+    """The axes of an ``n`` x ``n`` MET heatmap: rows the player's away score, columns the
+    opponent's (tick labels 1..n)."""
+    return {"xticklabels": _away_labels(n), "yticklabels": _away_labels(n),
+            "xlabel": "opponent needs (away)", "ylabel": "player needs (away)"}  # fmt: skip
+
+
 def met_heatmap(
     met: MET,
     ax: Axes | None = None,
@@ -202,10 +209,7 @@ def met_heatmap(
         cmap=cmap,
         vmin=0.0,
         vmax=100.0,
-        xticklabels=_away_labels(n),
-        yticklabels=_away_labels(n),
-        xlabel="opponent needs (away)",
-        ylabel="player needs (away)",
+        **_met_axes(n),
         annotate=annotate,
         fmt=f"{{:.{decimals}f}}",
         font_step=0.25,
@@ -288,10 +292,7 @@ def met_difference_heatmap(
         cmap=cmap,
         vmin=-lim,
         vmax=lim,
-        xticklabels=_away_labels(n),
-        yticklabels=_away_labels(n),
-        xlabel="opponent needs (away)",
-        ylabel="player needs (away)",
+        **_met_axes(n),
         annotate=annotate,
         fmt=f"{{:+.{decimals}f}}",
         font_step=0.3,
