@@ -10,6 +10,7 @@ from mathbg.cli._args import (
     add_decimals,
     add_engine_argument,
     add_force,
+    add_met_argument,
     add_owner_argument,
     add_scheduler_argument,
     check_output,
@@ -72,8 +73,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_owner_argument(p, "cube owner (default centre, or the Match ID's)", default=None)
     p.add_argument("--crawford", action="store_true", help="the Crawford game (a side 1-away)")
     p.add_argument("--cube-limit", type=int, metavar="C", help="largest cube value")
-    p.add_argument("--met", default="kazaross-xg2", metavar="NAME",
-                   help="match equity table (default kazaross-xg2)")  # fmt: skip
+    add_met_argument(p)
     add_engine_argument(p, "the checker player", "play", default="gnubg-nn")
     p.add_argument("--plies", type=int, default=0, metavar="K",
                    help="the engine's plies (default 0)")  # fmt: skip
