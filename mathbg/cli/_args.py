@@ -319,6 +319,12 @@ def add_met_argument(
     )
 
 
+def add_seed_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--seed N``, default 0, for the commands that play random games (the same seed
+    gives the same games)."""
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+
+
 def add_scheduler_argument(
     parser: argparse.ArgumentParser | argparse._ArgumentGroup, what: str
 ) -> None:

@@ -13,6 +13,7 @@ from mathbg.cli._args import (
     add_met_argument,
     add_owner_argument,
     add_scheduler_argument,
+    add_seed_argument,
     check_output,
     load_met,
     parse_pair,
@@ -84,7 +85,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                        help="play until every line's standard error is at most SE (MWC as a "
                        "fraction: 0.002 is 0.2 pp; money: equity)")  # fmt: skip
     p.add_argument("--max-trials", type=int, metavar="N", help="with --target-se: at most N")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    add_seed_argument(p)
     p.add_argument("--no-variance-reduction", action="store_true",
                    help="no lookahead (plain trials)")  # fmt: skip
     p.add_argument("--truncate", choices=("exact", "race", "none"), default="exact",
