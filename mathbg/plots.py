@@ -151,8 +151,21 @@ def _heatmap(
     return ax
 
 
+def _titled(ax: Axes, title: str | None, default: str, **options: Any) -> Axes:
+    """``ax`` with its title: ``title`` when given, else the plot's ``default``."""
+    ax.set_title(title if title is not None else default, **options)
+    return ax
+
+
 def _away_labels(n: int) -> list[str]:
     return [str(a) for a in range(1, n + 1)]
+
+
+def _met_axes(n: int) -> dict[str, Any]:
+    """The axes of an ``n`` x ``n`` MET heatmap: rows the player's away score, columns the
+    opponent's (tick labels 1..n)."""
+    return {"xticklabels": _away_labels(n), "yticklabels": _away_labels(n),
+            "xlabel": "opponent needs (away)", "ylabel": "player needs (away)"}  # fmt: skip
 
 
 def met_heatmap(
@@ -196,18 +209,14 @@ def met_heatmap(
         cmap=cmap,
         vmin=0.0,
         vmax=100.0,
-        xticklabels=_away_labels(n),
-        yticklabels=_away_labels(n),
-        xlabel="opponent needs (away)",
-        ylabel="player needs (away)",
+        **_met_axes(n),
         annotate=annotate,
         fmt=f"{{:.{decimals}f}}",
         font_step=0.25,
         colorbar=colorbar,
         colorbar_label="MWC %",
     )
-    ax.set_title(title if title is not None else f"{met.name}: pre-Crawford MWC %", pad=24)
-    return ax
+    return _titled(ax, title, f"{met.name}: pre-Crawford MWC %", pad=24)
 
 
 def post_crawford(
@@ -232,8 +241,7 @@ def post_crawford(
     ax.grid(True, alpha=0.3)
     if not same:
         ax.legend()
-    ax.set_title(title if title is not None else f"{met.name}: post-Crawford")
-    return ax
+    return _titled(ax, title, f"{met.name}: post-Crawford")
 
 
 def met_difference_heatmap(
@@ -284,10 +292,7 @@ def met_difference_heatmap(
         cmap=cmap,
         vmin=-lim,
         vmax=lim,
-        xticklabels=_away_labels(n),
-        yticklabels=_away_labels(n),
-        xlabel="opponent needs (away)",
-        ylabel="player needs (away)",
+        **_met_axes(n),
         annotate=annotate,
         fmt=f"{{:+.{decimals}f}}",
         font_step=0.3,
@@ -295,8 +300,7 @@ def met_difference_heatmap(
         colorbar_label="MWC difference (% points)",
     )
     default = f"{met.name} minus {reference.name} (MWC % points)"
-    ax.set_title(title if title is not None else default, pad=24)
-    return ax
+    return _titled(ax, title, default, pad=24)
 
 
 # ----------------------------------------------------------------------------- cube points
@@ -378,8 +382,7 @@ def cube_point_heatmap(
     default = (
         f"{met}: {what}, cube {cube}\u2192{2 * cube}" if percent else f"{met}: {what}, cube {cube}"
     )
-    ax.set_title(title if title is not None else default, pad=24)
-    return ax
+    return _titled(ax, title, default, pad=24)
 
 
 def market_window_bars(points: Any, ax: Axes | None = None, *, title: str | None = None) -> Axes:
@@ -430,8 +433,7 @@ def market_window_bars(points: Any, ax: Axes | None = None, *, title: str | None
         f"{points.met}: {points.away[0]}-away vs {points.away[1]}-away, cube {points.cube} -> "
         f"{2 * points.cube}, {points.state}"
     )
-    ax.set_title(title if title is not None else default)
-    return ax
+    return _titled(ax, title, default)
 
 
 def take_point_vs_gammon_rate(
@@ -471,8 +473,7 @@ def take_point_vs_gammon_rate(
     ax.legend()
     name = getattr(met, "name", met)
     default = f"{name}: taker {a}-away vs {b}-away, cube {cube}"
-    ax.set_title(title if title is not None else default)
-    return ax
+    return _titled(ax, title, default)
 
 
 def take_point_vs_cube_life(
@@ -513,8 +514,7 @@ def take_point_vs_cube_life(
     ax.set_xlabel("cube life x (0 dead, 1 fully live)")
     ax.set_ylabel("take point %")
     ax.grid(True, alpha=0.3)
-    ax.set_title(title if title is not None else default)
-    return ax
+    return _titled(ax, title, default)
 
 
 # ----------------------------------------------------------------------------- races
@@ -569,8 +569,7 @@ def race_rolls(
     ax.set_xticks(k)
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend()
-    ax.set_title(title if title is not None else "rolls to finish the race")
-    return ax
+    return _titled(ax, title, "rolls to finish the race")
 
 
 def race_chances_by_lead(
@@ -607,8 +606,7 @@ def race_chances_by_lead(
     ax.set_ylabel("winning chance %")
     ax.grid(True, alpha=0.3)
     ax.legend()
-    ax.set_title(title if title is not None else "race winning chances by pip lead")
-    return ax
+    return _titled(ax, title, "race winning chances by pip lead")
 
 
 # ----------------------------------------------------------------------------- bearoff
@@ -684,8 +682,7 @@ def bearoff_distribution(
     default = f"one-sided {db.points}x{db.checkers} bearoff: " + (
         "rolls to the first checker off" if gammon else "rolls to bear off"
     )
-    ax.set_title(title if title is not None else default)
-    return ax
+    return _titled(ax, title, default)
 
 
 def bearoff_wastage(
@@ -731,8 +728,7 @@ def bearoff_wastage(
     ax.legend(fontsize=8, markerscale=4)
     which = "all positions" if checkers is None else f"{checkers} checkers"
     default = f"one-sided {db.points}x{db.checkers} bearoff: wastage ({which})"
-    ax.set_title(title if title is not None else default)
-    return ax
+    return _titled(ax, title, default)
 
 
 # ----------------------------------------------------------------------------- exact match play
@@ -784,8 +780,7 @@ def exact_take_boundary(
     a, b = frame.attrs.get("away", ("?", "?"))
     cube = frame.attrs.get("cube", 1)
     default = f"exact take/pass at {a}-away (doubler) / {b}-away (taker), cube {cube}"
-    ax.set_title(title if title is not None else default)
-    return ax
+    return _titled(ax, title, default)
 
 
 def implied_cube_life(
@@ -814,8 +809,7 @@ def implied_cube_life(
     ax.set_ylim(-0.1, 1.3)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
-    ax.set_title(title if title is not None else "cube life implied by exact match play")
-    return ax
+    return _titled(ax, title, "cube life implied by exact match play")
 
 
 #: Categorical colours of the cube actions in :func:`cube_action_grid`.

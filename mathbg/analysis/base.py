@@ -192,7 +192,8 @@ def check_probabilities(probs: Any) -> tuple[float, float, float, float, float]:
     Raises
     ------
     InvalidParameterError
-        For a wrong count or inconsistent values.
+        For anything but five finite numbers, or five out of order (not
+        ``0 <= WB <= WG <= W <= 1`` and ``0 <= LB <= LG <= 1 - W``).
 
     Examples
     --------

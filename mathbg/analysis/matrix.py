@@ -1059,7 +1059,7 @@ def rows_at(
     Raises
     ------
     InvalidParameterError
-        When the three sequences differ in length.
+        When ``evaluations`` or ``states`` does not hold one item per position.
 
     Examples
     --------

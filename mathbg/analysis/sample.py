@@ -51,7 +51,8 @@ def random_positions(
     Raises
     ------
     InvalidParameterError
-        For an unknown kind or a negative count.
+        For an unknown kind, or when ``100 n + 100`` random games do not give ``n``
+        distinct positions of it (so for a count below 1 as well).
 
     Examples
     --------

@@ -305,6 +305,26 @@ def add_engine_argument(
     )
 
 
+#: The table the commands with an evaluation use without ``--met``: the analysis's
+#: ``mathbg.analysis.matrix.DEFAULT_MET``, not imported here (start-up stays cheap).
+_DEFAULT_MET = "kazaross-xg2"
+
+
+def add_met_argument(
+    parser: argparse.ArgumentParser | argparse._ArgumentGroup, what: str = "match equity table"
+) -> None:
+    """``--met NAME``, default Kazaross-XG2 (the analysis's; read with :func:`load_met`)."""
+    parser.add_argument(
+        "--met", default=_DEFAULT_MET, metavar="NAME", help=f"{what} (default {_DEFAULT_MET})"
+    )
+
+
+def add_seed_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--seed N``, default 0, for the commands that play random games (the same seed
+    gives the same games)."""
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+
+
 def add_scheduler_argument(
     parser: argparse.ArgumentParser | argparse._ArgumentGroup, what: str
 ) -> None:

@@ -9,6 +9,7 @@ from mathbg.cli._args import (
     add_decimals,
     add_engine_argument,
     add_force,
+    add_met_argument,
     check_output,
     extension_note,
     load_met,
@@ -69,8 +70,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "score (engines that take their own cube decisions: "
                    f"{', '.join(engines('cubeful'))}; gnubg's is its hint, under its default "
                    "MET)")  # fmt: skip
-    p.add_argument("--met", default="kazaross-xg2", metavar="NAME",
-                   help="match equity table (default kazaross-xg2)")  # fmt: skip
+    add_met_argument(p)
     p.add_argument("--compare-met", metavar="NAME",
                    help="a second MET: the scores where the action changes")  # fmt: skip
     p.add_argument("--cube-life", type=float, metavar="X",

@@ -9,6 +9,7 @@ from mathbg.cli._args import (
     add_decimals,
     add_engine_argument,
     add_force,
+    add_met_argument,
     check_output,
     load_met,
     print_json,
@@ -75,8 +76,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="match files (.mat, .txt, .sgf)")
     add_engine_argument(p, "where the chances come from", "evaluate")
     p.add_argument("--plies", type=int, metavar="K", help="gnubg-nn / gnubg plies (default 0)")
-    p.add_argument("--met", default="kazaross-xg2", metavar="NAME",
-                   help="match equity table (default kazaross-xg2)")  # fmt: skip
+    add_met_argument(p)
     p.add_argument("--compare-met", metavar="NAME",
                    help="a second MET: the cube decisions whose verdict changes")  # fmt: skip
     p.add_argument("--player", metavar="NAME", help="only this player's decisions")

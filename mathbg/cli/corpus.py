@@ -9,6 +9,7 @@ from mathbg.cli._args import (
     add_decimals,
     add_engine_argument,
     add_force,
+    add_met_argument,
     add_scheduler_argument,
     check_output,
     print_json,
@@ -44,8 +45,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--audit", action="store_true", help="add the match audit's errors by score")
     add_engine_argument(p, "the audit's engine", "evaluate")
     p.add_argument("--plies", type=int, metavar="K", help="the audit's plies (default 0)")
-    p.add_argument("--met", default="kazaross-xg2", metavar="NAME",
-                   help="the audit's MET (default kazaross-xg2)")  # fmt: skip
+    add_met_argument(p, "the audit's MET")
     p.add_argument("--player", metavar="NAME",
                    help="with --audit: count this player's decisions only")  # fmt: skip
     p.add_argument("--cube-only", action="store_true",

@@ -11,6 +11,7 @@ from mathbg.cli._args import (
     add_engine_argument,
     add_force,
     add_scheduler_argument,
+    add_seed_argument,
     check_directory,
     check_output,
     decimals,
@@ -120,7 +121,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sp.add_argument(
         "--max-games", type=int, help="with --target-se: at most this many games an entry"
     )
-    sp.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    add_seed_argument(sp)
     add_engine_argument(sp, "both players' engine", "play", default="gnubg-nn")
     sp.add_argument("--plies", type=int, default=0, help="gnubg-nn plies (default 0)")
     from mathbg.analysis.registry import engines

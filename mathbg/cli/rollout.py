@@ -10,8 +10,10 @@ from mathbg.cli._args import (
     add_decimals,
     add_engine_argument,
     add_force,
+    add_met_argument,
     add_owner_argument,
     add_scheduler_argument,
+    add_seed_argument,
     check_output,
     load_met,
     parse_pair,
@@ -72,8 +74,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_owner_argument(p, "cube owner (default centre, or the Match ID's)", default=None)
     p.add_argument("--crawford", action="store_true", help="the Crawford game (a side 1-away)")
     p.add_argument("--cube-limit", type=int, metavar="C", help="largest cube value")
-    p.add_argument("--met", default="kazaross-xg2", metavar="NAME",
-                   help="match equity table (default kazaross-xg2)")  # fmt: skip
+    add_met_argument(p)
     add_engine_argument(p, "the checker player", "play", default="gnubg-nn")
     p.add_argument("--plies", type=int, default=0, metavar="K",
                    help="the engine's plies (default 0)")  # fmt: skip
@@ -84,7 +85,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                        help="play until every line's standard error is at most SE (MWC as a "
                        "fraction: 0.002 is 0.2 pp; money: equity)")  # fmt: skip
     p.add_argument("--max-trials", type=int, metavar="N", help="with --target-se: at most N")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    add_seed_argument(p)
     p.add_argument("--no-variance-reduction", action="store_true",
                    help="no lookahead (plain trials)")  # fmt: skip
     p.add_argument("--truncate", choices=("exact", "race", "none"), default="exact",
@@ -214,12 +215,13 @@ def describe(result: RolloutResult) -> str:
     Parameters
     ----------
     result : RolloutResult
-        The rollout.
+        A finished rollout: its position, score, cube and lines with their values.
 
     Returns
     -------
     str
-        Several lines.
+        The position and score, the rollout's settings, a row per line (value, standard
+        error, chances, cube events), the differences between lines and the cube action.
     """
     r, u = result, result.unit
     score = "money" if r.away is None else f"{r.away[0]}-away/{r.away[1]}-away"

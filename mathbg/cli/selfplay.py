@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from mathbg.cli._args import add_decimals, print_json
+from mathbg.cli._args import add_decimals, add_seed_argument, print_json
 
 HELP = "play N games of a variant by self-play and count the results (gammon rate)"
 DESCRIPTION = """\
@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--games", type=int, default=1000, help="games to play (default 1000; at most 10,000,000)"
     )
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    add_seed_argument(parser)
     parser.add_argument(
         "--player",
         choices=("random", "heuristic"),

@@ -252,7 +252,7 @@ def take_point_table(df: pd.DataFrame, cube: int = 1, column: str = "take_dead")
     Raises
     ------
     InvalidParameterError
-        For a column the matrix does not have.
+        For a column the matrix does not have, or a cube it has no rows for.
 
     Examples
     --------

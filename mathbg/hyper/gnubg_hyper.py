@@ -43,6 +43,7 @@ class GnubgHyper:
     Attributes
     ----------
     checkers : int
+        Checkers a side (1, 2 or 3), as the file's header (``gnubg-H1`` ...) says.
     probabilities : numpy.ndarray
         ``float64[n, n, 5]``, ``[roller, opponent]``: win, win gammon, win backgammon,
         lose gammon, lose backgammon.

@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from mathbg._validate import away_score
+from mathbg._validate import away_score, strict_integer
 from mathbg.bearoff.exact.match import (
     CubeStates,
     after_game,
@@ -567,11 +567,7 @@ def _resume(st: Store | None, name: str, ident: dict[str, Any], n: int, S: int
 
 
 def _check_length(length: Any) -> int:
-    if isinstance(length, bool) or not isinstance(length, int | np.integer):
-        raise InvalidParameterError(f"length must be a whole number, got {length!r}")
-    if not 1 <= int(length) <= MAX_LENGTH:
-        raise InvalidParameterError(f"length must be in 1..{MAX_LENGTH}, got {length}")
-    return int(length)
+    return strict_integer(length, "length", 1, MAX_LENGTH)
 
 
 def game_list(length: int) -> list[tuple[int, int, ScoreState]]:

@@ -128,6 +128,7 @@ class MoneySolution:
     Attributes
     ----------
     checkers : int
+        Checkers a side (1, 2 or 3): the size of the solved space.
     values : numpy.ndarray
         ``float64[n, n, 10]``, ``values[opponent, roller]``: cubeless equity, the four
         cubeful equities (roller owns, centred, centred Jacoby, opponent owns), the five

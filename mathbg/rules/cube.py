@@ -149,6 +149,14 @@ class OfferKind(enum.IntEnum):
     RACCOON = 3
 
 
+#: The redoubles a responder may make at once: the action's name, what it answers (in
+#: words) and the offer it answers.
+_REDOUBLES: dict[OfferKind, tuple[str, str, OfferKind]] = {
+    OfferKind.BEAVER: ("beaver", "a double", OfferKind.DOUBLE),
+    OfferKind.RACCOON: ("raccoon", "a beaver", OfferKind.BEAVER),
+}
+
+
 @dataclass(frozen=True)
 class CubeOffer:
     """A pending cube offer.
@@ -276,37 +284,29 @@ class CubeState:
         self, player: int, rules: CubeRules | None = None, match: MatchState | None = None
     ) -> CubeState:
         """``player``, just doubled, takes and redoubles at once, keeping the cube."""
-        rules = rules or CubeRules()
-        offer = self._responder_check(player, "beaver")
-        if not rules.beavers:
-            raise IllegalActionError("cannot beaver: beavers are not allowed")
-        if match is not None and match.length:
-            raise IllegalActionError("cannot beaver: beavers exist only in money play")
-        if offer.kind != OfferKind.DOUBLE:
-            raise IllegalActionError("cannot beaver: a beaver answers a double")
-        if not rules.allows(2 * offer.value):
-            raise IllegalActionError(f"cannot beaver: the cube is capped at {rules.cap}")
-        return replace(
-            self, offer=CubeOffer(by=player, value=2 * offer.value, kind=OfferKind.BEAVER)
-        )
+        return self._redouble(player, rules or CubeRules(), match, OfferKind.BEAVER)
 
     def raccoon(
         self, player: int, rules: CubeRules | None = None, match: MatchState | None = None
     ) -> CubeState:
         """``player``, just beavered, redoubles again, keeping the cube."""
-        rules = rules or CubeRules()
-        offer = self._responder_check(player, "raccoon")
-        if not rules.raccoons:
-            raise IllegalActionError("cannot raccoon: raccoons are not allowed")
+        return self._redouble(player, rules or CubeRules(), match, OfferKind.RACCOON)
+
+    def _redouble(
+        self, player: int, rules: CubeRules, match: MatchState | None, kind: OfferKind
+    ) -> CubeState:
+        """The responder's immediate redouble ``kind`` (a beaver or a raccoon), checked."""
+        action, answers, answered = _REDOUBLES[kind]
+        offer = self._responder_check(player, action)
+        if not (rules.beavers if kind == OfferKind.BEAVER else rules.raccoons):
+            raise IllegalActionError(f"cannot {action}: {action}s are not allowed")
         if match is not None and match.length:
-            raise IllegalActionError("cannot raccoon: raccoons exist only in money play")
-        if offer.kind != OfferKind.BEAVER:
-            raise IllegalActionError("cannot raccoon: a raccoon answers a beaver")
+            raise IllegalActionError(f"cannot {action}: {action}s exist only in money play")
+        if offer.kind != answered:
+            raise IllegalActionError(f"cannot {action}: a {action} answers {answers}")
         if not rules.allows(2 * offer.value):
-            raise IllegalActionError(f"cannot raccoon: the cube is capped at {rules.cap}")
-        return replace(
-            self, offer=CubeOffer(by=player, value=2 * offer.value, kind=OfferKind.RACCOON)
-        )
+            raise IllegalActionError(f"cannot {action}: the cube is capped at {rules.cap}")
+        return replace(self, offer=CubeOffer(by=player, value=2 * offer.value, kind=kind))
 
     def automatic_double(self, rules: CubeRules, done: int, money: bool = True) -> CubeState:
         """The cube after an opening-roll tie, ``done`` automatic doubles having happened.

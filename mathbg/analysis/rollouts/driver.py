@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mathbg._output import FrameMixin, JSONObject
+from mathbg._validate import options_or_keywords
 from mathbg.analysis.batchstore import BatchStore
 from mathbg.analysis.rollouts.options import RolloutOptions
 from mathbg.analysis.rollouts.result import (
@@ -347,12 +348,7 @@ def rollout(
     ...
     mathbg.errors.InvalidParameterError: trials must lie in 1..3600000, got 0
     """
-    if isinstance(position, RolloutOptions):
-        if options:
-            raise InvalidParameterError("give the options either as RolloutOptions or keywords")
-        opts = position
-    else:
-        opts = RolloutOptions(position, **options)
+    opts = options_or_keywords(position, options, RolloutOptions, "options")
     st = BatchStore(store, "rollout") if store is not None else None
     run = RolloutRun(opts, st)
     bar = progress_bar("rollout") if progress else None

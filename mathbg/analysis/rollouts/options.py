@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from mathbg._validate import strict_integer
 from mathbg.analysis.base import Board, Player
 from mathbg.analysis.rollouts.trials import Line
 from mathbg.analysis.rollouts.values import MatchValues, MoneyValues, ScoreValues, table_digest
@@ -38,14 +39,6 @@ TRUNCATIONS: tuple[str, ...] = ("exact", "race")
 #: The manifest's version (a store of another version is refused).
 VERSION = 1
 _OWNERS = ("centre", "player", "opponent")
-
-
-def _int(value: object, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise InvalidParameterError(f"{what} must be an integer, got {value!r}")
-    if not low <= value <= high:
-        raise InvalidParameterError(f"{what} must lie in {low}..{high}, got {value}")
-    return int(value)
 
 
 @dataclass(frozen=True)
@@ -212,10 +205,10 @@ class RolloutOptions:
         else:
             d["target"] = None
         default = DEFAULT_TRIALS if self.target_se is None else MAX_TRIALS
-        n = default if self.trials is None else _int(self.trials, "trials", 1, MAX_TRIALS)
+        n = default if self.trials is None else strict_integer(self.trials, "trials", 1, MAX_TRIALS)
         d["trials"] = -(-n // STRATA) * STRATA
-        _int(self.seed, "seed", 0, 2**63 - 1)
-        size = _int(self.batch_size, "batch_size", STRATA, 36_000)
+        strict_integer(self.seed, "seed", 0, 2**63 - 1)
+        size = strict_integer(self.batch_size, "batch_size", STRATA, 36_000)
         if size % STRATA:
             raise InvalidParameterError(f"batch_size must be a multiple of {STRATA}, got {size}")
         if self.truncate is not None and self.truncate not in TRUNCATIONS:

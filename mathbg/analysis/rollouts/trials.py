@@ -172,7 +172,8 @@ def run_trials(batch: TrialBatch) -> dict[str, NDArray[Any]]:
     Parameters
     ----------
     batch : TrialBatch
-        The batch.
+        The position, its lines and the trial numbers ``first .. first + count - 1`` to
+        play, with the seed, the player and the score's values.
 
     Returns
     -------

@@ -31,7 +31,8 @@ def run_batch(job: Batch) -> dict[str, NDArray[Any]]:
     Parameters
     ----------
     job : Batch
-        The batch.
+        The entry (a score) and how many of its games to play, with the players, the
+        seed and the table built so far.
 
     Returns
     -------

@@ -238,7 +238,8 @@ def swapped(met: MET) -> MET:
     Parameters
     ----------
     met : MET
-        The table.
+        A table seen by player 0 (rows: player 0's away score, ``post[0]`` player 0's
+        post-Crawford row).
 
     Returns
     -------

@@ -192,12 +192,19 @@ class BlockStore:
             return []
 
     def _remove(self, path: str) -> None:
+        """Delete the file ``path`` (already gone: nothing to do)."""
+        self._delete(path, directory=False)
+
+    def _delete(self, path: str, *, directory: bool) -> None:
+        """Delete a file, or an empty directory; one already gone (or a directory that
+        is not empty) stays as it is."""
+        missing = OSError if directory else FileNotFoundError
         try:
             if self._fs is None:
-                os.remove(path)
+                (os.rmdir if directory else os.remove)(path)
             else:
-                self._fs.rm(path)
-        except FileNotFoundError:
+                (self._fs.rmdir if directory else self._fs.rm)(path)
+        except missing:
             pass
 
     # ------------------------------------------------------------------ manifest
@@ -319,10 +326,4 @@ class BlockStore:
                 self._remove(self._join("blocks", name))
         self._remove(self._join("manifest.json"))
         for path in (blocks, self._root):
-            try:
-                if self._fs is None:
-                    os.rmdir(path)
-                else:
-                    self._fs.rmdir(path)
-            except OSError:
-                pass
+            self._delete(path, directory=True)
