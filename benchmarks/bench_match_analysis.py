@@ -68,6 +68,19 @@ print("INSIDE %%.4f %%.4f" %% (time.process_time() - cpu, time.perf_counter() - 
 """
 
 
+MATHBG_INSIDE = r"""
+import contextlib, io, time
+from mathbg.cli import main
+cpu = []
+for _ in range(2):
+    t = time.process_time()
+    with contextlib.redirect_stdout(io.StringIO()):
+        main(%(argv)r)
+    cpu.append(time.process_time() - t)
+print(cpu[0], cpu[1])
+"""
+
+
 def analysis_settings(plies: int) -> list[str]:
     """gnubg commands: both players human, the analysis (checker play, cube) at ``plies``."""
     what = ("chequerplay", "cubedecision")
@@ -137,6 +150,10 @@ def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: s
         argv += ["--plies", str(plies)]
     cpu, wall, _ = best(argv, repeat)
     print(f"  mathbg audit (whole process, as typed):       {cpu:7.2f} CPU-s ({wall:.2f} s wall)")
+    _, _, out = run([sys.executable, "-c", MATHBG_INSIDE % {"argv": argv[3:]}])
+    first, again = (float(x) for x in out.split()[-2:])
+    print(f"  mathbg audit inside one process:              {again:7.2f} CPU-s a run once warm "
+          f"(its first run {first:.2f}: imports, numba, databases opened)")  # fmt: skip
     if gnubg is None:
         print("  gnubg not installed: no peer")
         return

@@ -249,7 +249,7 @@ def kernel_plays(cells: bytes, roll: tuple[int, int]) -> tuple[np.ndarray, np.nd
 
     board = np.frombuffer(cells, dtype=np.uint8)
     while True:
-        n, boards, moves = generate_kernel(board, roll[0], roll[1], *WORKSPACE.args())
+        n, boards, moves = generate_kernel(board, roll[0], roll[1], WORKSPACE.args())
         if n >= 0:
             return boards, moves
         WORKSPACE.grow()

@@ -120,7 +120,7 @@ def generate(cells: bytes | np.ndarray, d1: int, d2: int) -> tuple[np.ndarray, n
     from mathbg.rules.movegen_kernel import WORKSPACE, generate_kernel
 
     while True:
-        n, boards, moves = generate_kernel(board, d1, d2, *WORKSPACE.args())
+        n, boards, moves = generate_kernel(board, d1, d2, WORKSPACE.args())
         if n >= 0:
             return boards, moves
         WORKSPACE.grow()
@@ -230,7 +230,7 @@ def successors(
     from mathbg.rules.movegen_kernel import WORKSPACE, successors_kernel
 
     while True:
-        ptr, res, ok = successors_kernel(arr, dice, *WORKSPACE.args())
+        ptr, res, ok = successors_kernel(arr, dice, WORKSPACE.args())
         if ok:
             return ptr, res
         WORKSPACE.grow()
@@ -247,7 +247,7 @@ def count_plays(boards: np.ndarray, rolls: Iterable[tuple[int, int]] | None = No
     from mathbg.rules.movegen_kernel import WORKSPACE, count_plays_kernel
 
     while True:
-        counts = count_plays_kernel(arr, dice, *WORKSPACE.args())
+        counts = count_plays_kernel(arr, dice, WORKSPACE.args())
         if counts.size == 0 or counts.min() >= 0:
             return np.asarray(counts)
         WORKSPACE.grow()

@@ -293,17 +293,11 @@ def materialize(board: Any, ent_keys: Any, n: Any, dest: Any, row0: Any) -> None
 
 
 @nb.njit(cache=True)
-def generate_kernel(
-    board: Any,
-    d1: Any,
-    d2: Any,
-    tab_stamp: Any,
-    tab_idx: Any,
-    stamp_box: Any,
-    ent_keys: Any,
-    ent_moves: Any,
-) -> Any:
-    n = search(board, d1, d2, (tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves))
+def generate_kernel(board: Any, d1: Any, d2: Any, ws: Any) -> Any:
+    """The plays of one (board, roll) with the workspace ``ws`` (:meth:`Workspace.args`):
+    ``(n, boards, moves)``, n = -1 when the workspace is too small."""
+    ent_keys, ent_moves = ws[3], ws[4]
+    n = search(board, d1, d2, ws)
     if n < 0:
         return n, np.empty((0, 50), np.uint8), np.empty((0, 4, 3), np.int8)
     boards = np.empty((n, 50), np.uint8)
@@ -316,21 +310,13 @@ def generate_kernel(
     return n, boards, moves
 
 
-# The batch entry points (successors_kernel, count_plays_kernel) each take the workspace arrays
-# one by one and loop over (board, roll) themselves: sharing that loop would put a
-# callback or a mode switch into kernels that now compile straight (kept separate).
+# The batch entry points (successors_kernel, count_plays_kernel) each loop over (board,
+# roll) themselves: sharing that loop would put a callback or a mode switch into kernels
+# that now compile straight (kept separate).
 @nb.njit(cache=True)
-def successors_kernel(
-    boards: Any,
-    dice: Any,
-    tab_stamp: Any,
-    tab_idx: Any,
-    stamp_box: Any,
-    ent_keys: Any,
-    ent_moves: Any,
-) -> Any:
+def successors_kernel(boards: Any, dice: Any, ws: Any) -> Any:
     """Resulting boards for every (board, roll); CSR layout. Returns (ptr, results, ok)."""
-    ws = (tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves)
+    ent_keys = ws[3]
     nb_ = boards.shape[0]
     nr = dice.shape[0]
     ptr = np.zeros(nb_ * nr + 1, np.int64)
@@ -355,17 +341,8 @@ def successors_kernel(
 
 
 @nb.njit(cache=True)
-def count_plays_kernel(
-    boards: Any,
-    dice: Any,
-    tab_stamp: Any,
-    tab_idx: Any,
-    stamp_box: Any,
-    ent_keys: Any,
-    ent_moves: Any,
-) -> Any:
+def count_plays_kernel(boards: Any, dice: Any, ws: Any) -> Any:
     """Number of legal plays for every (board, roll); -1 entries flag overflow."""
-    ws = (tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves)
     out = np.empty((boards.shape[0], dice.shape[0]), np.int32)
     for b in range(boards.shape[0]):
         for r in range(dice.shape[0]):
