@@ -4,9 +4,10 @@ Run: ``python benchmarks/bench_match_analysis.py [--plies 0 2] [--repeat 2]
 [--corpus-repeat 5] [--no-two-ply] [--no-corpus] [--no-dask]``.
 
 1. The same matches analysed by both programs, checker play, cube and luck, at 0 and at 2
-   plies: a 13-point match gnubg plays against itself here (its 0-ply players, the first
-   seed giving a long match; the shared collection has no 13-point match) and the longest shared
-   7-point match. mathbg runs as a user types it, ``mathbg audit FILE`` (default settings:
+   plies: a 13-point match gnubg played against itself (its 0-ply players; kept in
+   ``benchmarks/data/selfplay13.mat`` so that every run measures the same match; the shared
+   collection has no 13-point match) and the longest shared 7-point match. mathbg runs as
+   a user types it, ``mathbg audit FILE`` (default settings:
    ``auto`` engine, the exact bearoff solver beside; ``--plies 2``), one whole process;
    gnubg runs ``import mat`` and ``analyse match`` in one ``gnubg -t`` process, measured as
    a whole process and inside it (its embedded Python's clock around ``analyse match``), its
@@ -38,6 +39,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = next((d / "shared" / "matches" / "galaxy" for d in ROOT.parents
                if (d / "shared" / "matches" / "galaxy").is_dir()), ROOT / "data" / "matches")
 SEVEN = "match2287710.txt"
+#: The 13-point match every run measures: one :func:`self_play_match` wrote (gnubg 1.07's 0-ply
+#: players against each other), kept so that runs compare (gnubg's self-play is not the same
+#: match from run to run on every machine). Delete it to play a new one.
+FIXED13 = Path(__file__).resolve().parent / "data" / "selfplay13.mat"
 
 SELF_PLAY = r"""
 import gnubg
@@ -221,7 +226,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-match-") as home:
         matches = []
         if gnubg is not None:
-            matches.append(self_play_match(gnubg, home, Path(home) / "selfplay13.mat"))
+            matches.append(FIXED13 if FIXED13.exists() else
+                           self_play_match(gnubg, home, Path(home) / "selfplay13.mat"))
         if (SHARED / SEVEN).exists():
             matches.append(SHARED / SEVEN)
         for plies in args.plies:

@@ -234,7 +234,7 @@ def test_more_than_15_on_a_point_is_refused():
 
 @pytest.mark.slow
 def test_workspace_grows_when_needed(monkeypatch):
-    from mathbg.rules import movegen_kernel
+    from mathbg.rules import _movegen_kernels as movegen_kernel
 
     pos = Position.from_id("AACAkCRJqqoAAA")
     monkeypatch.setattr(movegen, "_port_calls_left", 0)  # the kernel, not the port
@@ -245,7 +245,7 @@ def test_workspace_grows_when_needed(monkeypatch):
 
 
 def kernel_plays(cells: bytes, roll: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    from mathbg.rules.movegen_kernel import WORKSPACE, generate_kernel
+    from mathbg.rules._movegen_kernels import WORKSPACE, generate_kernel
 
     board = np.frombuffer(cells, dtype=np.uint8)
     while True:

@@ -25,7 +25,7 @@ Implementation
 --------------
 :func:`generate` (one board, one roll) and :func:`successors` (many boards, all 21 rolls)
 run an iterative depth-first search in numba over the dice
-(:mod:`mathbg.rules.movegen_kernel`). Non-doubles are searched in
+(``mathbg.rules._movegen_kernels``). Non-doubles are searched in
 both die orders; for doubles the source point never increases along a sequence (any
 legal sequence of four equal dice can be reordered that way with the same result), which
 removes permutations. Results are deduplicated by an exact key (the mover's 25 counts as
@@ -60,6 +60,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "PORT_CALLS",
     "count_plays",
+    "expect_positions",
     "generate",
     "generate_python",
     "reference_results",
@@ -75,6 +76,21 @@ _ALL_DICE = np.array([(hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1)]
 PORT_CALLS = 5000
 
 _port_calls_left = PORT_CALLS
+
+
+def expect_positions(n: int) -> None:
+    """Say that about ``n`` single positions' plays will be asked for next (self-play, a
+    long replay): when that is more than the port still has to serve, :func:`generate` goes
+    to the kernel at once, its load paid once instead of after thousands of slower port
+    calls.
+
+    Examples
+    --------
+    >>> expect_positions(10)  # a few: the port keeps serving them
+    """
+    global _port_calls_left
+    if int(n) >= _port_calls_left:
+        _port_calls_left = 0
 
 
 def _too_many() -> None:
@@ -117,7 +133,7 @@ def generate(cells: bytes | np.ndarray, d1: int, d2: int) -> tuple[np.ndarray, n
     if _port_calls_left > 0:
         _port_calls_left -= 1
         return generate_python(cells, d1, d2)
-    from mathbg.rules.movegen_kernel import WORKSPACE, generate_kernel
+    from mathbg.rules._movegen_kernels import WORKSPACE, generate_kernel
 
     while True:
         n, boards, moves = generate_kernel(board, d1, d2, WORKSPACE.args())
@@ -227,7 +243,7 @@ def successors(
     """
     arr = _as_boards(boards)
     dice = _ALL_DICE if rolls is None else np.array(list(rolls), dtype=np.int32).reshape(-1, 2)
-    from mathbg.rules.movegen_kernel import WORKSPACE, successors_kernel
+    from mathbg.rules._movegen_kernels import WORKSPACE, successors_kernel
 
     while True:
         ptr, res, ok = successors_kernel(arr, dice, WORKSPACE.args())
@@ -244,7 +260,7 @@ def count_plays(boards: np.ndarray, rolls: Iterable[tuple[int, int]] | None = No
     """
     arr = _as_boards(boards)
     dice = _ALL_DICE if rolls is None else np.array(list(rolls), dtype=np.int32).reshape(-1, 2)
-    from mathbg.rules.movegen_kernel import WORKSPACE, count_plays_kernel
+    from mathbg.rules._movegen_kernels import WORKSPACE, count_plays_kernel
 
     while True:
         counts = count_plays_kernel(arr, dice, WORKSPACE.args())

@@ -42,7 +42,7 @@ from typing import Any
 import numba as nb
 import numpy as np
 
-from mathbg.rules.movegen_kernel import (
+from mathbg.rules._movegen_kernels import (
     Workspace,
     advance,
     bears_off,
@@ -196,7 +196,7 @@ def _vsearch(
     prune = doubles and not fevga_active
     nd = 4 if doubles else 2
     norders = 1 if doubles else 2
-    # int64 from the start, as in :func:`mathbg.rules.movegen_kernel.search`: literal values
+    # int64 from the start, as in ``mathbg.rules._movegen_kernels.search``: literal values
     # would make numba compile ``leaf`` for their literal types as well
     best = np.int64(-1)
     n = np.int64(0)

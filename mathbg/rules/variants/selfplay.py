@@ -286,6 +286,9 @@ def selfplay(
     big = decisive = 0
     # the first game is played before the bar starts: on first use it compiles the move
     # generator, and the bar's ETA should measure the games
+    from mathbg.rules.movegen import expect_positions
+
+    expect_positions(50 * int(games))  # a game is 50-100 plies: the kernel, loaded once
     first: Any = play_game(rs, rng, player)
     iterator: Any = range(1, int(games) + 1)
     if progress:
