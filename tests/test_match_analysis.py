@@ -406,3 +406,29 @@ def test_costliest_lists_the_largest_errors_first() -> None:
         m.costliest(3, "moves")
     with pytest.raises(InvalidParameterError, match="k must be"):
         m.costliest(-1)
+
+
+@pytest.mark.extra("engine")
+@pytest.mark.slow  # a 13-point match at 1 ply: about 9 CPU-s
+def test_a_play_that_ends_the_game_is_valued_exactly_at_any_ply() -> None:
+    """At 1 ply the plays of a roll are valued again; one that bears off the last checker
+    ends the game, and its value is the game's result (gnubg's EvalOver), not an engine's
+    (which refused a finished game: the audit failed with "the game is over")."""
+    from mathbg.cube.cubeful import emg
+
+    match = Path(__file__).parent / "data" / "gnubg_selfplay13.mat"  # gnubg 1.07 vs itself
+    plays = audit(match, plies=1).matches[0].plays
+    by_place = {(p.game, p.move, p.player): p for p in plays}
+    # game 8, move 24: gnubg rolls 43 with a checker on its 4- and 3-points: 4/off 3/off wins
+    p = by_place[(8, 24, "gnubg")]
+    first = p.options[0]
+    assert first.play == "4/off 3/off"
+    assert first.probabilities == (1.0, 0.0, 0.0, 0.0, 0.0)
+    assert first.equity == pytest.approx(1.0, abs=1e-12)  # a single win: EMG +1 by definition
+    # game 5, move 28: gnubg's 32 bears off its last two checkers for a gammon
+    p = by_place[(5, 28, "gnubg")]
+    first = p.options[0]
+    assert first.probabilities == (1.0, 1.0, 0.0, 0.0, 0.0)
+    a, b = p.away
+    win2 = KXG2.mwc((a - 2 * p.cube, b))  # the score after a gammon at this cube
+    assert first.equity == pytest.approx(emg(win2, KXG2, (a, b), p.cube), abs=1e-12)

@@ -146,12 +146,20 @@ def _swap(boards: NDArray[np.uint8]) -> NDArray[np.uint8]:
 def _evaluate_boards(evaluator: Evaluator, boards: NDArray[np.uint8]) -> F64:
     """The engine's outputs for boards (the side on roll in cells 25-49)."""
     from mathbg.rules.position import make_position
+    from mathbg.rules.ruleset import classify_result
 
-    if boards.shape[0] == 0:
-        return np.zeros((0, 5))
-    positions = [make_position(bytes(b)) for b in boards]
-    evs = evaluator.evaluate_many(positions, None)
-    return np.array([e.probabilities for e in evs], dtype=np.float64).reshape(-1, 5)
+    out = np.zeros((boards.shape[0], 5))
+    # a play that bears off the last checker ends the game: its result is exact (gnubg's
+    # EvalOver at any ply), and no engine evaluates a finished game
+    over = boards[:, :25].sum(axis=1) == 0
+    for i in np.flatnonzero(over):
+        kind = int(classify_result(make_position(bytes(_swap(boards[i:i + 1])[0]))) or 1)
+        out[i, 3:] = (float(kind >= 2), float(kind >= 3))  # the side on roll has lost
+    rest = np.flatnonzero(~over)
+    if rest.size:
+        evs = evaluator.evaluate_many([make_position(bytes(boards[i])) for i in rest], None)
+        out[rest] = np.array([e.probabilities for e in evs], dtype=np.float64).reshape(-1, 5)
+    return out
 
 
 def _generic_plays(
