@@ -224,3 +224,11 @@ def test_cli_with_the_gnubg_engine(positions, capsys):
     assert out["engine"] == {"name": "gnubg", "plies": 0}
     assert set(out["gnubg"]) >= {"optimal", "no_double", "double_take", "double_pass", "text"}
     assert len(out["scores"]) == 9 + 4
+
+
+@pytest.mark.parametrize("n", [0, -3, 2.5])
+def test_random_positions_refuses_a_count_below_one_at_once(n):
+    from mathbg.errors import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match="n must"):
+        random_positions(n)  # was: 100 n + 100 games played, then "found only 0"

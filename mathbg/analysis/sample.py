@@ -51,8 +51,8 @@ def random_positions(
     Raises
     ------
     InvalidParameterError
-        For an unknown kind, or when ``100 n + 100`` random games do not give ``n``
-        distinct positions of it (so for a count below 1 as well).
+        For a count below 1, an unknown kind, or when ``100 n + 100`` random games do
+        not give ``n`` distinct positions of it.
 
     Examples
     --------
@@ -62,6 +62,9 @@ def random_positions(
     """
     from mathbg.rules.game import Phase, play_random_game
 
+    from mathbg._validate import integer
+
+    n = integer(n, "n", 1)
     if kind not in KINDS:
         raise InvalidParameterError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}")
     rng = random.Random(seed)
