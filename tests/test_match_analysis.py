@@ -417,7 +417,7 @@ def test_a_play_that_ends_the_game_is_valued_exactly_at_any_ply() -> None:
     from mathbg.cube.cubeful import emg
 
     match = Path(__file__).parent / "data" / "gnubg_selfplay13.mat"  # gnubg 1.07 vs itself
-    plays = audit(match, plies=1).matches[0].plays
+    plays = audit(match, engine="gnubg-nn", plies=1).matches[0].plays
     by_place = {(p.game, p.move, p.player): p for p in plays}
     # game 8, move 24: gnubg rolls 43 with a checker on its 4- and 3-points: 4/off 3/off wins
     p = by_place[(8, 24, "gnubg")]

@@ -55,7 +55,8 @@ within 2 standard errors). A rollout of 1296 trials of a contact position takes 
 CPU-minutes.
 
 --engine auto takes the exact two-sided bearoff database where it reaches and gnubg-nn
-elsewhere (else the gnubg program); --engine gnubg lets the gnubg program analyse each
+elsewhere (else the gnubg program), and with --plies 1 or more the gnubg program when it is
+installed (gnubg's own pruned n-ply search: its numbers, in its time); --engine gnubg lets the gnubg program analyse each
 match (one long-lived process) and reads its values back. The engine used, its version
 and plies are printed (and in the JSON)."""
 

@@ -12,7 +12,10 @@ Engines
 ``auto``
     The exact two-sided bearoff database where both sides are in it (6 points, 6
     checkers), gnubg's networks from ``gnubg-nn`` elsewhere (races included: mathbg's race
-    evaluator is too slow to value every play of a match), else the gnubg program.
+    evaluator is too slow to value every play of a match), else the gnubg program. At
+    ``plies`` >= 1 the gnubg program when it is installed (below): its n-ply search uses
+    gnubg's pruning nets, which gnubg-nn lacks, so its numbers are gnubg's and it takes
+    gnubg's time (gnubg-nn's 2-ply takes twice as long and differs by up to about 3e-4).
 ``gnubg``
     The gnubg program analyses the whole match (its ``analyse match``, one long-lived
     process for every match of a run): its cubeless chances, its cubeful values of each
@@ -174,12 +177,15 @@ def resolve_engine(engine: str | Evaluator, plies: int | None) -> tuple[Evaluato
 
 
 def _auto(plies: int | None) -> Evaluator:
-    """The audit's ``auto``: gnubg-nn with the exact database where it reaches, else the
-    gnubg program (its own analysis of the match), else the error naming both installs."""
+    """The audit's ``auto``: at 0 plies gnubg-nn with the exact database where it reaches;
+    deeper, the gnubg program when it is installed (its own n-ply analysis of the match,
+    with the pruning nets gnubg-nn does not have: gnubg's numbers in gnubg's time, half
+    gnubg-nn's at 2 plies), else gnubg-nn; without either, the error naming both installs."""
     from mathbg.analysis import evaluation
     from mathbg.analysis.match_audit.engines import AuditAutoEvaluator
 
-    if evaluation.gnubg_nn_installed() or not evaluation.gnubg_program_installed():
+    program = evaluation.gnubg_program_installed()
+    if (evaluation.gnubg_nn_installed() and not (plies and program)) or not program:
         return AuditAutoEvaluator(plies=plies)  # without gnubg-nn: says what to install
     from mathbg.analysis.gnubg_program import GnubgEvaluator
 
