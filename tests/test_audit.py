@@ -328,3 +328,20 @@ def test_auto_without_gnubg_nn_takes_the_gnubg_program(gnubg, monkeypatch) -> No
     monkeypatch.setattr(evaluation, "gnubg_program_installed", lambda: False)
     with pytest.raises(EngineNotAvailableError, match=r"mathbg\[engine\]"):
         resolve_engine("auto", None)
+
+
+@pytest.mark.gnubg(kind="exact")
+def test_auto_deeper_than_0_ply_takes_the_gnubg_program(gnubg, monkeypatch) -> None:
+    """At 1 ply or more ``auto`` takes the gnubg program when it is installed (its pruned
+    search, gnubg's own numbers); at 0 ply gnubg-nn with the exact database; without the
+    program, gnubg-nn at every depth."""
+    pytest.importorskip("gnubg_nn")
+    from mathbg.analysis import evaluation
+    from mathbg.analysis.match_audit import resolve_engine
+
+    for plies in (1, 2):
+        evaluator, info = resolve_engine("auto", plies)
+        assert (info.name, info.plies) == ("gnubg", plies)
+    assert resolve_engine("auto", 0)[1].name == "gnubg-nn"
+    monkeypatch.setattr(evaluation, "gnubg_program_installed", lambda: False)
+    assert resolve_engine("auto", 2)[1].name == "gnubg-nn"
