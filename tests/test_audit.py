@@ -340,7 +340,7 @@ def test_auto_deeper_than_0_ply_takes_the_gnubg_program(gnubg, monkeypatch) -> N
     from mathbg.analysis.match_audit import resolve_engine
 
     for plies in (1, 2):
-        evaluator, info = resolve_engine("auto", plies)
+        info = resolve_engine("auto", plies)[1]
         assert (info.name, info.plies) == ("gnubg", plies)
     assert resolve_engine("auto", 0)[1].name == "gnubg-nn"
     monkeypatch.setattr(evaluation, "gnubg_program_installed", lambda: False)

@@ -60,9 +60,8 @@ def random_positions(
     >>> len(ps), all(p.position_class != "contact" for p in ps)
     (3, True)
     """
-    from mathbg.rules.game import Phase, play_random_game
-
     from mathbg._validate import integer
+    from mathbg.rules.game import Phase, play_random_game
 
     n = integer(n, "n", 1)
     if kind not in KINDS:

@@ -56,9 +56,9 @@ CPU-minutes.
 
 --engine auto takes the exact two-sided bearoff database where it reaches and gnubg-nn
 elsewhere (else the gnubg program), and with --plies 1 or more the gnubg program when it is
-installed (gnubg's own pruned n-ply search: its numbers, in its time); --engine gnubg lets the gnubg program analyse each
-match (one long-lived process) and reads its values back. The engine used, its version
-and plies are printed (and in the JSON)."""
+installed (gnubg's own pruned n-ply search: its numbers, in its time); --engine gnubg lets
+the gnubg program analyse each match (one long-lived process) and reads its values back.
+The engine used, its version and plies are printed (and in the JSON)."""
 
 EPILOG = """\
 examples:
