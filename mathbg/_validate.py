@@ -101,10 +101,8 @@ def integer(
 ) -> int:
     """Check a whole number in ``lo..hi`` (either bound optional); return it as an int."""
     v = _whole(value, what, error)
-    if (lo is not None and v < lo) or (hi is not None and v > hi):
-        shown = str(v) if len(str(v)) <= 30 else f"a {len(str(abs(v)))}-digit number"
-        raise error(f"{what} must lie in {_bounds(lo, hi)}, got {shown}")
-    return v
+    shown = str(v) if len(str(v)) <= 30 else f"a {len(str(abs(v)))}-digit number"
+    return _within(v, what, lo, hi, error, shown)
 
 
 def strict_integer(
@@ -120,8 +118,16 @@ def strict_integer(
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise error(f"{what} must be an integer, got {value!r}")
     v = int(value)
+    return _within(v, what, lo, hi, error, str(v))
+
+
+def _within(
+    v: int, what: str, lo: int | None, hi: int | None, error: type[MathbgError], shown: str
+) -> int:
+    """``v`` when it lies in ``lo..hi`` (either bound optional), else ``error`` naming
+    ``what`` and the value as ``shown``."""
     if (lo is not None and v < lo) or (hi is not None and v > hi):
-        raise error(f"{what} must lie in {_bounds(lo, hi)}, got {v}")
+        raise error(f"{what} must lie in {_bounds(lo, hi)}, got {shown}")
     return v
 
 

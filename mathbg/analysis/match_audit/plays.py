@@ -420,9 +420,7 @@ def _groups(key: I64) -> list[tuple[tuple[int, ...], I64]]:
     group_of: dict[tuple[int, ...], int] = {}
     heads = [group_of.setdefault(tuple(k), len(group_of)) for k in key[starts].tolist()]
     which = np.asarray(heads, dtype=np.int64)[run]
-    order = np.argsort(which, kind="stable")
-    bounds = np.searchsorted(which[order], np.arange(len(group_of) + 1))
-    return [(k, order[bounds[g]:bounds[g + 1]]) for k, g in group_of.items()]
+    return [(k, np.flatnonzero(which == g)) for k, g in group_of.items()]
 
 
 def _group_values(
