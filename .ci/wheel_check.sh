@@ -6,12 +6,15 @@
 #      that must land in $XDG_CACHE_HOME/mathbg (databases and numba cache; nothing written into
 #      site-packages), and tests/wheel/check_installed.py (every
 #      shipped table is package data equal to data/met, loads, is listed; cache locations);
-#   4. check that nothing was written into the checkout.
-# Usage: bash .ci/wheel_check.sh [PYTHON]   (exits non-zero on any failure)
+#   4. check that nothing was written into the checkout;
+#   5. add the extras the notebooks use to that venv and run every notebook from a copy
+#      outside the checkout (pytest --nbmake), the executed copies going to EXECUTED_DIR.
+# Usage: bash .ci/wheel_check.sh [PYTHON [EXECUTED_DIR]]   (exits non-zero on any failure)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO="$PWD"
 PY="${1:-python3}"
+EXECUTED="${2:-}"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 
@@ -56,3 +59,29 @@ if [ "$before" != "$after" ]; then
     echo "the checkout changed:"; diff <(echo "$before") <(echo "$after") || true; exit 1
 fi
 echo "== wheel: ok"
+
+# 5. The notebooks, as a reader runs them: the wheel with the extras they use, from a copy
+#    outside the checkout. A kernel that fails to start (jupyter picks its TCP ports before
+#    the kernel binds them, so two kernels starting at once can collide: "Kernel didn't
+#    respond", "Kernel died before replying") is infrastructure, not a notebook failure:
+#    only then are the notebooks that failed run once more. A notebook whose cells fail
+#    fails CI at once.
+echo "== notebooks: the wheel with [notebooks,engine,dask,test], run outside the checkout"
+WHEEL="$(ls "$WORK"/dist/mathbg-*.whl)"
+"$VPY" -m pip install -q --disable-pip-version-check "$WHEEL[notebooks,engine,dask,test]"
+mkdir "$WORK/notebooks"
+cp "$REPO"/notebooks/*.ipynb "$WORK/notebooks/"
+cd "$WORK/notebooks"
+export MPLBACKEND=Agg
+run_notebooks() { "$VPY" -m pytest -q -n 2 --nbmake --overwrite "$@" . 2>&1 | tee "$WORK/notebooks.log"; }
+if ! run_notebooks; then
+    if grep -q -E "Kernel didn't respond|Kernel died before replying" "$WORK/notebooks.log"; then
+        echo "== notebooks: a kernel failed to start; the failed notebooks once more"
+        run_notebooks --last-failed
+    else
+        exit 1
+    fi
+fi
+if [ -n "$EXECUTED" ]; then mkdir -p "$EXECUTED" && cp "$WORK"/notebooks/*.ipynb "$EXECUTED/"; fi
+cd "$REPO"
+echo "== notebooks: ok"
