@@ -1,9 +1,10 @@
 """The notebooks are the six the project promises (issues 7 and 9), kept clean in git.
 
-Executing them is CI's job (``pytest --nbmake notebooks``); here only their shape: each
-exists, opens with the question it answers, has no stored outputs (strip them with
-``jupyter nbconvert --clear-output --inplace notebooks/*.ipynb`` before committing) and
-imports only mathbg's public modules (no ``_private`` names).
+Executing them is CI's job (``.ci/wheel_check.sh`` runs ``pytest --nbmake`` on a copy in
+the wheel's venv); here only their shape: each exists, opens with the question it answers,
+has no stored outputs (strip them with ``jupyter nbconvert --clear-output --inplace
+notebooks/*.ipynb`` before committing) and imports only mathbg's public modules (no
+``_private`` names).
 """
 
 from __future__ import annotations

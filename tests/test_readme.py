@@ -90,11 +90,16 @@ def test_second_command_runs_exactly_what_ci_runs() -> None:
     # the fast lane first, right after ruff, so that a failure stops CI early; then the rest
     fast = re.search(r'^\s*python3? -m pytest .*-m "not slow" tests$', script, re.M)
     slow = re.search(r"^\s*python3? -m pytest .*-m slow tests$", script, re.M)
+    # the notebooks run last, in the wheel's venv from a copy outside the checkout
+    wheel = re.search(r'^\s*bash \.ci/wheel_check\.sh python3 "\$CI_DIR/executed"$', script, re.M)
+    wheel_script = (ROOT / ".ci" / "wheel_check.sh").read_text(encoding="utf-8")
     notebooks = re.search(
-        r"^\s*python3? -m pytest .*--nbmake (--overwrite )?notebooks$", script, re.M
+        r'^run_notebooks\(\) \{ "\$VPY" -m pytest .*--nbmake ', wheel_script, re.M
     )
-    assert ruff and fast and slow and notebooks
-    assert ruff.end() < fast.start() < slow.start() and fast.start() < script.index("lint-imports")
+    assert ruff and fast and slow and wheel and notebooks
+    assert ruff.end() < fast.start() < slow.start() < wheel.start()
+    assert fast.start() < script.index("lint-imports")
+    assert wheel_script.index("cp \"$REPO\"/notebooks/*.ipynb") < notebooks.start()
     assert "NUMBA_CACHE_DIR" in script[: fast.start()]  # timed with an empty numba cache
     assert "set -euo pipefail" in script  # any failure fails CI
 
