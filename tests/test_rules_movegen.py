@@ -377,3 +377,18 @@ def test_notation_round_trip(pos, roll):
     for p in list(plays)[:300]:
         assert plays.parse(p.notation) == p
         assert p in plays and p.notation in plays
+
+
+@given(game_positions(), rolls)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_with_net_is_the_plays_of_that_net_change(pos, roll):
+    # reading notation finds its candidates by net change (Plays.with_net): the same plays,
+    # in the same order, as testing each play's play_net one by one
+    from mathbg.rules.notation import play_net
+
+    plays = pos.legal_plays(roll)
+    nets = [play_net(pos, p.result) for p in plays]
+    for net in set(nets):
+        assert plays.with_net(net) == [p for p, n in zip(plays, nets, strict=True) if n == net]
+    assert plays.with_net((9,) * 26) == []
+    assert plays.with_net((0,) * 25) == []  # not 26 counts: nothing has it

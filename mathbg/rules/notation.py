@@ -73,6 +73,10 @@ class PlaysLike(Protocol[_PlayT]):
 
     def __iter__(self) -> Iterator[_PlayT]: ...
 
+    def with_net(self, delta: tuple[int, ...]) -> Sequence[_PlayT]:
+        """The plays whose :func:`play_net` is ``delta``, in order."""
+        ...
+
 
 def _point_name(p: int) -> str:
     return "bar" if p == _BAR else "off" if p == _OFF else str(p)
@@ -360,7 +364,7 @@ def resolve(plays: PlaysLike[_PlayT], text: str | ParsedPlay) -> _PlayT:
             )
         raise IllegalPlayError(_diagnose(plays, parsed))
     want = parsed.net_change()
-    cands = [p for p in plays if play_net(pos, p.result) == want]
+    cands = plays.with_net(want)
     if not cands:
         raise IllegalPlayError(f"{parsed.text.strip()!r}: {_diagnose(plays, parsed)}")
     opp = pos.opponent

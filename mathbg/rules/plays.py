@@ -113,7 +113,7 @@ class Plays(Sequence[Play[P]]):
         The roll, higher die first.
     """
 
-    __slots__ = ("_boards", "_cache", "_moves", "position", "roll")
+    __slots__ = ("_boards", "_cache", "_moves", "_nets", "position", "roll")
 
     #: The class of the plays built (a variant's Plays uses its own).
     _play_class: type[Play[Any]] = Play
@@ -124,6 +124,7 @@ class Plays(Sequence[Play[P]]):
         self._boards = boards
         self._moves = moves
         self._cache: dict[int, Play[P]] = {}
+        self._nets: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self._boards.shape[0])
@@ -212,6 +213,38 @@ class Plays(Sequence[Play[P]]):
         InvalidNotationError, IllegalPlayError, AmbiguousPlayError
         """
         return resolve(self, text)
+
+    def with_net(self, delta: Sequence[int]) -> list[Play[P]]:
+        """The plays whose net change of the mover's checkers is ``delta``, in order.
+
+        Parameters
+        ----------
+        delta : sequence of 26 int
+            Checkers gained per place: borne off first, then points 1..24, then the bar
+            (:func:`mathbg.rules.notation.play_net` of a play's start and result).
+
+        Returns
+        -------
+        list of Play
+            Every play with that net change (several when they differ only in hits).
+
+        Examples
+        --------
+        >>> from mathbg import Position
+        >>> plays = Position.initial().legal_plays((3, 1))
+        >>> net = [0] * 26
+        >>> net[8], net[6], net[5] = -1, -1, 2
+        >>> [p.notation for p in plays.with_net(net)]
+        ['8/5 6/5']
+        """
+        if self._nets is None:
+            start = np.frombuffer(self.position.cells, dtype=np.uint8)[25:50].astype(np.int16)
+            moved = self._boards.reshape(-1, 50)[:, 25:50].astype(np.int16) - start
+            self._nets = np.concatenate([-moved.sum(axis=1, keepdims=True), moved], axis=1)
+        want = np.asarray(delta, dtype=np.int16)
+        if want.shape != (26,):
+            return []
+        return [self._play(int(i)) for i in np.flatnonzero((self._nets == want).all(axis=1))]
 
     def find_index(self, cells: bytes) -> int:
         """The index of the play whose result (mover's view) has the 50 checker counts
