@@ -380,7 +380,7 @@ def test_notation_round_trip(pos, roll):
 
 
 @given(game_positions(), rolls)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_with_net_is_the_plays_of_that_net_change(pos, roll):
     # reading notation finds its candidates by net change (Plays.with_net): the same plays,
     # in the same order, as testing each play's play_net one by one

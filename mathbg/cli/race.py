@@ -81,8 +81,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_force(parser)
 
 
-def parse_counts(text: str, name: str) -> list[int]:
-    """One side's point counts from ``"1:5,2:4"`` (point:checkers) or 24/25 numbers."""
+def parse_side(text: str, name: str) -> list[int]:
+    """One side's whole board from ``"1:5,2:4"`` (point:checkers) or 24/25 counts (the race
+    command's syntax; :func:`mathbg.cli._args.parse_counts` reads a bearoff's home board)."""
     from mathbg.errors import InvalidPositionError
 
     text = text.strip()
@@ -119,8 +120,8 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidPositionError("give either an ID or --counts PLAYER OPPONENT")
     position: Any = args.id
     if args.counts is not None:
-        player = parse_counts(args.counts[0], "player")
-        position = (player, parse_counts(args.counts[1], "opponent"))
+        player = parse_side(args.counts[0], "player")
+        position = (player, parse_side(args.counts[1], "opponent"))
     check_output(args.plot, args.force)
     e = evaluate_race(
         position,
