@@ -137,6 +137,26 @@ def test_sgf_line_numbers_hold_in_a_long_file_and_deep_nesting_is_no_crash() -> 
         read_match(deep)  # one game tree nested 200,000 deep: read without recursion
 
 
+
+def test_sgf_variations_in_runs_of_brackets_leave_the_main_line() -> None:
+    # the reader takes a run of opening or closing brackets at once: every game's main
+    # line (the first variation at each branch, however deep) reads as it does without them
+    games = _sgf()
+    plain = read_match(games)
+    trees = [t.strip() for t in games.split("\n(")]  # each game's tree starts a line
+    trees = [trees[0]] + ["(" + t for t in trees[1:]]
+    assert len(trees) == 3 and all(t[0] == "(" and t[-1] == ")" for t in trees)
+    branched = []
+    for t in trees:
+        body = t[1:-1]  # one game's nodes
+        cut = [i for i, ch in enumerate(body) if ch == ";"][3]  # after its third node
+        head, tail = body[:cut], body[cut:]
+        branched.append("(" + head + "((((" + tail + "))(;W[11])))((;B[66])))")
+    again = read_match("\n".join(branched))
+    assert again.games == plain.games and again.length == plain.length
+    with pytest.raises(MatchFileError, match="after a variation"):
+        read_match("(" + trees[0][1:-1] + "((;B[11]));W[66])")
+
 # ------------------------------------------------------------------ 3. scores past the length
 
 

@@ -42,6 +42,8 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["read", "render"]
 
 _WS = re.compile(r"\s*")
+_OPENS = re.compile(r"\(+")
+_CLOSES = re.compile(r"\)+")
 _IDENT = re.compile(r"[A-Za-z]+")
 _VALUE = re.compile(r"\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.S)
 _ESCAPE = re.compile(r"\\(\r\n|\n\r|\n|\r|.)", re.S)
@@ -89,6 +91,12 @@ class _Parser:
         assert m is not None
         return m.end()
 
+    def run(self, brackets: re.Pattern[str], pos: int) -> int:
+        """The length of the run of one bracket starting at ``pos``."""
+        m = brackets.match(self.text, pos)
+        assert m is not None
+        return m.end() - pos
+
     def trees(self) -> Iterator[list[_Node]]:
         """The main line of each game tree, yielded as soon as the tree is read."""
         pos = self.skip(0)
@@ -120,14 +128,20 @@ class _Parser:
                 if frame[0]:
                     nodes.append(node)
             elif c == "(":
-                stack.append([frame[0] and not frame[1], False])
+                # a run of k opens k trees, each the first variation of the one before: all
+                # on the main line when the first is, all but the last holding a variation
+                k = self.run(_OPENS, pos)
+                main = frame[0] and not frame[1]
                 frame[1] = True
-                pos += 1
+                stack.extend([main, True] for _ in range(k - 1))
+                stack.append([main, False])
+                pos += k
             elif c == ")":
-                stack.pop()
-                pos += 1
-                if not stack:
-                    return nodes, pos
+                k = self.run(_CLOSES, pos)  # a run of k closes ends k trees
+                if k >= len(stack):
+                    return nodes, pos + len(stack)
+                del stack[len(stack) - k:]
+                pos += k
             else:
                 raise self.error(f"unexpected {c!r} in a game tree", pos)
 
