@@ -14,6 +14,7 @@ setup(
         "mathbg._data",
         "mathbg._data.met",
         "mathbg._data.matches",
+        "mathbg._data.gnubg",
     ],
     package_dir={"mathbg._data": "data"},
     package_data={
@@ -21,6 +22,7 @@ setup(
         "mathbg._data": ["README.md"],
         "mathbg._data.met": ["*.xml", "README.md"],
         "mathbg._data.matches": ["*.txt", "README.md", "LICENSE.md"],
+        "mathbg._data.gnubg": ["gnubg.wd", "race-backgammon.txt", "README.md"],
     },
     include_package_data=False,
 )

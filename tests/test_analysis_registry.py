@@ -19,7 +19,7 @@ from mathbg.analysis.registry import engine_spec, unregister_engine
 from mathbg.cli import main
 from mathbg.errors import InvalidParameterError
 
-SHIPPED = ("auto", "exact", "race", "gnubg-nn", "gnubg", "given")
+SHIPPED = ("auto", "exact", "race", "native", "gnubg-nn", "gnubg", "given")
 
 
 def test_shipped_engines_listed():
@@ -172,11 +172,12 @@ def test_capabilities_are_checked():
 def test_players_come_from_the_registry():
     from mathbg.analysis import get_player
 
-    assert engines("play")[:2] == ("exact", "gnubg-nn")
+    assert engines("play")[:4] == ("auto", "exact", "native", "gnubg-nn")
     assert get_player("exact").own_cube
-    with pytest.raises(InvalidParameterError, match="does not play; choose one of exact"):
+    with pytest.raises(InvalidParameterError, match="does not play; choose one of auto, exact"):
         get_player("race")
-    with pytest.raises(InvalidParameterError, match="plies apply to gnubg-nn, not to exact"):
+    with pytest.raises(InvalidParameterError,
+                       match="plies apply to auto, native, gnubg-nn, not to exact"):  # fmt: skip
         get_player("exact", plies=1)
     with pytest.raises(UnknownEngineError):
         get_player("nope")

@@ -314,27 +314,33 @@ def test_money_session_with_a_beaver_option() -> None:
 
 
 @pytest.mark.gnubg(kind="exact")
-def test_auto_without_gnubg_nn_takes_the_gnubg_program(gnubg, monkeypatch) -> None:
-    """The audit's ``auto`` on an install without the engine extra: the gnubg program (its
-    own analysis of the match), recorded as such; with neither, the error names the extra."""
+def test_auto_without_gnubg_nn_takes_the_native_engine_then_the_gnubg_program(
+    gnubg, monkeypatch
+) -> None:
+    """The audit's ``auto`` on an install without the engine extra: at 0 plies the native
+    engine (nothing to install); deeper the gnubg program (its own analysis of the match),
+    recorded as such; with neither, the error names the extra."""
     from mathbg.analysis import evaluation
     from mathbg.analysis.match_audit import resolve_engine
     from mathbg.errors import EngineNotAvailableError
 
     monkeypatch.setattr(evaluation, "gnubg_nn_installed", lambda: False)
     evaluator, info = resolve_engine("auto", None)
-    assert (evaluator.name, info.requested, info.name, info.plies) == ("gnubg", "auto", "gnubg", 0)
+    assert (info.requested, info.name, info.plies) == ("auto", "native", 0)
+    assert info.cube_step == "0-ply cube step"
+    evaluator, info = resolve_engine("auto", 2)
+    assert (evaluator.name, info.requested, info.name, info.plies) == ("gnubg", "auto", "gnubg", 2)
     assert info.cube_step == "gnubg's own cubeful analysis"
     monkeypatch.setattr(evaluation, "gnubg_program_installed", lambda: False)
     with pytest.raises(EngineNotAvailableError, match=r"mathbg\[engine\]"):
-        resolve_engine("auto", None)
+        resolve_engine("auto", 2)
 
 
 @pytest.mark.gnubg(kind="exact")
 def test_auto_deeper_than_0_ply_takes_the_gnubg_program(gnubg, monkeypatch) -> None:
     """At 1 ply or more ``auto`` takes the gnubg program when it is installed (its pruned
-    search, gnubg's own numbers); at 0 ply gnubg-nn with the exact database; without the
-    program, gnubg-nn at every depth."""
+    search, gnubg's own numbers); at 0 ply the native engine with the exact database;
+    without the program, gnubg-nn deeper."""
     pytest.importorskip("gnubg_nn")
     from mathbg.analysis import evaluation
     from mathbg.analysis.match_audit import resolve_engine
@@ -342,6 +348,6 @@ def test_auto_deeper_than_0_ply_takes_the_gnubg_program(gnubg, monkeypatch) -> N
     for plies in (1, 2):
         info = resolve_engine("auto", plies)[1]
         assert (info.name, info.plies) == ("gnubg", plies)
-    assert resolve_engine("auto", 0)[1].name == "gnubg-nn"
+    assert resolve_engine("auto", 0)[1].name == "native"
     monkeypatch.setattr(evaluation, "gnubg_program_installed", lambda: False)
     assert resolve_engine("auto", 2)[1].name == "gnubg-nn"

@@ -80,10 +80,15 @@ def test_bad_settings_in_the_api() -> None:
 
 def test_missing_engine_is_one_line_before_any_work(monkeypatch: pytest.MonkeyPatch) -> None:
     from mathbg.analysis import evaluation
+    from mathbg.analysis.match_audit import RecheckOptions
+    from mathbg.errors import EngineNotAvailableError
 
     monkeypatch.setattr(evaluation, "gnubg_nn_installed", lambda: False)
-    line = refused("audit", str(FIVE), "--engine", "race", "--rollout-errors", "1")
-    assert "mathbg[engine]" in line, line
+    # the re-check's rollouts play with the native engine (nothing to install); an engine
+    # that is not installed is refused when the options are made, before any work
+    assert RecheckOptions(1).engine == "auto"
+    with pytest.raises(EngineNotAvailableError, match=r"mathbg\[engine\]"):
+        RecheckOptions(1, engine="gnubg-nn")
 
 
 def test_verdict_rule() -> None:

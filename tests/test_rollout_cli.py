@@ -40,8 +40,11 @@ def test_an_engine_not_installed_is_refused(monkeypatch: pytest.MonkeyPatch) -> 
     import mathbg.analysis.evaluation as evmod
 
     monkeypatch.setattr(evmod, "gnubg_nn_installed", lambda: False)
-    line = refused("rollout", START, "--away", "3,5", "--trials", "36")
+    line = refused("rollout", START, "--away", "3,5", "--trials", "36", "--engine", "gnubg-nn")
     assert "gnubg-nn" in line or "mathbg[engine]" in line
+    # deeper than the native engine's 0 plies, auto needs gnubg-nn too
+    line = refused("rollout", START, "--away", "3,5", "--trials", "36", "--plies", "1")
+    assert "mathbg[engine]" in line
 
 
 @pytest.mark.extra("engine")

@@ -294,7 +294,8 @@ INSTALL: dict[str, str] = {
 
 
 class AutoEvaluator(BatchEvaluator):
-    """``exact``, else ``race``, else ``gnubg-nn``, else ``gnubg`` (per position)."""
+    """``exact``, else ``race``, else (contact) ``native`` at 0 plies, ``gnubg-nn`` or
+    ``gnubg`` deeper (per position)."""
 
     name = "auto"
 
@@ -305,9 +306,14 @@ class AutoEvaluator(BatchEvaluator):
         self._contact: Evaluator | None = None
 
     def contact_engine(self) -> Evaluator:
-        """The engine for contact positions: gnubg-nn, else the gnubg program."""
+        """The engine for contact positions: at 0 plies the native engine (gnubg 1.07's
+        networks in mathbg's kernels); deeper gnubg-nn, else the gnubg program."""
         if self._contact is None:
-            if gnubg_nn_installed():
+            if not self.plies:
+                from mathbg.analysis.net.engine import NativeEvaluator
+
+                self._contact = NativeEvaluator()
+            elif gnubg_nn_installed():
                 from mathbg.analysis.gnubg_nn import GnubgNNEvaluator
 
                 self._contact = GnubgNNEvaluator(plies=self.plies or 0)

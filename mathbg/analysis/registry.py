@@ -15,12 +15,16 @@ one :func:`register_engine` call.
 Shipped engines
 ---------------
 ``auto``
-    ``exact``, else ``race``, else ``gnubg-nn``, else ``gnubg`` (per position).
+    ``exact``, else ``race``, else ``native`` at 0 plies (deeper: ``gnubg-nn``, else
+    ``gnubg``), per position.
 ``exact``
     The two-sided bearoff database (both sides within 6 points and 6 checkers); it plays
     bearoff races with the exact match solver (checkers and cube).
 ``race``
     :func:`mathbg.race.race_chances` (no contact).
+``native``
+    gnubg 1.07's neural networks evaluated by mathbg's own kernels (:mod:`mathbg.analysis.
+    net`), 0 plies, bit for bit gnubg's ``evaluate``; it also plays.
 ``gnubg-nn``
     gnubg's neural networks from the ``gnubg-nn`` package (extra ``engine``); it also plays
     (``plies``, ``noise``).
@@ -285,12 +289,12 @@ def engines(*capabilities: str) -> tuple[str, ...]:
 
     Examples
     --------
-    >>> engines()[:6]
-    ('auto', 'exact', 'race', 'gnubg-nn', 'gnubg', 'given')
+    >>> engines()[:7]
+    ('auto', 'exact', 'race', 'native', 'gnubg-nn', 'gnubg', 'given')
     >>> "given" in engines("evaluate")
     False
-    >>> engines("play")[:2]
-    ('exact', 'gnubg-nn')
+    >>> engines("play")[:4]
+    ('auto', 'exact', 'native', 'gnubg-nn')
     """
     if not capabilities:
         return tuple(_REGISTRY)
@@ -541,6 +545,30 @@ def _gnubg_nn_player(plies: int = 0, noise: float = 0.0) -> Player:
     return GnubgNNPlayer(plies=plies, noise=noise)
 
 
+def _native(plies: int = 0) -> Evaluator:
+    from mathbg.analysis.net.engine import NativeEvaluator
+
+    return NativeEvaluator(plies=plies)
+
+
+def _native_player(plies: int = 0) -> Player:
+    from mathbg.analysis.net.engine import NativePlayer
+
+    return NativePlayer(plies=plies)
+
+
+def _auto_player(plies: int = 0) -> Player:
+    """The native player at 0 plies, gnubg-nn's deeper."""
+    if not plies:
+        return _native_player()
+    if not _ev.gnubg_nn_installed():
+        raise EngineNotAvailableError(
+            f"at {plies} plies the auto player is gnubg-nn's, and "
+            + _ev.INSTALL["gnubg-nn"].replace("the gnubg-nn package", "it")
+        )
+    return _gnubg_nn_player(plies=plies)
+
+
 def _exact_player() -> Player:
     return _ev.ExactPlayer()
 
@@ -551,14 +579,24 @@ def _gnubg(plies: int = 0) -> Evaluator:
     return GnubgEvaluator(plies=plies)
 
 
-register_engine("auto", _ev.AutoEvaluator, help="the first of exact, race, gnubg-nn, gnubg "
-                "that applies")  # fmt: skip
+register_engine("auto", _ev.AutoEvaluator, help="the first of exact, race, native (0 plies; "
+                "deeper gnubg-nn, gnubg) that applies", capabilities=("evaluate", "play"),
+                player=_auto_player, player_options=("plies",),
+                play_help="native at 0 plies, gnubg-nn deeper")  # fmt: skip
 register_engine("exact", _ev.ExactEvaluator, options=(),
                 help="two-sided bearoff database, <= 6 checkers a side",
                 capabilities=("evaluate", "play"), player=_exact_player, player_options=(),
                 play_help="the exact match bearoff solver, checkers and cube, in bearoff "
                 "races from --start")  # fmt: skip
 register_engine("race", _ev.RaceEvaluator, options=(), help="no contact")
+register_engine(
+    "native",
+    _native,
+    help="gnubg 1.07's networks in mathbg's own kernels, 0 plies",
+    capabilities=("evaluate", "play"),
+    player=_native_player,
+    player_options=("plies",),
+)
 register_engine(
     "gnubg-nn",
     _gnubg_nn,

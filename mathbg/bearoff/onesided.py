@@ -369,6 +369,13 @@ class OneSided:
 
     # ---------------------------------------------------------------- queries
     @property
+    def gnubg_table(self) -> NDArray[np.uint16] | None:
+        """gnubg's 16-bit table (rows of 64: the 32 bins of the rolls distribution, then the
+        32 of the gammon distribution, each ``u / 65535``), as ``makebearoff`` writes it;
+        None for a database built with another policy."""
+        return self._gnubg
+
+    @property
     def n_positions(self) -> int:
         """Number of positions C(P + C, P)."""
         return len(self._dist)

@@ -439,6 +439,13 @@ class TwoSided:
         return _index.rank(r, self.points), _index.rank(o, self.points)
 
     @property
+    def stored(self) -> NDArray[Any]:
+        """The table as stored, ``(n, n, 4)`` (or ``(n, n, 1)`` cubeless) indexed by the
+        roller's and the opponent's bearoff index: equities, or gnubg's 16-bit fixed point
+        ``u`` (equity ``u / 32767.5 - 1``) when :attr:`dtype` is ``"u16"``."""
+        return self._equity
+
+    @property
     def cubeful(self) -> bool:
         """Whether the cubeful equities are stored (else the cubeless one only)."""
         return bool(self._equity.shape[2] == 4)

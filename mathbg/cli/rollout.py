@@ -75,7 +75,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--crawford", action="store_true", help="the Crawford game (a side 1-away)")
     p.add_argument("--cube-limit", type=int, metavar="C", help="largest cube value")
     add_met_argument(p)
-    add_engine_argument(p, "the checker player", "play", default="gnubg-nn")
+    add_engine_argument(p, "the checker player", "play")
     p.add_argument("--plies", type=int, default=0, metavar="K",
                    help="the engine's plies (default 0)")  # fmt: skip
     count = p.add_mutually_exclusive_group()

@@ -64,7 +64,9 @@ __all__ = [
     "generate",
     "generate_python",
     "reference_results",
+    "search_kernels",
     "successors",
+    "workspace",
 ]
 
 _ALL_DICE = np.array([(hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1)], dtype=np.int32)
@@ -250,6 +252,38 @@ def successors(
         if ok:
             return ptr, res
         WORKSPACE.grow()
+
+
+def search_kernels() -> tuple[Any, Any]:
+    """The move generator's numba kernels, for kernels elsewhere that generate plays inside
+    their own loops: ``search(board, d1, d2, ws) -> n`` fills the workspace ``ws``
+    (:func:`workspace`) with the ``n`` distinct plays of a roll (-1: the workspace is too
+    small; :func:`workspace` ``(grow=True)`` enlarges it), and ``materialize(board, keys, n,
+    dest, row0)`` writes their resulting boards (mover in cells 25..49) into
+    ``dest[row0:row0 + n]`` (``keys`` is ``ws[3]``). Importing them loads numba.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mathbg.rules.position import Position
+    >>> search, materialize = search_kernels()
+    >>> board = np.frombuffer(Position.initial().cells, dtype=np.uint8)
+    >>> int(search(board, 3, 1, workspace()))
+    16
+    """
+    from mathbg.rules._movegen_kernels import materialize, search
+
+    return search, materialize
+
+
+def workspace(grow: bool = False) -> tuple[np.ndarray, ...]:
+    """The shared workspace of the move generator's kernels (:func:`search_kernels`),
+    enlarged first when ``grow``."""
+    from mathbg.rules._movegen_kernels import WORKSPACE
+
+    if grow:
+        WORKSPACE.grow()
+    return WORKSPACE.args()
 
 
 def count_plays(boards: np.ndarray, rolls: Iterable[tuple[int, int]] | None = None) -> np.ndarray:

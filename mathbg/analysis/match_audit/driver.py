@@ -133,6 +133,8 @@ def _version(name: str) -> str | None:
         from mathbg.analysis.gnubg_program import gnubg_version
 
         return gnubg_version()
+    if name == "native":
+        return "(gnubg 1.07.001 networks)"
     return None
 
 
@@ -170,26 +172,29 @@ def resolve_engine(engine: str | Evaluator, plies: int | None) -> tuple[Evaluato
     own = hasattr(evaluator, "analyse_match")
     step = "gnubg's own cubeful analysis" if own else "0-ply cube step"
     ply = evaluator.plies if evaluator.plies is not None else plies
-    if ply is None and name in ("gnubg-nn", "gnubg"):
+    if ply is None and name in ("native", "gnubg-nn", "gnubg"):
         ply = 0
     note = getattr(evaluator, "note", None)
     return evaluator, EngineInfo(str(requested), name, _version(name), ply, step, note)
 
 
 def _auto(plies: int | None) -> Evaluator:
-    """The audit's ``auto``: at 0 plies gnubg-nn with the exact database where it reaches;
-    deeper, the gnubg program when it is installed (its own n-ply analysis of the match,
-    with the pruning nets gnubg-nn does not have: gnubg's numbers in gnubg's time, half
-    gnubg-nn's at 2 plies), else gnubg-nn; without either, the error naming both installs."""
+    """The audit's ``auto``: at 0 plies the native engine (gnubg 1.07's networks in mathbg's
+    kernels) with the exact database where it reaches; deeper, the gnubg program when it is
+    installed (its own n-ply analysis of the match, with the pruning nets: gnubg's numbers
+    in gnubg's time, half gnubg-nn's at 2 plies), else gnubg-nn; without either, the error
+    naming both installs."""
     from mathbg.analysis import evaluation
     from mathbg.analysis.match_audit.engines import AuditAutoEvaluator
 
+    if not plies:
+        return AuditAutoEvaluator()
     program = evaluation.gnubg_program_installed()
-    if (evaluation.gnubg_nn_installed() and not (plies and program)) or not program:
+    if not program:
         return AuditAutoEvaluator(plies=plies)  # without gnubg-nn: says what to install
     from mathbg.analysis.gnubg_program import GnubgEvaluator
 
-    return GnubgEvaluator(plies=plies or 0)
+    return GnubgEvaluator(plies=plies)
 
 
 # ----------------------------------------------------------------------------- one match

@@ -2,7 +2,8 @@
 the gnubg program's own analysis read back.
 
 - :class:`AuditAutoEvaluator`: exact chances inside the two-sided bearoff database,
-  ``gnubg-nn`` elsewhere (one engine for every play of a match).
+  the native engine elsewhere at 0 plies, ``gnubg-nn`` deeper (one engine for every play
+  of a match).
 - :func:`deeper_plays`: the roll's best plays again with the engine's n-ply chances
   (gnubg's analysis move filter).
 - :func:`from_gnubg`: the gnubg program's ``analyse match`` dictionary aligned with
@@ -103,22 +104,32 @@ def two_sided_database(evaluator: Evaluator) -> Any:
 class AuditAutoEvaluator(BatchEvaluator):
     """The audit's ``auto``: the two-sided database's exact chances where both sides are
     in it (6 points, 6 checkers: no gammons, the exact probability of bearing off first),
-    ``gnubg-nn`` elsewhere; ``engine_name`` says ``gnubg-nn``."""
+    elsewhere the native engine at 0 plies (gnubg 1.07's networks, no extra needed) and
+    ``gnubg-nn`` deeper; ``engine_name`` says which."""
 
     name = "auto"
-    engine_name = "gnubg-nn"
     note = "exact inside the two-sided bearoff database"
 
     def __init__(self, plies: int | None = None) -> None:
-        from mathbg.analysis.evaluation import INSTALL, ExactEvaluator, gnubg_nn_installed
-
-        if not gnubg_nn_installed():
-            raise EngineNotAvailableError(INSTALL["gnubg-nn"])
-        from mathbg.analysis.gnubg_nn import GnubgNNEvaluator
+        from mathbg.analysis.evaluation import ExactEvaluator
 
         self.plies = plies
         self._exact = ExactEvaluator()
-        self._nn = GnubgNNEvaluator(plies=plies or 0)
+        self._nn: Evaluator
+        if plies:
+            from mathbg.analysis.evaluation import INSTALL, gnubg_nn_installed
+
+            if not gnubg_nn_installed():
+                raise EngineNotAvailableError(INSTALL["gnubg-nn"])
+            from mathbg.analysis.gnubg_nn import GnubgNNEvaluator
+
+            self._nn = GnubgNNEvaluator(plies=plies)
+            self.engine_name = "gnubg-nn"
+        else:
+            from mathbg.analysis.net.engine import NativeEvaluator
+
+            self._nn = NativeEvaluator()
+            self.engine_name = "native"
         self._db: Any = None
 
     def two_sided_database(self) -> Any:
@@ -150,12 +161,11 @@ class AuditAutoEvaluator(BatchEvaluator):
     def evaluate_plays(
         self, boards: NDArray[np.uint8], rolls: NDArray[np.int64]
     ) -> tuple[NDArray[np.int64], NDArray[np.uint8], F64]:
-        """gnubg-nn's plays (:func:`mathbg.analysis.gnubg_nn.nn_plays`), the exact chances
-        where both sides are in the two-sided database."""
-        from mathbg.analysis.gnubg_nn import nn_plays
+        """The engine's plays with their 0-ply outputs, the exact chances where both sides
+        are in the two-sided database."""
         from mathbg.analysis.match_audit.plays import board_classes
 
-        ptr, results, probs = nn_plays(boards, rolls)
+        ptr, results, probs = self._nn.evaluate_plays(boards, rolls)  # type: ignore[attr-defined]
         classes, _ = board_classes(results)
         rows = np.nonzero(classes == 4)[0]
         if rows.size:

@@ -80,7 +80,7 @@ class RecheckOptions:
     k: int
     trials: int = DEFAULT_TRIALS
     seed: int = 0
-    engine: str = "gnubg-nn"
+    engine: str = "auto"
     plies: int = 0
     variance_reduction: bool = True
 

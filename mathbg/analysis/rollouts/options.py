@@ -62,7 +62,8 @@ class RolloutOptions:
         The match equity table of the trials' values and cube decisions.
     engine, plies : str, int
         The checker player (an engine with the ``play`` capability that plays on the board:
-        ``gnubg-nn``) and its plies.
+        ``auto``, the default, is the native engine at 0 plies and ``gnubg-nn`` deeper;
+        ``native``, ``gnubg-nn``) and its plies.
     trials : int or None
         Trials, rounded up to a multiple of :data:`STRATA` (default :data:`DEFAULT_TRIALS`);
         with ``target_se``, the most trials (default :data:`MAX_TRIALS`).
@@ -109,7 +110,7 @@ class RolloutOptions:
     crawford: bool | None = None
     cube_limit: int | None = None
     met: MET | str = "kazaross-xg2"
-    engine: str = "gnubg-nn"
+    engine: str = "auto"
     plies: int = 0
     trials: int | None = None
     target_se: float | None = None
@@ -224,7 +225,7 @@ class RolloutOptions:
         if player.own_cube:
             raise InvalidParameterError(
                 f"the {player.name} engine plays its own bearoff games; a rollout needs an "
-                "engine that plays on the board: gnubg-nn"
+                "engine that plays on the board: native or gnubg-nn"
             )
         self._derived["player"] = player
 

@@ -199,6 +199,10 @@ def run_trials(batch: TrialBatch) -> dict[str, NDArray[Any]]:
     >>> games["raw"].shape, bool((games["end"] == 2).all())
     ((36, 1), True)
     """
+    from mathbg.analysis.net.engine import NativePlayer
+
+    if isinstance(batch.player, NativePlayer) and not batch.plies:
+        return _NativeTrials(batch).run()
     return _Trials(batch).run()
 
 
@@ -433,3 +437,194 @@ class _Trials:
                                np.vstack([ch, _WEIGHTS @ ch]), plays[k])  # fmt: skip
         while len(_LOOKAHEAD) > _CACHE_MAX:
             _LOOKAHEAD.popitem(last=False)
+
+
+# ----------------------------------------------------------------------------- the native
+# engine's trials: every turn of a batch in a few kernel calls
+
+#: The plays the lookahead values with the full network for each roll, after gnubg's
+#: pruning networks have ranked them all (``FindBestMoveInEval``'s idea with a smaller
+#: count): the luck stays an estimator of zero mean whichever play the lookahead picks, and
+#: the pruning networks rank the best play first or second almost always.
+LOOKAHEAD_KEEP = int(__import__('os').environ.get('MATHBG_KEEP', '3'))
+_ROLLS = np.array(ROLLS, dtype=np.int64)
+#: The lookahead ranks plays by the next side's cubeless money equity (lowest first).
+_MONEY = np.array([-2.0, -1.0, -1.0, 1.0, 1.0])
+
+
+#: The native lookahead of a board (its 21 rolls' pruned plays), per process, bounded.
+_NATIVE_LOOKAHEAD: OrderedDict[bytes, tuple[Any, ...]] = OrderedDict()
+
+
+def _cube_lives(classes: NDArray[np.int64], pips: NDArray[np.int64]) -> NDArray[np.float64]:
+    """gnubg 1.07's 0-ply cube life of each class (contact 0.68, race by the roller's pips,
+    bearoff 0.6)."""
+    from mathbg.cube.life import BEAROFF_CUBE_LIFE, CONTACT_CUBE_LIFE, cube_life
+
+    race = np.asarray(cube_life("race", np.maximum(pips, 0)), dtype=np.float64)
+    return np.where(classes >= 9, CONTACT_CUBE_LIFE, np.where(classes == 8, race,
+                    BEAROFF_CUBE_LIFE))  # fmt: skip
+
+
+def _results(after: NDArray[np.uint8]) -> NDArray[np.int64]:
+    """0 when the mover (cells 0..24 after the play) has checkers left, else how it won:
+    1 single, 2 gammon, 3 backgammon."""
+    done = ~after[:, :25].any(axis=1)
+    loser = after[:, 25:]
+    gammon = loser.sum(axis=1) == 15
+    bg = gammon & loser[:, 18:].any(axis=1)
+    return np.where(done, np.where(bg, 3, np.where(gammon, 2, 1)), 0).astype(np.int64)
+
+
+class _NativeTrials(_Trials):
+    """The batch with the native engine: boards as arrays, each turn's plays, lookahead
+    and cube chances in one kernel call each."""
+
+    def __init__(self, batch: TrialBatch) -> None:
+        super().__init__(batch)
+        cells = np.array([*batch.board[0], *batch.board[1]], dtype=np.uint8)
+        self.cells = np.repeat(cells[None], self.n, axis=0)
+
+    def board_of(self, g: int) -> Board:
+        """Game ``g``'s board as the truncations read it (two rows of 25)."""
+        return (self.cells[g, :25].tolist(), self.cells[g, 25:].tolist())
+
+    def truncate(self, turn: int) -> None:
+        live = np.flatnonzero(self.active)
+        if not live.size:
+            return
+        c = self.cells[live]
+        if self.exact is not None:
+            k = min(self.b.checkers, 14)
+            left = c[:, :6].sum(axis=1, dtype=np.int64), c[:, 25:31].sum(axis=1, dtype=np.int64)
+            inside = (~c[:, 6:25].any(axis=1)) & (~c[:, 31:50].any(axis=1))
+            inside &= (left[0] >= 1) & (left[0] <= k) & (left[1] >= 1) & (left[1] <= k)
+            games = live[inside]
+            may = self.may(games) & (turn > 0)
+            for g, m in zip(games.tolist(), may.tolist(), strict=True):
+                val, p = self.exact.value(self.board_of(g), int(self.side[g]), int(self.cube[g]),
+                                          int(self.owner[g]), m)  # fmt: skip
+                self.finish(g, val, (p, 0.0, 0.0, 0.0, 0.0), EXACT)
+        if self.race is not None:
+            live = np.flatnonzero(self.active)
+            ended = [g for g in live.tolist() if self.race.covers(self.board_of(g))]
+            if ended:
+                self.end_races(np.array(ended, dtype=np.int64), turn)
+
+    def end_races(self, games: NDArray[np.int64], turn: int) -> None:
+        assert self.race is not None
+        probs = np.array([self.race.chances(self.board_of(g)) for g in games.tolist()])
+        x = np.array([self.race.cube_life(self.board_of(g)) for g in games.tolist()])
+        v = self.b.values
+        nd, dt, dp = v.decisions(probs, x, self.side[games], self.cube[games], self.owner[games])
+        may = self.may(games) & (turn > 0)
+        best = np.where(may, np.maximum(nd, np.minimum(dt, dp)), nd)
+        for k, g in enumerate(games.tolist()):
+            self.finish(g, float(best[k]), probs[k], RACE)
+
+    def cube_turn(self) -> None:
+        from mathbg.analysis.net.engine import cached_outputs
+
+        live = np.flatnonzero(self.active)
+        asking = live[self.may(live)]
+        if not len(asking):
+            return
+        raw, classes, pips = cached_outputs(self.cells[asking])
+        probs = clip_chances(raw.astype(np.float64))
+        x = _cube_lives(classes, pips)
+        side = self.side[asking]
+        nd, dt, dp = self.b.values.decisions(probs, x, side, self.cube[asking], self.owner[asking])
+        doubles = (dt >= nd) & (dp >= nd)
+        takes = dt < dp
+        for k in np.flatnonzero(doubles).tolist():
+            g, s = int(asking[k]), int(side[k])
+            self.out["doubled"][g, s] += 1
+            if takes[k]:
+                self.out["taken"][g, 1 - s] += 1
+                self.cube[g] *= 2
+                self.owner[g] = 1 - s
+            else:
+                self.out["passed"][g, 1 - s] += 1
+                self.finish(g, float(dp[k]), probs[k], PASSED)
+
+    def weights_of(self, games: NDArray[np.int64]) -> NDArray[np.float64]:
+        return np.array([self.weight(int(g)) for g in games], dtype=np.float64).reshape(-1, 5)
+
+    def roll_turn(self, turn: int) -> None:
+        live = np.flatnonzero(self.active)
+        if not live.size:
+            return
+        rolls = np.array([self.roll(int(g), turn) for g in live], dtype=np.int64).reshape(-1, 2)
+        weights = self.weights_of(live)
+        self.out["turns"][live] += 1
+        if self.b.variance_reduction:
+            self.native_lookahead(live, rolls, weights)
+        from mathbg.analysis.net.engine import best_plays
+
+        after, _, _, _ = best_plays(self.cells[live], rolls, weights)
+        ends = _results(after)
+        for k, g in enumerate(live.tolist()):
+            if ends[k]:
+                self.end_game(g, GameEnd(True, int(ends[k])))
+            else:
+                self.cells[g] = after[k]
+                self.side[g] = 1 - self.side[g]
+
+    def native_lookahead(self, live: NDArray[np.int64], rolls: NDArray[np.int64],
+                         weights: NDArray[np.float64]) -> None:  # fmt: skip
+        """Each live game's luck (side 0's view) from the 21 rolls' pruned best plays (one
+        lookahead for the games that share a board, whatever their line or score)."""
+        v = self.b.values
+        _, first, which = np.unique(self.cells[live], axis=0, return_index=True,
+                                    return_inverse=True)  # fmt: skip
+        which = which.reshape(-1)
+        after, raw, classes, pips = self.lookahead_of(self.cells[live[first]])
+        # each game's 21 values at its own score and cube
+        rep = np.repeat(live, 21)
+        rows = (which[:, None] * 21 + np.arange(21)).reshape(-1)
+        probs = clip_chances(raw[rows].astype(np.float64))
+        nxt = v.cubeful(probs, _cube_lives(classes[rows], pips[rows]), 1 - self.side[rep],
+                        self.cube[rep], self.owner[rep])  # fmt: skip
+        mine = v.other(nxt)
+        ends = _results(after[rows])
+        for row in np.flatnonzero(ends).tolist():
+            g = int(rep[row])
+            mine[row] = v.win(int(self.side[g]), int(ends[row]) * int(self.cube[g]))
+        mine = mine.reshape(-1, 21)
+        mover = _mover_view(probs).reshape(-1, 21, 5)
+        r = np.array([ROLL_INDEX[(max(a, b), min(a, b))] for a, b in rolls.tolist()],
+                     dtype=np.int64).reshape(-1)  # fmt: skip
+        k = np.arange(len(live))
+        # the dice-weighted means roll by roll (a row's sum in one order, whatever the
+        # batch: a matrix product's order depends on the shape)
+        mean = np.zeros(len(live))
+        mean_ch = np.zeros((len(live), 5))
+        for j in range(21):
+            mean += _WEIGHTS[j] * mine[:, j]
+            mean_ch += _WEIGHTS[j] * mover[:, j]
+        luck = mine[k, r] - mean
+        dch = mover[k, r] - mean_ch
+        side = self.side[live]
+        self.out["luck"][live] += np.where(side == 0, luck, -luck)
+        flipped = np.stack([-dch[:, 0], dch[:, 3], dch[:, 4], dch[:, 1], dch[:, 2]], axis=1)
+        self.out["chances_luck"][live] += np.where((side == 0)[:, None], dch, flipped)
+
+    def lookahead_of(self, boards: NDArray[np.uint8]) -> tuple[Any, ...]:
+        """The 21 rolls' pruned best plays of each board, ranked for money (the luck is an
+        estimator of zero mean whichever play it picks): boards after, outputs, classes,
+        pips, 21 rows a board (kept across batches for the boards that recur)."""
+        cache = _NATIVE_LOOKAHEAD
+        keys = [b.tobytes() for b in boards]
+        todo = [i for i, key in enumerate(keys) if key not in cache]
+        if todo:
+            sel = boards[todo]
+            from mathbg.analysis.net.engine import best_plays
+
+            out = best_plays(np.repeat(sel, 21, axis=0), np.tile(_ROLLS, (len(todo), 1)),
+                             np.tile(_MONEY, (21 * len(todo), 1)), LOOKAHEAD_KEEP)  # fmt: skip
+            for t, i in enumerate(todo):
+                cache[keys[i]] = tuple(a[21 * t : 21 * t + 21] for a in out)
+            while len(cache) > _CACHE_MAX:
+                cache.popitem(last=False)
+        parts = [cache[key] for key in keys]
+        return tuple(np.concatenate([p[j] for p in parts]) for j in range(4))

@@ -1,0 +1,788 @@
+"""The numba kernels of the ``native`` engine: gnubg 1.07's 0-ply evaluation (internal).
+
+A board is a flat ``uint8`` array of 50 cells (gnubg's ``TanBoard``: 0..24 the side not on
+roll, 25..49 the side on roll, each side's points 1..24 in its own numbering, then its
+bar). :func:`evaluate` gives gnubg's five outputs for the side on roll as float32, computed
+as gnubg 1.07 computes them (``eval.c``: ``ClassifyPosition``, ``EvaluatePositionFull`` at
+0 plies, ``SanityCheck``, ``EvalRaceBG``; ``bearoff.c``: ``BearoffEvalOneSided``,
+``BearoffEvalTwoSided``; ``neuralnetsse.c``: the network with SSE's output sums), so the
+bits match the peer's.
+
+``model`` is the tuple :func:`mathbg.analysis.net.tables.model` assembles: for each of the
+contact, race and crashed networks its hidden weights (inputs x hidden, float32), output
+weights (outputs x hidden), hidden and output thresholds and the two sigmoid scales; then
+the one-sided 6 x 15 bearoff table (gnubg's 16-bit distributions, rows of 64), the last
+roll of each distribution, the two-sided 6 x 6 table (gnubg's 16-bit cubeless equities)
+and the race backgammon table.
+"""
+
+from __future__ import annotations
+
+import math
+import platform
+from typing import Any
+
+import numba as nb
+import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.core.extending import intrinsic
+
+from mathbg.analysis.net._inputs import (
+    CONTACT_INPUTS,
+    contact_inputs,
+    race_inputs,
+)
+from mathbg.rules.movegen import search_kernels
+
+__all__ = [
+    "ALL_PLAYS",
+    "BEAROFF1",
+    "BEAROFF2",
+    "BEST_PLAY",
+    "CONTACT",
+    "CRASHED",
+    "EVALUATE",
+    "EVALUATE_CACHED",
+    "OVER",
+    "RACE",
+    "classify",
+    "evaluate",
+    "new_cache",
+    "run",
+    "scratch",
+]
+
+F32 = np.float32
+#: gnubg's position classes (the subset gnubg 1.07 reaches with its standard databases).
+OVER, BEAROFF2, BEAROFF1, RACE, CRASHED, CONTACT = 0, 4, 6, 8, 9, 10
+
+# gnubg's sigmoid table: exp(k / 10) / 10 as float32, the last entry repeated.
+_E = np.array([math.exp(k / 10.0) / 10.0 for k in range(100)] + [math.exp(9.9) / 10.0],
+              dtype=np.float32)  # fmt: skip
+_BIG = F32(19931.370438230298)
+# gnubg's -ffast-math build multiplies by these reciprocals where its source divides
+_INV65535 = F32(1.0) / F32(65535.0)
+_INV32767_5 = F32(1.0) / F32(32767.5)
+_BIG_M1 = F32(19930.370438230298)
+
+# C(n, r) for the bearoff index (gnubg's PositionBearoff), n, r <= 40.
+_BINOM = np.zeros((41, 41), dtype=np.int64)
+_BINOM[:, 0] = 1
+for _n in range(1, 41):
+    _BINOM[_n, 1 : _n + 1] = _BINOM[_n - 1, 0:_n] + _BINOM[_n - 1, 1 : _n + 1]
+
+_SEARCH, _MATERIALIZE = search_kernels()
+
+
+#: x86 processors: the hidden layer's reciprocal is the processor's approximate RCPSS, as in
+#: gnubg's SSE build (compiled with -ffast-math, it takes RCPPS for 1 / x); elsewhere gnubg
+#: builds without SIMD and divides.
+X86 = platform.machine().lower() in ("x86_64", "amd64", "i386", "i686", "x86")
+
+
+@intrinsic
+def _rcp4(typingctx: Any, arr: Any, i: Any) -> Any:
+    """``arr[i:i + 4]`` replaced by the x86 approximate reciprocals (RCPPS) of its values."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        vec = ir.VectorType(ir.FloatType(), 4)
+        ptr = builder.bitcast(builder.gep(ary.data, [args[1]]), vec.as_pointer())
+        fn = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+            builder.module, ir.FunctionType(vec, [vec]), "llvm.x86.sse.rcp.ps")  # fmt: skip
+        builder.store(builder.call(fn, [builder.load(ptr, align=4)]), ptr, align=4)
+        return context.get_dummy_value()
+
+    return types.void(arr, i), codegen
+
+
+if X86:
+
+    @nb.njit(cache=True, inline="always")
+    def _reciprocals(den: Any) -> None:
+        for k in range(0, den.shape[0], 4):
+            _rcp4(den, k)  # type: ignore[call-arg]
+
+else:  # pragma: no cover - tested on x86 only
+
+    @nb.njit(cache=True, inline="always")
+    def _reciprocals(den: Any) -> None:
+        for k in range(den.shape[0]):
+            den[k] = F32(1.0) / den[k]
+
+
+@nb.njit(cache=True, inline="always")
+def _sigmoid(x: Any) -> Any:
+    """gnubg's scalar sigmoid ``1 / (1 + e^x)`` by table (the output layer)."""
+    if not (x < 0 or (x == 0 and math.copysign(1.0, x) < 0)):
+        if x < F32(10.0):
+            x1 = F32(10.0) * x
+            i = int(x1)
+            return F32(1.0) / (F32(1.0) + _E[i] * (F32(10 - i) + x1))
+        return F32(1.0) / _BIG
+    if x > F32(-10.0):
+        x1 = F32(-10.0) * x
+        i = int(x1)
+        return F32(1.0) - F32(1.0) / (F32(1.0) + _E[i] * (F32(10 - i) + x1))
+    return _BIG_M1 / _BIG
+
+
+@nb.njit(cache=True)
+def forward(inputs: Any, net: Any, work: Any, out: Any) -> None:
+    """One network (``net``: hidden weights, output weights, hidden and output thresholds,
+    the two sigmoid scales): the hidden sums input by input (zero inputs skipped), gnubg's
+    SSE sigmoid of the hidden layer (its table, then the processor's approximate reciprocal
+    four at a time), and each output summed in four lanes as SSE sums it."""
+    hw, ow, ht, ot, beta_h, beta_o = net
+    nh = hw.shape[1]
+    hidden, den, lanes = work[1][:nh], work[2][:nh], work[3]
+    for k in range(nh):
+        hidden[k] = ht[k]
+    # blocks of 8 units (a fixed count the compiler turns into one vector operation)
+    for i in range(inputs.shape[0]):
+        a = inputs[i]
+        if a == F32(0.0):
+            continue
+        if a == F32(1.0):
+            for k0 in range(0, nh, 8):
+                for k in range(k0, k0 + 8):
+                    hidden[k] += hw[i, k]
+        else:
+            for k0 in range(0, nh, 8):
+                for k in range(k0, k0 + 8):
+                    hidden[k] += hw[i, k] * a
+    for k in range(nh):
+        y = hidden[k] * beta_h
+        hidden[k] = y
+        x1 = min(abs(y), F32(10.0)) * F32(10.0)
+        j = int(x1)
+        den[k] = ((x1 - F32(j)) + F32(10.0)) * _E[j] + F32(1.0)
+    _reciprocals(den)
+    for k in range(nh):
+        hidden[k] = den[k] if hidden[k] < F32(0.0) else F32(1.0) - den[k]
+    no = ow.shape[0]
+    for o in range(no):
+        for lane in range(4):
+            lanes[o, lane] = F32(0.0)
+    for k in range(0, nh, 4):
+        for o in range(no):
+            for lane in range(4):
+                lanes[o, lane] += hidden[k + lane] * ow[o, k + lane]
+    for o in range(no):
+        r = (lanes[o, 0] + lanes[o, 1]) + (lanes[o, 2] + lanes[o, 3])
+        out[o] = _sigmoid(-(beta_o * (r + ot[o])))
+
+
+@nb.njit(cache=True)
+def bearoff_rank(row: Any, points: Any) -> Any:
+    """gnubg's ``PositionBearoff`` of a side's points 1..``points``."""
+    total = 0
+    for i in range(points):
+        total += int(row[i])
+    rank = 0
+    above = total
+    for k in range(points):
+        rank += _BINOM[points - 1 - k + above, points - k]
+        above -= int(row[k])
+    return rank
+
+
+@nb.njit(cache=True)
+def _side_top(board: Any, side: Any) -> Any:
+    base = 25 * side
+    for i in range(24, -1, -1):
+        if board[base + i]:
+            return i
+    return -1
+
+
+@nb.njit(cache=True)
+def _in_database(board: Any, checkers: Any) -> Any:
+    """gnubg's ``isBearoff`` for a 6-point database of ``checkers``: no contact, both sides
+    within their home boards with at most ``checkers`` each."""
+    for side in range(2):
+        top = _side_top(board, side)
+        if top < 1 and board[25 * side] == 0:
+            return False
+        if top > 5:
+            return False
+        n = 0
+        for i in range(top + 1):
+            n += int(board[25 * side + i])
+        if n > checkers:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def classify(board: Any) -> Any:
+    """gnubg's ``ClassifyPosition`` with its standard databases (two-sided 6 x 6 in
+    memory, one-sided 6 x 15): OVER, BEAROFF2, BEAROFF1, RACE, CRASHED or CONTACT."""
+    opp_back = _side_top(board, 0)
+    back = _side_top(board, 1)
+    if back < 0 or opp_back < 0:
+        return OVER
+    if back + opp_back > 22:
+        for side in range(2):
+            row = board[25 * side : 25 * side + 25]
+            tot = 0
+            for i in range(25):
+                tot += int(row[i])
+            if tot <= 6:
+                return CRASHED
+            if row[0] > 1:
+                if tot <= 6 + int(row[0]):
+                    return CRASHED
+                if row[1] > 1 and 1 + tot - (int(row[0]) + int(row[1])) <= 6:
+                    return CRASHED
+            elif tot <= 5 + int(row[1]):
+                return CRASHED
+        return CONTACT
+    if _in_database(board, 6):
+        return BEAROFF2
+    if _in_database(board, 15):
+        return BEAROFF1
+    return RACE
+
+
+@nb.njit(cache=True)
+def _over(board: Any, out: Any) -> None:
+    """A finished game (gnubg's ``EvalOver``): the side that has borne off won, a gammon
+    when the other has all 15 on the board, a backgammon when one is in the winner's home
+    board or on the bar."""
+    for k in range(5):
+        out[k] = F32(0.0)
+    for loser, win in ((1, False), (0, True)):
+        winner = 1 - loser
+        if _side_top(board, winner) >= 0:
+            continue
+        c = 0
+        bg = False
+        for i in range(25):
+            c += int(board[25 * loser + i])
+            if i >= 18 and board[25 * loser + i]:
+                bg = True
+        gammon = F32(1.0) if c == 15 else F32(0.0)
+        backgammon = F32(1.0) if c == 15 and bg else F32(0.0)
+        if win:
+            out[0] = F32(1.0)
+            out[1] = gammon
+            out[2] = backgammon
+        else:
+            out[3] = gammon
+            out[4] = backgammon
+        return
+
+
+@nb.njit(cache=True)
+def _one_sided(board: Any, dist: Any, out: Any) -> None:
+    """gnubg's ``BearoffEvalOneSided``: winning and gammon chances from the two sides'
+    distributions of rolls to bear off (16-bit, / 65535) in float32."""
+    me = bearoff_rank(board[25:31], 6)
+    them = bearoff_rank(board[0:6], 6)
+    r = F32(0.0)
+    for i in range(32):
+        pi = F32(dist[me, i]) * _INV65535
+        for j in range(i, 32):
+            r += pi * (F32(dist[them, j]) * _INV65535)
+    out[0] = r
+    on_me = 0
+    on_them = 0
+    for i in range(25):
+        on_me += int(board[25 + i])
+        on_them += int(board[i])
+    out[1] = F32(0.0)
+    out[3] = F32(0.0)
+    if on_me == 15 or on_them == 15:
+        r = F32(0.0)
+        for i in range(32):
+            pi = F32(dist[me, i]) * _INV65535
+            for j in range(i, 32):
+                r += pi * (F32(dist[them, 32 + j]) * _INV65535)
+        out[1] = r
+        r = F32(0.0)
+        for i in range(32):
+            pi = F32(dist[them, i]) * _INV65535
+            for j in range(i + 1, 32):
+                r += pi * (F32(dist[me, 32 + j]) * _INV65535)
+        out[3] = r
+    out[2] = F32(0.0)
+    out[4] = F32(0.0)
+
+
+@nb.njit(cache=True)
+def _two_sided(board: Any, table: Any, out: Any) -> None:
+    """gnubg's ``BearoffEvalTwoSided``: the winning chance from the 16-bit cubeless equity."""
+    me = bearoff_rank(board[25:31], 6)
+    them = bearoff_rank(board[0:6], 6)
+    eq = F32(table[me, them]) * _INV32767_5 - F32(1.0)
+    for k in range(5):
+        out[k] = F32(0.0)
+    out[0] = eq / F32(2.0) + F32(0.5)
+
+
+@nb.njit(cache=True)
+def _race_bg_chance(board: Any, side: Any, dist: Any, race_bg: Any, scratch_board: Any) -> Any:
+    """gnubg's ``raceBGprob``: the chance that ``side`` (1: on roll) wins a backgammon in a
+    race, from the loser's escape table and the winner's bearoff distribution."""
+    other = 1 - side
+    home = 0
+    for i in range(6):
+        home += int(board[25 * side + i])
+    pips = 0
+    for i in range(22, 17, -1):
+        pips += int(board[25 * other + i]) * (i - 17)
+    if not ((home + 3) // 4 - (1 if side == 1 else 0) <= (pips + 2) // 3):
+        return F32(0.0)
+    group = 0
+    tot = 0
+    for i in range(4, -1, -1):
+        c = int(board[25 * other + 18 + i])
+        if c:
+            group += 1 << i
+        tot += c
+    if tot <= 6:
+        g = 0
+        for k in range(5):
+            if group & (1 << k):
+                scratch_board[g] = board[25 * other + 18 + k] - 1
+                g += 1
+        index = bearoff_rank(scratch_board, g)
+        me = bearoff_rank(board[25 * side : 25 * side + 6], 6)
+        p = F32(0.0)
+        scale = 36 if side == 0 else 1
+        for j in range(1 - side, 5):
+            total = 0
+            scale *= 36
+            for i in range(1, j + side + 1):
+                total += int(dist[me, i])
+            p += F32(race_bg[group - 1, index, j]) / F32(scale) * F32(total)
+        p = p * _INV65535
+        return p if p < F32(1.0) else F32(1.0)
+    # too many checkers for the table: a one-sided bearoff of the loser's checkers there
+    for i in range(50):
+        scratch_board[i] = 0
+    for i in range(25):
+        scratch_board[25 * side + i] = board[25 * side + i]
+    for i in range(6):
+        scratch_board[25 * other + i] = board[25 * other + 18 + i]
+    res = np.zeros(5, np.float32)  # rare: more than 6 checkers to leave
+    _one_sided(scratch_board, dist, res)
+    p = res[0] if side == 1 else F32(1.0) - res[0]
+    return p if p < F32(1.0) else F32(1.0)
+
+
+@nb.njit(cache=True)
+def _race_backgammons(board: Any, dist: Any, race_bg: Any, out: Any, scratch_board: Any) -> None:
+    """gnubg's ``EvalRaceBG``: the backgammon chance of a race overrides the network's."""
+    men0 = 0
+    men1 = 0
+    far0 = False
+    far1 = False
+    for i in range(24):
+        men0 += int(board[i])
+        men1 += int(board[25 + i])
+        if i >= 18:
+            far0 = far0 or board[i] > 0
+            far1 = far1 or board[25 + i] > 0
+    # side 0 (not on roll) may be backgammoned when it has all 15 on the board with one
+    # in the roller's home board, and likewise side 1
+    bg_me = men0 == 15 and far0
+    bg_them = men1 == 15 and far1
+    if not (bg_me or bg_them):
+        return
+    side = 1 if bg_me else 0
+    p = _race_bg_chance(board, side, dist, race_bg, scratch_board)
+    if p > F32(0.0):
+        if side == 1:
+            out[2] = p
+            if out[1] < out[2]:
+                out[1] = out[2]
+        else:
+            out[4] = p
+            if out[3] < out[4]:
+                out[3] = out[4]
+    elif side == 1:
+        out[2] = F32(0.0)
+    else:
+        out[4] = F32(0.0)
+
+
+@nb.njit(cache=True)
+def _max_turns(board: Any, side: Any, last: Any) -> Any:
+    return int(last[bearoff_rank(board[25 * side : 25 * side + 6], 6)])
+
+
+@nb.njit(cache=True)
+def _crossovers(board: Any, side: Any) -> Any:
+    """A side's checkers on the board, its back checker, its crossovers to bear off
+    (gnubg's ``anCross``) and to get home (``anGammonCross``, from 1)."""
+    base = 25 * side
+    count = 0
+    back = 0
+    cross = 0
+    gcross = 1
+    for q in range(4):
+        n = 0
+        for i in range(6 * q, 6 * q + 6):
+            if board[base + i]:
+                back = i
+                n += int(board[base + i])
+        count += n
+        cross += (q + 1) * n
+        gcross += q * n
+    bar = int(board[base + 24])
+    if bar:
+        back = 24
+        count += bar
+        cross += 5 * bar
+        gcross += 4 * bar
+    return count, back, cross, gcross
+
+
+@nb.njit(cache=True)
+def sanity(board: Any, last: Any, out: Any) -> None:
+    """gnubg 1.07's ``SanityCheck`` of a network's outputs: in a race, certain wins and
+    losses (crossovers against the most turns the other side needs), impossible and certain
+    gammons, impossible backgammons; a side that has borne off loses no gammon; then WG <= W,
+    LG <= 1 - W, WB <= WG, LB <= LG, and with contact gammons below 1e-4 set to 0."""
+    count0, back0, cross0, gcross0 = _crossovers(board, 0)
+    count1, back1, cross1, gcross1 = _crossovers(board, 1)
+    contact = back0 + back1 >= 24
+    turns0 = 0
+    turns1 = 0
+    if not contact:
+        turns0 = _max_turns(board, 0, last) if back0 < 6 else cross0 * 2
+        turns1 = _max_turns(board, 1, last) if back1 < 6 else cross1 * 2
+        if turns1 == 0:
+            turns1 = 1
+        if cross0 > 4 * (turns1 - 1):
+            out[0] = F32(1.0)
+    if count0 < 15:
+        out[1] = F32(0.0)
+        out[2] = F32(0.0)
+    elif not contact:
+        if cross1 > 8 * gcross0:
+            out[1] = F32(0.0)
+        elif gcross0 > 4 * (turns1 - 1):
+            out[1] = F32(1.0)
+        if back0 < 18:
+            out[2] = F32(0.0)
+    if not contact and cross1 > 4 * turns0:
+        out[0] = F32(0.0)
+    if count1 < 15:
+        out[3] = F32(0.0)
+        out[4] = F32(0.0)
+    elif not contact:
+        if cross0 > 8 * gcross1 - 4:
+            out[3] = F32(0.0)
+        elif gcross1 > 4 * turns0:
+            out[3] = F32(1.0)
+        if back1 < 18:
+            out[4] = F32(0.0)
+    if out[1] > out[0]:
+        out[1] = out[0]
+    lose = F32(1.0) - out[0]
+    if out[3] > lose:
+        out[3] = lose
+    if out[2] > out[1]:
+        out[2] = out[1]
+    if out[4] > out[3]:
+        out[4] = out[3]
+    if contact:
+        for i in range(1, 5):
+            if out[i] < F32(1e-4):
+                out[i] = F32(0.0)
+
+
+def scratch() -> tuple[Any, ...]:
+    """The scratch arrays :func:`evaluate` works in (one set a thread): the inputs, the
+    hidden layer, its denominators, the output lanes, the hits of each way, and each roll's
+    pips and checkers hit, and a board."""
+    return (np.zeros(CONTACT_INPUTS, np.float32), np.zeros(128, np.float32),
+            np.zeros(128, np.float32), np.zeros((5, 4), np.float32), np.zeros(78, np.int64),
+            np.zeros(21, np.int64), np.zeros(21, np.int64), np.zeros(50, np.uint8))  # fmt: skip
+
+
+@nb.njit(cache=True)
+def evaluate(board: Any, model: Any, work: Any, out: Any) -> Any:
+    """gnubg 1.07's 0-ply outputs of ``board`` for the side on roll into ``out`` (float32
+    W, WG, WB, LG, LB, gammons cumulative); returns the position class."""
+    inputs, hit, pips, checkers, spare = work[0], work[4], work[5], work[6], work[7]
+    contact, race, crashed, dist, last, two_sided, race_bg = model[:7]
+    klass = classify(board)
+    if klass == OVER:
+        _over(board, out)
+    elif klass == BEAROFF2:
+        _two_sided(board, two_sided, out)
+    elif klass == BEAROFF1:
+        _one_sided(board, dist, out)
+    elif klass == RACE:
+        race_inputs(board, inputs)
+        forward(inputs[:214], race, work, out)
+        _race_backgammons(board, dist, race_bg, out, spare)
+        sanity(board, last, out)
+    else:
+        crashed_net = klass == CRASHED
+        contact_inputs(board, crashed_net, inputs, hit, pips, checkers)
+        forward(inputs, crashed if crashed_net else contact, work, out)
+        sanity(board, last, out)
+    return klass
+
+
+# ----------------------------------------------------------------------------- the rollouts'
+# kernels: gnubg's pruning networks, a cache of evaluated positions, and the best play of
+# many (board, roll) pairs at once.
+
+
+@nb.njit(cache=True)
+def prune_score(board: Any, klass: Any, model: Any, work: Any, weights: Any) -> Any:
+    """``outputs @ weights`` of gnubg's pruning network of the class (race, crashed,
+    contact) for ranking plays: the hidden sums from the network's point tables (each
+    cell's four inputs summed once, :func:`mathbg.analysis.net.tables.point_tables`), the
+    sigmoids computed exactly, no sanity check (the ranking is all it serves)."""
+    k = 1 if klass == RACE else (2 if klass == CRASHED else 0)
+    table = model[10][k]
+    _, ow, ht, ot, beta_h, beta_o = model[8] if k == 1 else (model[9] if k == 2 else model[7])
+    nh = ht.shape[0]
+    hidden = work[1]
+    for h in range(nh):
+        hidden[h] = ht[h]
+    for c in range(50):
+        n = board[c]
+        if n:
+            for h in range(nh):
+                hidden[h] += table[c, n, h]
+    for h in range(nh):
+        hidden[h] = F32(1.0) / (F32(1.0) + np.exp(-beta_h * hidden[h]))
+    s = 0.0
+    for o in range(5):
+        r = ot[o]
+        for h in range(nh):
+            r += hidden[h] * ow[o, h]
+        s += weights[o] / (1.0 + np.exp(-np.float64(beta_o * r)))
+    return s
+
+
+#: Slots of the position cache (a power of two) and the largest share of them in use.
+CACHE_SLOTS = 1 << 17
+_CACHE_LOAD = CACHE_SLOTS // 2
+
+
+def new_cache() -> tuple[Any, ...]:
+    """An empty position cache: keys (4 words a board), outputs, classes, each slot's
+    stamp, and the current stamp and count of entries."""
+    return (np.zeros((CACHE_SLOTS, 4), np.int64), np.zeros((CACHE_SLOTS, 5), np.float32),
+            np.zeros(CACHE_SLOTS, np.int64), np.zeros(CACHE_SLOTS, np.int64),
+            np.ones(2, np.int64))  # fmt: skip
+
+
+@nb.njit(cache=True)
+def cached_evaluate(board: Any, model: Any, work: Any, cache: Any, out: Any) -> Any:
+    """:func:`evaluate` through the cache (a board's four words of 4-bit counts are its
+    key); returns the class."""
+    keys, values, classes, stamps, state = cache
+    k0 = np.int64(0)
+    k1 = np.int64(0)
+    k2 = np.int64(0)
+    k3 = np.int64(0)
+    for i in range(16):
+        k0 |= np.int64(board[i]) << (4 * i)
+        k1 |= np.int64(board[16 + i]) << (4 * i)
+        k2 |= np.int64(board[32 + i]) << (4 * i)
+    k3 = np.int64(board[48]) | (np.int64(board[49]) << 4)
+    h = (k0 * np.int64(-7046029254386353131)) ^ (k1 * np.int64(-4658895280553007687))
+    h ^= (k2 * np.int64(-7723592293110705685)) ^ (k3 * np.int64(0x2545F4914F6CDD1D))
+    h ^= h >> 31
+    mask = keys.shape[0] - 1
+    slot = h & mask
+    stamp = state[0]
+    while stamps[slot] == stamp:
+        if keys[slot, 0] == k0 and keys[slot, 1] == k1 and keys[slot, 2] == k2 and (
+            keys[slot, 3] == k3
+        ):
+            for j in range(5):
+                out[j] = values[slot, j]
+            return classes[slot]
+        slot = (slot + 1) & mask
+    klass = evaluate(board, model, work, out)
+    if state[1] >= _CACHE_LOAD:  # full: start again (entries of older stamps are free)
+        state[0] += 1
+        state[1] = 0
+        slot = h & mask
+    stamps[slot] = state[0]
+    keys[slot, 0] = k0
+    keys[slot, 1] = k1
+    keys[slot, 2] = k2
+    keys[slot, 3] = k3
+    for j in range(5):
+        values[slot, j] = out[j]
+    classes[slot] = klass
+    state[1] += 1
+    return klass
+
+
+@nb.njit(cache=True)
+def _score(probs: Any, weights: Any) -> Any:
+    s = 0.0
+    for j in range(5):
+        s += np.float64(probs[j]) * weights[j]
+    return s
+
+
+@nb.njit(cache=True)
+def choose_play(board: Any, d1: Any, d2: Any, weights: Any, keep: Any, model: Any,
+                work: Any, ws: Any, cache: Any, plays: Any, out_board: Any,
+                out_probs: Any) -> Any:  # fmt: skip
+    """The play of the roll with the largest ``probs @ weights`` (the next side's 0-ply
+    outputs after it; the first of equals in the move generator's order): its board (the
+    next side on roll) into ``out_board``, its outputs into ``out_probs``; returns its
+    class (-1: the workspace was too small; -2: ``plays`` was). With ``keep > 0``, gnubg's
+    pruned search (``FindBestMoveInEval``): the pruning networks rank the plays and only
+    the best ``keep`` are valued by the full network (when every play leaves a network
+    position).
+    ``plays`` is scratch (rows of 50, at least the plays of a roll)."""
+    n = _SEARCH(board, d1, d2, ws)
+    if n < 0:
+        return -1
+    if n > plays.shape[0]:
+        return -2
+    if n == 0:  # no legal play: the turn passes
+        for c in range(25):
+            out_board[c] = board[25 + c]
+            out_board[25 + c] = board[c]
+        return cached_evaluate(out_board, model, work, cache, out_probs)
+    _MATERIALIZE(board, ws[3], n, plays, 0)
+    for j in range(n):  # the next side on roll: swap the halves in place
+        for c in range(25):
+            t = plays[j, c]
+            plays[j, c] = plays[j, 25 + c]
+            plays[j, 25 + c] = t
+    probs = np.empty(5, np.float32)
+    pruned = keep > 0 and n > keep
+    if pruned:
+        for j in range(n):
+            if classify(plays[j]) < RACE:
+                pruned = False
+                break
+    best = -1
+    best_score = -np.inf
+    if pruned:
+        scores = np.empty(n, np.float64)
+        for j in range(n):
+            scores[j] = prune_score(plays[j], classify(plays[j]), model, work, weights)
+        order = np.argsort(-scores, kind="mergesort")
+        for t in range(keep):
+            j = order[t]
+            cached_evaluate(plays[j], model, work, cache, probs)
+            s = _score(probs, weights)
+            if s > best_score or (s == best_score and j < best):
+                best, best_score = j, s
+    else:
+        for j in range(n):
+            cached_evaluate(plays[j], model, work, cache, probs)
+            s = _score(probs, weights)
+            if s > best_score:
+                best, best_score = j, s
+    for c in range(50):
+        out_board[c] = plays[best, c]
+    return cached_evaluate(out_board, model, work, cache, out_probs)
+
+
+@nb.njit(cache=True)
+def _pips(board: Any) -> Any:
+    """The pip count of the side on roll."""
+    p = 0
+    for i in range(25):
+        p += (i + 1) * int(board[25 + i])
+    return p
+
+
+#: What :func:`run` does with each row (see there).
+EVALUATE, EVALUATE_CACHED, ALL_PLAYS, BEST_PLAY = 0, 1, 2, 3
+
+
+@nb.njit(cache=True)
+def _all_plays(board: Any, d1: Any, d2: Any, model: Any, work: Any, ws: Any, res: Any,
+               probs: Any, total: Any) -> Any:  # fmt: skip
+    """Every play of a roll (the next side on roll) with its outputs, appended to ``res``
+    and ``probs`` from row ``total``; returns the new total (-1: the workspace was too
+    small, -2: the arrays were)."""
+    n = _SEARCH(board, d1, d2, ws)
+    if n < 0:
+        return -1
+    if total + n > res.shape[0]:
+        return -2
+    _MATERIALIZE(board, ws[3], n, res, total)
+    for j in range(total, total + n):
+        for c in range(25):
+            t = res[j, c]
+            res[j, c] = res[j, 25 + c]
+            res[j, 25 + c] = t
+        evaluate(res[j], model, work, probs[j])
+    return total + n
+
+
+@nb.njit(cache=True)
+def run(mode: Any, boards: Any, rolls: Any, weights: Any, keep: Any, model: Any, work: Any,
+        ws: Any, cache: Any) -> Any:  # fmt: skip
+    """The native engine's one entry point (one compile of the evaluation for every use),
+    row by row of ``boards``:
+
+    - ``EVALUATE``, ``EVALUATE_CACHED``: the board's outputs (through ``cache`` for the
+      latter);
+    - ``ALL_PLAYS``: every play of the roll ``rolls[i]`` with its outputs (rows ``ptr[i]:
+      ptr[i + 1]`` of the results);
+    - ``BEST_PLAY``: :func:`choose_play` with ``weights[i]`` and ``keep``.
+
+    Returns ``(ptr, boards, outputs, classes, pips, ok)``: for the one-row modes ``ptr`` is
+    ``0..n``, ``boards`` the boards after (BEST_PLAY) or the plays (ALL_PLAYS), ``classes``
+    and ``pips`` (of the side on roll) those of each output row; ``ok`` False when the
+    move generator's workspace was too small (enlarge it and call again)."""
+    n = boards.shape[0]
+    cap = n if mode != ALL_PLAYS else max(64, 24 * n)
+    ptr = np.arange(n + 1).astype(np.int64)
+    res = np.empty((cap, 50), np.uint8)
+    probs = np.empty((cap, 5), np.float32)
+    plays = np.empty((1024, 50), np.uint8)
+    total = 0
+    for i in range(n):
+        if mode == EVALUATE:
+            res[i] = boards[i]
+            evaluate(res[i], model, work, probs[i])
+        elif mode == EVALUATE_CACHED:
+            res[i] = boards[i]
+            cached_evaluate(res[i], model, work, cache, probs[i])
+        elif mode == ALL_PLAYS:
+            got = _all_plays(boards[i], rolls[i, 0], rolls[i, 1], model, work, ws, res, probs,
+                             total)  # fmt: skip
+            while got == -2:
+                bigger = np.empty((2 * res.shape[0], 50), np.uint8)
+                bigger[:total] = res[:total]
+                res = bigger
+                wider = np.empty((2 * probs.shape[0], 5), np.float32)
+                wider[:total] = probs[:total]
+                probs = wider
+                got = _all_plays(boards[i], rolls[i, 0], rolls[i, 1], model, work, ws, res,
+                                 probs, total)  # fmt: skip
+            if got < 0:
+                return ptr, res[:0], probs[:0], ptr[:0], ptr[:0], False
+            total = got
+            ptr[i + 1] = total
+        else:
+            k = choose_play(boards[i], rolls[i, 0], rolls[i, 1], weights[i], keep, model,
+                            work, ws, cache, plays, res[i], probs[i])  # fmt: skip
+            while k == -2:
+                plays = np.empty((4 * plays.shape[0], 50), np.uint8)
+                k = choose_play(boards[i], rolls[i, 0], rolls[i, 1], weights[i], keep, model,
+                                work, ws, cache, plays, res[i], probs[i])  # fmt: skip
+            if k < 0:
+                return ptr, res[:0], probs[:0], ptr[:0], ptr[:0], False
+    rows = total if mode == ALL_PLAYS else n
+    classes = np.empty(rows, np.int64)
+    pips = np.empty(rows, np.int64)
+    for j in range(rows):
+        classes[j] = classify(res[j])
+        pips[j] = _pips(res[j])
+    return ptr, res[:rows].copy(), probs[:rows].copy(), classes, pips, True
