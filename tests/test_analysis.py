@@ -159,8 +159,11 @@ def test_engine_choice_and_errors(monkeypatch):
         get_evaluator("exact").evaluate(race)
     monkeypatch.setattr(evmod, "gnubg_nn_installed", lambda: False)
     monkeypatch.setattr(evmod, "gnubg_program_installed", lambda: False)
+    # at 0 plies auto's contact engine is the native one (nothing to install); deeper it
+    # needs gnubg-nn or the gnubg program
+    assert get_evaluator("auto").evaluate(Position.from_id(START)).engine == "native"
     with pytest.raises(EngineNotAvailableError, match=r"mathbg\[engine\]"):
-        get_evaluator("auto").evaluate(Position.from_id(START))
+        get_evaluator("auto", plies=1).evaluate(Position.from_id(START))
     with pytest.raises(EngineNotAvailableError, match="gnubg-nn"):
         get_evaluator("gnubg-nn")
     with pytest.raises(InvalidParameterError):

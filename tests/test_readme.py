@@ -138,6 +138,13 @@ def test_the_notebook_table_lists_every_shipped_notebook() -> None:
     assert count and count.group(1).lower() == _NUMBERS[len(shipped)], count
 
 
+def _shipped_data() -> list[str]:
+    """The ``data/`` folders setup.py ships as package data."""
+    import re
+
+    return re.findall(r'"mathbg\._data\.(\w+)"', (ROOT / "setup.py").read_text(encoding="utf-8"))
+
+
 def _copy_repo(dest: Path) -> Path:
     """The working tree without VCS data, caches and generated databases."""
 
@@ -145,8 +152,8 @@ def _copy_repo(dest: Path) -> Path:
         skip = {".git", "__pycache__", ".pytest_cache", ".hypothesis", ".ruff_cache", "build",
                 "dist", ".ipynb_checkpoints"}  # fmt: skip
         out = {n for n in names if n in skip or n.endswith((".egg-info", ".nbi", ".nbc"))}
-        if Path(directory).resolve() == (ROOT / "data").resolve():
-            out |= {n for n in names if n not in ("met", "matches", "README.md")}  # shipped data
+        if Path(directory).resolve() == (ROOT / "data").resolve():  # shipped data only
+            out |= {n for n in names if n not in (*_shipped_data(), "README.md")}
         return out
 
     shutil.copytree(ROOT, dest, ignore=ignore)

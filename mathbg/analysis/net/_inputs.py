@@ -203,14 +203,19 @@ def _hits(me: Any, me_occupied: Any, opp_made: Any, opp_blots: Any, nboard: Any,
 
 
 @nb.njit(cache=True)
-def _shots(me: Any, opp: Any, hit: Any, pips: Any, checkers: Any) -> None:
-    """For each of the 21 rolls, the pips it costs the opponent at most and the checkers
-    it hits (gnubg's heuristics: from the bar only what enters, doubles counted once)."""
+def _shots(me: Any, opp: Any, hit: Any) -> Any:
+    """The shots of the 21 rolls (gnubg's heuristics: from the bar only what enters): the
+    pips the opponent loses at most, summed over the 36 rolls, and the rolls (of 36) that
+    hit at least one checker and at least two."""
+    lost = 0
+    one = 0
+    two = 0
+    bar = me[24]
     for r in range(21):
-        pips[r] = 0
-        checkers[r] = 0
-    if me[24] == 0:
-        for r in range(21):
+        pips = 0
+        checkers = 0
+        weight = 1 if ROLL_WAYS[r, 3] > 0 else 2
+        if bar == 0:
             last = -1
             for jj in range(4):
                 w = ROLL_WAYS[r, jj]
@@ -221,26 +226,23 @@ def _shots(me: Any, opp: Any, hit: Any, pips: Any, checkers: Any) -> None:
                 k = hit[39 + w]  # the most advanced hitter (never the bar here)
                 if WAY_DICE[w] == 1:
                     if last != k or me[k] > 1:
-                        checkers[r] += 1
+                        checkers += 1
                     last = k
-                    if k - WAY_PIPS[w] + 1 > pips[r]:
-                        pips[r] = k - WAY_PIPS[w] + 1
+                    pips = max(pips, k - WAY_PIPS[w] + 1)
                     if ROLL_WAYS[r, 3] >= 0 and (hit[w] & ~(1 << k)):
-                        checkers[r] += 1
+                        checkers += 1
                 else:
-                    if checkers[r] == 0:
-                        checkers[r] = 1
-                    if k - WAY_PIPS[w] + 1 > pips[r]:
-                        pips[r] = k - WAY_PIPS[w] + 1
+                    if checkers == 0:
+                        checkers = 1
+                    pips = max(pips, k - WAY_PIPS[w] + 1)
                     for t in range(3):
                         s = WAY_STEPS[w, t]
                         if s <= 0:
                             break
                         if opp[23 - k + s] == 1:
-                            checkers[r] += 1
+                            checkers += 1
                             break
-    elif me[24] == 1:
-        for r in range(21):
+        elif bar == 1:
             entered = 0
             for jj in range(4):
                 w = ROLL_WAYS[r, jj]
@@ -262,34 +264,34 @@ def _shots(me: Any, opp: Any, hit: Any, pips: Any, checkers: Any) -> None:
                             if opp[WAY_PIPS[other] - 1] > 1:
                                 break
                             entered = 1
-                        checkers[r] += 1
-                        if k - WAY_PIPS[w] + 1 > pips[r]:
-                            pips[r] = k - WAY_PIPS[w] + 1
+                        checkers += 1
+                        pips = max(pips, k - WAY_PIPS[w] + 1)
                 else:
                     if not (hit[w] & (1 << 24)):
                         continue
-                    if checkers[r] == 0:
-                        checkers[r] = 1
-                    if 25 - WAY_PIPS[w] > pips[r]:
-                        pips[r] = 25 - WAY_PIPS[w]
+                    if checkers == 0:
+                        checkers = 1
+                    pips = max(pips, 25 - WAY_PIPS[w])
                     for t in range(3):
                         s = WAY_STEPS[w, t]
                         if s <= 0:
                             break
                         if opp[s + 1] == 1:
-                            checkers[r] += 1
+                            checkers += 1
                             break
-    else:
-        for r in range(21):
+        else:
             for jj in range(2):
                 w = ROLL_WAYS[r, jj]
-                if not (hit[w] & (1 << 24)):
+                if not (hit[w] & (1 << 24)) or WAY_DICE[w] != 1:
                     continue
-                if WAY_DICE[w] != 1:
-                    continue
-                checkers[r] += 1
-                if 25 - WAY_PIPS[w] > pips[r]:
-                    pips[r] = 25 - WAY_PIPS[w]
+                checkers += 1
+                pips = max(pips, 25 - WAY_PIPS[w])
+        lost += pips * weight
+        if checkers > 0:
+            one += weight
+            if checkers > 1:
+                two += weight
+    return lost, one, two
 
 
 @nb.njit(cache=True)
@@ -453,11 +455,11 @@ def _backbone(me: Any) -> Any:
 
 
 @nb.njit(cache=True)
-def half_inputs(me: Any, opp: Any, me_masks: Any, opp_masks: Any, out: Any, o: Any, hit: Any,
-                pips: Any, checkers: Any) -> None:  # fmt: skip
+def half_inputs(me: Any, opp: Any, me_masks: Any, opp_masks: Any, out: Any, o: Any,
+                hit: Any) -> None:  # fmt: skip
     """The hand-made inputs 3..24 of the side ``me`` against ``opp`` at ``out[o:]``
     (gnubg's ``CalculateHalfInputs``); ``me_masks``, ``opp_masks`` are their
-    :func:`masks`, ``hit``, ``pips``, ``checkers`` scratch."""
+    :func:`masks`, ``hit`` scratch."""
     me_made, me_occupied, _ = me_masks
     opp_made, opp_occupied, opp_blots = opp_masks
     opp_back = 23 - (_msb(opp_occupied) if opp_occupied else -1)
@@ -478,17 +480,7 @@ def half_inputs(me: Any, opp: Any, me_masks: Any, opp_masks: Any, out: Any, o: A
         if me[i]:
             nboard += 1
     _hits(me, me_occupied, opp_made, opp_blots, nboard, hit)
-    _shots(me, opp, hit, pips, checkers)
-    lost = 0
-    one = 0
-    two = 0
-    for r in range(21):
-        weight = 1 if ROLL_WAYS[r, 3] > 0 else 2
-        lost += pips[r] * weight
-        if checkers[r] > 0:
-            one += weight
-            if checkers[r] > 1:
-                two += weight
+    lost, one, two = _shots(me, opp, hit)
     out[o + 7] = F32(lost) * _INV432
     out[o + 8] = F32(one) * _INV36
     out[o + 9] = F32(two) * _INV36
@@ -553,7 +545,7 @@ def _point_inputs(row: Any, out: Any, o: Any, bar: Any) -> None:
 
 
 @nb.njit(cache=True)
-def contact_inputs(board: Any, crashed: Any, out: Any, hit: Any, pips: Any, checkers: Any) -> None:
+def contact_inputs(board: Any, crashed: Any, out: Any, hit: Any) -> None:
     """The 250 inputs of the contact (``crashed`` False) or crashed network for a flat
     board (cells 0..24 the side not on roll, 25..49 the side on roll)."""
     opp = board[0:25]
@@ -564,9 +556,9 @@ def contact_inputs(board: Any, crashed: Any, out: Any, hit: Any, pips: Any, chec
     me_masks = masks(me)
     opp_masks = masks(opp)
     _men_off(me if crashed else opp, out, HALF_CONTACT, crashed)
-    half_inputs(me, opp, me_masks, opp_masks, out, HALF_CONTACT, hit, pips, checkers)
+    half_inputs(me, opp, me_masks, opp_masks, out, HALF_CONTACT, hit)
     _men_off(opp if crashed else me, out, HALF_CONTACT + 25, crashed)
-    half_inputs(opp, me, opp_masks, me_masks, out, HALF_CONTACT + 25, hit, pips, checkers)
+    half_inputs(opp, me, opp_masks, me_masks, out, HALF_CONTACT + 25, hit)
 
 
 @nb.njit(cache=True)

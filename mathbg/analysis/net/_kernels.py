@@ -25,6 +25,7 @@ from typing import Any
 import numba as nb
 import numpy as np
 from llvmlite import ir
+from numba.misc.special import literally
 from numba.core import cgutils, types
 from numba.core.extending import intrinsic
 
@@ -100,15 +101,15 @@ def _rcp4(typingctx: Any, arr: Any, i: Any) -> Any:
 if X86:
 
     @nb.njit(cache=True, inline="always")
-    def _reciprocals(den: Any) -> None:
-        for k in range(0, den.shape[0], 4):
+    def _reciprocals(den: Any, n: Any) -> None:
+        for k in range(0, n, 4):
             _rcp4(den, k)  # type: ignore[call-arg]
 
 else:  # pragma: no cover - tested on x86 only
 
     @nb.njit(cache=True, inline="always")
-    def _reciprocals(den: Any) -> None:
-        for k in range(den.shape[0]):
+    def _reciprocals(den: Any, n: Any) -> None:
+        for k in range(n):
             den[k] = F32(1.0) / den[k]
 
 
@@ -129,6 +130,45 @@ def _sigmoid(x: Any) -> Any:
 
 
 @nb.njit(cache=True)
+def _network(inputs: Any, hw: Any, ow: Any, ht: Any, ot: Any, beta_h: Any, beta_o: Any,
+             hidden: Any, den: Any, lanes: Any, out: Any, nh: Any) -> None:  # fmt: skip
+    """:func:`forward` for ``nh`` hidden units, ``nh`` a literal (each size compiles with
+    its count known: the compiler's vector code needs it, about four times as fast)."""
+    nh = literally(nh)
+    for k in range(nh):
+        hidden[k] = ht[k]
+    for i in range(inputs.shape[0]):
+        a = inputs[i]
+        if a == F32(0.0):
+            continue
+        if a == F32(1.0):
+            for k in range(nh):
+                hidden[k] += hw[i, k]
+        else:
+            for k in range(nh):
+                hidden[k] += hw[i, k] * a
+    for k in range(nh):
+        y = hidden[k] * beta_h
+        hidden[k] = y
+        x1 = min(abs(y), F32(10.0)) * F32(10.0)
+        j = int(x1)
+        den[k] = ((x1 - F32(j)) + F32(10.0)) * _E[j] + F32(1.0)
+    _reciprocals(den, nh)
+    for k in range(nh):
+        hidden[k] = den[k] if hidden[k] < F32(0.0) else F32(1.0) - den[k]
+    for o in range(5):
+        for lane in range(4):
+            lanes[o, lane] = F32(0.0)
+    for k in range(0, nh, 4):
+        for o in range(5):
+            for lane in range(4):
+                lanes[o, lane] += hidden[k + lane] * ow[o, k + lane]
+    for o in range(5):
+        r = (lanes[o, 0] + lanes[o, 1]) + (lanes[o, 2] + lanes[o, 3])
+        out[o] = _sigmoid(-(beta_o * (r + ot[o])))
+
+
+@nb.njit(cache=True)
 def forward(inputs: Any, net: Any, work: Any, out: Any) -> None:
     """One network (``net``: hidden weights, output weights, hidden and output thresholds,
     the two sigmoid scales): the hidden sums input by input (zero inputs skipped), gnubg's
@@ -136,42 +176,12 @@ def forward(inputs: Any, net: Any, work: Any, out: Any) -> None:
     four at a time), and each output summed in four lanes as SSE sums it."""
     hw, ow, ht, ot, beta_h, beta_o = net
     nh = hw.shape[1]
-    hidden, den, lanes = work[1][:nh], work[2][:nh], work[3]
-    for k in range(nh):
-        hidden[k] = ht[k]
-    # blocks of 8 units (a fixed count the compiler turns into one vector operation)
-    for i in range(inputs.shape[0]):
-        a = inputs[i]
-        if a == F32(0.0):
-            continue
-        if a == F32(1.0):
-            for k0 in range(0, nh, 8):
-                for k in range(k0, k0 + 8):
-                    hidden[k] += hw[i, k]
-        else:
-            for k0 in range(0, nh, 8):
-                for k in range(k0, k0 + 8):
-                    hidden[k] += hw[i, k] * a
-    for k in range(nh):
-        y = hidden[k] * beta_h
-        hidden[k] = y
-        x1 = min(abs(y), F32(10.0)) * F32(10.0)
-        j = int(x1)
-        den[k] = ((x1 - F32(j)) + F32(10.0)) * _E[j] + F32(1.0)
-    _reciprocals(den)
-    for k in range(nh):
-        hidden[k] = den[k] if hidden[k] < F32(0.0) else F32(1.0) - den[k]
-    no = ow.shape[0]
-    for o in range(no):
-        for lane in range(4):
-            lanes[o, lane] = F32(0.0)
-    for k in range(0, nh, 4):
-        for o in range(no):
-            for lane in range(4):
-                lanes[o, lane] += hidden[k + lane] * ow[o, k + lane]
-    for o in range(no):
-        r = (lanes[o, 0] + lanes[o, 1]) + (lanes[o, 2] + lanes[o, 3])
-        out[o] = _sigmoid(-(beta_o * (r + ot[o])))
+    if nh == 128:
+        _network(inputs, hw, ow, ht, ot, beta_h, beta_o, work[1], work[2], work[3], out, 128)
+    elif nh == 16:
+        _network(inputs, hw, ow, ht, ot, beta_h, beta_o, work[1], work[2], work[3], out, 16)
+    else:
+        _network(inputs, hw, ow, ht, ot, beta_h, beta_o, work[1], work[2], work[3], out, 8)
 
 
 @nb.njit(cache=True)
@@ -498,18 +508,17 @@ def sanity(board: Any, last: Any, out: Any) -> None:
 
 def scratch() -> tuple[Any, ...]:
     """The scratch arrays :func:`evaluate` works in (one set a thread): the inputs, the
-    hidden layer, its denominators, the output lanes, the hits of each way, and each roll's
-    pips and checkers hit, and a board."""
+    hidden layer, its denominators, the output lanes, the hits of each way and a board."""
     return (np.zeros(CONTACT_INPUTS, np.float32), np.zeros(128, np.float32),
             np.zeros(128, np.float32), np.zeros((5, 4), np.float32), np.zeros(78, np.int64),
-            np.zeros(21, np.int64), np.zeros(21, np.int64), np.zeros(50, np.uint8))  # fmt: skip
+            np.zeros(50, np.uint8))  # fmt: skip
 
 
 @nb.njit(cache=True)
 def evaluate(board: Any, model: Any, work: Any, out: Any) -> Any:
     """gnubg 1.07's 0-ply outputs of ``board`` for the side on roll into ``out`` (float32
     W, WG, WB, LG, LB, gammons cumulative); returns the position class."""
-    inputs, hit, pips, checkers, spare = work[0], work[4], work[5], work[6], work[7]
+    inputs, hit, spare = work[0], work[4], work[5]
     contact, race, crashed, dist, last, two_sided, race_bg = model[:7]
     klass = classify(board)
     if klass == OVER:
@@ -525,7 +534,7 @@ def evaluate(board: Any, model: Any, work: Any, out: Any) -> Any:
         sanity(board, last, out)
     else:
         crashed_net = klass == CRASHED
-        contact_inputs(board, crashed_net, inputs, hit, pips, checkers)
+        contact_inputs(board, crashed_net, inputs, hit)
         forward(inputs, crashed if crashed_net else contact, work, out)
         sanity(board, last, out)
     return klass
@@ -540,26 +549,25 @@ def evaluate(board: Any, model: Any, work: Any, out: Any) -> Any:
 def prune_score(board: Any, klass: Any, model: Any, work: Any, weights: Any) -> Any:
     """``outputs @ weights`` of gnubg's pruning network of the class (race, crashed,
     contact) for ranking plays: the hidden sums from the network's point tables (each
-    cell's four inputs summed once, :func:`mathbg.analysis.net.tables.point_tables`), the
-    sigmoids computed exactly, no sanity check (the ranking is all it serves)."""
-    k = 1 if klass == RACE else (2 if klass == CRASHED else 0)
-    table = model[10][k]
-    _, ow, ht, ot, beta_h, beta_o = model[8] if k == 1 else (model[9] if k == 2 else model[7])
-    nh = ht.shape[0]
+    cell's four inputs summed once, :func:`mathbg.analysis.net.tables.point_tables`; 16
+    hidden units, the race network's 8 padded with units of no weight), the sigmoids
+    computed exactly, no sanity check (the ranking is all it serves)."""
+    table, ow, ht, ot, beta_h, beta_o = (
+        model[8] if klass == RACE else (model[9] if klass == CRASHED else model[7]))
     hidden = work[1]
-    for h in range(nh):
+    for h in range(16):
         hidden[h] = ht[h]
     for c in range(50):
         n = board[c]
         if n:
-            for h in range(nh):
+            for h in range(16):
                 hidden[h] += table[c, n, h]
-    for h in range(nh):
+    for h in range(16):
         hidden[h] = F32(1.0) / (F32(1.0) + np.exp(-beta_h * hidden[h]))
     s = 0.0
     for o in range(5):
         r = ot[o]
-        for h in range(nh):
+        for h in range(16):
             r += hidden[h] * ow[o, h]
         s += weights[o] / (1.0 + np.exp(-np.float64(beta_o * r)))
     return s

@@ -120,8 +120,8 @@ def model(progress: bool = False) -> Model:
     """The kernels' tuple: the contact, race and crashed networks (each its hidden and
     output weights, hidden and output thresholds and two sigmoid scales), the one-sided
     distributions (rows of 64), their last rolls, the two-sided cubeless equities
-    (924 x 924), the race backgammon table, the contact, race and crashed pruning
-    networks and their point tables.
+    (924 x 924), the race backgammon table, and the contact, race and crashed pruning
+    networks (:func:`point_tables`, padded to 16 hidden units).
 
     The bearoff databases are built on first use (a second or so) and then read from the
     cache.
@@ -138,16 +138,19 @@ def model(progress: bool = False) -> Model:
     dist = np.ascontiguousarray(table, dtype=np.uint16)
     return (_network(nets.contact), _network(nets.race), _network(nets.crashed), dist,
             _last_rolls(dist), cubeless, race_backgammon_table(),
-            _network(nets.prune_contact), _network(nets.prune_race),
-            _network(nets.prune_crashed), _prune_tables(nets))  # fmt: skip
+            _pruning(nets.prune_contact), _pruning(nets.prune_race),
+            _pruning(nets.prune_crashed))  # fmt: skip
 
 
-def _prune_tables(nets: Any) -> tuple[NDArray[np.float32], ...]:
-    """The pruning networks' point tables, padded to 16 hidden units (a tuple of arrays of
-    one shape, as the kernels index it)."""
-    out = []
-    for net in (nets.prune_contact, nets.prune_race, nets.prune_crashed):
-        t = np.zeros((50, 16, 16), dtype=np.float32)
-        t[:, :, : net.hidden] = point_tables(net)
-        out.append(t)
-    return tuple(out)
+def _pruning(net: Network) -> tuple[Any, ...]:
+    """A pruning network as the kernels rank plays with it: its point tables, output
+    weights and thresholds padded to 16 hidden units (units of no weight), the scales."""
+    nh = net.hidden
+    table = np.zeros((50, 16, 16), dtype=np.float32)
+    table[:, :, :nh] = point_tables(net)
+    ow = np.zeros((5, 16), dtype=np.float32)
+    ow[:, :nh] = net.output_weights
+    ht = np.zeros(16, dtype=np.float32)
+    ht[:nh] = net.hidden_threshold
+    return (table, ow, ht, net.output_threshold, np.float32(net.beta_hidden),
+            np.float32(net.beta_output))  # fmt: skip

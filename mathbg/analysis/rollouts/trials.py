@@ -446,7 +446,7 @@ class _Trials:
 #: pruning networks have ranked them all (``FindBestMoveInEval``'s idea with a smaller
 #: count): the luck stays an estimator of zero mean whichever play the lookahead picks, and
 #: the pruning networks rank the best play first or second almost always.
-LOOKAHEAD_KEEP = int(__import__('os').environ.get('MATHBG_KEEP', '3'))
+LOOKAHEAD_KEEP = 3
 _ROLLS = np.array(ROLLS, dtype=np.int64)
 #: The lookahead ranks plays by the next side's cubeless money equity (lowest first).
 _MONEY = np.array([-2.0, -1.0, -1.0, 1.0, 1.0])
