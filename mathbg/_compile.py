@@ -38,7 +38,7 @@ __all__ = [
 
 #: What a kernel's module is called in the notice (longest matching prefix wins).
 _LABELS = {
-    "mathbg.analysis.net": "the native engine (gnubg's networks; about a minute)",
+    "mathbg.analysis.net": "the native engine (gnubg's networks; about half a minute)",
     "mathbg.bearoff": "the bearoff kernels",
     "mathbg.race": "the race kernels",
     "mathbg.met": "the match equity kernels",

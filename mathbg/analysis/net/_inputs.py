@@ -475,7 +475,7 @@ def half_inputs(me: Any, opp: Any, me_masks: Any, opp_masks: Any, out: Any, o: A
     out[o + 23] = F32(free) * _INV100
     out[o + 19] = F32(_timing(me, opp_back)) * _INV100
     _anchors(me, out, o)
-    nboard = 0
+    nboard = np.int64(0)  # not a literal 0: the callee compiles once
     for i in range(6):
         if me[i]:
             nboard += 1
@@ -550,15 +550,17 @@ def contact_inputs(board: Any, crashed: Any, out: Any, hit: Any) -> None:
     board (cells 0..24 the side not on roll, 25..49 the side on roll)."""
     opp = board[0:25]
     me = board[25:50]
-    _point_inputs(opp, out, 0, True)
-    _point_inputs(me, out, 100, True)
+    # offsets as int64 values (a literal argument would compile a callee once per value)
+    _point_inputs(opp, out, np.int64(0), True)
+    _point_inputs(me, out, np.int64(100), True)
     # gnubg's contact network was trained with the men-off inputs of the two halves swapped
     me_masks = masks(me)
     opp_masks = masks(opp)
-    _men_off(me if crashed else opp, out, HALF_CONTACT, crashed)
-    half_inputs(me, opp, me_masks, opp_masks, out, HALF_CONTACT, hit)
-    _men_off(opp if crashed else me, out, HALF_CONTACT + 25, crashed)
-    half_inputs(opp, me, opp_masks, me_masks, out, HALF_CONTACT + 25, hit)
+    half = np.int64(HALF_CONTACT)
+    _men_off(me if crashed else opp, out, half, crashed)
+    half_inputs(me, opp, me_masks, opp_masks, out, half, hit)
+    _men_off(opp if crashed else me, out, half + 25, crashed)
+    half_inputs(opp, me, opp_masks, me_masks, out, half + 25, hit)
 
 
 @nb.njit(cache=True)

@@ -25,9 +25,9 @@ from typing import Any
 import numba as nb
 import numpy as np
 from llvmlite import ir
-from numba.misc.special import literally
 from numba.core import cgutils, types
 from numba.core.extending import intrinsic
+from numba.misc.special import literally
 
 from mathbg.analysis.net._inputs import (
     CONTACT_INPUTS,
@@ -229,8 +229,8 @@ def _in_database(board: Any, checkers: Any) -> Any:
 def classify(board: Any) -> Any:
     """gnubg's ``ClassifyPosition`` with its standard databases (two-sided 6 x 6 in
     memory, one-sided 6 x 15): OVER, BEAROFF2, BEAROFF1, RACE, CRASHED or CONTACT."""
-    opp_back = _side_top(board, 0)
-    back = _side_top(board, 1)
+    opp_back = _side_top(board, np.int64(0))
+    back = _side_top(board, np.int64(1))
     if back < 0 or opp_back < 0:
         return OVER
     if back + opp_back > 22:
@@ -249,9 +249,9 @@ def classify(board: Any) -> Any:
             elif tot <= 5 + int(row[1]):
                 return CRASHED
         return CONTACT
-    if _in_database(board, 6):
+    if _in_database(board, np.int64(6)):
         return BEAROFF2
-    if _in_database(board, 15):
+    if _in_database(board, np.int64(15)):
         return BEAROFF1
     return RACE
 
@@ -457,14 +457,14 @@ def sanity(board: Any, last: Any, out: Any) -> None:
     losses (crossovers against the most turns the other side needs), impossible and certain
     gammons, impossible backgammons; a side that has borne off loses no gammon; then WG <= W,
     LG <= 1 - W, WB <= WG, LB <= LG, and with contact gammons below 1e-4 set to 0."""
-    count0, back0, cross0, gcross0 = _crossovers(board, 0)
-    count1, back1, cross1, gcross1 = _crossovers(board, 1)
+    count0, back0, cross0, gcross0 = _crossovers(board, np.int64(0))
+    count1, back1, cross1, gcross1 = _crossovers(board, np.int64(1))
     contact = back0 + back1 >= 24
     turns0 = 0
     turns1 = 0
     if not contact:
-        turns0 = _max_turns(board, 0, last) if back0 < 6 else cross0 * 2
-        turns1 = _max_turns(board, 1, last) if back1 < 6 else cross1 * 2
+        turns0 = _max_turns(board, np.int64(0), last) if back0 < 6 else cross0 * 2
+        turns1 = _max_turns(board, np.int64(1), last) if back1 < 6 else cross1 * 2
         if turns1 == 0:
             turns1 = 1
         if cross0 > 4 * (turns1 - 1):
@@ -661,7 +661,7 @@ def choose_play(board: Any, d1: Any, d2: Any, weights: Any, keep: Any, model: An
             out_board[c] = board[25 + c]
             out_board[25 + c] = board[c]
         return cached_evaluate(out_board, model, work, cache, out_probs)
-    _MATERIALIZE(board, ws[3], n, plays, 0)
+    _MATERIALIZE(board, ws[3], n, plays, np.int64(0))
     for j in range(n):  # the next side on roll: swap the halves in place
         for c in range(25):
             t = plays[j, c]
@@ -680,9 +680,12 @@ def choose_play(board: Any, d1: Any, d2: Any, weights: Any, keep: Any, model: An
         scores = np.empty(n, np.float64)
         for j in range(n):
             scores[j] = prune_score(plays[j], classify(plays[j]), model, work, weights)
-        order = np.argsort(-scores, kind="mergesort")
-        for t in range(keep):
-            j = order[t]
+        for _ in range(keep):  # the best ``keep`` by score, the first of equals first
+            j = 0
+            for m in range(1, n):
+                if scores[m] > scores[j]:
+                    j = m
+            scores[j] = -np.inf
             cached_evaluate(plays[j], model, work, cache, probs)
             s = _score(probs, weights)
             if s > best_score or (s == best_score and j < best):
@@ -754,23 +757,27 @@ def run(mode: Any, boards: Any, rolls: Any, weights: Any, keep: Any, model: Any,
     res = np.empty((cap, 50), np.uint8)
     probs = np.empty((cap, 5), np.float32)
     plays = np.empty((1024, 50), np.uint8)
-    total = 0
+    total = np.int64(0)
     for i in range(n):
-        if mode == EVALUATE:
-            res[i] = boards[i]
-            evaluate(res[i], model, work, probs[i])
-        elif mode == EVALUATE_CACHED:
-            res[i] = boards[i]
-            cached_evaluate(res[i], model, work, cache, probs[i])
+        if mode == EVALUATE or mode == EVALUATE_CACHED:
+            for c in range(50):  # element loops: a slice copy compiles numba's shape errors
+                res[i, c] = boards[i, c]
+            if mode == EVALUATE:
+                evaluate(res[i], model, work, probs[i])
+            else:
+                cached_evaluate(res[i], model, work, cache, probs[i])
         elif mode == ALL_PLAYS:
             got = _all_plays(boards[i], rolls[i, 0], rolls[i, 1], model, work, ws, res, probs,
                              total)  # fmt: skip
             while got == -2:
                 bigger = np.empty((2 * res.shape[0], 50), np.uint8)
-                bigger[:total] = res[:total]
-                res = bigger
                 wider = np.empty((2 * probs.shape[0], 5), np.float32)
-                wider[:total] = probs[:total]
+                for r in range(total):
+                    for c in range(50):
+                        bigger[r, c] = res[r, c]
+                    for c in range(5):
+                        wider[r, c] = probs[r, c]
+                res = bigger
                 probs = wider
                 got = _all_plays(boards[i], rolls[i, 0], rolls[i, 1], model, work, ws, res,
                                  probs, total)  # fmt: skip
