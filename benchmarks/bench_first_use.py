@@ -88,7 +88,8 @@ COMMANDS = [
     Command("audit", ("audit", MATCH), 8.0, "audit"),
     Command("corpus", ("corpus", str(REPO / "data" / "matches")), 5.0),
     Command("convert", ("convert", MATCH, "converted.sgf", "--force"), 5.0, "convert"),
-    # a 72-trial cubeful rollout (gnubg-nn: --extras engine) and a 1-checker Hypergammon solve
+    # a 72-trial cubeful rollout (the native engine: nothing extra to install) and a
+    # 1-checker Hypergammon solve
     Command("rollout", ("rollout", "bVsAANi2AgAAAA", "--away", "4,4", "--trials", "72"), 5.0),
     Command("hyper", ("hyper", "AACAAAAAAgAAAA", "--checkers", "1", "--away", "3,3"), 5.0),
 ]
@@ -223,7 +224,7 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument(
         "--extras", default="",
-        help="with --installed: the extras to install too (audit and corpus need 'engine')",
+        help="with --installed: the extras to install too (e.g. 'engine' for gnubg-nn)",
     )  # fmt: skip
     args = parser.parse_args()
 
