@@ -89,6 +89,8 @@ PROSE_INPUTS: dict[str, set[str]] = {
     "08_what_did_my_cube_decisions_cost": {"1.07", "26"},
     # gnubg's version
     "10_how_well_did_i_play": {"1.07"},
+    # gnubg's version (the native engine is gnubg 1.07's networks)
+    "11_is_it_a_take": {"1.07"},
 }
 
 _QUOTED = re.compile(r"(\d+(?:[.,]\d+)*)\s?%|(?<![\w.])(\d+\.\d+)(?![\w.])")
