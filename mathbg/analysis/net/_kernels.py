@@ -669,17 +669,17 @@ def choose_play(board: Any, d1: Any, d2: Any, weights: Any, keep: Any, model: An
             plays[j, 25 + c] = t
     probs = np.empty(5, np.float32)
     pruned = keep > 0 and n > keep
-    if pruned:
-        for j in range(n):
-            if classify(plays[j]) < RACE:
-                pruned = False
-                break
     best = -1
     best_score = -np.inf
     if pruned:
         scores = np.empty(n, np.float64)
         for j in range(n):
-            scores[j] = prune_score(plays[j], classify(plays[j]), model, work, weights)
+            klass = classify(plays[j])
+            if klass < RACE:
+                pruned = False
+                break
+            scores[j] = prune_score(plays[j], klass, model, work, weights)
+    if pruned:
         for _ in range(keep):  # the best ``keep`` by score, the first of equals first
             j = 0
             for m in range(1, n):
