@@ -444,8 +444,14 @@ class _Trials:
 
 #: The plays the lookahead values with the full network for each roll, after gnubg's
 #: pruning networks have ranked them all (``FindBestMoveInEval``'s idea with a smaller
-#: count): the luck stays an estimator of zero mean whichever play the lookahead picks, and
-#: the pruning networks rank the best play first or second almost always.
+#: count). The luck stays an estimator of zero mean whichever play the lookahead picks; the
+#: further its pick from the player's own, the more variance is left. On positions of
+#: opening rollouts the pruning networks rank the full network's best play first in 68 %
+#: of rolls, in the best 2 in 87 %, the best 3 in 94 %, the best 5 in 98 %. Measured at
+#: 3-away/5-away (720 trials on the same dice, the no double line; double/take alike or
+#: more so), against the best 3: valuing every play leaves 0.72 of the variance at about
+#: 2.5 times the CPU; the best 5, 0.87 at about 1.2 times; the best 2, 1.09; the best 1,
+#: 1.6. Per CPU-second, 3 to 5 are as good as each other and better than the rest.
 LOOKAHEAD_KEEP = 3
 _ROLLS = np.array(ROLLS, dtype=np.int64)
 #: The lookahead ranks plays by the next side's cubeless money equity (lowest first).
