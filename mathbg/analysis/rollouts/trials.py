@@ -288,10 +288,14 @@ class _Trials:
             if ended:
                 self.end_races(np.array(ended, dtype=np.int64), turn)
 
+    def board_of(self, g: int) -> Board:
+        """Game ``g``'s board."""
+        return self.boards[g]
+
     def end_races(self, games: NDArray[np.int64], turn: int) -> None:
         assert self.race is not None
-        probs = np.array([self.race.chances(self.boards[g]) for g in games.tolist()])
-        x = np.array([self.race.cube_life(self.boards[g]) for g in games.tolist()])
+        probs = np.array([self.race.chances(self.board_of(g)) for g in games.tolist()])
+        x = np.array([self.race.cube_life(self.board_of(g)) for g in games.tolist()])
         v = self.b.values
         nd, dt, dp = v.decisions(probs, x, self.side[games], self.cube[games], self.owner[games])
         may = self.may(games) & (turn > 0)
@@ -305,9 +309,7 @@ class _Trials:
         asking = live[self.may(live)]
         if not len(asking):
             return
-        player = self.b.player
-        probs = np.array([player.chances(self.boards[g]) for g in asking.tolist()])
-        x = np.array([player.cube_life(self.boards[g]) for g in asking.tolist()])
+        probs, x = self.cube_inputs(asking)
         side = self.side[asking]
         nd, dt, dp = self.b.values.decisions(probs, x, side, self.cube[asking], self.owner[asking])
         doubles = (dt >= nd) & (dp >= nd)
@@ -322,6 +324,15 @@ class _Trials:
             else:
                 self.out["passed"][g, 1 - s] += 1
                 self.finish(g, float(dp[k]), probs[k], PASSED)
+
+    def cube_inputs(self, games: NDArray[np.int64]) -> tuple[NDArray[np.float64],
+                                                              NDArray[np.float64]]:  # fmt: skip
+        """The cubeless chances and cube lives that the cube decisions of ``games`` read
+        (the player's 0-ply view of each board)."""
+        player = self.b.player
+        probs = np.array([player.chances(self.boards[g]) for g in games.tolist()])
+        x = np.array([player.cube_life(self.boards[g]) for g in games.tolist()])
+        return probs, x
 
     def candidates(self, board: Board, d1: int, d2: int, plies: int) -> Candidates:
         """The player's candidates, once a turn for each board, roll and plies."""
@@ -517,41 +528,12 @@ class _NativeTrials(_Trials):
             if ended:
                 self.end_races(np.array(ended, dtype=np.int64), turn)
 
-    def end_races(self, games: NDArray[np.int64], turn: int) -> None:
-        assert self.race is not None
-        probs = np.array([self.race.chances(self.board_of(g)) for g in games.tolist()])
-        x = np.array([self.race.cube_life(self.board_of(g)) for g in games.tolist()])
-        v = self.b.values
-        nd, dt, dp = v.decisions(probs, x, self.side[games], self.cube[games], self.owner[games])
-        may = self.may(games) & (turn > 0)
-        best = np.where(may, np.maximum(nd, np.minimum(dt, dp)), nd)
-        for k, g in enumerate(games.tolist()):
-            self.finish(g, float(best[k]), probs[k], RACE)
-
-    def cube_turn(self) -> None:
+    def cube_inputs(self, games: NDArray[np.int64]) -> tuple[NDArray[np.float64],
+                                                              NDArray[np.float64]]:  # fmt: skip
         from mathbg.analysis.net.engine import cached_outputs
 
-        live = np.flatnonzero(self.active)
-        asking = live[self.may(live)]
-        if not len(asking):
-            return
-        raw, classes, pips = cached_outputs(self.cells[asking])
-        probs = clip_chances(raw.astype(np.float64))
-        x = _cube_lives(classes, pips)
-        side = self.side[asking]
-        nd, dt, dp = self.b.values.decisions(probs, x, side, self.cube[asking], self.owner[asking])
-        doubles = (dt >= nd) & (dp >= nd)
-        takes = dt < dp
-        for k in np.flatnonzero(doubles).tolist():
-            g, s = int(asking[k]), int(side[k])
-            self.out["doubled"][g, s] += 1
-            if takes[k]:
-                self.out["taken"][g, 1 - s] += 1
-                self.cube[g] *= 2
-                self.owner[g] = 1 - s
-            else:
-                self.out["passed"][g, 1 - s] += 1
-                self.finish(g, float(dp[k]), probs[k], PASSED)
+        raw, classes, pips = cached_outputs(self.cells[games])
+        return clip_chances(raw.astype(np.float64)), _cube_lives(classes, pips)
 
     def weights_of(self, games: NDArray[np.int64]) -> NDArray[np.float64]:
         return np.array([self.weight(int(g)) for g in games], dtype=np.float64).reshape(-1, 5)
