@@ -348,30 +348,30 @@ def _anchors(me: Any, out: Any, o: Any) -> None:
     out[o + 6] = F32(2.0) if n == 0 else F32(n) * _INV6
 
 
+@nb.njit(cache=True, inline="always")
+def _fewest_escapes(made: Any, start: Any, stop: Any, n: Any) -> Any:
+    """The fewest escaping rolls (at most ``n``) over the stretches ``start .. stop - 1``."""
+    for i in range(start, stop):
+        e = _escapes(made, i, ESCAPES)
+        if e < n:
+            n = e
+    return n
+
+
 @nb.njit(cache=True)
 def _containment(me: Any, me_made: Any, opp_made: Any, opp_back: Any, out: Any,
                  o: Any) -> None:  # fmt: skip
     """Escapes of the opponent's back checker, containment and mobility."""
     out[o + 10] = F32(_escapes(me_made, 23 - opp_back, ESCAPES)) * _INV36
     out[o + 24] = F32(_escapes(me_made, 23 - opp_back, ESCAPES1)) * _INV36
-    n = 36
-    i = 15
-    while i < 24 - opp_back:
-        e = _escapes(me_made, i, ESCAPES)
-        if e < n:
-            n = e
-        i += 1
+    n = _fewest_escapes(me_made, 15, 24 - opp_back, 36)
     a = F32(36 - n) * _INV36
     out[o + 11] = a
     out[o + 12] = a * a
     if opp_back < 0:  # the opponent on the bar: start again without point 24
-        i = 15
-        n = 36
-    while i < 24:
-        e = _escapes(me_made, i, ESCAPES)
-        if e < n:
-            n = e
-        i += 1
+        n = _fewest_escapes(me_made, 15, 24, 36)
+    else:  # the points beyond the back checker too
+        n = _fewest_escapes(me_made, max(15, 24 - opp_back), 24, n)
     c = F32(36 - n) * _INV36
     out[o + 13] = c
     out[o + 14] = c * c
