@@ -53,3 +53,32 @@ def test_one_typed_options_object() -> None:
     assert analyze(START, opts, length=5).length == 5  # keywords over the object
     with pytest.raises(InvalidParameterError, match=r"unknown option.*the options are length"):
         analyze(START, length=3, probabilities=PROBS, lenght=4)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("take_points", [True, False])
+def test_rows_at_each_own_state_equal_the_matrix_rows(take_points: bool) -> None:
+    """rows_at values each position at its own state only (a paired block); its rows are
+    the full matrix's rows at those states, to the bit, for every action the matrix shows
+    (no double, double/take, double/pass, too good, cube not available)."""
+    from mathbg.analysis.evaluation import Evaluation
+    from mathbg.analysis.matrix import MatrixState, rows_at
+    from mathbg.rules.position import Position
+
+    chances = [PROBS, (0.5, 0.15, 0.01, 0.12, 0.005), (0.85, 0.5, 0.05, 0.02, 0.0),
+               (0.62, 0.0, 0.0, 0.0, 0.0), (0.3, 0.05, 0.0, 0.25, 0.02)]  # fmt: skip
+    matrices = [analyze(START, length=7, probabilities=p) for p in chances]
+    picks = [(m, r) for m in matrices for r in m.rows if r.away is not None][::3]
+    states = [MatrixState(r.away, r.crawford, r.cube, r.owner) for _, r in picks]
+    evaluations: list[Evaluation] = [m.evaluation for m, _ in picks]
+    rows = rows_at([Position.from_id(START)] * len(picks), evaluations, states, "kazaross-xg2",
+                   lengths=[7] * len(picks), exact=False, take_points=take_points)  # fmt: skip
+    assert len({r.action for _, r in picks}) >= 4
+    for (_, want), got in zip(picks, rows, strict=True):
+        for f in dataclasses.fields(MatrixRow):
+            a, b = getattr(want, f.name), getattr(got, f.name)
+            if f.name in ("take_point", "take_margin") and not take_points:
+                assert b != b or a != a  # NaN: no take point search
+            elif isinstance(a, float) and a != a:
+                assert b != b, f.name
+            else:
+                assert a == b, (f.name, want.away, want.cube, want.owner)

@@ -274,6 +274,12 @@ def test_generate_switches_from_the_port_to_the_kernel(monkeypatch):
     assert len(first[0]) == 15  # published (tests/data/movecounts.txt)
 
 
+def test_a_kernel_user_sends_generate_to_the_kernel(monkeypatch):
+    monkeypatch.setattr(movegen, "_port_calls_left", movegen.PORT_CALLS)
+    movegen.workspace()  # what the native engine asks for before its kernel runs
+    assert movegen._port_calls_left == 0
+
+
 def test_reading_a_match_file_imports_no_numba(tmp_path):
     import subprocess
     import sys

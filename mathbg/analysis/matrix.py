@@ -328,26 +328,38 @@ def _match_block(
     met: MET,
     states: list[MatrixState],
     take_points: bool = True,
+    paired: bool = False,
 ) -> _Block:
     """The approximation at every match state for every position, in a few vectorised
     calls of :func:`mathbg.cube.cubeful.cubeful_mwc` (one per cube owner for no double,
     and :func:`mathbg.cube.takepoint.match_take_points` for double/take and the take
-    points)."""
+    points). ``paired``: ``states[i]`` is position ``i``'s own state, and the block is
+    one row, each position at its state only (the work of ``n`` cells, not ``m x n``)."""
     n, m = probs.shape[0], len(states)
     a = np.array([st.away[0] for st in states if st.away is not None], dtype=np.int64)
     b = np.array([st.away[1] for st in states if st.away is not None], dtype=np.int64)
     c = np.array([st.cube for st in states], dtype=np.int64)
     cr = np.array([st.crawford for st in states], dtype=bool)
     owners = np.array([str(st.owner) for st in states])
-    nd = np.empty((m, n))
+
+    def lay(v: NDArray[Any]) -> NDArray[Any]:  # a state array against the positions
+        return v[None, :] if paired else v[:, None]
+
+    rows = 1 if paired else m
+    nd = np.empty((rows, n))
     for owner in set(owners.tolist()):
         k = np.nonzero(owners == owner)[0]
-        nd[k] = cubeful_mwc(probs[None], met, (a[k, None], b[k, None]), cube=c[k, None],
-                            owner=owner, cube_life=xs[None], crawford=cr[k, None])  # fmt: skip
-    nd_emg = np.asarray(emg(nd, met, (a[:, None], b[:, None]), c[:, None], crawford=cr[:, None],
+        if paired:
+            nd[0, k] = cubeful_mwc(probs[k], met, (a[k], b[k]), cube=c[k], owner=owner,
+                                   cube_life=xs[k], crawford=cr[k])  # fmt: skip
+        else:
+            nd[k] = cubeful_mwc(probs[None], met, (a[k, None], b[k, None]), cube=c[k, None],
+                                owner=owner, cube_life=xs[None], crawford=cr[k, None])  # fmt: skip
+    score = (lay(a), lay(b))
+    nd_emg = np.asarray(emg(nd, met, score, lay(c), crawford=lay(cr),
                             undefined="nan"))  # '-' where undefined; the rows go on
-    nan = np.full((m, n), np.nan)
-    out = _Block([[CubeAction.NOT_AVAILABLE] * n for _ in range(m)], nd, nan.copy(),
+    nan = np.full((rows, n), np.nan)
+    out = _Block([[CubeAction.NOT_AVAILABLE] * n for _ in range(rows)], nd, nan.copy(),
                  nan.copy(), nd.copy(), nd_emg, nan.copy(), nan.copy(), nan.copy(),
                  nan.copy())  # fmt: skip
     d = np.array([may_double((int(a[j]), int(b[j])), int(c[j]), str(owners[j]),
@@ -358,28 +370,35 @@ def _match_block(
     aj, bj, cj, crj = a[j], b[j], c[j], cr[j]
     dp = np.asarray(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, (aj, bj), cj, crawford=crj))
     if take_points:
-        dt, tp = match_take_points(probs, met, (aj, bj), cj, crj, xs, dp)
+        dt, tp = match_take_points(probs[j] if paired else probs, met, (aj, bj), cj, crj,
+                                   xs[j] if paired else xs, dp, paired=paired)  # fmt: skip
     else:  # the double/take values alone (the take point search is most of the cost)
-        dt = np.asarray(cubeful_mwc(probs[None], met, (aj[:, None], bj[:, None]),
-                                    cube=2 * cj[:, None], owner=CubeOwner.OPPONENT,
-                                    cube_life=xs[None], crawford=crj[:, None]))  # fmt: skip
-        tp = np.full((j.size, n), np.nan)
-    for r, jj in enumerate(j):
-        acts = [classify(float(nd[jj, i]), float(dt[r, i]), float(dp[r]),
-                         can_gammon=bool(probs[i, 1] > 0.0), money=False)
-                for i in range(n)]  # fmt: skip
-        out.action[jj] = acts
-        doubles = np.array([act.doubles for act in acts])
-        out.optimal[jj] = np.where(doubles, np.minimum(dt[r], dp[r]), nd[jj])
-    out.double_take[j] = dt
-    out.double_pass[j] = dp[:, None]
-    out.emg_double_take[j] = emg(dt, met, (aj[:, None], bj[:, None]), cj[:, None],
-                                 crawford=crj[:, None], undefined="nan")  # fmt: skip
-    out.emg_double_pass[j] = emg(np.broadcast_to(dp[:, None], (j.size, n)), met,
-                                 (aj[:, None], bj[:, None]), cj[:, None],
-                                 crawford=crj[:, None], undefined="nan")  # fmt: skip
-    out.take_point[j] = tp
-    out.take_margin[j] = (1.0 - probs[None, :, 0]) - tp
+        if paired:  # the doubling positions j, each at its own state
+            dt = np.asarray(cubeful_mwc(probs[j], met, (aj, bj), cube=2 * cj,
+                                        owner=CubeOwner.OPPONENT, cube_life=xs[j],
+                                        crawford=crj))  # fmt: skip
+        else:  # the doubling states j, every position
+            dt = np.asarray(cubeful_mwc(probs[None], met, (aj[:, None], bj[:, None]),
+                                        cube=2 * cj[:, None], owner=CubeOwner.OPPONENT,
+                                        cube_life=xs[None], crawford=crj[:, None]))  # fmt: skip
+        tp = np.full(np.shape(dt), np.nan)
+    cells = (np.zeros_like(j), j) if paired else (j, slice(None))
+    dt_all, tp_all, dp_all = nan.copy(), nan.copy(), nan.copy()
+    dt_all[cells], tp_all[cells] = dt, tp
+    dp_all[cells] = dp if paired else dp[:, None]
+    pairs = [(0, i) for i in j.tolist()] if paired else [(r, i) for r in j.tolist()
+                                                         for i in range(n)]  # fmt: skip
+    for r, i in pairs:
+        out.action[r][i] = classify(float(nd[r, i]), float(dt_all[r, i]), float(dp_all[r, i]),
+                                    can_gammon=bool(probs[i, 1] > 0.0), money=False)  # fmt: skip
+    doubles = np.array([[act.doubles for act in acts] for acts in out.action], dtype=bool)
+    out.optimal = np.where(doubles, np.minimum(dt_all, dp_all), nd)
+    out.double_take, out.double_pass, out.take_point = dt_all, dp_all, tp_all
+    out.emg_double_take = np.asarray(emg(dt_all, met, score, lay(c), crawford=lay(cr),
+                                         undefined="nan"))  # fmt: skip
+    out.emg_double_pass = np.asarray(emg(dp_all, met, score, lay(c), crawford=lay(cr),
+                                         undefined="nan"))  # fmt: skip
+    out.take_margin = (1.0 - probs[None, :, 0]) - tp_all
     return out
 
 
@@ -974,15 +993,16 @@ class _Batch:
         lengths: list[int | None],
         take_points: bool,
     ) -> list[MatrixRow]:
-        """Positions ``chunk``'s rows, each at its own state, in one vectorised block over
-        the distinct match states."""
-        distinct = list(dict.fromkeys(st for st in states if st.away is not None))
-        where = {st: j for j, st in enumerate(distinct)}
+        """Positions ``chunk``'s rows, each at its own state, in one vectorised block of
+        the positions at a match state, each at its state only."""
+        at_match = [k for k, st in enumerate(states) if st.away is not None]
+        column = {k: col for col, k in enumerate(at_match)}
         block = None
-        if distinct:
-            sel = np.array(chunk)
-            block = _match_block(self.probs[sel], self.xs[sel], met, distinct, take_points)
-        return [self._row(i, st, met, lengths[i], block, where.get(st, -1), k)
+        if at_match:
+            sel = np.array([chunk[k] for k in at_match])
+            block = _match_block(self.probs[sel], self.xs[sel], met,
+                                 [states[k] for k in at_match], take_points, paired=True)
+        return [self._row(i, st, met, lengths[i], block, 0, column.get(k, -1))
                 for k, (i, st) in enumerate(zip(chunk, states, strict=True))]  # fmt: skip
 
     def _row(
@@ -1083,10 +1103,10 @@ def rows_at(
     batch = _Batch.of([(p, None) for p in positions], list(evaluations), options)
     exact_eval = ExactEvaluator() if exact else None
     out: list[MatrixRow] = []
-    # one vectorised block per chunk of positions over the chunk's distinct states (the
-    # cost of a block is mostly per call, not per cell)
-    for start in range(0, n, _CHUNK):
-        chunk = list(range(start, min(n, start + _CHUNK)))
+    # one vectorised block per chunk of positions, each at its own state (the cost of a
+    # block is mostly per call, not per cell)
+    for start in range(0, n, _PAIRED_CHUNK):
+        chunk = list(range(start, min(n, start + _PAIRED_CHUNK)))
         out += batch.rows_of(chunk, [states[i] for i in chunk], table, lens, take_points)
     if exact_eval is not None:
         for i, row in enumerate(out):
@@ -1140,6 +1160,10 @@ class _ExactBar:
 #: Positions per vectorised block (keeps the arrays of every state x position x take-point
 #: grid cache-sized).
 _CHUNK = 128
+
+#: Positions per paired block of :func:`rows_at` (each position at its own state: the
+#: arrays grow with the positions only).
+_PAIRED_CHUNK = 4096
 
 
 @shared_sections(position_options=_POSITION_OPTIONS)

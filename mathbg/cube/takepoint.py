@@ -28,6 +28,7 @@ from numpy.typing import ArrayLike, NDArray
 from mathbg._validate import away_pair, away_score
 from mathbg.cube.cubeful import cubeful_equity, cubeful_mwc, cubeless_mwc
 from mathbg.cube.inputs import rates_from_probabilities
+from mathbg.errors import InvalidParameterError
 from mathbg.met.catalogue import as_met
 from mathbg.met.table import MET
 from mathbg.rules.cube import CubeOwner
@@ -258,6 +259,8 @@ def match_take_points(
     crawford: ArrayLike,
     cube_life: ArrayLike,
     double_pass: ArrayLike,
+    *,
+    paired: bool = False,
 ) -> tuple[Arr, Arr]:
     """Double/take values and take points of many positions at many scores at once.
 
@@ -275,12 +278,15 @@ def match_take_points(
         Each position's cube life.
     double_pass : array_like, shape (s,)
         The doubler's MWC after a pass at each score.
+    paired : bool, optional
+        Each position at its own score only (``s == n``, score ``i`` with position ``i``)
+        instead of every position at every score.
 
     Returns
     -------
-    double_take : ndarray, shape (s, n)
+    double_take : ndarray, shape (s, n), or (n,) when paired
         The doubler's double/take MWC of each position at each score.
-    take_point : ndarray, shape (s, n)
+    take_point : ndarray, shape (s, n), or (n,) when paired
         The taker's take point (as :func:`match_take_point`).
 
     Examples
@@ -295,6 +301,10 @@ def match_take_points(
     >>> one = match_take_point(probs[1], "kazaross-xg2", (5, 5), cube_life=0.68)
     >>> bool(abs(tp[1, 1] - one) < 1e-12)
     True
+    >>> dt_own, tp_own = match_take_points(probs, "kazaross-xg2", ([3, 5], [3, 5]), [1, 1],
+    ...                                    [False, False], [0.68, 0.68], dp, paired=True)
+    >>> bool((tp_own == tp.diagonal()).all() and (dt_own == dt.diagonal()).all())
+    True
     """
     table = as_met(met)
     p = np.asarray(probs, dtype=np.float64)
@@ -302,6 +312,9 @@ def match_take_points(
     crj = np.asarray(crawford, dtype=bool)
     xs = np.asarray(cube_life, dtype=np.float64)
     n, s = p.shape[0], aj.size
+    if paired:
+        return _own_take_points(p, table, (aj, bj, cj, crj), xs,
+                                np.asarray(double_pass, dtype=np.float64))  # fmt: skip
     # the positions' own double/take values and the take-point grid in one call
     grid = np.concatenate([p[:, None, :], probabilities_at(p, _grid(n))], axis=1)
     both = np.asarray(cubeful_mwc(grid[None], table, (aj[:, None, None], bj[:, None, None]),
@@ -321,3 +334,24 @@ def match_take_points(
     dp_flat = np.asarray(double_pass, dtype=np.float64)[flat_s]
     tp = 1.0 - break_even(dt_at, dp_flat, s * n, both[:, :, 1:].reshape(s * n, -1))
     return both[:, :, 0], tp.reshape(s, n)
+
+
+def _own_take_points(
+    p: Arr, table: MET, scores: tuple[NDArray[np.int64], ...], xs: Arr, dp: Arr
+) -> tuple[Arr, Arr]:
+    """:func:`match_take_points` with ``paired``: position ``i`` at score ``i`` only (a
+    score per row: the work of ``n`` cells, not ``s x n``)."""
+    a, b, c, cr = scores
+    if not a.size == c.size == cr.size == dp.size == xs.size == p.shape[0]:
+        raise InvalidParameterError("paired take points need one score per position")
+
+    def dt_of(probs: Arr, k: NDArray[np.int64]) -> Arr:  # rows k's chances, shape (k, m, 5)
+        return np.asarray(cubeful_mwc(probs, table, (a[k, None], b[k, None]), cube=2 * c[k, None],
+                                      owner=CubeOwner.OPPONENT, cube_life=xs[k, None],
+                                      crawford=cr[k, None]), dtype=np.float64)  # fmt: skip
+
+    n = p.shape[0]
+    grid = np.concatenate([p[:, None, :], probabilities_at(p, _grid(n))], axis=1)
+    both = dt_of(grid, np.arange(n))
+    tp = break_even(lambda pw, k: dt_of(probabilities_at(p[k], pw), k), dp, n, both[:, 1:])
+    return both[:, 0], 1.0 - tp

@@ -289,7 +289,8 @@ def _checker(record: MatchRecord, v: MatchValues, met: MET, keep: int) -> list[C
         shown = list(range(min(keep, tv.plays)))
         if tv.played >= keep:
             shown.append(tv.played)
-        options = tuple(_option(plays, tv, i) for i in shown)
+        names = {i: _notation(plays, tv, i) for i in {*shown, 0, tv.played}}  # each once
+        options = tuple(_option(names[i], tv, i) for i in shown)
         best_eq = float(tv.equity[0])
         played_eq = float(tv.equity[tv.played]) if tv.played >= 0 else None
         err = 0.0 if played_eq is None else max(best_eq - played_eq, 0.0)
@@ -299,8 +300,8 @@ def _checker(record: MatchRecord, v: MatchValues, met: MET, keep: int) -> list[C
         out.append(CheckerDecision(
             t.game, t.move, record.players[t.player], t.position_id, t.match_id, st.away,
             t.match.cube, str(st.owner), st.crawford, t.dice,
-            _notation(plays, tv, tv.played) if tv.legal else "",
-            _notation(plays, tv, 0) if tv.legal else "", tv.legal,
+            names.get(tv.played, "") if tv.legal else "",
+            names.get(0, "") if tv.legal else "", tv.legal,
             tv.played + 1 if tv.played >= 0 else None, played_eq,
             best_eq if tv.legal else None, err, None if scale is None else err * scale,
             skill_mark(err) if tv.legal > 1 else None, tv.luck, luck_mwc,
@@ -315,9 +316,9 @@ def _notation(plays: Any, tv: TurnValues, i: int) -> str:
     return str(plays[k].notation) if k >= 0 else ""
 
 
-def _option(plays: Any, tv: TurnValues, i: int) -> PlayOption:
+def _option(name: str, tv: TurnValues, i: int) -> PlayOption:
     p = tuple(float(x) for x in tv.probs[i])
-    return PlayOption(_notation(plays, tv, i), float(tv.equity[i]),
+    return PlayOption(name, float(tv.equity[i]),
                       None if tv.mwc is None else float(tv.mwc[i]), p)  # type: ignore[arg-type]
 
 
