@@ -76,3 +76,23 @@ def test_break_even_ends_and_rates_kept() -> None:
     at = probabilities_at(np.array([_probs(0.5, 0.2, 0.4)]), np.array([[0.25, 1.0]]))
     assert at[0, 0].tolist() == pytest.approx([0.25, 0.05, 0.0, 0.3, 0.0])
     assert at[0, 1].tolist() == pytest.approx([1.0, 0.2, 0.0, 0.0, 0.0])
+
+
+@settings(max_examples=40, deadline=None)
+@given(a=st.integers(1, 17), b=st.integers(1, 17), cube=st.sampled_from([1, 2, 4, 8]),
+       post=st.booleans(), rates=st.lists(st.floats(0.0, 0.45), min_size=8, max_size=8))
+def test_live_cash_points_are_the_solvers(a: int, b: int, cube: int, post: bool,
+                                          rates: list[float]) -> None:  # fmt: skip
+    """The cubeful value's shortcut (the first level's live cash points alone) gives the
+    full solver's numbers to the bit, at every score, cube and gammon rates (two rows)."""
+    from mathbg.cube._solver import MetView, live_cash_points, solve
+    from mathbg.met import as_met
+
+    view = MetView(as_met(KXG2), 0)
+    g0, b0, g1, b1 = (np.array(rates[k::4]) for k in range(4))
+    a_, b_, c_ = (np.array([v, v]) for v in (a, b, cube))
+    flag = np.array([post, post])
+    sol = solve(view, a_, b_, c_, (g0, b0, g1, b1), flag, np.zeros(2, dtype=bool))
+    first, second = live_cash_points(view, a_, b_, c_, (g0, b0, g1, b1), flag)
+    np.testing.assert_array_equal(first, sol.cash_live[0][0])
+    np.testing.assert_array_equal(second, sol.cash_live[1][0])

@@ -210,17 +210,11 @@ def pair(values: Any, name: str) -> tuple[Any, Any]:
     return values[0], values[1]
 
 
-def solve(
-    t: MetView,
-    a: Ints,
-    b: Ints,
-    c: Ints,
-    rates: Rates,
-    post: Bools,
-    crawford_game: Bools,
-    min_levels: int = 1,
-) -> Solution:
-    """Every cube level's dead and live points for both doublers (see :mod:`mathbg.cube.match`)."""
+def _levels(t: MetView, a: Ints, b: Ints, c: Ints, rates: Rates, post: Bools,
+            min_levels: int) -> list[Level]:  # fmt: skip
+    """Both doublers' values at cube levels ``c 2^k`` for ``k = 0..K``: up to the first
+    level that is dead everywhere (at least ``min_levels``), and one more, which serves
+    only the automatic-redouble lookups of the level below."""
     g0, b0, g1, b1 = rates
     ts = t.swapped()
     levels: list[Level] = []
@@ -236,17 +230,68 @@ def solve(
         # results are wanted at levels 0..k-1: level k-1 needs level k for the automatic
         # redouble, and level k's live cash points only where level k-1 is live
         if k >= max(min_levels, 1) and not np.any(levels[k - 1].live):
-            break
+            return levels
         k += 1
+
+
+def _taken(side: Side, nxt: Side, auto: Bools) -> tuple[Arr, Arr]:
+    """The doubler's MWC after double/take, won and lost (the next level's where the
+    taker redoubles at once)."""
+    return np.where(auto, nxt.dtw, side.dtw), np.where(auto, nxt.dtl, side.dtl)
+
+
+def _dead_cash(side: Side, dtw: Arr, dtl: Arr) -> Arr:
+    """The doubler's dead cash point: where double/take equals double/pass."""
+    return np.where(side.needs_le_c, 1.0, ratio(side.dp - dtl, dtw - dtl, 1.0))
+
+
+def _live_taker_share(side: Side, cp_opp_next: Arr) -> Arr:
+    """The taker's live take point against the doubler: the taker's chance at which the
+    doubler's MWC after the take equals double/pass, the taker's cash at ``2c`` being
+    ``cp_opp_next``."""
+    return cp_opp_next * ratio(side.dtw - side.dp, side.dtw - side.rdp, 0.0)
+
+
+def live_cash_points(
+    t: MetView, a: Ints, b: Ints, c: Ints, rates: Rates, post: Bools
+) -> tuple[Arr, Arr]:
+    """Both doublers' live cash points at the first level (``solve(...).cash_live[i][0]``,
+    the same numbers), without the rest of :func:`solve`: what a cubeful value needs."""
+    levels = _levels(t, a, b, c, rates, post, 1)
+    above: list[Arr | None] = [None, None]
+    for lv in range(len(levels) - 2, -1, -1):
+        L, N = levels[lv], levels[lv + 1]
+        now = []
+        for i, (side, nxt, auto) in enumerate(((L.p, N.p, L.auto_p), (L.o, N.o, L.auto_o))):
+            cp_dead = _dead_cash(side, *_taken(side, nxt, auto))
+            held = above[1 - i]
+            cp_opp_next = np.ones_like(cp_dead) if held is None else held
+            now.append(np.where(L.live, 1.0 - _live_taker_share(side, cp_opp_next), cp_dead))
+        above = list(now)
+    first, second = above
+    assert first is not None and second is not None
+    return first, second
+
+
+def solve(
+    t: MetView,
+    a: Ints,
+    b: Ints,
+    c: Ints,
+    rates: Rates,
+    post: Bools,
+    crawford_game: Bools,
+    min_levels: int = 1,
+) -> Solution:
+    """Every cube level's dead and live points for both doublers (see :mod:`mathbg.cube.match`)."""
+    levels = _levels(t, a, b, c, rates, post, min_levels)
     n_lv = len(levels) - 1  # the last level only serves the auto-redouble lookups
 
     def dead_points(side: Side, nxt: Side, auto: Bools) -> tuple[Arr, Arr, Arr, Arr, Arr]:
-        dtw = np.where(auto, nxt.dtw, side.dtw)
-        dtl = np.where(auto, nxt.dtl, side.dtl)
+        dtw, dtl = _taken(side, nxt, auto)
         risk = side.ndl - dtl
         gain = dtw - side.ndw
         dp = ratio(risk, risk + gain, 0.0)
-        cp = ratio(side.dp - dtl, dtw - dtl, 1.0)
         dp_nr = ratio(side.ndl - side.dtl, side.ndl - side.dtl + side.dtw - side.ndw, 0.0)
         cp_nr = ratio(side.dp - side.dtl, side.dtw - side.dtl, 1.0)
         tg = ratio(side.dp - side.ndl, side.ndw - side.ndl, 1.0)
@@ -254,7 +299,7 @@ def solve(
         return (
             np.where(one, 1.0, dp),
             np.where(one, 1.0, dp_nr),
-            np.where(one, 1.0, cp),
+            _dead_cash(side, dtw, dtl),
             np.where(one, 1.0, cp_nr),
             np.where(one, 1.0, tg),
         )
@@ -279,9 +324,7 @@ def solve(
             cp_dead = out["cp"][i][lv]
             above = live_cp[1 - i][lv + 1] if lv + 1 < n_lv else None
             cp_opp_next = np.ones_like(cp_dead) if above is None else above
-            # the taker's chance at which D's MWC after the take equals DP
-            tp_live = cp_opp_next * ratio(side.dtw - side.dp, side.dtw - side.rdp, 0.0)
-            cp_live = np.where(L.live, 1.0 - tp_live, cp_dead)
+            cp_live = np.where(L.live, 1.0 - _live_taker_share(side, cp_opp_next), cp_dead)
             live_cp[i][lv] = cp_live
             # pieces of the blended take point: (gain, dead slope, live slope)
             gain = side.dtw - side.dp

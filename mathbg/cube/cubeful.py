@@ -38,7 +38,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from mathbg._docstrings import shared_sections
 from mathbg._validate import away_pair, away_score, cube_state
-from mathbg.cube._solver import MetView, solve, view_mwc
+from mathbg.cube._solver import MetView, live_cash_points, view_mwc
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
 from mathbg.cube.inputs import (
     check_away,
@@ -287,17 +287,9 @@ def cubeful_mwc(
     # on shape (1, ...) and broadcasts, instead of once per row
     score_shape = (1,) * len(shape) if sc.a.ndim == 0 else shape
     a, b, c = (np.broadcast_to(v, score_shape) for v in (sc.a, sc.b, sc.c))
-    sol = solve(
-        MetView(sc.met, 0),
-        a,
-        b,
-        c,
-        (g0, b0, g1, b1),
-        np.broadcast_to(sc.post, score_shape),
-        np.zeros(score_shape, dtype=bool),
-    )
-    tg = sol.cash_live[0][0]
-    opp_tg = 1.0 - sol.cash_live[1][0]
+    tg, opp_cash_point = live_cash_points(MetView(sc.met, 0), a, b, c, (g0, b0, g1, b1),
+                                          np.broadcast_to(sc.post, score_shape))  # fmt: skip
+    opp_tg = 1.0 - opp_cash_point
     pw = np.broadcast_to(p[..., 0], shape)
     cash, opp_cash = wins[..., 0], loses[..., 0]
     win_g = (1.0 - g0 - b0) * wins[..., 0] + g0 * wins[..., 1] + b0 * wins[..., 2]
