@@ -50,25 +50,26 @@ def view_mwc(
     """
     a, b = np.asarray(a), np.asarray(b)
     n = int(max(a.max(initial=1), b.max(initial=1)))
-    pre, after_crawford = _mwc_grids(v.met, v.player, n)
-    i, j = np.clip(a, 0, None), np.clip(b, 0, None)
+    grids, size = _mwc_grids(v.met, v.player, n)
+    # one gather from both grids, flattened: [post-Crawford read][a][b]
+    flat = np.maximum(a, 0) * (size + 1) + np.maximum(b, 0)
     post_now = post & ((a == 1) | (b == 1))
-    return np.where(post_now, after_crawford[i, j], pre[i, j])
+    return np.asarray(grids.take(flat + post_now * (size + 1) ** 2))
 
 
-_GRIDS: dict[tuple[int, int], tuple[MET, int, Arr, Arr]] = {}
+_GRIDS: dict[tuple[int, int], tuple[MET, int, Arr]] = {}
 
 
-def _mwc_grids(met: MET, player: int, n: int) -> tuple[Arr, Arr]:
-    """:meth:`MET.mwc_array` of ``player`` at every score up to ``n``-away, read once per
-    table: ``(pre, post)`` indexed ``[a, b]`` (0 for a side that has won), ``pre`` with
-    the pre-Crawford (Crawford-game) entries, ``post`` with the post-Crawford ones where a
-    side is 1-away. The solver reads thousands of small batches; a lookup in these grids
-    gives the same numbers as the table's validated read."""
+def _mwc_grids(met: MET, player: int, n: int) -> tuple[Arr, int]:
+    """:meth:`MET.mwc_array` of ``player`` at every score up to ``size``-away (``size >=
+    n``), read once per table, flattened: ``[0, a, b]`` (offset ``a (size + 1) + b``) the
+    pre-Crawford (Crawford-game) entries, ``[1, a, b]`` the post-Crawford ones where a side
+    is 1-away (0 for a side that has won). The solver reads thousands of small batches; a
+    lookup here gives the same numbers as the table's validated read."""
     key = (id(met), player)
     held = _GRIDS.get(key)
     if held is not None and held[0] is met and held[1] >= n:
-        return held[2], held[3]
+        return held[2], held[1]
     size = max(n, met.length, held[1] if held is not None and held[0] is met else 0)
     a, b = np.meshgrid(np.arange(size + 1), np.arange(size + 1), indexing="ij")
     pre = met.mwc_array((a, b), post_crawford=False, player=player)
@@ -78,8 +79,9 @@ def _mwc_grids(met: MET, player: int, n: int) -> tuple[Arr, Arr]:
                                    player=player)
     if len(_GRIDS) >= 16:
         _GRIDS.clear()
-    _GRIDS[key] = (met, size, pre, post)
-    return pre, post
+    grids = np.concatenate([pre.ravel(), post.ravel()])
+    _GRIDS[key] = (met, size, grids)
+    return grids, size
 
 
 # ----------------------------------------------------------------------------- core
