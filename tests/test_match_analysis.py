@@ -471,3 +471,54 @@ def test_a_play_that_ends_the_game_is_valued_exactly_at_any_ply() -> None:
     a, b = p.away
     win2 = KXG2.mwc((a - 2 * p.cube, b))  # the score after a gammon at this cube
     assert first.equity == pytest.approx(emg(win2, KXG2, (a, b), p.cube), abs=1e-12)
+
+
+def _side(draw: object, spread: str) -> list[int]:
+    """One side's 25 counts (points 1-24, bar), at most 15 checkers: all within the home
+    board, there with one straggler anywhere, or anywhere."""
+    from hypothesis import strategies as st
+
+    cells = 25 if spread == "anywhere" else 6
+    counts = draw(st.lists(st.integers(0, 4), min_size=cells, max_size=cells))  # type: ignore[operator]
+    counts += [0] * (25 - cells)
+    if spread == "straggler":
+        counts[draw(st.integers(0, 24))] += 1  # type: ignore[operator]
+    while sum(counts) > 15:
+        counts[counts.index(max(counts))] -= 1
+    return counts
+
+
+def test_board_classes_follow_their_definition() -> None:
+    """Each board's class and pips by the definitions, one board at a time: a side with no
+    checkers, the game is over; both sides within their home boards, a bearoff (two-sided
+    with at most 6 checkers a side); the two backmost checkers passed (highest occupied
+    points summing to at most 22, 0-based, the bar 24), a race; else contact."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from mathbg.analysis.match_audit.plays import CLASS_NAMES, board_classes
+
+    @st.composite
+    def boards(draw: object) -> list[int]:
+        spreads = st.sampled_from(["home", "straggler", "anywhere"])
+        return _side(draw, draw(spreads)) + _side(draw, draw(spreads))  # type: ignore[operator]
+
+    def by_definition(b: list[int]) -> tuple[str, int]:
+        off, on = b[:25], b[25:]
+        pips = sum((i + 1) * n for i, n in enumerate(on))
+        if sum(off) == 0 or sum(on) == 0:
+            return "over", pips
+        if not any(off[6:]) and not any(on[6:]):
+            small = sum(off) <= 6 and sum(on) <= 6
+            return ("two-sided bearoff" if small else "one-sided bearoff"), pips
+        back = max(i for i in range(25) if off[i]) + max(i for i in range(25) if on[i])
+        return ("contact" if back > 22 else "race"), pips
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(boards(), min_size=1, max_size=8))
+    def check(many: list[list[int]]) -> None:
+        classes, pips = board_classes(np.array(many, dtype=np.uint8))
+        got = [(CLASS_NAMES[int(c)], int(p)) for c, p in zip(classes, pips, strict=True)]
+        assert got == [by_definition(b) for b in many]
+
+    check()
