@@ -137,3 +137,18 @@ def test_bad_input_message_names_the_problem(tmp_path) -> None:
     assert "power of two" in proc.stderr
     proc = _run(["position", "NOTANID"], tmp_path)
     assert "NOTANID" in proc.stderr
+
+
+@pytest.mark.parametrize("given", [None, "2"])
+def test_the_command_runs_blas_on_one_thread_unless_told(given: str | None) -> None:
+    """``mathbg``'s processes run numpy's BLAS on one thread (spinning BLAS threads cost CPU
+    for nothing on mathbg's small products); a user's own setting is kept."""
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS",
+                                                               "MKL_NUM_THREADS")}  # fmt: skip
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    code = ("import os, mathbg.cli, numpy; "
+            "print(os.environ['OPENBLAS_NUM_THREADS'], os.environ['MKL_NUM_THREADS'])")  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout.split()  # fmt: skip
+    assert out == [given or "1", "1"]

@@ -62,13 +62,9 @@ _OVER, _CONTACT, _RACE, _BEAROFF1, _BEAROFF2 = range(5)
 OWNERS: tuple[CubeOwner, ...] = (CubeOwner.CENTRE, CubeOwner.PLAYER, CubeOwner.OPPONENT)
 _IDX = np.arange(25, dtype=np.int64)
 
-#: Columns of :func:`board_classes`'s matrix product over the 50 cells: the checkers of the
-#: side not on roll, of the side on roll, the pips of the side on roll, and each side's
-#: checkers outside its home board (points 7-24 and the bar).
-_TALLIES = np.zeros((50, 5), dtype=np.float32)
-_TALLIES[:25, 0] = _TALLIES[25:, 1] = 1.0
-_TALLIES[25:, 2] = _IDX + 1
-_TALLIES[6:25, 3] = _TALLIES[31:, 4] = 1.0
+#: Each point's pips (the bar 25), for :func:`board_classes`'s integer product (at most
+#: 15 x 25 = 375: exact in int16).
+_PIPS = (_IDX + 1).astype(np.int16)
 #: Column of a two-sided database's 4-vector holding each owner's money value.
 _COLUMN = {CubeOwner.PLAYER: 1, CubeOwner.CENTRE: 2, CubeOwner.OPPONENT: 3}
 
@@ -206,18 +202,19 @@ def board_classes(boards: NDArray[np.uint8]) -> tuple[I64, I64]:
     (['contact'], 167)
     """
     b = np.asarray(boards, dtype=np.uint8).reshape(-1, 50)
-    # the counts and the pips in one matrix product (whole numbers below 2**24: exact in
-    # float32)
-    n_off, n_on, pips, out_off, out_on = (b.astype(np.float32) @ _TALLIES).T.astype(np.int64)
-    occupied = b > 0
-    back_off = 24 - np.argmax(occupied[:, 24::-1], axis=1)  # the highest occupied point
-    back_on = 24 - np.argmax(occupied[:, :24:-1], axis=1)
-    home = (out_off == 0) & (out_on == 0)
+    # both sides at once, each side's 25 cells along the last axis (no BLAS: a matrix
+    # product would start BLAS threads, whose spinning costs more CPU than it saves)
+    sides = b.reshape(-1, 2, 25)
+    n_off, n_on = sides.sum(axis=2, dtype=np.int32).T
+    occupied = sides > 0
+    back_off, back_on = (24 - np.argmax(occupied[:, :, ::-1], axis=2)).T  # highest occupied
+    home = ~occupied[:, :, 6:].any(axis=(1, 2))
     klass = np.where(back_on + back_off > 22, _CONTACT, _RACE)
     klass = np.where(home, _BEAROFF1, klass)
     klass = np.where(home & (n_off <= 6) & (n_on <= 6), _BEAROFF2, klass)
     klass = np.where((n_off == 0) | (n_on == 0), _OVER, klass)
-    return klass.astype(np.int64), pips
+    pips = b[:, 25:].astype(np.int16) @ _PIPS
+    return klass.astype(np.int64), pips.astype(np.int64)
 
 
 def cube_lives(classes: I64, pips: I64) -> F64:
