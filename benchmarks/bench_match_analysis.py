@@ -13,7 +13,11 @@ Run: ``python benchmarks/bench_match_analysis.py [--plies 0 2] [--repeat 2]
    a whole process and inside it (its embedded Python's clock around ``analyse match``), its
    start-up (an empty script) apart. All times are CPU seconds of the process (user +
    system; the machine is shared, wall time is printed beside), warm (best of ``--repeat``
-   after a first run that fills the caches). Goal: mathbg's 0-ply whole process at most
+   after a first run that fills the caches); the two programs' whole processes run turn
+   about, so that the host's drifting speed weighs on both alike. Ratios: whole process
+   against whole process, in one process against in one process (mathbg's best run after
+   the first in a process, gnubg's ``analyse match``), and mathbg's whole process against
+   gnubg's analysis alone. Goal: mathbg's 0-ply whole process at most
    gnubg's CPU for the same match (about 1.3-1.5 s for a 13-point match), and mathbg's 2-ply
    at most gnubg's 2-ply.
 2. A corpus of 1,000+ matches (the 212 shared matches ``--corpus-repeat`` times) analysed
@@ -32,6 +36,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from _common import gnubg_peer
 
@@ -78,16 +83,18 @@ import contextlib, io, time
 from pathlib import Path
 import gnubg_nn
 from mathbg.cli import main
+from mathbg.analysis.net import engine
 cpu = []
-for k in range(2):
-    if k:  # a fresh net: its evaluation cache does not hold the first run's positions
+for k in range(1 + %(again)d):
+    if k:  # fresh caches: the engines' evaluation caches do not hold the earlier positions
         gnubg_nn.net_use(gnubg_nn.net_load(str(Path(gnubg_nn.__file__).parent / "data"
                                                / "gnubg.weights")))
+        engine._LOCAL.__dict__.clear()
     t = time.process_time()
     with contextlib.redirect_stdout(io.StringIO()):
         main(%(argv)r)
     cpu.append(time.process_time() - t)
-print(cpu[0], cpu[1])
+print(cpu[0], min(cpu[1:]))
 """
 
 
@@ -119,6 +126,19 @@ def best(argv: list[str], repeat: int, **kw: object) -> tuple[float, float, str]
     run(argv, **kw)  # type: ignore[arg-type]  # first run: caches filled
     runs = [run(argv, **kw) for _ in range(max(1, repeat))]  # type: ignore[arg-type]
     return min(runs, key=lambda r: r[0])
+
+
+def best_pair(first: list[str], second: list[str], repeat: int, kw: dict[str, Any]
+              ) -> tuple[tuple[float, float, str], tuple[float, float, str]]:  # fmt: skip
+    """:func:`best` of two commands run turn about (``kw`` for the second), so that a
+    shared host's speed, which drifts within minutes, weighs on both alike."""
+    run(first)
+    run(second, **kw)
+    a, b = [], []
+    for _ in range(max(1, repeat)):
+        a.append(run(first))
+        b.append(run(second, **kw))
+    return min(a, key=lambda r: r[0]), min(b, key=lambda r: r[0])
 
 
 def gnubg_script(gnubg: Path, home: str, text: str, flag: str = "-p") -> list[str]:
@@ -158,41 +178,56 @@ def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: s
     argv = [sys.executable, "-m", "mathbg", "audit", str(path)]
     if plies:
         argv += ["--plies", str(plies)]
-    cpu, wall, _ = best(argv, repeat)
+    env = _gnubg_env(home)
+    cmds = [*analysis_settings(plies), f"import mat {path}", "analyse match"]
+    g_argv = (gnubg_script(gnubg, home, "\n".join(cmds) + "\n", "-c") if gnubg is not None
+              else None)  # fmt: skip
+    if g_argv is None:
+        cpu, wall, _ = best(argv, repeat)
+        g_best = None
+    else:  # the two programs turn about
+        (cpu, wall, _), g_best = best_pair(argv, g_argv, repeat, {"env": env, "cwd": home})
     print(f"  mathbg audit (whole process, as typed):       {cpu:7.2f} CPU-s ({wall:.2f} s wall)")
-    if plies:  # at 2 plies the start-up is lost in the work: no second run in a process
-        return _bench_gnubg(path, plies, repeat, gnubg, home, cpu)
-    _, _, out = run([sys.executable, "-c", MATHBG_INSIDE % {"argv": argv[3:]}])
-    first, again = (float(x) for x in out.split()[-2:])
-    print(f"  mathbg audit inside one process:              {again:7.2f} CPU-s a second run "
-          f"(code loaded, the engine's cache emptied; the first run {first:.2f}: imports, "
-          f"numba, databases opened)")  # fmt: skip
-    _bench_gnubg(path, plies, repeat, gnubg, home, cpu)
+    inside = None
+    if not plies:  # at 2 plies the start-up is lost in the work: no second run in a process
+        code = MATHBG_INSIDE % {"argv": argv[3:], "again": max(1, repeat)}
+        _, _, out = run([sys.executable, "-c", code])
+        first, inside = (float(x) for x in out.split()[-2:])
+        print(f"  mathbg audit inside one process:              {inside:7.2f} CPU-s, the best "
+              f"of {max(1, repeat)} runs after the first (code loaded, the engines' caches "
+              f"emptied; the first run {first:.2f}: imports, numba, databases opened)")  # fmt: skip
+    _bench_gnubg(path, plies, repeat, gnubg, home, (cpu, inside), g_best)
 
 
 def _bench_gnubg(path: Path, plies: int, repeat: int, gnubg: Path | None, home: str,
-                 cpu: float) -> None:  # fmt: skip
-    """gnubg's analysis of ``path`` at ``plies``, whole process and inside, and the ratio
-    to mathbg's ``cpu``."""
-    if gnubg is None:
+                 mathbg: tuple[float, float | None], whole: tuple[float, float, str] | None
+                 ) -> None:  # fmt: skip
+    """gnubg's analysis of ``path`` at ``plies``, whole process (``whole``, measured turn
+    about with mathbg) and inside (best of ``repeat`` processes), and the ratios to
+    mathbg's CPU (``mathbg``: whole process, and inside one process or None)."""
+    if gnubg is None or whole is None:
         print("  gnubg not installed: no peer")
         return
     env = _gnubg_env(home)
-    cmds = [*analysis_settings(plies), f"import mat {path}", "analyse match"]
-    g_cpu, g_wall, _ = best(gnubg_script(gnubg, home, "\n".join(cmds) + "\n", "-c"), repeat,
-                            env=env, cwd=home)  # fmt: skip
+    g_cpu, g_wall, _ = whole
     s_cpu, _, _ = best(gnubg_script(gnubg, home, "set player 0 human\n", "-c"), repeat,
                        env=env, cwd=home)  # fmt: skip
-    _, _, out = run(gnubg_script(gnubg, home, INSIDE % {"plies": plies, "path": path}),
-                    env=env, cwd=home)  # fmt: skip
-    line = next(ln for ln in out.splitlines() if ln.startswith("INSIDE"))
-    in_cpu, in_wall = (float(x) for x in line.split()[1:])
+    script = gnubg_script(gnubg, home, INSIDE % {"plies": plies, "path": path})
+    insides = []
+    for _ in range(max(1, repeat)):
+        _, _, out = run(script, env=env, cwd=home)
+        line = next(ln for ln in out.splitlines() if ln.startswith("INSIDE"))
+        insides.append(tuple(float(x) for x in line.split()[1:]))
+    in_cpu, in_wall = min(insides)
+    cpu, inside = mathbg
     print(f"  gnubg import + analyse match (whole process): {g_cpu:7.2f} CPU-s "
           f"({g_wall:.2f} s wall), of which start-up {s_cpu:.2f}")
     print(f"  gnubg analyse match (inside the process):     {in_cpu:7.2f} CPU-s "
           f"({in_wall:.2f} s wall)")  # fmt: skip
-    print(f"  ratio mathbg / gnubg: {cpu / g_cpu:.2f}x whole processes, "
-          f"{cpu / max(in_cpu, 1e-9):.2f}x against gnubg's analysis alone")
+    in_one = "" if inside is None else f"{inside / max(in_cpu, 1e-9):.2f}x in one process, "
+    print(f"  ratio mathbg / gnubg: {cpu / g_cpu:.2f}x whole processes, {in_one}"
+          f"{cpu / max(in_cpu, 1e-9):.2f}x mathbg's whole process against gnubg's analysis "
+          f"alone")  # fmt: skip
 
 
 def bench_corpus(repeat: int, dask: bool) -> None:
