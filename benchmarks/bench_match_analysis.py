@@ -1,7 +1,7 @@
 """Benchmark: the whole match analysed, mathbg against gnubg 1.07 (issue 32).
 
 Run: ``python benchmarks/bench_match_analysis.py [--plies 0 2] [--repeat 2]
-[--corpus-repeat 5] [--no-two-ply] [--no-corpus] [--no-dask]``.
+[--corpus-repeat 5] [--no-corpus] [--no-dask] [--blas]``.
 
 1. The same matches analysed by both programs, checker play, cube and luck, at 0 and at 2
    plies: a 13-point match gnubg played against itself (its 0-ply players; kept in
@@ -230,6 +230,17 @@ def _bench_gnubg(path: Path, plies: int, repeat: int, gnubg: Path | None, home: 
           f"alone")  # fmt: skip
 
 
+def bench_blas_threads(path: Path, repeat: int) -> None:
+    """``mathbg audit`` as typed (one BLAS thread, the command's default) against the same
+    with two OpenBLAS threads, whole processes turn about: the CPU that spinning BLAS
+    threads cost."""
+    argv = [sys.executable, "-m", "mathbg", "audit", str(path)]
+    (one, _, _), (two, _, _) = best_pair(argv, argv, repeat,
+                                         {"env": dict(os.environ, OPENBLAS_NUM_THREADS="2")})
+    print(f"\n{path.name}, 0-ply audit, whole process: {one:.2f} CPU-s with one BLAS thread "
+          f"(the default), {two:.2f} with OPENBLAS_NUM_THREADS=2 ({two / one:.2f}x)")
+
+
 def bench_corpus(repeat: int, dask: bool) -> None:
     from mathbg.analysis import corpus_stats
 
@@ -269,6 +280,9 @@ def main() -> None:
     ap.add_argument("--corpus-repeat", type=int, default=5)
     ap.add_argument("--no-corpus", action="store_true")
     ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--blas", action="store_true",
+                    help="also time the 0-ply audit with OPENBLAS_NUM_THREADS=2 against the "
+                         "command's default of one BLAS thread, turn about")  # fmt: skip
     args = ap.parse_args()
     peer = gnubg_peer()
     gnubg = peer.gnubg if peer is not None else None
@@ -283,6 +297,8 @@ def main() -> None:
         for plies in args.plies:
             for path in matches:
                 bench_match(path, plies, args.repeat if plies == 0 else 1, gnubg, home)
+        if args.blas and matches:
+            bench_blas_threads(matches[0], args.repeat)
     if not args.no_corpus:
         bench_corpus(args.corpus_repeat, not args.no_dask)
 

@@ -25,6 +25,7 @@ Usage::
     python benchmarks/bench_rollout.py              # a few minutes
     python benchmarks/bench_rollout.py --trials 720 # bigger samples
     python benchmarks/bench_rollout.py --repeat 2   # each program twice, turn about
+    python benchmarks/bench_rollout.py --blas       # one BLAS thread against two
 """
 
 from __future__ import annotations
@@ -50,8 +51,8 @@ def _children_cpu() -> float:
     return u.ru_utime + u.ru_stime
 
 
-def mathbg_run(trials: int, plies: int, vr: bool, scheduler: str | None = None
-               ) -> tuple[dict, float, float]:  # fmt: skip
+def mathbg_run(trials: int, plies: int, vr: bool, scheduler: str | None = None,
+               blas_threads: int | None = None) -> tuple[dict, float, float]:  # fmt: skip
     """``mathbg rollout`` as a whole process: its JSON, CPU-s and wall-s."""
     argv = [sys.executable, "-m", "mathbg", "rollout", POSITION, "--away", f"{AWAY[0]},{AWAY[1]}",
             "--trials", str(trials), "--plies", str(plies), "--json"]  # fmt: skip
@@ -60,6 +61,8 @@ def mathbg_run(trials: int, plies: int, vr: bool, scheduler: str | None = None
     if scheduler:
         argv += ["--scheduler", scheduler]
     env = {**os.environ, "OMP_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1"}
+    if blas_threads is not None:  # else the command's default, one BLAS thread
+        env["OPENBLAS_NUM_THREADS"] = str(blas_threads)
     cpu, wall = _children_cpu(), time.perf_counter()
     proc = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
     return json.loads(proc.stdout), _children_cpu() - cpu, time.perf_counter() - wall
@@ -111,6 +114,19 @@ def efficiency(trials: int, plies: int, vr: bool, gnubg: Path | None, repeat: in
     print(f"ratio on the double/take line: {dtr:.2f}; on DT - ND (paired vs unpaired): {dfr:.2f}")
 
 
+def blas_ratio(trials: int, repeat: int) -> None:
+    """The 0-ply rollout as typed (one BLAS thread, the command's default) against the same
+    with two OpenBLAS threads, turn about, each its least CPU: what spinning BLAS threads
+    cost."""
+    one, two = [], []
+    for _ in range(max(1, repeat)):
+        one.append(mathbg_run(trials, 0, True)[1])
+        two.append(mathbg_run(trials, 0, True, blas_threads=2)[1])
+    print(f"\n== BLAS threads: {trials} trials, 0-ply with variance reduction: {min(one):.1f} "
+          f"CPU-s with one (the default), {min(two):.1f} with OPENBLAS_NUM_THREADS=2 "
+          f"({min(two) / min(one):.2f}x)")  # fmt: skip
+
+
 def dask_ratio(trials: int) -> None:
     local, _, wall_local = mathbg_run(trials, 0, True)
     remote, _, wall_dask = mathbg_run(trials, 0, True, scheduler="local:2")
@@ -125,6 +141,8 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=144, help="trials at 0 ply (default 144)")
     parser.add_argument("--trials-1ply", type=int, default=36, help="trials at 1 ply")
     parser.add_argument("--no-dask", action="store_true", help="skip the Dask comparison")
+    parser.add_argument("--blas", action="store_true",
+                        help="only time one against two BLAS threads (0-ply rollout)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs of each program, turn about, the least CPU kept (default 1)")
     args = parser.parse_args()
@@ -133,6 +151,8 @@ def main() -> None:
     print(f"position {POSITION} at {AWAY[0]}-away/{AWAY[1]}-away, Kazaross-XG2; whole "
           "processes, one thread; gnubg 1.07 `rollout` (cubeful, quasi-random dice, no "
           "truncation) vs `mathbg rollout` (exact truncation, the default)")
+    if args.blas:
+        return blas_ratio(args.trials, args.repeat)
     for vr in (True, False):
         efficiency(args.trials, 0, vr, gnubg, args.repeat)
     efficiency(args.trials_1ply, 1, True, gnubg, args.repeat)

@@ -27,8 +27,8 @@ from mathbg import __version__
 
 #: numpy's BLAS on one thread in the ``mathbg`` command's processes (and the Dask workers
 #: they start), unless the user set these: mathbg's matrix products are small, and an
-#: OpenBLAS thread spins on after each one, CPU spent for nothing (a 13-point match audit
-#: took 3.1-4.1 CPU-s with BLAS threads, 2.9 with one; a 144-trial rollout 14 % less CPU).
+#: OpenBLAS thread spins on after each one, CPU spent for nothing (a 13-point match audit:
+#: 1.10-1.26x the CPU with two BLAS threads, ``benchmarks/bench_match_analysis.py --blas``).
 #: Set at import, before any handler imports numpy; no effect where numpy is loaded already.
 BLAS_THREADS = {"OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 if "numpy" not in sys.modules:
