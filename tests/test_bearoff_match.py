@@ -398,6 +398,24 @@ def test_bad_positions():
     assert rank(SIX) == 6
 
 
+def test_a_cache_that_cannot_be_written_is_a_warning(tmp_path, monkeypatch):
+    """The disk cache is best effort: no space for it is one warning naming the file, and
+    the solution is still served (and kept in memory)."""
+    from mathbg.errors import InsufficientSpaceError, MathbgWarning
+
+    def full(*args, **kwargs):
+        raise InsufficientSpaceError("no space left for the match cache file")
+
+    monkeypatch.setenv("MATHBG_DATA", str(tmp_path))
+    monkeypatch.setattr(M, "_save", full)
+    M._MEMORY.clear()
+    with pytest.warns(MathbgWarning, match=r"match-v.*4a5a.*not written.*no space"):
+        sol = M.solve_score((4, 5), checkers=2, disk_cache=True)
+    plain = M.solve_game(6, 2, (4, 5), "normal", M.met_mwc(M.as_met("kazaross-xg2")))
+    np.testing.assert_array_equal(sol.no_double, plain.no_double)
+    assert M.solve_score((4, 5), checkers=2, disk_cache=True) is sol
+
+
 def test_disk_cache_round_trip(tmp_path, monkeypatch):
     monkeypatch.setenv("MATHBG_DATA", str(tmp_path))
     M._MEMORY.clear()

@@ -115,6 +115,36 @@ def test_variance_reduction_is_unbiased_and_smaller(monkeypatch: pytest.MonkeyPa
         assert a.plain_stderr == pytest.approx(b.stderr, rel=1e-9)  # the same dice
 
 
+@engine
+def test_the_disk_cache_serves_the_same_bits_without_solving_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``disk_cache=True`` (``mathbg rollout``'s setting) writes the exact solution of each
+    side on roll once; a later process reads them instead of solving, and the rollout is
+    the same bits as one without the cache."""
+    import mathbg.bearoff.exact.match as match
+
+    monkeypatch.setenv("MATHBG_DATA", str(tmp_path))
+    monkeypatch.setattr(driver, "EXACT_CHECKERS", 2)
+    pid = bearoff_id((0, 0, 0, 1, 1, 1), (0, 0, 1, 1, 1, 0))  # either side enters it
+    kw = {"away": (5, 3), "trials": 72, "seed": 2, "progress": False}
+    match._MEMORY.clear()
+    plain = rollout(pid, **kw)
+    assert not (tmp_path / "bearoff" / "match").exists(), "no cache without disk_cache"
+    match._MEMORY.clear()
+    cached = rollout(pid, disk_cache=True, **kw)
+    files = sorted(p.name for p in (tmp_path / "bearoff" / "match").glob("*.npz"))
+    assert len(files) == 2 and "5a3a" in files[0] + files[1] and "3a5a" in files[0] + files[1]
+    assert cached == plain
+
+    def no_solving(*args: object, **kwargs: object) -> None:
+        raise AssertionError("solved again despite the disk cache")
+
+    match._MEMORY.clear()  # as a new process
+    monkeypatch.setattr(match, "solve_game", no_solving)
+    assert rollout(pid, disk_cache=True, **kw) == plain
+
+
 def test_the_dice_rotation_is_stratified() -> None:
     """gnubg's rotation: each block of 36 trials throws every ordered roll once first and
     once second; 36 x 36 trials throw every (first, second) pair once."""

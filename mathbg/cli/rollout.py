@@ -168,14 +168,16 @@ def run(args: argparse.Namespace) -> int:
             RolloutOptions(args.position, away=s, cube=1, owner="centre", crawford=False, **opts)
         with dask_client(args.scheduler) as client:
             matrix = rollout_matrix(args.position, args.length, client=client,
-                                    store=args.store, progress=progress, **opts)  # fmt: skip
+                                    store=args.store, progress=progress, disk_cache=True,
+                                    **opts)  # fmt: skip
         _note_rounding(opts["trials"] if opts["target_se"] is None else None, matrix.trials)
         return _emit_matrix(matrix, args)
     made = RolloutOptions(args.position, **opts)  # bad input stops here, before any work
     if opts["target_se"] is None:
         _note_rounding(opts["trials"], made.total_trials)
     with dask_client(args.scheduler) as client:
-        result = rollout(made, client=client, store=args.store, progress=progress)
+        result = rollout(made, client=client, store=args.store, progress=progress,
+                         disk_cache=True)  # fmt: skip
     return _emit(result, args)
 
 
@@ -319,7 +321,7 @@ def analyze_rollout(result: Any, args: argparse.Namespace, show: Any) -> int:
         raise InvalidParameterError("--rollout needs a match length (--length N)")
     matrix = rollout_matrix(args.position, int(result.length), trials=args.rollout,
                             met=load_met(args.met), plies=args.plies or 0,
-                            progress=sys.stderr.isatty())  # fmt: skip
+                            progress=sys.stderr.isatty(), disk_cache=True)  # fmt: skip
     if args.json:
         doc = {"analysis": result.as_dict(), "rollout": matrix.as_dict()}
         print_json(doc, decimals=args.decimals)

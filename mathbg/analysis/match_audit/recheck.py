@@ -265,6 +265,7 @@ def recheck(
     player: str | None = None,
     client: Any = None,
     progress: bool = True,
+    disk_cache: bool = False,
     **options: Any,
 ) -> list[RolloutCheck]:
     """Re-check the ``k`` costliest cube errors of a match by cubeful rollouts at their
@@ -284,6 +285,9 @@ def recheck(
         Play the trials on this cluster (the same bits as without).
     progress : bool
         One tqdm bar over every rollout's trials.
+    disk_cache : bool
+        Keep the exact truncation's solutions of each score on disk and reuse them (as
+        :func:`~mathbg.analysis.rollouts.rollout`).
     **options
         :class:`RecheckOptions` fields: ``trials``, ``seed``, ``engine``, ``plies``,
         ``variance_reduction``.
@@ -328,7 +332,7 @@ def recheck(
     runs = [RolloutRun(opts.rollout_options(
         d.position_id, away="money" if d.away is None else d.away, cube=d.cube, owner=d.owner,
         crawford=d.crawford, cube_limit=audit.rules.cube_limit, met=table, lines=LINES,
-    ), None) for d in chosen]  # fmt: skip
+    ), None, disk_cache=disk_cache) for d in chosen]  # fmt: skip
     bar = progress_bar("rollouts") if progress and runs else None
     try:
         run_rollouts(runs, client, bar)

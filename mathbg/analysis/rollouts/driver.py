@@ -146,10 +146,13 @@ class RolloutRun:
         The rollout.
     store : BatchStore or None
         Where finished batches are kept (checked against the rollout's manifest).
+    disk_cache : bool
+        The exact truncation's solutions kept on disk and reused (see :func:`rollout`).
     """
 
-    def __init__(self, options: RolloutOptions, store: BatchStore | None) -> None:
-        self.opts, self.store = options, store
+    def __init__(self, options: RolloutOptions, store: BatchStore | None, *,
+                 disk_cache: bool = False) -> None:  # fmt: skip
+        self.opts, self.store, self.disk_cache = options, store, bool(disk_cache)
         if store is not None:
             store.check_manifest(options.manifest())
         self.results: dict[int, dict[str, NDArray[Any]]] = {}  # first trial -> arrays
@@ -187,7 +190,7 @@ class RolloutRun:
         o = self.opts
         return TrialBatch(o.board, o.made_lines, first, count, int(o.seed), o.made_player,
                           int(o.plies), o.values, o.truncate, bool(o.variance_reduction),
-                          EXACT_CHECKERS, self.context)  # fmt: skip
+                          EXACT_CHECKERS, self.context, self.disk_cache)  # fmt: skip
 
     def merged(self) -> dict[str, NDArray[Any]]:
         """Every finished trial's arrays, in trial order."""
@@ -294,6 +297,7 @@ def rollout(
     client: Any = None,
     store: str | os.PathLike[str] | None = None,
     progress: bool = True,
+    disk_cache: bool = False,
     **options: Any,
 ) -> RolloutResult:
     """A cubeful rollout of a position at a match score (or money), every line on the
@@ -312,6 +316,12 @@ def rollout(
         of the same rollout reuses them. A damaged or foreign store is refused.
     progress : bool
         A tqdm bar over the trials with the current standard errors.
+    disk_cache : bool
+        Keep the exact truncation's solutions of the score (one for each side on roll,
+        6 x 6 checkers: about 68 MB each at 3-away/5-away) in the cache directory
+        (``MATHBG_DATA`` overrides it) and read them in later runs instead of solving
+        them again (about 0.25 s each against 0.8 s; ``mathbg rollout`` does). The
+        numbers are the same bits either way.
     **options
         The fields of :class:`RolloutOptions`: ``away``, ``cube``, ``owner``,
         ``crawford``, ``cube_limit``, ``met``, ``engine``, ``plies``, ``trials``,
@@ -350,7 +360,7 @@ def rollout(
     """
     opts = options_or_keywords(position, options, RolloutOptions, "options")
     st = BatchStore(store, "rollout") if store is not None else None
-    run = RolloutRun(opts, st)
+    run = RolloutRun(opts, st, disk_cache=disk_cache)
     bar = progress_bar("rollout") if progress else None
     try:
         run_rollouts([run], client, bar)

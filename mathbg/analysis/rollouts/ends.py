@@ -113,10 +113,14 @@ class ExactEnd:
         The rollout's score (its cube limit caps the solver's cube levels).
     checkers : int
         The space's checkers a side (6 x ``checkers`` points x checkers).
+    disk_cache : bool
+        Keep each score's solution on disk and reuse it (a process then reads it in about
+        0.25 s instead of solving it in about 0.8 s, 6 x 6 at 3-away/5-away).
     """
 
-    def __init__(self, values: ScoreValues, checkers: int = 6) -> None:
-        self.values, self.checkers = values, int(checkers)
+    def __init__(self, values: ScoreValues, checkers: int = 6, *,
+                 disk_cache: bool = False) -> None:  # fmt: skip
+        self.values, self.checkers, self.disk_cache = values, int(checkers), bool(disk_cache)
         self._solutions: dict[int, GameSolution] = {}
 
     def covers(self, board: Board) -> bool:
@@ -133,7 +137,7 @@ class ExactEnd:
             levels = _levels(v.cube_limit, cube_cap(*away))
             if levels is None:
                 sol = solve_score(away, crawford=v.crawford, met=v.met, points=6,
-                                  checkers=self.checkers)  # fmt: skip
+                                  checkers=self.checkers, disk_cache=self.disk_cache)  # fmt: skip
             else:
                 key = (away, v.kind, table_digest(v.met), self.checkers, levels)
                 if key not in _LIMITED:

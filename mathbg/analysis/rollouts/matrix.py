@@ -177,6 +177,7 @@ def rollout_matrix(
     client: Any = None,
     store: str | os.PathLike[str] | None = None,
     progress: bool = True,
+    disk_cache: bool = False,
     **options: Any,
 ) -> RolloutMatrix:
     """Roll a position out at every score of a match, beside the 0-ply matrix.
@@ -193,6 +194,9 @@ def rollout_matrix(
         Keep each score's finished batches in ``store/AAA-BBB`` (resume).
     progress : bool
         A tqdm bar over all the trials.
+    disk_cache : bool
+        Keep each score's exact truncation solutions on disk and reuse them (as
+        :func:`~mathbg.analysis.rollouts.rollout`).
     **options
         The options of :class:`~mathbg.analysis.rollouts.RolloutOptions` but the score
         and cube (``met``, ``engine``, ``plies``, ``trials``, ``target_se``, ``seed``,
@@ -230,7 +234,8 @@ def rollout_matrix(
                             **options) for s in scores]  # fmt: skip
     zero = _zero_ply(position, length, every[0])
     runs = [RolloutRun(o, None if store is None else
-                       BatchStore(f"{os.fspath(store)}/{a:03d}-{b:03d}", "rollout"))
+                       BatchStore(f"{os.fspath(store)}/{a:03d}-{b:03d}", "rollout"),
+                       disk_cache=disk_cache)
             for o, (a, b) in zip(every, scores, strict=True)]  # fmt: skip
     bar = progress_bar(f"rollout matrix to {length}") if progress else None
     try:

@@ -88,6 +88,10 @@ class TrialBatch:
         The exact truncation's space (6 x ``checkers``).
     context : str
         What makes two batches' positions worth the same (the lookahead cache's key).
+    disk_cache : bool
+        The exact truncation keeps each score's solution on disk and reuses it (the
+        ``disk_cache`` of :func:`mathbg.bearoff.exact.match.solve_score`); the bits are
+        the same either way.
     """
 
     board: Board
@@ -102,6 +106,7 @@ class TrialBatch:
     variance_reduction: bool
     checkers: int
     context: str
+    disk_cache: bool = False
 
 
 @lru_cache(maxsize=8)
@@ -230,7 +235,8 @@ class _Trials:
         }  # fmt: skip
         self.dice: dict[int, NDArray[np.int64]] = {}
         self.rngs: dict[int, np.random.Generator] = {}
-        self.exact = ExactEnd(batch.values, batch.checkers) if batch.truncate == "exact" else None
+        self.exact = (ExactEnd(batch.values, batch.checkers, disk_cache=batch.disk_cache)
+                      if batch.truncate == "exact" else None)  # fmt: skip
         self.race = RaceEnd(batch.values) if batch.truncate == "race" else None
         self.weights: dict[tuple[int, int], NDArray[np.float64]] = {}
         self.cands: dict[Any, Candidates] = {}  # this turn's (board, roll, plies)

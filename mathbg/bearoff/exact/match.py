@@ -67,7 +67,7 @@ from mathbg import _npy
 from mathbg._validate import away_score
 from mathbg.bearoff.index import check_size, n_positions, rank, validate_counts
 from mathbg.cube.decisions import CubeAction, CubeDecision
-from mathbg.errors import DatabaseError, InvalidParameterError, InvalidScoreError
+from mathbg.errors import DatabaseError, InvalidParameterError, InvalidScoreError, ResourceError
 from mathbg.met.catalogue import as_met
 from mathbg.met.table import MET
 from mathbg.rules.cube import CubeOwner
@@ -783,6 +783,20 @@ def _save(sol: GameSolution, path: Path, identity: str) -> None:
         np.savez(fh, checksum=checksum, **arrays)
 
 
+def _cache(sol: GameSolution, path: Path, identity: str) -> None:
+    """:func:`_save`, best effort: a cache file that cannot be written (no space, a
+    read-only directory) is a one-line warning, the solution is still served."""
+    try:
+        _save(sol, path, identity)
+    except (ResourceError, OSError) as exc:
+        import warnings
+
+        from mathbg.errors import MathbgWarning
+
+        why = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        warnings.warn(f"{path}: match cache not written ({why})", MathbgWarning, stacklevel=4)
+
+
 def _load(
     path: Path, points: int, checkers: int, a: int, b: int, kind: str, name: str, identity: str
 ) -> GameSolution | None:
@@ -893,7 +907,7 @@ def solve_score(
             progress=progress,
         )
         if disk_cache:
-            _save(sol, path, identity)
+            _cache(sol, path, identity)
     if len(_MEMORY) >= _MEMORY_MAX:
         _MEMORY.pop(next(iter(_MEMORY)))
     _MEMORY[mkey] = sol
