@@ -522,3 +522,72 @@ def test_board_classes_follow_their_definition() -> None:
         assert got == [by_definition(b) for b in many]
 
     check()
+
+
+def _one_state_value(p: np.ndarray, a: int, b: int, cube: int, owner: int,
+                     crawford: bool) -> tuple[float, float, float]:  # fmt: skip
+    """One play's EMG, MWC and cubeless EMG with scalar scores (gnubg's rules written out:
+    the opponent, on roll, holds the mover's cube state seen from its side and doubles,
+    ``GetDPEq``, when not in the Crawford game, from the centre or its own side, needing
+    more than the cube; it doubles when double/take and double/pass are both at least no
+    double, and then takes the smaller)."""
+    from mathbg.cube.cubeful import cubeful_mwc, cubeless_mwc, emg
+    from mathbg.cube.life import CONTACT_CUBE_LIFE as X
+    from mathbg.rules.cube import CubeOwner
+
+    theirs = [CubeOwner.CENTRE, CubeOwner.OPPONENT, CubeOwner.PLAYER][owner]
+    nd = float(cubeful_mwc(p, KXG2, (b, a), cube=cube, owner=theirs, cube_life=X,
+                           crawford=crawford))  # fmt: skip
+    value = nd
+    if theirs is not CubeOwner.OPPONENT and not crawford and b > cube:
+        dt = float(cubeful_mwc(p, KXG2, (b, a), cube=2 * cube, owner=CubeOwner.OPPONENT,
+                               cube_life=X, crawford=crawford))  # fmt: skip
+        dp = float(cubeless_mwc([1.0, 0, 0, 0, 0], KXG2, (b, a), cube, crawford=crawford))
+        if dt >= nd and dp >= nd:
+            value = min(dt, dp)
+    mover = 1.0 - value
+    cl = 1.0 - float(cubeless_mwc(p, KXG2, (b, a), cube, crawford=crawford))
+    return (float(emg(mover, KXG2, (a, b), cube, crawford=crawford, undefined="nan")), mover,
+            float(emg(cl, KXG2, (a, b), cube, crawford=crawford, undefined="nan")))  # fmt: skip
+
+
+def test_play_values_of_many_states_are_each_state_alone() -> None:
+    """The plays of a whole match are valued in one batch, each row at its own score and
+    cube state: every row equals, to the bit, the value of its state computed alone with
+    scalar scores (random chances, scores to 13-away, cubes 1-8 owned anywhere, the
+    Crawford and post-Crawford games; contact positions, cube life 0.68)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from mathbg.rules.position import Position
+
+    board = np.frombuffer(Position.initial().cells, dtype=np.uint8)
+
+    @st.composite
+    def row(draw: st.DrawFn) -> tuple[list[float], int, int, int, int, bool]:
+        a, b = draw(st.integers(1, 13)), draw(st.integers(1, 13))
+        crawford = (a == 1) != (b == 1) and draw(st.booleans())
+        cube, owner = (1, 0) if crawford else (
+            draw(st.sampled_from([1, 2, 4, 8])), draw(st.integers(0, 2)))  # fmt: skip
+        if cube == 1:
+            owner = 0
+        w = draw(st.floats(0.0, 1.0))
+        wg = draw(st.floats(0.0, w))
+        lg = draw(st.floats(0.0, 1.0 - w))
+        probs = [w, wg, draw(st.floats(0.0, wg)), lg, draw(st.floats(0.0, lg))]
+        return probs, a, b, cube, owner, crawford
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.lists(row(), min_size=1, max_size=12))
+    def check(rows: list[tuple[list[float], int, int, int, int, bool]]) -> None:
+        p = np.array([r[0] for r in rows])
+        states = ScoreStates(np.array([[r[1], r[2]] for r in rows]),
+                             np.array([r[3] for r in rows]), np.array([r[4] for r in rows]),
+                             np.array([r[5] for r in rows]))  # fmt: skip
+        got = play_values(np.repeat(board[None], len(rows), axis=0), p, states, KXG2)
+        for k, (probs, a, b, cube, owner, crawford) in enumerate(rows):
+            want = _one_state_value(np.array(probs), a, b, cube, owner, crawford)
+            have = (float(got.equity[k]), float(got.mwc[k]), float(got.cubeless[k]))
+            np.testing.assert_array_equal(have, want, err_msg=str(rows[k]))
+
+    check()
