@@ -404,46 +404,53 @@ def play_values(
         value = _side_values(p, opp, met, x_nd, x_dt, exact)
         w, wg, wb, lg, lb = (p[:, i] for i in range(5))
         return PlayValues(-value, None, -(2.0 * w - 1.0 + wg + wb - lg - lb))
-    return PlayValues(*_match_values(p, met, states, x_nd, x_dt))
+    equity, mwc, cubeless = np.empty(len(p)), np.empty(len(p)), np.empty(len(p))
+    key = np.stack([states.away[:, 0], states.away[:, 1], states.cube, states.owner,
+                    states.crawford.astype(np.int64)], axis=1)  # fmt: skip
+    for (a, b, c, owner, crawford), rows in _groups(key):
+        e, m, cl = _group_values(p[rows], met, (a, b), c, OWNERS[owner], bool(crawford),
+                                 x_nd[rows], x_dt[rows])  # fmt: skip
+        equity[rows], mwc[rows], cubeless[rows] = e, m, cl
+    return PlayValues(equity, mwc, cubeless)
 
 
-#: The opponent's cube owner code (:data:`OWNERS`) of each of the mover's.
-_FLIP = np.array([0, 2, 1], dtype=np.int64)
+def _groups(key: I64) -> list[tuple[tuple[int, ...], I64]]:
+    """The distinct rows of ``key`` (n, k), each with the indices of the rows equal to it, in
+    order of first appearance. Rows of one state come in runs (a turn's plays, its 21
+    rolls), so the runs are found in one pass and only their heads are compared."""
+    if len(key) == 0:
+        return []
+    new_run = np.r_[True, np.any(key[1:] != key[:-1], axis=1)]
+    starts, run = np.flatnonzero(new_run), np.cumsum(new_run) - 1
+    group_of: dict[tuple[int, ...], int] = {}
+    heads = [group_of.setdefault(tuple(k), len(group_of)) for k in key[starts].tolist()]
+    which = np.asarray(heads, dtype=np.int64)[run]
+    return [(k, np.flatnonzero(which == g)) for k, g in group_of.items()]
 
 
-def _match_values(
-    p: F64, met: MET, states: ScoreStates, x_nd: F64, x_dt: F64
-) -> tuple[F64, F64, F64]:
-    """The plays' EMG, MWC and cubeless EMG at a match score, each at its own score and
-    cube state (the mover's; see :func:`play_values`): the opponent, on roll, doubles when
-    that is right. Per-row scores in a few calls (one for each of the opponent's cube
-    owners), each row the bits of its state alone."""
+def _group_values(
+    p: F64, met: MET, away: tuple[int, int], cube: int, owner: CubeOwner, crawford: bool,
+    x_nd: F64, x_dt: F64,
+) -> tuple[F64, F64, F64]:  # fmt: skip
+    """The plays of one score and cube state (the mover's): their EMG, MWC and cubeless
+    EMG (see :func:`play_values`); the opponent, on roll, doubles when that is right."""
     from mathbg.cube.cubeful import cubeful_mwc, cubeless_mwc, emg
 
-    a, b = states.away[:, 0], states.away[:, 1]
-    cube, crawford = states.cube, states.crawford
-    flip = _FLIP[states.owner]
-    nd = np.empty(len(p))
-    for code, owner in enumerate(OWNERS):
-        rows = np.flatnonzero(flip == code)
-        if rows.size:
-            nd[rows] = cubeful_mwc(p[rows], met, (b[rows], a[rows]), cube=cube[rows],
-                                   owner=owner, cube_life=x_nd[rows],
-                                   crawford=crawford[rows])  # fmt: skip
-    value = nd.copy()
+    a, b = away
+    flip = {CubeOwner.CENTRE: CubeOwner.CENTRE, CubeOwner.PLAYER: CubeOwner.OPPONENT,
+            CubeOwner.OPPONENT: CubeOwner.PLAYER}[owner]  # fmt: skip
+    nd = np.asarray(cubeful_mwc(p, met, (b, a), cube=cube, owner=flip, cube_life=x_nd,
+                                crawford=crawford), dtype=np.float64).reshape(-1)  # fmt: skip
+    value = nd
     # gnubg GetDPEq (mathbg.rules.match.may_double): not in the Crawford game, not with a
     # dead cube (needing no more than it), from the centre or one's own side
-    d = np.flatnonzero((flip != 2) & ~crawford & (b > cube))
-    if d.size:
-        dt = np.asarray(cubeful_mwc(p[d], met, (b[d], a[d]), cube=2 * cube[d],
-                                    owner=CubeOwner.OPPONENT, cube_life=x_dt[d],
-                                    crawford=crawford[d]), dtype=np.float64)  # fmt: skip
-        won = np.zeros((d.size, 5))
-        won[:, 0] = 1.0
-        dp = np.asarray(cubeless_mwc(won, met, (b[d], a[d]), cube[d], crawford=crawford[d]),
-                        dtype=np.float64)  # fmt: skip
-        doubles = (dt >= nd[d]) & (dp >= nd[d])
-        value[d] = np.where(doubles, np.minimum(dt, dp), nd[d])
+    if flip is not CubeOwner.OPPONENT and not crawford and b > cube:
+        dt = np.asarray(cubeful_mwc(p, met, (b, a), cube=2 * cube, owner=CubeOwner.OPPONENT,
+                                    cube_life=x_dt, crawford=crawford),
+                        dtype=np.float64).reshape(-1)  # fmt: skip
+        dp = float(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, (b, a), cube, crawford=crawford))
+        doubles = (dt >= nd) & (dp >= nd)
+        value = np.where(doubles, np.minimum(dt, dp), nd)
     mover = 1.0 - value
     equity = np.asarray(emg(mover, met, (a, b), cube, crawford=crawford, undefined="nan"),
                         dtype=np.float64).reshape(-1)  # fmt: skip
