@@ -40,7 +40,9 @@ at the score on the engine's chances (Crawford, post-Crawford, dead cubes and th
 limit as gnubg's rules). Variance reduction (gnubg's lookahead: the luck of every roll
 against the 21 rolls at 0 ply, in MWC at the score) unless --no-variance-reduction; the
 first two rolls rotate through the 36 x 36 pairs (trials are a multiple of 36); a trial
-reaching a bearoff of <= 6 checkers a side ends with the exact solver's value.
+reaching a bearoff of <= 6 checkers a side ends with the exact solver's value (a single
+score's two solutions are kept in mathbg's cache directory, $MATHBG_DATA if set, about
+70 MB each, and read by later runs at that score).
 
 POSITION is a gnubg Position ID, POSID:MATCHID or XGID; a Match ID or XGID gives the
 score, cube and owner (--away, --cube, --owner override them). --matrix --length N rolls
@@ -167,9 +169,10 @@ def run(args: argparse.Namespace) -> int:
         for s in matrix_scores(args.length) if 2 <= args.length <= 25 else []:  # checked
             RolloutOptions(args.position, away=s, cube=1, owner="centre", crawford=False, **opts)
         with dask_client(args.scheduler) as client:
+            # no disk cache: every score's two exact solutions would be kept (2-4 GB for
+            # a 7-point matrix) to save a minute or so of a long run
             matrix = rollout_matrix(args.position, args.length, client=client,
-                                    store=args.store, progress=progress, disk_cache=True,
-                                    **opts)  # fmt: skip
+                                    store=args.store, progress=progress, **opts)  # fmt: skip
         _note_rounding(opts["trials"] if opts["target_se"] is None else None, matrix.trials)
         return _emit_matrix(matrix, args)
     made = RolloutOptions(args.position, **opts)  # bad input stops here, before any work
@@ -321,7 +324,7 @@ def analyze_rollout(result: Any, args: argparse.Namespace, show: Any) -> int:
         raise InvalidParameterError("--rollout needs a match length (--length N)")
     matrix = rollout_matrix(args.position, int(result.length), trials=args.rollout,
                             met=load_met(args.met), plies=args.plies or 0,
-                            progress=sys.stderr.isatty(), disk_cache=True)  # fmt: skip
+                            progress=sys.stderr.isatty())  # fmt: skip
     if args.json:
         doc = {"analysis": result.as_dict(), "rollout": matrix.as_dict()}
         print_json(doc, decimals=args.decimals)
