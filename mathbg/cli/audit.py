@@ -131,8 +131,7 @@ def run(args: argparse.Namespace) -> int:
         from mathbg.analysis.match_audit import recheck
 
         for m in result.matches:
-            m.rollouts = recheck(m, rechecking, met=options.met, player=args.player,
-                                 disk_cache=True)  # fmt: skip
+            m.rollouts = recheck(m, rechecking, met=options.met, player=args.player)
     if args.sgf:
         _write_sgf(records[0], result.matches[0], args.sgf, args.force)
     if args.player is not None:
