@@ -73,3 +73,58 @@ def test_corpus_json_skips_bad_files(tmp_path: Path) -> None:
     assert out["overall"]["cube_max"] == {"1": 1, "2": 2}
     proc = _run(["corpus", str(tmp_path / "nothing-here")], tmp_path)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "kernel"),
+    [([], True), (["--engine", "native"], True), (["--plies", "2"], False),
+     (["--engine", "gnubg-nn"], False)],
+)  # fmt: skip
+def test_the_replay_uses_the_move_kernel_when_the_engine_loads_numba(
+    argv: list[str], kernel: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the native engine (``auto`` at 0 plies) numba is loaded anyway, so reading the
+    matches replays their plays with the move generator's kernel from the first position;
+    a deeper or another engine leaves the pure-Python port its first positions (a process
+    that only reads never loads numba)."""
+    import mathbg.rules.formats as formats
+    from mathbg.cli import main
+    from mathbg.errors import MatchFileError
+    from mathbg.rules import movegen
+
+    monkeypatch.setattr(movegen, "_port_calls_left", movegen.PORT_CALLS)
+    seen: list[int] = []
+
+    def reading(path: object) -> None:
+        seen.append(movegen._port_calls_left)
+        raise MatchFileError(f"{path}: stop here")
+
+    monkeypatch.setattr(formats, "read_match", reading)
+    assert main(["audit", str(FIVE), *argv]) == 2
+    if kernel:
+        assert seen == [0]
+    else:  # refused before reading (gnubg-nn not installed) or read with the port
+        assert seen in ([], [movegen.PORT_CALLS])
+        assert movegen._port_calls_left == movegen.PORT_CALLS
+
+
+def test_a_corpus_audit_replays_with_the_move_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``corpus --audit`` (:func:`file_stats` with ``audit=True``, each Dask task) with the
+    native engine switches the replay to the kernel before reading; without the audit the
+    port keeps its positions."""
+    import mathbg.rules.formats as formats
+    from mathbg.analysis.corpus import file_stats
+    from mathbg.errors import MatchFileError
+    from mathbg.rules import movegen
+
+    seen: list[int] = []
+
+    def reading(path: object) -> None:
+        seen.append(movegen._port_calls_left)
+        raise MatchFileError(f"{path}: stop here")
+
+    monkeypatch.setattr(formats, "read_match", reading)
+    for audit, left in ((False, movegen.PORT_CALLS), (True, 0)):
+        monkeypatch.setattr(movegen, "_port_calls_left", movegen.PORT_CALLS)
+        assert "stop here" in str(file_stats(str(FIVE), audit=audit).error)
+        assert seen.pop() == left

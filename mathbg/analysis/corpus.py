@@ -327,9 +327,13 @@ def file_stats(
     'no-such-file.mat: cannot read: ...'
     """
     from mathbg.analysis.match_audit import AuditOptions
+    from mathbg.analysis.match_audit.driver import expect_native
     from mathbg.rules.formats import read_match
     from mathbg.rules.record import MatchRecord
 
+    if audit:
+        o = options or AuditOptions()
+        expect_native(o.engine, o.plies)  # the replay with the move kernel when numba comes
     name = str(getattr(path, "source", None) or path) if isinstance(path, MatchRecord) \
         else str(path)  # fmt: skip
     try:

@@ -117,8 +117,10 @@ def run(args: argparse.Namespace) -> int:
     check_output(args.sgf, args.force)
     rechecking = _recheck_options(args)
     from mathbg.analysis.match_audit import AuditOptions, audit
+    from mathbg.analysis.match_audit.driver import expect_native
     from mathbg.rules.formats import read_match
 
+    expect_native(args.engine, args.plies)  # the replay with the move kernel when numba comes
     records = [read_match(f) for f in args.files]
     if args.player is not None:
         _check_player(args.player, records)
