@@ -185,6 +185,13 @@ def expect_native(engine: str | Evaluator, plies: int | None) -> None:
     expect_positions`): about 0.1 s less for a 13-point match than the pure-Python port,
     which serves the first 5,000 positions of a process that might never need numba.
 
+    Parameters
+    ----------
+    engine : str or Evaluator
+        The audit's engine (as :class:`AuditOptions`).
+    plies : int or None
+        Its plies.
+
     Examples
     --------
     >>> expect_native("gnubg-nn", 2)  # another engine: the port keeps its positions
