@@ -179,11 +179,13 @@ def resolve_engine(engine: str | Evaluator, plies: int | None) -> tuple[Evaluato
 
 
 def expect_native(engine: str | Evaluator, plies: int | None) -> None:
-    """When the audit's engine is the native one (``auto`` or ``native`` at 0 plies), which
-    loads numba anyway, have the match files' replay generate its plays with the move
-    generator's kernel from the first position (:func:`mathbg.rules.movegen.
-    expect_positions`): about 0.1 s less for a 13-point match than the pure-Python port,
-    which serves the first 5,000 positions of a process that might never need numba.
+    """Replay the match files with the move generator's kernel when the engine loads numba.
+
+    The native engine (``auto`` or ``native`` at 0 plies) loads numba anyway, so the
+    replay's plays come from the kernel from the first position
+    (:func:`~mathbg.rules.movegen.expect_positions`): about 0.1 s less for a 13-point
+    match than the pure-Python port, which serves the first 5,000 positions of a process
+    that might never need numba.
 
     Parameters
     ----------
