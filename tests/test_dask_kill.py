@@ -60,17 +60,21 @@ def _kill_one_worker_when(
     client: Any, finished: Callable[[], int], at_least: int
 ) -> tuple[int, list[int]]:
     """Start a thread that SIGKILLs one worker process once ``finished() >= at_least``;
-    return the victim's pid and a list that receives ``finished()`` at the kill."""
+    return the victim's pid and a list that receives the count ``finished()`` read just
+    before the kill (read after it, an in-memory count has already lost the victim's
+    results)."""
     pids = client.run(os.getpid)
     victim = pids[sorted(pids)[0]]
     killed: list[int] = []
 
     def kill() -> None:
         deadline = time.monotonic() + BOUND
-        while finished() < at_least and time.monotonic() < deadline:
+        done = finished()
+        while done < at_least and time.monotonic() < deadline:
             time.sleep(0.03)
+            done = finished()
         os.kill(victim, signal.SIGKILL)
-        killed.append(finished())
+        killed.append(done)
 
     threading.Thread(target=kill, daemon=True).start()
     return victim, killed
