@@ -12,33 +12,25 @@
 #      --scheduler path with its progress bar, the worker-kill tests of the build, the corpus
 #      and the self-play MET, the scheduler-address refusals), and the check that every test
 #      module imports with the optional extras hidden (pytest 8's importorskip).
-# Usage: bash .ci/dask_oldest.sh [PYTHON [VENV]]   (exits non-zero on any failure)
-#   With VENV, the environment is VENV: made and installed there unless an earlier
-#   `bash .ci/dask_oldest.sh PYTHON VENV --install` did it (.ci/run installs it in the
-#   background while the slow tests run); `--install` stops after installing.
+# Usage: bash .ci/dask_oldest.sh [PYTHON]   (exits non-zero on any failure)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${1:-python3}"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
-VENV="${2:-$WORK/venv}"
 start=$SECONDS
 
 # the lower bound of `dask[distributed]>=LOW,<HIGH` in pyproject.toml's dask extra
 LOW="$(sed -n 's/^dask = \["dask\[distributed\]>=\([0-9.]*\),.*/\1/p' pyproject.toml)"
 if [ -z "$LOW" ]; then echo "no dask[distributed]>=LOW,<HIGH in pyproject.toml"; exit 1; fi
 
-VPY="$VENV/bin/python"
-if [ ! -e "$VENV/.installed" ]; then
-    echo "== dask oldest: fresh venv, mathbg[dask] with dask[distributed]==$LOW"
-    "$PY" -m venv "$VENV"
-    # with mathbg's dask extra in the same request: pip refuses a pin outside the extra's range
-    "$VPY" -m pip install -q --disable-pip-version-check -e '.[test,engine,dask]' \
-        "dask[distributed]==$LOW" "distributed==$LOW" "pytest>=8,<9"
-    touch "$VENV/.installed"
-    echo "== dask oldest: installed in $((SECONDS - start)) s"
-fi
-if [ "${3:-}" = "--install" ]; then exit 0; fi
+echo "== dask oldest: fresh venv, mathbg[dask] with dask[distributed]==$LOW"
+"$PY" -m venv "$WORK/venv"
+VPY="$WORK/venv/bin/python"
+# with mathbg's dask extra in the same request: pip refuses a pin outside the extra's range
+"$VPY" -m pip install -q --disable-pip-version-check -e '.[test,engine,dask]' \
+    "dask[distributed]==$LOW" "distributed==$LOW" "pytest>=8,<9"
+echo "== dask oldest: installed in $((SECONDS - start)) s"
 "$VPY" -c 'import sys, dask, distributed, numpy, pandas, pytest, tornado
 print("python", sys.version.split()[0], "dask", dask.__version__, "distributed",
       distributed.__version__, "numpy", numpy.__version__, "pandas", pandas.__version__,
