@@ -247,7 +247,11 @@ def dask_client(scheduler: str | None) -> Iterator[Any]:
     if workers is not None:
         with (
             distributed.LocalCluster(  # type: ignore[no-untyped-call]
-                n_workers=workers, threads_per_worker=1, dashboard_address=None
+                # no dashboard, and the scheduler's HTTP server on a free port: with
+                # dashboard_address=None it still takes 8787 and warns "Port 8787 is
+                # already in use" when another cluster holds it
+                n_workers=workers, threads_per_worker=1, dashboard_address=":0",
+                scheduler_kwargs={"dashboard": False},
             ) as cluster,
             distributed.Client(cluster) as client,  # type: ignore[no-untyped-call]
         ):

@@ -189,7 +189,7 @@ def test_dask_build_equals_the_local_build(tmp_path, u16_6x8):
     spec = BuildSpec(6, 8, True, "u16")
     with (
         distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                 dashboard_address=None) as cluster,  # fmt: skip
+                                 dashboard_address=":0") as cluster,  # fmt: skip
         distributed.Client(cluster) as client,
     ):
         store = BlockStore(tmp_path / "store")

@@ -135,7 +135,7 @@ def test_dask_equals_local(collection: tuple[Path, dict[str, int]]) -> None:
     folder, _ = collection
     local = corpus_stats(folder)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:  # fmt: skip
+                                  dashboard_address=":0") as cluster:  # fmt: skip
         with distributed.Client(cluster) as client:
             remote = corpus_stats(folder, client=client)
     assert remote.as_dict() == local.as_dict()

@@ -85,3 +85,28 @@ def test_corpus_runs_on_local_n(capsys) -> None:
     files = sorted(MATCHES.glob("*.txt"))[:2]
     assert main(["corpus", *map(str, files), "--scheduler", "local:1", "--json"]) == 0
     assert '"files"' in capsys.readouterr().out
+
+
+@pytest.mark.slow  # a LocalCluster: a few CPU-s
+@pytest.mark.dask
+def test_a_local_cluster_says_nothing_when_the_dashboard_port_is_taken() -> None:
+    """``local:N`` beside another cluster (or a second mathbg run): distributed's default
+    port 8787 is taken, and the run prints no "Port 8787 is already in use" warning."""
+    import socket
+    import warnings
+
+    pytest.importorskip("distributed")
+    holder = socket.socket()
+    try:
+        holder.bind(("", 8787))  # taken already: the case under test all the same
+        holder.listen()
+    except OSError:
+        pass
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with dask_client("local:1") as client:
+                assert client.submit(sum, [1, 2]).result() == 3
+    finally:
+        holder.close()
+    assert not [w for w in caught if "already in use" in str(w.message)]

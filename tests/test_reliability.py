@@ -496,7 +496,7 @@ def test_cli_scheduler_path_with_the_progress_bar(tmp_path):
     assert run("bearoff", "build", "--two-sided", "--points", "4", "--checkers", "5",
                "--out", str(local), "--quiet")[0] == 0  # fmt: skip
     with distributed.LocalCluster(n_workers=2, threads_per_worker=2, processes=False,
-                                  protocol="tcp", dashboard_address=None) as cluster:  # fmt: skip
+                                  protocol="tcp", dashboard_address=":0") as cluster:  # fmt: skip
         out = tmp_path / "dask.bd"
         code, _, err = run("bearoff", "build", "--two-sided", "--points", "4", "--checkers",
                            "5", "--out", str(out), "--scheduler", cluster.scheduler_address,
@@ -526,7 +526,7 @@ def test_a_killed_dask_worker_does_not_stop_the_build(tmp_path):
     killed = []
     with (
         distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                 dashboard_address=None) as cluster,  # fmt: skip
+                                 dashboard_address=":0") as cluster,  # fmt: skip
         distributed.Client(cluster) as client,
     ):
         pids = client.run(os.getpid)

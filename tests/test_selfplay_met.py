@@ -205,7 +205,7 @@ def test_local_cluster_gives_the_same_bits() -> None:
     local = selfplay_met(3, **kw)
     with (
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster,  # fmt: skip
         distributed.Client(cluster) as client,
     ):
