@@ -65,6 +65,19 @@ def test_burns_cpu_in_a_subprocess():
     subprocess.run([sys.executable, "-c", burn], check=True)
 
 
+def test_burns_cpu_in_a_child_left_running():
+    # as a long-lived gnubg session: the child outlives the test, never waited for
+    import atexit
+    import subprocess
+    import sys
+
+    burn = ("import sys, time\\nend = time.process_time() + 0.6\\n"
+            "while time.process_time() < end: pass\\nprint('burnt', flush=True)\\ntime.sleep(60)")
+    child = subprocess.Popen([sys.executable, "-c", burn], stdout=subprocess.PIPE, text=True)
+    atexit.register(child.kill)
+    assert child.stdout.readline() == "burnt\\n"
+
+
 def test_compiles():
     @numba.njit
     def total(n):
@@ -89,15 +102,17 @@ def test_the_budget_fails_a_slow_unmarked_test_only(tmp_path: Path) -> None:
          "-p", "no:xdist", "-c", os.devnull, "--rootdir", str(tmp_path), str(tmp_path)],
         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600,
     )  # fmt: skip
-    assert "2 failed, 3 passed" in run.stdout, run.stdout + run.stderr
+    assert "3 failed, 3 passed" in run.stdout, run.stdout + run.stderr
     assert "test_burns_cpu - " in run.stdout and "mark it @pytest.mark.slow" in run.stdout
     assert "test_burns_cpu_in_a_subprocess - " in run.stdout  # its child's CPU counts
+    assert "test_burns_cpu_in_a_child_left_running - " in run.stdout  # a running one's too
     rows = {
         line.split("\t")[0].rsplit("::", 1)[1]: [float(x) for x in line.split("\t")[1:]]
         for line in log.read_text(encoding="utf-8").splitlines()
     }
     assert rows["test_burns_cpu"][0] >= 0.6 and rows["test_sleeps"][0] < 0.3
     assert rows["test_burns_cpu_in_a_subprocess"][3] >= 0.6  # the children column
+    assert rows["test_burns_cpu_in_a_child_left_running"][3] >= 0.6
     cpu, compiled, _setup, _children = rows["test_compiles"]
     assert compiled > 0.0 and cpu < 0.3  # numba's compile is not counted
 
