@@ -244,15 +244,15 @@ class CubeEvent:
 def _cost(r: np.float32, win: float, lose: float, cube: int, money: bool) -> np.float32:
     """gnubg's MWC cost of an EMG error: ``eq2mwc(r) - eq2mwc(0)`` (money: ``cube * r``).
 
-    ``eq2mwc(r) = 0.5 (r (W - L) + (W + L))`` in single precision, the product and the sum
-    rounded once (a fused multiply-add, as gnubg 1.07.001's Debian build computes it: the
-    digits of its statistics agree only so)."""
+    ``eq2mwc(r) = 0.5 (r (W - L) + (W + L))`` with every operation rounded to single
+    precision, as gnubg 1.07.001's x86-64 build computes it (its code has no fused
+    multiply-add: its luck totals and luck-based ratings agree to the digit only so)."""
     if money:
         return f32(f32(cube) * r)
     w, lo = f32(win), f32(lose)
     half = f32(0.5)
-    d, s = float(f32(w - lo)), float(f32(w + lo))
-    return f32(f32(half * f32(float(r) * d + s)) - f32(half * f32(s)))
+    s = f32(w + lo)
+    return f32(f32(half * f32(f32(f32(r) * f32(w - lo)) + s)) - f32(half * s))
 
 
 # ----------------------------------------------------------------------------- context
