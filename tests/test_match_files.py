@@ -431,10 +431,8 @@ def _random_match(
                 state = state.roll((rng.randint(1, 6), rng.randint(1, 6)))
         res = state.result
         assert res is not None and res.winner is not None
-        points = min(res.points, length - m.score[res.winner])  # files cap them, as gnubg
+        points = min(res.points, length - m.score[res.winner])  # capped at what was needed
         kind = {"played": res.name, "dropped": "pass", "resigned": "resign"}[res.reason]
-        if resigned:  # a file says the level only through the points (gnubg's reading)
-            resigned = 1 if points <= res.cube else 2 if points <= 2 * res.cube else 3
         outcome = GameOutcome(res.winner, points, kind, res.cube, resigned)  # type: ignore[arg-type]
         games.append(GameRecord(number, m.score, tuple(actions), outcome))
         m = m.after_game(res.winner, res.points)
@@ -461,6 +459,28 @@ def test_random_matches_replay_and_round_trip(seed: int, length: int, a: str, b:
         if d.game == nxt.game and isinstance(d.action, Move) and isinstance(nxt.action, Move):
             expected = d.play.next_position if d.play is not None else d.position.swap()
             assert nxt.position == expected
+
+
+def test_a_resignation_worth_more_than_was_needed_keeps_its_level() -> None:
+    """A gammon resigned at cube 2 to a side 2 points from winning scores 2 points. Written
+    as those 2 points ('Wins 2 points'), it would read back as a single (gnubg's reading:
+    the level is the points over the cube), so both files write its value, 4 points, as
+    gnubg writes every resignation (``export.c``: ``nResigned * nFileCube``; ``sgf.c``:
+    ``RE[B+4R]`` from ``nPoints``), and the record reads back whole. (A resignation whose
+    capped points read back as its level keeps the points the sites write: match10147827's
+    single at cube 4, 'Wins 2 point and the match', in the bundled-matches test.)"""
+    opening = Move(0, (3, 1), ((8, 5), (6, 5)))
+    games = (
+        GameRecord(1, (0, 0), (opening,), GameOutcome(1, 1, "resign", cube=1, resign_level=1)),
+        GameRecord(2, (0, 1), (opening, Double(1, 2), Take(0)),
+                   GameOutcome(1, 2, "resign", cube=2, resign_level=2)),
+    )
+    rec = MatchRecord(3, ("Ann", "Bob"), games, MatchRules())
+    rec.validate()
+    assert rec.final_score == (0, 3) and rec.winner == 1
+    sgf, mat = render_match(rec, "sgf"), render_match(rec, "mat")
+    assert "RE[B+4R]" in sgf and "Wins 4 points and the match" in mat
+    assert read_match(sgf) == rec and read_match(mat) == rec
 
 
 # ------------------------------------------------------------------ the CLI

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mathbg.errors import MatchFileError
+from mathbg.rules.record import resignation
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.record import MatchRecord
@@ -240,11 +241,21 @@ def variation_of_rule(token: str) -> Variation | None:
 def written_points(record: MatchRecord, index: int) -> tuple[int, bool]:
     """The points a file writes for game ``index``'s result, and whether the game won the
     match: a match resigned is written as the points the winner needed (the readers give
-    it the resignation's value back)."""
+    it the resignation's value back); any other result as the points it scored, as the
+    sites write them, but for a resignation whose points would read back as another level
+    (a gammon resigned at cube 2 by a player whose opponent needed 1 point): that one is
+    written as its value, level times cube, as gnubg writes every resignation (its
+    ``nPoints``), and reads back whole."""
     g = record.games[index]
     r = g.result
     assert r is not None
     length = record.length
-    points = length - g.score[r.winner] if r.match_resigned else r.points
+    if r.match_resigned:
+        points = length - g.score[r.winner]
+    else:
+        points = r.points
+        if r.kind == "resign" and resignation(r.winner, points, r.cube, None)[0].resign_level \
+                != r.resign_level:
+            points = r.resign_level * r.cube
     won = bool(length) and (r.match_resigned or g.score[r.winner] + points >= length)
     return points, won
