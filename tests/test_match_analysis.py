@@ -199,7 +199,7 @@ class _Capture:
 
 
 @pytest.mark.gnubg(kind="exact")
-@pytest.mark.slow  # gnubg analyses 15 matches: about 7 CPU-s
+@pytest.mark.slow  # gnubg analyses 16 matches: about 7 CPU-s
 def test_statistics_equal_gnubg_show_statistics(gnubg) -> None:
     """With the gnubg engine every line of gnubg's ``show statistics match`` is mathbg's, to
     the digit (gnubg's own text of the same analysis), but the lines :data:`KNOWN` explains."""
@@ -218,14 +218,15 @@ def test_statistics_equal_gnubg_show_statistics(gnubg) -> None:
 
 
 @pytest.mark.gnubg(kind="exact")
-@pytest.mark.slow  # gnubg analyses 15 matches: about 7 CPU-s
+@pytest.mark.slow  # gnubg analyses 16 matches: about 7 CPU-s
 def test_native_statistics_equal_gnubg_show_statistics(gnubg) -> None:
     """With the native engine (gnubg 1.07's networks in mathbg's kernels, no gnubg program
     behind it) every line of gnubg's own ``show statistics match`` is mathbg's, to the
     digit, but the lines :data:`KNOWN` explains; a total built from the cube step (an error
     or luck total, a rating from them) may differ by one unit in its last digit: mathbg's
     cube step is gnubg's in double precision, gnubg's in single. Measured on the 212 shared
-    matches: 36 lines in 31 matches, each one unit; on these matches 4 lines in 2."""
+    matches: 36 lines in 31 matches, each one unit; on these: 5 of 912 lines, in 3 matches.
+    At most 1 % of the lines may differ so."""
     import re
 
     from gnubg_match_peer import statistics_block
@@ -237,13 +238,14 @@ def test_native_statistics_equal_gnubg_show_statistics(gnubg) -> None:
         return re.findall(r"-?\d+\.\d+", line)
 
     peer = GnubgEvaluator(plies=0)
-    last_digit = 0
+    last_digit = lines = 0
     for path in MATCHES:
         rec = read_match(path)
         ref = statistics_block(peer.analyse_match(rec, statistics=True)["statistics"])
         res = audit(rec, engine="native", exact=False, take_points=False)
         ours = res.matches[0].statistics_text().rstrip("\n").splitlines()
         assert len(ours) == len(ref), path.name
+        lines += len(ref)
         skip = KNOWN.get(path.name, ())
         for a, b in zip(ref, ours, strict=True):
             if a.startswith(skip) or a == b:
@@ -253,11 +255,11 @@ def test_native_statistics_equal_gnubg_show_statistics(gnubg) -> None:
                 unit = 10.0 ** -len(x.split(".")[1])
                 assert abs(float(x) - float(y)) <= unit * 1.01, (path.name, a, b)
             last_digit += 1
-    assert last_digit <= 5
+    assert last_digit <= lines // 100
 
 
 @pytest.mark.gnubg(kind="exact")
-@pytest.mark.slow  # gnubg analyses 15 matches: about 7 CPU-s
+@pytest.mark.slow  # gnubg analyses 16 matches: about 7 CPU-s
 def test_play_scores_equal_gnubg(gnubg) -> None:
     """mathbg's 0-ply cubeful value of every play (from gnubg's cubeless outputs of the
     position it leaves) is gnubg's ``score`` within its single precision, and the best play
@@ -396,7 +398,7 @@ def test_gnubg_opens_the_analysed_sgf(gnubg, tmp_path: Path, engine: str) -> Non
 
 @pytest.mark.extra("engine")
 @pytest.mark.gnubg(kind="exact")
-@pytest.mark.slow  # gnubg and gnubg-nn analyse 15 matches: about 17 CPU-s
+@pytest.mark.slow  # gnubg and gnubg-nn analyse 16 matches: about 18 CPU-s
 def test_gnubg_nn_within_engine_distance(gnubg) -> None:
     """gnubg-nn's networks are not 1.07's: its error rates stay within a few mEMG of
     gnubg's (measured: see the docs) and its best play is gnubg's on most rolls."""

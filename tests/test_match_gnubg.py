@@ -153,7 +153,10 @@ json.dump(out, open({result!r}, "w"))
 
 def _cases() -> dict[str, str]:
     """Files gnubg must read as mathbg does: a match resigned on move 1, Backgammon
-    Studio's forfeit line, an empty player name, a Galaxy match resigned whole.
+    Studio's forfeit line, an empty player name, a Galaxy match resigned whole, a Galaxy
+    gammon resigned at cube 2 that scored the 3 points its winner needed ('Wins 3 point
+    and the match': gnubg's ``.mat`` reading gives a gammon, as mathbg's; the ``.sgf``
+    mathbg writes must say so to gnubg's ``.sgf`` reading, points over the cube).
 
     gnubg 1.07.001 itself aborts on the empty name ("buffer overflow detected": its score
     line parser runs before the start of the line), so of that file it is given only what
@@ -167,12 +170,16 @@ def _cases() -> dict[str, str]:
         "forfeit.mat": forfeit,
         "empty-name.mat": seed.replace(" lasse : ", " : ").replace('; [Player 1 "lasse"]\n', ""),
         "galaxy-resigned.mat": (DATA / "match1988690.txt").read_text(),
+        "galaxy-capped-gammon.mat": (DATA / "match1282666.txt").read_text(),
     }
 
 
 def _ours(record: MatchRecord) -> list[list[object]]:
-    return [["XO"[g.result.winner], g.result.points, g.result.kind == "resign"]
-            for g in record.games if g.result is not None]
+    """Each game's winner, points and whether it was resigned, as gnubg reports them: a
+    resignation's points are its value, level times cube, even where the winner needed
+    fewer (gnubg's ``nPoints``; the score it adds them to stops at the match's end)."""
+    return [["XO"[r.winner], r.resign_level * r.cube if r.kind == "resign" else r.points,
+             r.kind == "resign"] for r in (g.result for g in record.games) if r is not None]
 
 
 def test_gnubg_reads_resignations_forfeits_and_empty_names_as_mathbg(gnubg, tmp_path) -> None:  # type: ignore[no-untyped-def]

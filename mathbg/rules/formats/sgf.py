@@ -467,6 +467,10 @@ def render(record: MatchRecord) -> str:
         if g.result is not None:
             r = g.result
             points, _ = fields.written_points(record, gi)
+            if r.kind == "resign" and not r.match_resigned:
+                # gnubg's sgf.c reads a resignation's level as RE's points over the cube:
+                # its value, level times cube, as gnubg writes it (its nPoints)
+                points = r.resign_level * r.cube
             root.append(f"RE[{'WB'[r.winner]}+{points}{'R' if r.kind == 'resign' else ''}]")
         mx = []
         if rules.cube_limit is not None:
