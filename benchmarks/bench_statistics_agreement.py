@@ -2,7 +2,8 @@
 line, on every shared match (issue 32's goal: every statistic equal to the digits gnubg
 prints).
 
-Run: ``python benchmarks/bench_statistics_agreement.py [--engine native gnubg] [--limit N]``.
+Run: ``python benchmarks/bench_statistics_agreement.py [--engine native gnubg sgf]
+[--limit N]``.
 
 For each match gnubg 1.07 imports it and runs ``analyse match`` at 0 plies in one
 long-lived ``gnubg -t`` process (``show statistics match``: its text), and mathbg audits
@@ -11,13 +12,17 @@ defines) with each engine asked for:
 
 - ``native``: gnubg 1.07's networks in mathbg's kernels, mathbg's cube step (double
   precision) and luck;
-- ``gnubg``: the values of gnubg's own analysis, mathbg's statistics of them.
+- ``gnubg``: the values of gnubg's own analysis, mathbg's statistics of them;
+- ``sgf``: the native engine's analysis written back as ``.sgf`` (``audit --sgf``), which
+  gnubg loads (``load match``) and recomputes its statistics from; the lines that differ are
+  set against gnubg's own round trip of the match (``analyse match``, ``save match``,
+  ``load match``), which shifts some last digits too (the file's values are rounded).
 
 Printed per engine: the matches and lines compared, the lines that differ, split into those
 that differ by one unit in their last digit and the rest, each kind's count by the line's
 label, and the matches where gnubg scores a game differently from the file (the actual
 result lines: Backgammon Galaxy writes some gammons as singles, which mathbg reads as the
-Jacoby rule and gnubg re-scores by the board). Takes about 3 minutes an engine.
+Jacoby rule and gnubg re-scores by the board). Takes 1-3 minutes an engine.
 """
 
 from __future__ import annotations
@@ -77,6 +82,7 @@ def compare(engine: str, paths: list[Path]) -> None:
     others: Counter[str] = Counter()
     unit_matches: set[str] = set()
     rescored: set[str] = set()
+    plays_decided = plays_other = 0
     start = time.perf_counter()
     for path in paths:
         rec = read_match(path)
@@ -84,8 +90,12 @@ def compare(engine: str, paths: list[Path]) -> None:
             res = audit(rec, engine=recorded, exact=False, take_points=False)
             ref = statistics_block(recorded.texts[-1])
         else:
-            ref = statistics_block(peer.analyse_match(rec, statistics=True)["statistics"])
+            analysis = peer.analyse_match(rec, statistics=True)
+            ref = statistics_block(analysis["statistics"])
             res = audit(rec, engine=engine, exact=False, take_points=False)
+            decided, other_best = best_plays(rec, analysis, res.plays)
+            plays_decided += decided
+            plays_other += other_best
         ours = res.matches[0].statistics_text().rstrip("\n").splitlines()
         lines += len(ref)
         if len(ours) != len(ref):
@@ -113,17 +123,104 @@ def compare(engine: str, paths: list[Path]) -> None:
         print(f"    {what}")
     print(f"  matches gnubg scores differently (their {', '.join(RESULT_LINES)} lines left "
           f"out): {len(rescored)} {sorted(rescored)}")
+    if plays_decided:
+        print(f"  rolls where gnubg's two best plays differ by more than 1e-4: {plays_decided}; "
+              f"mathbg's best play is another in {plays_other}")
+
+
+def best_plays(record: Any, analysis: Any, plays: Any) -> tuple[int, int]:
+    """Of the rolls where gnubg's two best plays differ by more than 1e-4: how many, and in
+    how many mathbg's best play leaves another position than gnubg's."""
+    from mathbg.analysis.match_audit.turns import match_turns
+
+    moves = [a for g in analysis["games"] for a in g["game"] if a["action"] == "move"]
+    decided = other = 0
+    for p, a, t in zip(plays, moves, match_turns(record), strict=True):
+        listed = (a.get("analysis") or {}).get("moves") or []
+        if len(listed) < 2 or listed[0]["score"] - listed[1]["score"] <= 1e-4:
+            continue
+        decided += 1
+        text = " ".join(f"{'bar' if f == 25 else f}/{'off' if s == 0 else s}"
+                        for f, s in listed[0]["move"])  # fmt: skip
+        legal = t.position.legal_plays(t.dice)
+        other += legal.parse(text).next_position != legal.parse(p.best).next_position
+    return decided, other
+
+
+def reloaded(paths: list[Path]) -> None:
+    """gnubg's statistics of the analysed ``.sgf`` mathbg writes, against mathbg's."""
+    import tempfile
+
+    add_tests_to_path()
+    from gnubg_match_peer import statistics_block
+    from gnubg_peer import find_peer
+
+    from mathbg.analysis import audit
+    from mathbg.analysis.match_audit.sgf import analysed_sgf
+    from mathbg.rules.formats import read_match
+
+    peer = find_peer()
+    assert peer is not None, "gnubg is not installed"
+    same = 0
+    own: list[str] = []
+    other: list[str] = []
+    rescored: list[str] = []
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in paths:
+            rec = read_match(path)
+            m = audit(rec, engine="native", exact=False, take_points=False).matches[0]
+            sgf = Path(tmp) / f"{path.stem}.sgf"
+            sgf.write_text(analysed_sgf(rec, m))
+            ours = m.statistics_text().rstrip("\n").splitlines()
+            theirs = statistics_block(peer.run_commands([f"load match {sgf}",
+                                                         "show statistics match"]))  # fmt: skip
+            diff = {a for a, b in zip(theirs, ours, strict=True) if a != b}
+            if len(theirs) != len(ours):
+                other.append(f"{path.name}: {len(theirs)} lines, ours {len(ours)}")
+                continue
+            if any(a.startswith("Actual result") for a in diff):
+                rescored.append(path.name)
+                diff = {a for a in diff if not a.startswith(RESULT_LINES)}
+            if not diff:
+                same += 1
+                continue
+            # gnubg's own round trip of the same match: analyse, save, load
+            saved = Path(tmp) / f"{path.stem}-gnubg.sgf"
+            first = statistics_block(peer.run_commands([
+                "set analysis chequerplay evaluation plies 0",
+                "set analysis cubedecision evaluation plies 0", f"import mat {path}",
+                "analyse match", "show statistics match", f"save match {saved}"]))
+            again = statistics_block(peer.run_commands([f"load match {saved}",
+                                                        "show statistics match"]))  # fmt: skip
+            shifted = {b for a, b in zip(first, again, strict=True) if a != b}
+            for line in sorted(diff):
+                (own if line in shifted else other).append(f"{path.name}: {line.strip()}")
+    print(f"sgf: gnubg loads mathbg's analysed .sgf of {len(paths)} matches "
+          f"({time.perf_counter() - start:.0f} s); its statistics are mathbg's, line for "
+          f"line, in {same}")
+    print(f"  lines that differ as they do in gnubg's own saved .sgf: {len(own)}")
+    for line in own:
+        print(f"    {line}")
+    print(f"  other differences: {len(other)}")
+    for line in other:
+        print(f"    {line}")
+    print(f"  matches gnubg scores differently (their {', '.join(RESULT_LINES)} lines left "
+          f"out): {len(rescored)} {sorted(rescored)}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--engine", nargs="+", default=["native", "gnubg"],
-                        choices=["native", "gnubg"])  # fmt: skip
+    parser.add_argument("--engine", nargs="+", default=["native", "gnubg", "sgf"],
+                        choices=["native", "gnubg", "sgf"])  # fmt: skip
     parser.add_argument("--limit", type=int, default=None, help="the first N matches only")
     args = parser.parse_args()
     paths = sorted(SHARED.glob("*.txt"))[: args.limit]
     for engine in args.engine:
-        compare(engine, paths)
+        if engine == "sgf":
+            reloaded(paths)
+        else:
+            compare(engine, paths)
 
 
 if __name__ == "__main__":
