@@ -8,6 +8,9 @@ Facts from gnubg's ``sgf.c`` (written here in our own code):
   (names), ``RU`` (rules, joined by colons: ``Crawford``, ``CrawfordGame``, ``Jacoby``,
   ``NoCube``, and the variation ``Nackgammon``, ``Hypergammon1``..``3``), ``RE``
   (result: ``W+2``, ``B+1``, ``B+3R`` for a resignation), ``DT``, ``PC``, ``EV``, ``RO``.
+  A resignation's ``RE`` holds its value, level times cube, even where the winner needed
+  fewer points (gnubg's ``nPoints``): gnubg reads the level back as those points over the
+  cube.
 - Each later node is one action: ``W[...]`` by player 0 or ``B[...]`` by player 1, with
   ``double``, ``take``, ``drop``, or a move: the two dice then one letter pair per
   checker step. Letters are points of the board seen from player 0: ``a`` is player 0's
