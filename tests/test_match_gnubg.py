@@ -138,6 +138,23 @@ def test_gnubg_imports_what_mathbg_writes(exported: Path, name: str, fmt: str) -
     assert gnubg_decisions(exported / f"{name}-ours-{fmt}") == ours
 
 
+def test_mathbg_reads_gnubgs_sgf_of_a_dance_before_a_resignation(gnubg, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """match3222030's loser danced, then resigned ('Losses 1 point'). gnubg 1.07 imports
+    the dance twice and saves both in its .sgf (two B[32] nodes in a row); mathbg reads
+    the second once, with a warning naming its line, and gets the match the file gives."""
+    from mathbg.errors import MathbgWarning
+
+    sgf = tmp_path / "g.sgf"
+    gnubg.run_commands([f"import mat {DATA / 'match3222030.txt'}", f"save match {sgf}"])
+    nodes = [ln for ln in sgf.read_text().splitlines() if ln.startswith(";")]
+    assert nodes[-2:] == [";B[32]", ";B[32])"]
+    with pytest.warns(MathbgWarning, match=r"g\.sgf, line \d+: B\[32\]: the same player's "
+                      r"dance again"):  # fmt: skip
+        theirs = read_match(sgf)
+    ours = read_match(DATA / "match3222030.txt")
+    assert theirs.normalized().games == ours.normalized().games
+
+
 # ------------------------------------------------------------------ what gnubg reads
 
 _RESULTS = r"""

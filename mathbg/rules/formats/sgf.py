@@ -17,6 +17,9 @@ Facts from gnubg's ``sgf.c`` (written here in our own code):
   point 1 (player 1's point 24) ... ``x`` player 0's 24; ``y`` is the bar and ``z`` off.
 - A beaver is written as a ``double`` by the doubled player (gnubg's ``double`` while
   doubled).
+- gnubg 1.07 records a dance twice when it imports a Galaxy match whose loser danced and
+  then resigned (``Losses N point``), and saves both nodes: the second is read once, with
+  a warning naming its line.
 
 mathbg keeps what gnubg's format has no room for (the cube limit, the beaver rule, the
 event tags) in its own root property ``MX`` (``[cube_limit:64][beavers:1][tag:Key=Value]``,
@@ -30,12 +33,13 @@ tree is read (so a file is refused at its first error).
 from __future__ import annotations
 
 import re
+import warnings
 from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from mathbg.errors import InvalidParameterError, MatchFileError
+from mathbg.errors import InvalidParameterError, MatchFileError, MathbgWarning
 from mathbg.rules.formats import fields
 from mathbg.rules.record import Beaver, Double, GameDraft, MatchBuilder, Move, Pass, Take
 
@@ -364,7 +368,15 @@ class _Reading:
                 # a roll by the beaver's target answers the beaver with a take
                 draft.add(Take(player), node.line)
                 state.cube, state.doubler = state.offered, None
-            draft.add(Move(player, (int(low[0]), int(low[1])), steps), node.line)
+            move = Move(player, (int(low[0]), int(low[1])), steps)
+            if not steps and draft.actions and draft.actions[-1] == move:
+                # gnubg 1.07 records a dance twice when it imports a Galaxy match whose
+                # loser resigned after dancing ("Losses N point"), and saves both
+                warnings.warn(MathbgWarning(str(self.error(
+                    f"{who[0]}[{value}]: the same player's dance again, as gnubg writes a "
+                    f"dance before a resignation: read once", node.line))), stacklevel=2)
+                return
+            draft.add(move, node.line)
         else:
             raise self.error(f"unknown action {who[0]}[{value[:20]}]", node.line)
 
