@@ -104,13 +104,13 @@ def _gone(client: Any, victim: int) -> None:
 
 
 def test_corpus_survives_a_killed_worker() -> None:
-    """corpus_stats over 60 files (the real matches of tests/data five times over, one
-    task each): a worker killed once some files are done; the statistics equal the local
-    run's (every count, rate and interval, compared as the whole dict)."""
+    """corpus_stats over the real matches of tests/data five times over (75 files, one task
+    each): a worker killed once some files are done; the statistics equal the local run's
+    (every count, rate and interval, compared as the whole dict)."""
     distributed = pytest.importorskip("distributed")
     files = sorted(DATA.glob("match*.txt")) * 5
     local = corpus_stats(files, progress=False)
-    assert local.files == 60 and not local.skipped
+    assert local.files == len(files) >= 60 and not local.skipped
 
     def in_memory(dask_scheduler: Any) -> int:
         return sum(ts.state == "memory" and str(ts.key).startswith("file_stats")
@@ -122,7 +122,7 @@ def test_corpus_survives_a_killed_worker() -> None:
         )
         remote = _bounded(lambda: corpus_stats(files, client=client, progress=False))
         _gone(client, victim)
-    assert killed and 8 <= killed[0] < 60, killed  # killed mid-run
+    assert killed and 8 <= killed[0] < len(files), killed  # killed mid-run
     assert remote.as_dict() == local.as_dict()
 
 
