@@ -238,24 +238,28 @@ def variation_of_rule(token: str) -> Variation | None:
     return _BY_SGF.get(token.strip().lower())
 
 
-def written_points(record: MatchRecord, index: int) -> tuple[int, bool]:
+def written_points(record: MatchRecord, index: int, *, resignation_value: bool = False
+                   ) -> tuple[int, bool]:  # fmt: skip
     """The points a file writes for game ``index``'s result, and whether the game won the
-    match: a match resigned is written as the points the winner needed (the readers give
-    it the resignation's value back); any other result as the points it scored, as the
-    sites write them, but for a resignation whose points would read back as another level
-    (a gammon resigned at cube 2 by a player whose opponent needed 1 point): that one is
-    written as its value, level times cube, as gnubg writes every resignation (its
-    ``nPoints``), and reads back whole."""
+    match.
+
+    A match resigned is written as the points the winner needed (the readers give it the
+    resignation's value back). Another resignation is written as its value, level times
+    cube (gnubg's ``nPoints``, which its writers print), with ``resignation_value`` (an
+    ``.sgf``: gnubg reads the level back as those points over the cube) or where the
+    points it scored would read back as another level (a gammon resigned at cube 2 to a
+    side 1 point from winning); else, like any other result, as the points it scored, as
+    the sites write them."""
     g = record.games[index]
     r = g.result
     assert r is not None
     length = record.length
     if r.match_resigned:
         points = length - g.score[r.winner]
+    elif r.kind == "resign" and (resignation_value or resignation(
+            r.winner, r.points, r.cube, None)[0].resign_level != r.resign_level):
+        points = r.resign_level * r.cube
     else:
         points = r.points
-        if r.kind == "resign" and resignation(r.winner, points, r.cube, None)[0].resign_level \
-                != r.resign_level:
-            points = r.resign_level * r.cube
     won = bool(length) and (r.match_resigned or g.score[r.winner] + points >= length)
     return points, won

@@ -481,11 +481,7 @@ def render(record: MatchRecord) -> str:
         root.extend(_root_rules(record, crawford))
         if g.result is not None:
             r = g.result
-            points, _ = fields.written_points(record, gi)
-            if r.kind == "resign" and not r.match_resigned:
-                # gnubg's sgf.c reads a resignation's level as RE's points over the cube:
-                # its value, level times cube, as gnubg writes it (its nPoints)
-                points = r.resign_level * r.cube
+            points, _ = fields.written_points(record, gi, resignation_value=True)
             root.append(f"RE[{'WB'[r.winner]}+{points}{'R' if r.kind == 'resign' else ''}]")
         mx = []
         if rules.cube_limit is not None:
