@@ -15,7 +15,7 @@ same bits); the lookahead's luck has mean zero (rollouts with and without varian
 reduction agree within their combined errors, and it shrinks the error); no gammon is
 possible in a bearoff; a stopping rule by standard error stops at or below it.
 
-Every test here plays with the gnubg-nn checker player: ``extra("engine")``.
+Every test that plays here plays with the gnubg-nn checker player: ``extra("engine")``.
 """
 
 from __future__ import annotations
@@ -145,6 +145,28 @@ def test_the_disk_cache_serves_the_same_bits_without_solving_again(
     assert rollout(pid, disk_cache=True, **kw) == plain
 
 
+def test_the_chances_reported_are_probabilities() -> None:
+    """A luck-adjusted mean of a rare outcome can leave [0, 1]; gnubg's ``rollout.c`` keeps
+    each mean of the five chances inside it, and so does a rollout's line (its SE as is)."""
+    import numpy as np
+
+    from mathbg.analysis.rollouts.result import line_results
+    from mathbg.analysis.rollouts.trials import Line
+    from mathbg.analysis.rollouts.values import MoneyValues
+
+    n = 4
+    chances = np.tile([1.0, 0.0, 0.0, 0.0, 0.0], (n, 1, 1))
+    # the luck taken off: a backgammon's mean at -0.01, the wins' at 1.02
+    luck = np.tile([-0.02, -0.03, 0.0, 0.0, 0.01], (n, 1, 1))
+    zeros = {f: np.zeros((n, 1, 2), dtype=np.int64) for f in ("doubled", "taken", "passed")}
+    games = {"raw": np.ones((n, 1)), "luck": np.zeros((n, 1)), "chances": chances,
+             "chances_luck": luck, "turns": np.ones((n, 1)),
+             "end": np.zeros((n, 1), dtype=np.int64), **zeros}  # fmt: skip
+    (line,) = line_results(games, (Line("no_double", 1, -1),), MoneyValues(1, None), ("centre",))
+    assert line.chances == (1.0, 0.03, 0.0, 0.0, 0.0)
+    assert line.chances_stderr == (0.0,) * 5
+
+
 def test_the_dice_rotation_is_stratified() -> None:
     """gnubg's rotation: each block of 36 trials throws every ordered roll once first and
     once second; 36 x 36 trials throw every (first, second) pair once."""
@@ -180,9 +202,13 @@ def test_a_target_standard_error_stops_at_or_below_it(monkeypatch: pytest.Monkey
     res = rollout(pid, away=(3, 3), target_se=0.002, batch_size=36, progress=False)
     assert max(ln.stderr for ln in res.lines) <= 0.002
     assert res.trials % 36 == 0
+    assert (res.target_se, res.target_reached) == (0.002, True)
     capped = rollout(pid, away=(3, 3), target_se=1e-9, trials=72, batch_size=36,
                      progress=False)  # fmt: skip
     assert capped.trials == 72
+    # the cap stopped it first, and the result says so
+    assert capped.target_reached is False
+    assert capped.as_dict()["target_reached"] is False
 
 
 @engine

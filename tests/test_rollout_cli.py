@@ -47,6 +47,15 @@ def test_an_engine_not_installed_is_refused(monkeypatch: pytest.MonkeyPatch) -> 
     assert "mathbg[engine]" in line
 
 
+def test_a_target_the_cap_stops_short_of_is_said() -> None:
+    status, out, err = run("rollout", START, "--money", "--target-se", "1e-9",
+                           "--max-trials", "10")  # fmt: skip
+    assert status == 0, err
+    assert "--max-trials 10 rounded up to 36" in err
+    assert "target SE ±0.0000: NOT reached; stopped at the cap of 36 trials" in out
+    assert "rollout: native 0-ply" in out and ", 36 trials," in out
+
+
 @pytest.mark.extra("engine")
 def test_json_inside_the_solver_is_the_exact_value(tmp_path: Path) -> None:
     from mathbg.bearoff.exact.match import match_equity

@@ -86,7 +86,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     count.add_argument("--target-se", type=float, metavar="SE",
                        help="play until every line's standard error is at most SE (MWC as a "
                        "fraction: 0.002 is 0.2 pp; money: equity)")  # fmt: skip
-    p.add_argument("--max-trials", type=int, metavar="N", help="with --target-se: at most N")
+    p.add_argument("--max-trials", type=int, metavar="N",
+                   help="with --target-se: at most N trials (default 3600000); the output "
+                   "says whether the target was reached")  # fmt: skip
     add_seed_argument(p)
     p.add_argument("--no-variance-reduction", action="store_true",
                    help="no lookahead (plain trials)")  # fmt: skip
@@ -143,9 +145,9 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     return opts
 
 
-def _note_rounding(trials: int | None, made: int) -> None:
+def _note_rounding(trials: int | None, made: int, flag: str = "--trials") -> None:
     if trials is not None and trials != made:
-        print(f"mathbg rollout: note: --trials {trials} rounded up to {made} (a multiple of "
+        print(f"mathbg rollout: note: {flag} {trials} rounded up to {made} (a multiple of "
               "the 36 first rolls the dice rotation plays in equal numbers)",
               file=sys.stderr)  # fmt: skip
 
@@ -176,8 +178,8 @@ def run(args: argparse.Namespace) -> int:
         _note_rounding(opts["trials"] if opts["target_se"] is None else None, matrix.trials)
         return _emit_matrix(matrix, args)
     made = RolloutOptions(args.position, **opts)  # bad input stops here, before any work
-    if opts["target_se"] is None:
-        _note_rounding(opts["trials"], made.total_trials)
+    _note_rounding(opts["trials"], made.total_trials,
+                   "--trials" if opts["target_se"] is None else "--max-trials")  # fmt: skip
     with dask_client(args.scheduler) as client:
         result = rollout(made, client=client, store=args.store, progress=progress,
                          disk_cache=True)  # fmt: skip
@@ -254,6 +256,12 @@ def describe(result: RolloutResult) -> str:
     if r.decision is not None:
         out.append(f"double/pass {_value(r.decision.double_pass, u).strip()}; "
                    f"action: {r.decision.action}")  # fmt: skip
+    if r.target_se is not None:
+        worst = _err(max(ln.stderr for ln in r.lines), u)
+        out.append(f"target SE {_err(r.target_se, u)}: reached (the largest line's SE {worst})"
+                   if r.target_reached else
+                   f"target SE {_err(r.target_se, u)}: NOT reached; stopped at the cap of "
+                   f"{r.trials} trials (--max-trials) with the largest line's SE {worst}")
     return "\n".join(out)
 
 

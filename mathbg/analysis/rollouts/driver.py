@@ -70,6 +70,9 @@ class RolloutResult(FrameMixin):
         Each line against the first, with the paired standard error.
     decision : CubeDecision or None
         The cube decision of the no-double and double/take lines (None without both).
+    target_se : float or None
+        The standard error asked for (``target_se``), in the lines' unit; None when a
+        number of trials was asked for.
     """
 
     position: str
@@ -89,6 +92,7 @@ class RolloutResult(FrameMixin):
     lines: tuple[LineResult, ...]
     differences: tuple[LineDifference, ...]
     decision: CubeDecision | None
+    target_se: float | None = None
 
     FRAME_PARTS: ClassVar[dict[str, tuple[str, ...]]] = {}
 
@@ -112,6 +116,14 @@ class RolloutResult(FrameMixin):
             f"no line {name!r} in this rollout; it has {', '.join(ln.line for ln in self.lines)}"
         )
 
+    @property
+    def target_reached(self) -> bool | None:
+        """Whether every line's standard error is at most :attr:`target_se` (None
+        without a target; False when the trial cap stopped the rollout first)."""
+        if self.target_se is None:
+            return None
+        return all(ln.stderr <= self.target_se for ln in self.lines)
+
     def as_dict(self) -> JSONObject:
         """The result as JSON types (``mathbg rollout --json``)."""
         return {
@@ -123,6 +135,7 @@ class RolloutResult(FrameMixin):
             "lines": [ln.as_dict() for ln in self.lines],
             "differences": [vars(d).copy() for d in self.differences],
             "decision": None if self.decision is None else self.decision.as_dict(),
+            "target_se": self.target_se, "target_reached": self.target_reached,
         }  # fmt: skip
 
     def to_frame(self) -> Any:
@@ -212,6 +225,7 @@ class RolloutRun:
             o.table.name if o.score is not None else None, o.made_player.label, int(o.plies),
             o.values.unit, int(games["raw"].shape[0]), int(o.seed), bool(o.variance_reduction),
             o.truncate, lines, differences(games, lines), decision(lines, o.values),
+            o.target,
         )  # fmt: skip
 
 

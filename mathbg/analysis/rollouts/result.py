@@ -115,7 +115,9 @@ class LineResult(FrameMixin):
         The value as an EMG equity at the position's cube (money: the equity itself);
         NaN where the EMG is undefined.
     chances, chances_stderr : tuple of 5 floats
-        The player's cubeless chances (:data:`CHANCES`) and their standard errors.
+        The player's cubeless chances (:data:`CHANCES`) and their standard errors. Each
+        mean is kept within [0, 1] as gnubg's ``rollout.c`` keeps it: with the luck
+        subtracted, the trials' mean of a rare outcome (a backgammon) can fall below 0.
     events : CubeEvents
         The cube's moves.
     ends : TrialEnds
@@ -233,7 +235,7 @@ def line_results(
         chances = np.asarray(games["chances"][:, k, :] - games["chances_luck"][:, k, :])
         value, se = float(np.mean(est)), standard_error(est)
         emg, factor = values.emg(value, values.cube0)
-        ch = tuple(float(v) for v in chances.mean(axis=0))
+        ch = tuple(min(max(float(v), 0.0), 1.0) for v in chances.mean(axis=0))
         ch_se = tuple(standard_error(chances[:, i]) for i in range(5))
         out.append(LineResult(ln.name, int(ln.cube), owners[k], value, se,
                               standard_error(np.asarray(games["raw"][:, k])), emg,
