@@ -301,7 +301,7 @@ def generate_kernel(board: Any, d1: Any, d2: Any, ws: Any) -> Any:
     if n < 0:
         return n, np.empty((0, 50), np.uint8), np.empty((0, 4, 3), np.int8)
     boards = np.empty((n, 50), np.uint8)
-    materialize(board, ent_keys, n, boards, 0)
+    materialize(board, ent_keys, n, boards, np.int64(0))  # the native engine's signature
     moves = np.empty((n, 4, 3), np.int8)
     for j in range(n):
         for m in range(4):

@@ -129,7 +129,10 @@ def generate(cells: bytes | np.ndarray, d1: int, d2: int) -> tuple[np.ndarray, n
         the mover's points, 24 = bar, ``to = -1`` = off; unused rows are ``(-1, -1, 0)``.
     """
     global _port_calls_left
-    board = np.frombuffer(cells, dtype=np.uint8) if isinstance(cells, bytes) else cells
+    # a writable copy: the kernel then shares its compiled search with the native engine's
+    # (numba compiles a read-only array's once more, a second or so of a first run)
+    board = np.frombuffer(cells, dtype=np.uint8).copy() if isinstance(cells, bytes) else (
+        np.array(cells, dtype=np.uint8))  # fmt: skip
     if (max(cells) if isinstance(cells, bytes) else int(board.max())) > 15:
         _too_many()
     if _port_calls_left > 0:
