@@ -15,6 +15,13 @@ no truncation of gnubg's rollouts, Kazaross-XG2):
    against gnubg's unpaired one (two independent runs: sqrt(SE1^2 + SE2^2)).
 2. Dask: the same rollout with ``--scheduler local:2`` against locally, wall time ratio
    (goal <= 1.3) and whether the numbers are identical.
+3. As typed (``--typed-trials``, default the command's own 1,296): ``mathbg rollout
+   4HPwATDgc/ABMA --away 3,5`` exactly so, on a terminal (under ``script``: the progress
+   bar on), against the same with ``--json`` off a terminal (the bar off), and with
+   ``--store DIR`` killed (SIGKILL) once half its batches are stored, then typed again: the
+   resumed process's CPU, the killed one's, and whether its output is the uninterrupted
+   run's to the last digit. gnubg 1.07 rolls the same out with the same trials, and the
+   ratio of SE x sqrt(CPU-s) is printed for the run as typed.
 
 CPU time is the child process's (``resource.getrusage(RUSAGE_CHILDREN)``); gnubg runs under
 ``script`` (it prints rollout results only on a terminal). The machine is shared, so wall
@@ -26,6 +33,8 @@ Usage::
     python benchmarks/bench_rollout.py --trials 720 # bigger samples
     python benchmarks/bench_rollout.py --repeat 2   # each program twice, turn about
     python benchmarks/bench_rollout.py --blas       # one BLAS thread against two
+    python benchmarks/bench_rollout.py --typed      # only section 3 (about 6 minutes)
+    python benchmarks/bench_rollout.py --no-typed   # sections 1-2 only
 
 mathbg's runs share a data cache of the benchmark's own (``MATHBG_DATA``, empty at the
 start): the first 0-ply run is printed apart as the first-ever one (it solves and writes
@@ -159,6 +168,121 @@ def dask_ratio(trials: int) -> None:
           f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
 
 
+def _mathbg_command() -> list[str]:
+    """``mathbg`` as a user types it: the console script beside this Python, else
+    ``python -m mathbg``."""
+    script = Path(sys.executable).with_name("mathbg")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "mathbg"]
+
+
+def _on_a_terminal(argv: list[str]) -> list[str]:
+    """``argv`` run under ``script`` (a pseudo-terminal: the progress bar is drawn)."""
+    return ["script", "-qfec", " ".join(argv), "/dev/null"]
+
+
+def _typed_env() -> dict[str, str]:
+    env = {**os.environ}
+    if DATA is not None:
+        env["MATHBG_DATA"] = DATA
+    return env
+
+
+def _table(text: str) -> list[str]:
+    """The result lines of the text output (after the progress bar's carriage returns)."""
+    lines = [ln.rsplit("\r", 1)[-1].strip() for ln in text.replace("\r\n", "\n").split("\n")]
+    start = next((i for i, ln in enumerate(lines) if ln.startswith("position ")), len(lines))
+    return [ln for ln in lines[start:] if ln]
+
+
+def _timed(argv: list[str]) -> tuple[str, float, float]:
+    cpu, wall = _children_cpu(), time.perf_counter()
+    proc = subprocess.run(argv, capture_output=True, text=True, env=_typed_env(), check=True)
+    return proc.stdout, _children_cpu() - cpu, time.perf_counter() - wall
+
+
+def _descendants(root: int) -> dict[int, float]:
+    """``root`` and every process below it, each with its CPU-s (user + system) so far, from
+    ``/proc`` (a process killed under a killed parent is never waited for: the
+    ``RUSAGE_CHILDREN`` of this one misses it)."""
+    parent, cpu = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        pid = int(stat.parent.name)
+        parent[pid] = int(fields[1])  # ppid; utime and stime at 11 and 12
+        cpu[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tree, grew = {root}, True
+    while grew:
+        more = {p for p, pp in parent.items() if pp in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return {p: cpu.get(p, 0.0) for p in tree}
+
+
+def _killed_half_way(argv: list[str], store: Path, batches: int) -> tuple[float, float, int]:
+    """Run ``argv`` until half its batches are in ``store``, then SIGKILL it and everything
+    it started: CPU-s, wall-s and the batches kept."""
+    import signal
+
+    wall = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=_typed_env())  # fmt: skip
+    seen: dict[int, float] = {}
+    while proc.poll() is None and len(list(store.glob("trials-*.npz"))) < (batches + 1) // 2:
+        seen.update(_descendants(proc.pid))
+        time.sleep(0.05)
+    if proc.poll() is None:
+        tree = _descendants(proc.pid)
+        seen.update(tree)
+        for pid in [*(p for p in tree if p != proc.pid), proc.pid]:  # the terminal last
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    proc.wait()
+    return sum(seen.values()), time.perf_counter() - wall, len(list(store.glob("trials-*.npz")))
+
+
+def as_typed(trials: int, gnubg: Path | None) -> None:
+    """Section 3: the command as typed, on a terminal, and after a kill and a resume."""
+    typed = [*_mathbg_command(), "rollout", POSITION, "--away", f"{AWAY[0]},{AWAY[1]}"]
+    if trials != 1296:
+        typed += ["--trials", str(trials)]
+    print(f"\n== as typed: {' '.join(['mathbg', *typed[len(_mathbg_command()):]])}")
+    if DATA is not None and not os.listdir(DATA):
+        _timed(typed)  # the first-ever run at the score fills the data cache (section 1)
+    out, cpu, wall = _timed(_on_a_terminal(typed))
+    table = _table(out)
+    nd = next(ln for ln in table if ln.startswith("no_double"))
+    se = float(nd.split()[2].lstrip("±")) / 100  # the SE column, in pp
+    print(f"on a terminal (progress bar on): {cpu:.1f} CPU-s, {wall:.1f} s wall; no double "
+          f"{nd.split()[1]} SE {100 * se:.3f} pp; SE x sqrt(CPU-s) {se * math.sqrt(cpu):.4f}")
+    _, j_cpu, j_wall = _timed([*typed, "--json"])
+    print(f"--json off a terminal (no bar): {j_cpu:.1f} CPU-s, {j_wall:.1f} s wall "
+          f"(the bar's cost: {cpu / j_cpu:.3f}x)")
+    with tempfile.TemporaryDirectory(prefix="mathbg-bench-store-") as tmp:
+        store = Path(tmp) / "store"
+        stored = [*typed, "--store", str(store)]
+        batches = -(-trials // 144)
+        k_cpu, k_wall, kept = _killed_half_way(_on_a_terminal(stored), store, batches)
+        again, r_cpu, r_wall = _timed(_on_a_terminal(stored))
+        same = _table(again) == table
+    print(f"--store, killed after {k_wall:.1f} s wall ({k_cpu:.1f} CPU-s) with {kept} of "
+          f"{batches} batches kept; typed again, it resumed in {r_cpu:.1f} CPU-s, {r_wall:.1f} s "
+          f"wall (killed + resumed: {k_cpu + r_cpu:.1f} CPU-s, {(k_cpu + r_cpu) / cpu:.2f}x the "
+          f"uninterrupted run); the output is the uninterrupted run's: {same}")  # fmt: skip
+    if gnubg is None:
+        print("gnubg: not installed (no ratio)")
+        return
+    (gnd, _), gcpu = gnubg_lines(gnubg, trials, 0, True)
+    theirs = gnd.stderr * math.sqrt(gcpu)
+    print(f"gnubg, the same trials (two runs, one a line): {gcpu:.1f} CPU-s, no double SE "
+          f"{100 * gnd.stderr:.3f} pp; SE x sqrt(CPU-s) {theirs:.4f}; ratio mathbg as typed / "
+          f"gnubg {se * math.sqrt(cpu) / theirs:.2f} (goal <= 0.5)")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--trials", type=int, default=144, help="trials at 0 ply (default 144)")
@@ -168,6 +292,11 @@ def main() -> None:
                         help="only time one against two BLAS threads (0-ply rollout)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs of each program, turn about, the least CPU kept (default 1)")
+    typed = parser.add_mutually_exclusive_group()
+    typed.add_argument("--typed", action="store_true", help="only the command as typed (3.)")
+    typed.add_argument("--no-typed", action="store_true", help="skip the command as typed")
+    parser.add_argument("--typed-trials", type=int, default=1296,
+                        help="trials of the command as typed (default 1296, its own)")
     args = parser.parse_args()
     global DATA
     DATA = tempfile.mkdtemp(prefix="mathbg-bench-rollout-")
@@ -185,11 +314,15 @@ def run_all(args: argparse.Namespace) -> None:
           "truncation) vs `mathbg rollout` (exact truncation, the default)")
     if args.blas:
         return blas_ratio(args.trials, args.repeat)
+    if args.typed:
+        return as_typed(args.typed_trials, gnubg)
     for vr in (True, False):
         efficiency(args.trials, 0, vr, gnubg, args.repeat)
     efficiency(args.trials_1ply, 1, True, gnubg, args.repeat)
     if not args.no_dask:
         dask_ratio(args.trials)
+    if not args.no_typed:
+        as_typed(args.typed_trials, gnubg)
 
 
 if __name__ == "__main__":
