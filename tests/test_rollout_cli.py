@@ -56,6 +56,21 @@ def test_a_target_the_cap_stops_short_of_is_said() -> None:
     assert "rollout: native 0-ply" in out and ", 36 trials," in out
 
 
+def test_a_matrix_says_which_scores_stopped_short_of_the_target() -> None:
+    argv = ["rollout", START, "--matrix", "--length", "2", "--target-se", "1e-9",
+            "--max-trials", "10"]  # fmt: skip
+    status, out, err = run(*argv)
+    assert status == 0, err
+    assert "--max-trials 10 rounded up to 36" in err
+    assert "36 trials a score (target SE ±0.00 pp)" in out
+    assert sum(line.endswith("36 !") for line in out.splitlines()) == 2
+    assert "the trial cap came before the target SE: 2 of 2 scores" in out
+    status, out, err = run(*argv, "--json")
+    doc = json.loads(out)
+    assert doc["target_se"] == 1e-9
+    assert [r["target_reached"] for r in doc["rows"]] == [False, False]
+
+
 @pytest.mark.extra("engine")
 def test_json_inside_the_solver_is_the_exact_value(tmp_path: Path) -> None:
     from mathbg.bearoff.exact.match import match_equity

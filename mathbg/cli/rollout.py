@@ -168,14 +168,18 @@ def run(args: argparse.Namespace) -> int:
             raise InvalidParameterError("--matrix needs --length N")
         from mathbg.analysis.rollouts.matrix import matrix_scores
 
+        cap = None
         for s in matrix_scores(args.length) if 2 <= args.length <= 25 else []:  # checked
-            RolloutOptions(args.position, away=s, cube=1, owner="centre", crawford=False, **opts)
+            cap = RolloutOptions(args.position, away=s, cube=1, owner="centre", crawford=False,
+                                 **opts).total_trials  # fmt: skip
         with dask_client(args.scheduler) as client:
             # no disk cache: every score's two exact solutions would be kept (2-4 GB for
             # a 7-point matrix) to save a minute or so of a long run
             matrix = rollout_matrix(args.position, args.length, client=client,
                                     store=args.store, progress=progress, **opts)  # fmt: skip
-        _note_rounding(opts["trials"] if opts["target_se"] is None else None, matrix.trials)
+        if cap is not None:
+            _note_rounding(opts["trials"], cap,
+                           "--trials" if opts["target_se"] is None else "--max-trials")  # fmt: skip
         return _emit_matrix(matrix, args)
     made = RolloutOptions(args.position, **opts)  # bad input stops here, before any work
     _note_rounding(opts["trials"], made.total_trials,
@@ -279,19 +283,28 @@ def _emit_matrix(matrix: RolloutMatrix, args: argparse.Namespace) -> int:
         return 0
     if args.csv:
         _write_csv(matrix.to_frame(), args)
+    target = matrix.target_se
+    counts = sorted({row.rollout.trials for row in matrix.rows})
+    trials = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+    goal = "" if target is None else f" (target SE {_err(target, 'mwc')} pp)"
     print(f"position {matrix.position}, {matrix.length}-point match, MET {matrix.met}; "
-          f"{matrix.engine}, {matrix.trials} trials a score; MWC of the roller, cube 1 centred")
+          f"{matrix.engine}, {trials} trials a score{goal}; MWC of the roller, cube 1 centred")
     print(f"{'score':>7}  {'rollout':18} {'ND':>7} {'DT':>7} {'DP':>7} {'DT-ND':>13}"
-          f"  {'0-ply':18}")  # fmt: skip
+          f"  {'0-ply':18}" + ("  trials" if target is not None else ""))  # fmt: skip
     for row in matrix.rows:
         d: dict[str, Any] = row.as_dict()
-        mark = " *" if row.differs else ""
+        mark = " *" if row.differs else "  "
+        if target is not None:
+            mark += f" {d['trials']:>6}" + ("" if d["target_reached"] else " !")
         print(f"{d['away']:>3}a/{d['opp_away']}a{'' if d['opp_away'] > 9 else ' '} "
               f"{d['action']:18} {100 * d['no_double']:6.2f}% {100 * d['double_take']:6.2f}% "
               f"{100 * d['double_pass']:6.2f}% {100 * d['dt_minus_nd']:+6.2f}±"
-              f"{100 * d['dt_minus_nd_stderr']:4.2f}  {d['zero_ply_action']:18}{mark}")  # fmt: skip
+              f"{100 * d['dt_minus_nd_stderr']:4.2f}  {d['zero_ply_action']:18}{mark}".rstrip())
     n = len(matrix.differences())
     print(f"* the rollout's action differs from the 0-ply one: {n} of {len(matrix.rows)} scores")
+    if target is not None:
+        short = len(matrix.short_of_target())
+        print(f"! the trial cap came before the target SE: {short} of {len(matrix.rows)} scores")
     return 0
 
 

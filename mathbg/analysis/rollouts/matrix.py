@@ -108,7 +108,7 @@ class ScoreRollout:
             "zero_ply_action": str(self.zero_ply_action),
             "zero_ply_no_double": self.zero_ply[0], "zero_ply_double_take": self.zero_ply[1],
             "zero_ply_double_pass": self.zero_ply[2], "differs": self.differs,
-            "trials": r.trials,
+            "trials": r.trials, "target_reached": r.target_reached,
         }  # fmt: skip
 
 
@@ -125,7 +125,8 @@ class RolloutMatrix:
     met, engine : str
         The table and the checker player.
     plies, trials : int
-        The player's plies and the trials per score.
+        The player's plies and the trials per score (with a target standard error each
+        score stops at its own count: the largest here, each row's in its rollout).
     rows : tuple of ScoreRollout
         One per score (:func:`matrix_scores` order).
     """
@@ -142,10 +143,21 @@ class RolloutMatrix:
         """The scores where the rollout's action is not the 0-ply one."""
         return [r for r in self.rows if r.differs]
 
+    @property
+    def target_se(self) -> float | None:
+        """The standard error every score's rollout was asked to reach (None: a number of
+        trials was asked for)."""
+        return self.rows[0].rollout.target_se if self.rows else None
+
+    def short_of_target(self) -> list[ScoreRollout]:
+        """The scores whose rollout stopped at the trial cap before the target SE."""
+        return [r for r in self.rows if r.rollout.target_reached is False]
+
     def as_dict(self) -> JSONObject:
         """The matrix as JSON types (``mathbg rollout --matrix --json``)."""
         return {"position": self.position, "length": self.length, "met": self.met,
                 "engine": self.engine, "plies": self.plies, "trials": self.trials,
+                "target_se": self.target_se,
                 "rows": [r.as_dict() for r in self.rows]}  # fmt: skip
 
     def to_frame(self) -> Any:
@@ -250,4 +262,4 @@ def rollout_matrix(
                                  (z.no_double, z.double_take, z.double_pass)))  # fmt: skip
     first = rows[0].rollout
     return RolloutMatrix(first.position, length, str(first.met), first.engine, first.plies,
-                         first.trials, tuple(rows))  # fmt: skip
+                         max(r.rollout.trials for r in rows), tuple(rows))  # fmt: skip
