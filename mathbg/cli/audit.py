@@ -49,14 +49,15 @@ result subtracts a player's luck (MWC) from their actual result and adds the opp
 (Douglas Zare, "Hedging toward skill").
 
 --rollout-errors K re-checks the K costliest cube errors of each match by a cubeful
-rollout at their score and cube state (gnubg-nn, --rollout-trials trials each, both lines
-on the same dice): each verdict is kept, changed, or unresolved (the rollout's margin
-within 2 standard errors). A rollout of 1296 trials of a contact position takes a few
-CPU-minutes.
+rollout at their score and cube state (the native engine at 0 plies, --rollout-trials
+trials each, both lines on the same dice): each verdict is kept, changed, or unresolved
+(the rollout's margin within 2 standard errors). A rollout of 1296 trials of a contact
+position takes about a CPU-minute.
 
---engine auto takes the exact two-sided bearoff database where it reaches and gnubg-nn
-elsewhere (else the gnubg program), and with --plies 1 or more the gnubg program when it is
-installed (gnubg's own pruned n-ply search: its numbers, in its time); --engine gnubg lets
+--engine auto takes the exact two-sided bearoff database where it reaches and the native
+engine (gnubg 1.07's networks in mathbg's own kernels) elsewhere, and with --plies 1 or more
+the gnubg program when it is installed (gnubg's own pruned n-ply search: its numbers, in its
+time), else gnubg-nn; --engine gnubg lets
 the gnubg program analyse each match (one long-lived process) and reads its values back.
 The engine used, its version and plies are printed (and in the JSON)."""
 
@@ -76,7 +77,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     """The ``audit`` command's arguments."""
     p.add_argument("files", nargs="+", metavar="FILE", help="match files (.mat, .txt, .sgf)")
     add_engine_argument(p, "where the chances come from", "evaluate")
-    p.add_argument("--plies", type=int, metavar="K", help="gnubg-nn / gnubg plies (default 0)")
+    p.add_argument("--plies", type=int, metavar="K",
+                   help="the engine's plies (default 0; deeper: gnubg or gnubg-nn)")  # fmt: skip
     add_met_argument(p)
     p.add_argument("--compare-met", metavar="NAME",
                    help="a second MET: the cube decisions whose verdict changes")  # fmt: skip
@@ -87,7 +89,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="skip the exact bearoff match solver")  # fmt: skip
     p.add_argument("--rollout-errors", type=int, metavar="K",
                    help="re-check the K costliest cube errors of each match by a cubeful "
-                   "rollout at their score (gnubg-nn)")  # fmt: skip
+                   "rollout at their score (native engine, 0 plies)")  # fmt: skip
     p.add_argument("--rollout-trials", type=int, metavar="N",
                    help=f"trials of each rollout (default {DEFAULT_TRIALS}; rounded up to a "
                    "multiple of 36)")  # fmt: skip

@@ -315,8 +315,9 @@ def add_analyze_rollout(p: argparse.ArgumentParser) -> None:
     """``mathbg analyze --rollout N``: the option (the rollout matrix beside the analysis)."""
     p.add_argument("--rollout", type=int, metavar="N",
                    help="also roll POSITION out at every score of the match, N trials a "
-                   "score (gnubg-nn at --plies, variance reduction; as mathbg rollout "
-                   "--matrix), beside the 0-ply matrix")  # fmt: skip
+                   "score (the native engine at 0 plies, gnubg-nn at --plies 1 or more; "
+                   "variance reduction; as mathbg rollout --matrix), beside the 0-ply "
+                   "matrix")  # fmt: skip
 
 
 def check_analyze_rollout(args: argparse.Namespace) -> None:

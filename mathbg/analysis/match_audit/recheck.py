@@ -57,7 +57,8 @@ class RecheckOptions:
     seed : int
         The rollouts' seed.
     engine, plies : str, int
-        The rollouts' checker player (``gnubg-nn``) and its plies.
+        The rollouts' checker player (``auto``: the native engine at 0 plies, gnubg-nn
+        deeper) and its plies.
     variance_reduction : bool
         The rollouts' lookahead.
 
