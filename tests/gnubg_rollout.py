@@ -22,18 +22,20 @@ from pathlib import Path
 
 _FINAL = "Rollout done"
 _NUM = r"([-+]?\d+\.\d+)"
+# MWC in per cent at a match score (``set output mwc on``), equity in money play
 _VALUES = re.compile(
-    rf"^\s*{_NUM} {_NUM} {_NUM} - {_NUM} {_NUM} {_NUM} CL\s+{_NUM}% CF\s+{_NUM}%", re.M
+    rf"^\s*{_NUM} {_NUM} {_NUM} - {_NUM} {_NUM} {_NUM} CL\s+{_NUM}%? CF\s+{_NUM}%?", re.M
 )
 _ERRORS = re.compile(
-    rf"^\s*\[{_NUM} {_NUM} {_NUM} - {_NUM} {_NUM} {_NUM} CL\s+{_NUM}% CF\s+{_NUM}%\]", re.M
+    rf"^\s*\[{_NUM} {_NUM} {_NUM} - {_NUM} {_NUM} {_NUM} CL\s+{_NUM}%? CF\s+{_NUM}%?\]", re.M
 )
 
 
 @dataclass(frozen=True)
 class GnubgLine:
-    """One line of gnubg's rollout: the cubeful MWC of the side on roll with its standard
-    error, the cubeless chances (W, WG, WB, LG, LB), the trials and gnubg's CPU seconds."""
+    """One line of gnubg's rollout: the cubeful MWC (money: equity) of the side on roll
+    with its standard error, the cubeless chances (W, WG, WB, LG, LB), the trials and
+    gnubg's CPU seconds."""
 
     mwc: float
     stderr: float
@@ -45,7 +47,7 @@ class GnubgLine:
 def gnubg_rollout_line(
     gnubg: Path,
     position_id: str,
-    away: tuple[int, int],
+    away: tuple[int, int] | None,
     *,
     cube: int = 1,
     owner: str = "centre",
@@ -55,18 +57,26 @@ def gnubg_rollout_line(
     variance_reduction: bool = True,
     met: str = "/usr/share/gnubg/met/Kazaross-XG2.xml",
     timeout: float = 3600,
+    jacoby: bool = True,
+    beavers: bool = True,
 ) -> GnubgLine:
     """Roll one line out with gnubg (one thread, checker play and cube decisions at
-    ``plies``, no truncation, no later evaluations), player ``gnubg`` on roll at ``away``."""
+    ``plies``, no truncation, no later evaluations), player ``gnubg`` on roll at ``away``
+    (None: a money session with the Jacoby rule and beavers as given)."""
     if shutil.which("script") is None:  # pragma: no cover
         raise RuntimeError("gnubg's rollout output needs `script` (util-linux) for a terminal")
-    length = max(away) + 1
     owners = {"centre": "centre", "player": "gnubg", "opponent": "root"}
-    cmds = [
-        "set threads 1", f"set met {met}", "set output mwc on", "set player gnubg human",
-        f"new match {length}", f"set score {length - away[0]} {length - away[1]}",
-        "set turn gnubg", f"set board {position_id}",
-    ]  # fmt: skip
+    if away is None:
+        cmds = ["set threads 1", "set player gnubg human", "new session",
+                f"set jacoby {'on' if jacoby else 'off'}", f"set beavers {3 if beavers else 0}",
+                "set turn gnubg", f"set board {position_id}"]  # fmt: skip
+    else:
+        length = max(away) + 1
+        cmds = [
+            "set threads 1", f"set met {met}", "set output mwc on", "set player gnubg human",
+            f"new match {length}", f"set score {length - away[0]} {length - away[1]}",
+            "set turn gnubg", f"set board {position_id}",
+        ]  # fmt: skip
     if cube != 1:
         cmds += [f"set cube value {cube}", f"set cube owner {owners[owner]}"]
     cmds += [
@@ -101,4 +111,5 @@ def gnubg_rollout_line(
     v = [float(x) for x in values.groups()]
     e = [float(x) for x in errors.groups()]
     chances = (v[0], v[1], v[2], v[4], v[5])
-    return GnubgLine(v[7] / 100.0, e[7] / 100.0, chances, int(games.group(1)), cpu)
+    scale = 1.0 if away is None else 100.0
+    return GnubgLine(v[7] / scale, e[7] / scale, chances, int(games.group(1)), cpu)

@@ -167,11 +167,22 @@ def test_contact_errors_rechecked() -> None:
 
 @engine
 @pytest.mark.slow  # two 36-trial rollouts of an opening position: about 6 CPU-s
-def test_money_session_with_beavers() -> None:
+def test_money_session_with_beavers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Money play with beavers (tests/test_audit.py's session): equities per unit cube, no
     MWC; where the rollout's DT lies in [-2, 0] the taker's best answer is the beaver (2 DT
-    to the doubler, below DT and below DP = +1)."""
+    to the doubler, below DT and below DP = +1). The rollouts play the session's own money
+    rules (here the Jacoby rule and beavers)."""
+    from mathbg.analysis.match_audit import RecheckOptions
     from mathbg.rules import record as r
+
+    asked: list[dict[str, object]] = []
+    made = RecheckOptions.rollout_options
+
+    def spy(self: RecheckOptions, position: str, **score: object) -> object:
+        asked.append(score)
+        return made(self, position, **score)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(RecheckOptions, "rollout_options", spy)
 
     game = r.GameRecord(1, (0, 0), (
         r.Move(0, (3, 1), ((8, 5), (6, 5))), r.Double(1, 2), r.Take(0),
@@ -181,6 +192,7 @@ def test_money_session_with_beavers() -> None:
     m = audit(r.MatchRecord(0, ("A", "B"), (game,), rules), engine="gnubg-nn", checker=False,
               luck=False).matches[0]  # fmt: skip
     checks = recheck(m, 2, trials=36, progress=False)
+    assert [(a["jacoby"], a["beavers"]) for a in asked[1:]] == [(True, True)] * 2
     assert {c.kind for c in checks} == {"double", "take"}
     for c in checks:
         consistent(c)

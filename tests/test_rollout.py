@@ -167,6 +167,59 @@ def test_the_chances_reported_are_probabilities() -> None:
     assert line.chances_stderr == (0.0,) * 5
 
 
+def test_money_scores_a_gammon_single_under_jacoby_while_the_cube_is_centred() -> None:
+    """Cube limit 1 (the cube never turns), trials played out without variance reduction:
+    under the Jacoby rule every game is worth one point, so the value is ``2 W - 1``
+    exactly; without it gammons and backgammons count, ``2 W - 1 + WG - LG + WB - LB``
+    (cumulative gammons)."""
+    kw = {"away": "money", "cube_limit": 1, "trials": 36, "seed": 3, "truncate": None,
+          "variance_reduction": False, "progress": False}  # fmt: skip
+    jac = rollout(START, **kw)
+    assert (jac.jacoby, jac.beavers) == (True, True)  # gnubg's money defaults
+    (ln,) = jac.lines
+    assert ln.value == pytest.approx(2.0 * ln.chances[0] - 1.0, abs=1e-12)
+    assert ln.chances[1] > 0.05  # gammons were won: the rule had something to do
+    plain = rollout(START, jacoby=False, **kw)
+    (ln,) = plain.lines
+    w, wg, wb, lg, lb = ln.chances
+    assert ln.value == pytest.approx(2.0 * w - 1.0 + wg - lg + wb - lb, abs=1e-12)
+    assert plain.lines[0].value != jac.lines[0].value
+
+
+def test_a_double_the_taker_would_beaver_is_not_made() -> None:
+    """gnubg's ``FindBestCubeDecision`` in money play with beavers: double/take between -2
+    and 0 (the doubler's view, per unit of the cube) with twice it below no double is "no
+    double, beaver"; with twice it at or above no double, "double, beaver" (the rollout
+    takes it)."""
+    import numpy as np
+
+    from mathbg.analysis.rollouts.values import MoneyValues
+
+    nd, dt, dp = np.array([-0.3, -0.5, 0.1]), np.array([-0.2, -0.2, 0.4]), np.ones(3)
+    assert MoneyValues(1, None, beavers=True).doubles(nd, dt, dp).tolist() == [False, True, True]
+    assert MoneyValues(1, None).doubles(nd, dt, dp).tolist() == [True, True, True]
+    # at cube 4 of a rollout from cube 1 the values are 4 times as large: the same calls
+    assert MoneyValues(1, None, beavers=True).doubles(4 * nd, 4 * dt, 4 * dp).tolist() == [
+        False, True, True]
+
+
+def test_money_rules_are_refused_at_a_match_score() -> None:
+    with pytest.raises(InvalidParameterError, match="money play's rule"):
+        rollout(START, away=(3, 5), jacoby=False, trials=36, progress=False)
+    with pytest.raises(InvalidParameterError, match="True or False"):
+        rollout(START, away="money", beavers="no", trials=36, progress=False)
+
+
+def test_a_money_match_id_gives_its_jacoby_flag() -> None:
+    from mathbg.analysis.rollouts import RolloutOptions
+    from mathbg.rules.match import MatchState
+
+    off = MatchState(jacoby=False).id
+    assert RolloutOptions(f"{START}:{off}").money_rules == (False, True)
+    assert RolloutOptions(f"{START}:{MatchState().id}").money_rules == (True, True)
+    assert RolloutOptions(f"{START}:{off}", jacoby=True).money_rules == (True, True)
+
+
 def test_the_dice_rotation_is_stratified() -> None:
     """gnubg's rotation: each block of 36 trials throws every ordered roll once first and
     once second; 36 x 36 trials throw every (first, second) pair once."""

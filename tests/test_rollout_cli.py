@@ -30,6 +30,8 @@ BEAROFF = str(Position.from_counts([0, 1, 1, 1] + [0] * 20, [1, 0, 1, 1] + [0] *
         ([START, "--away", "3,5", "--target-se", "-0.01"], "> 0"),
         ([START, "--away", "3,5", "--lines", "double_pass"], "lines"),
         ([START, "--matrix"], "--length"),
+        ([START, "--away", "3,5", "--no-jacoby"], "money play's rules"),
+        ([START, "--matrix", "--length", "3", "--no-beavers"], "money play's rules"),
     ],
 )  # fmt: skip
 def test_bad_input_is_one_line_exit_2(argv: list[str], words: str) -> None:
@@ -45,6 +47,18 @@ def test_an_engine_not_installed_is_refused(monkeypatch: pytest.MonkeyPatch) -> 
     # deeper than the native engine's 0 plies, auto needs gnubg-nn too
     line = refused("rollout", START, "--away", "3,5", "--trials", "36", "--plies", "1")
     assert "mathbg[engine]" in line
+
+
+def test_money_rules_are_named_in_the_text_and_the_json() -> None:
+    status, out, err = run("rollout", START, "--money", "--trials", "36")
+    assert status == 0, err
+    assert out.startswith("position 4HPwATDgc/ABMA, money (Jacoby, beavers), cube 1 centre")
+    status, out, err = run("rollout", START, "--money", "--trials", "36", "--no-jacoby",
+                           "--no-beavers", "--json")  # fmt: skip
+    doc = json.loads(out)
+    assert (doc["jacoby"], doc["beavers"]) == (False, False)
+    status, out, err = run("rollout", START, "--away", "3,5", "--trials", "36", "--json")
+    assert (json.loads(out)["jacoby"], json.loads(out)["beavers"]) == (None, None)
 
 
 def test_a_target_the_cap_stops_short_of_is_said() -> None:

@@ -42,7 +42,10 @@ against the 21 rolls at 0 ply, in MWC at the score) unless --no-variance-reducti
 first two rolls rotate through the 36 x 36 pairs (trials are a multiple of 36); a trial
 reaching a bearoff of <= 6 checkers a side ends with the exact solver's value (a single
 score's two solutions are kept in mathbg's cache directory, $MATHBG_DATA if set, about
-70 MB each, and read by later runs at that score).
+70 MB each, and read by later runs at that score). Money play follows gnubg's money rules
+unless told otherwise: the Jacoby rule (a gammon counts one point while the cube is centred;
+--no-jacoby) and beavers (a double the taker would beaver is not made; --no-beavers), as
+analyze's money row does.
 
 POSITION is a gnubg Position ID, POSID:MATCHID or XGID; a Match ID or XGID gives the
 score, cube and owner (--away, --cube, --owner override them). --matrix --length N rolls
@@ -56,6 +59,7 @@ examples:
   mathbg rollout 4HPwATDgc/ABMA --away 3,5 --target-se 0.002 --scheduler local:2
   mathbg rollout 4HPwATDgc/ABMA --away 3,5 --cube 2 --owner player --plies 1 --json
   mathbg rollout 4HPwATDgc/ABMA --money --trials 648 --store run1
+  mathbg rollout 4HPwATDgc/ABMA --money --no-jacoby --trials 648
   mathbg rollout 4HPwATDgc/ABMA --matrix --length 5 --trials 144 --plot matrix.png"""
 
 
@@ -76,6 +80,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_owner_argument(p, "cube owner (default centre, or the Match ID's)", default=None)
     p.add_argument("--crawford", action="store_true", help="the Crawford game (a side 1-away)")
     p.add_argument("--cube-limit", type=int, metavar="C", help="largest cube value")
+    p.add_argument("--no-jacoby", action="store_true",
+                   help="money play without the Jacoby rule (default: the rule, as gnubg; a "
+                   "money Match ID's flag)")  # fmt: skip
+    p.add_argument("--no-beavers", action="store_true",
+                   help="money play without beavers (default: beavers, as gnubg)")  # fmt: skip
     add_met_argument(p)
     add_engine_argument(p, "the checker player", "play")
     p.add_argument("--plies", type=int, default=0, metavar="K",
@@ -114,6 +123,12 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
     if args.max_trials is not None and args.target_se is None:
         raise InvalidParameterError("--max-trials goes with --target-se")
+    rules = [f for f in ("no_jacoby", "no_beavers") if getattr(args, f)]
+    if rules and (args.matrix or args.away is not None):
+        raise InvalidParameterError(
+            f"{' and '.join('--' + f.replace('_', '-') for f in rules)}: money play's rules "
+            f"(--money, or a money Match ID), not at a match score"
+        )
     lines = None
     if args.lines is not None:
         lines = tuple(p.strip() for p in args.lines.split(",") if p.strip())
@@ -125,6 +140,10 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
         "truncate": None if args.truncate == "none" else args.truncate,
         "cube_limit": args.cube_limit,
     }  # fmt: skip
+    if args.no_jacoby:
+        opts["jacoby"] = False
+    if args.no_beavers:
+        opts["beavers"] = False
     if args.matrix:
         given = [f for f in ("cube", "owner", "lines") if getattr(args, f) is not None]
         if given or args.crawford:
@@ -236,6 +255,9 @@ def describe(result: RolloutResult) -> str:
     """
     r, u = result, result.unit
     score = "money" if r.away is None else f"{r.away[0]}-away/{r.away[1]}-away"
+    if r.away is None:
+        score += (f" ({'Jacoby' if r.jacoby else 'no Jacoby'}, "
+                  f"{'beavers' if r.beavers else 'no beavers'})")  # fmt: skip
     score += " (Crawford game)" if r.crawford else ""
     met = f"; MET {r.met}" if r.met else ""
     vr = "variance reduction" if r.variance_reduction else "no variance reduction"

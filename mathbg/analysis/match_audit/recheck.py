@@ -18,9 +18,9 @@ decision is the audit's) or ``"changed"``. In a bearoff
 inside the exact match solver every trial ends at once with the exact value (standard
 error 0): the rollout's verdict is the exact solver's.
 
-The trials inside the rollouts play no beavers and no Jacoby rule (money sessions are
-rolled out as plain money play); a money session's beavers enter the verdict only, as
-the audit's (a beaver is worth 2 DT to the doubler).
+A money session is rolled out under its own rules, the Jacoby rule and beavers as the
+match file gives them (see :mod:`mathbg.analysis.rollouts.values`); its beavers enter the
+verdict as the audit's (a beaver is worth 2 DT to the doubler).
 """
 
 from __future__ import annotations
@@ -330,9 +330,12 @@ def recheck(
     errors = [d for d in audit.costliest(len(audit.decisions), "cube")
               if who is None or d.player.lower() == who][: opts.k]  # fmt: skip
     chosen = [d for d in errors if isinstance(d, AuditedDecision)]
+    rules = audit.rules
     runs = [RolloutRun(opts.rollout_options(
         d.position_id, away="money" if d.away is None else d.away, cube=d.cube, owner=d.owner,
-        crawford=d.crawford, cube_limit=audit.rules.cube_limit, met=table, lines=LINES,
+        crawford=d.crawford, cube_limit=rules.cube_limit, met=table, lines=LINES,
+        **({"jacoby": bool(rules.jacoby), "beavers": bool(rules.beavers)} if d.away is None
+           else {}),
     ), None, disk_cache=disk_cache) for d in chosen]  # fmt: skip
     bar = progress_bar("rollouts") if progress and runs else None
     try:

@@ -73,6 +73,8 @@ class RolloutResult(FrameMixin):
     target_se : float or None
         The standard error asked for (``target_se``), in the lines' unit; None when a
         number of trials was asked for.
+    jacoby, beavers : bool or None
+        Money play's Jacoby rule and beavers (None at a match score).
     """
 
     position: str
@@ -93,6 +95,8 @@ class RolloutResult(FrameMixin):
     differences: tuple[LineDifference, ...]
     decision: CubeDecision | None
     target_se: float | None = None
+    jacoby: bool | None = None
+    beavers: bool | None = None
 
     FRAME_PARTS: ClassVar[dict[str, tuple[str, ...]]] = {}
 
@@ -136,6 +140,7 @@ class RolloutResult(FrameMixin):
             "differences": [vars(d).copy() for d in self.differences],
             "decision": None if self.decision is None else self.decision.as_dict(),
             "target_se": self.target_se, "target_reached": self.target_reached,
+            "jacoby": self.jacoby, "beavers": self.beavers,
         }  # fmt: skip
 
     def to_frame(self) -> Any:
@@ -225,7 +230,7 @@ class RolloutRun:
             o.table.name if o.score is not None else None, o.made_player.label, int(o.plies),
             o.values.unit, int(games["raw"].shape[0]), int(o.seed), bool(o.variance_reduction),
             o.truncate, lines, differences(games, lines), decision(lines, o.values),
-            o.target,
+            o.target, *o.money_rules,
         )  # fmt: skip
 
 

@@ -58,6 +58,10 @@ class RolloutOptions:
         ``"player"``, ``"opponent"``) and the Crawford game (a side 1-away).
     cube_limit : int or None
         The largest cube value (a power of two).
+    jacoby, beavers : bool or None
+        Money play's rules, gnubg's defaults: the Jacoby rule (a gammon counts one point
+        while the cube is centred; default the money Match ID's flag, else on) and
+        beavers (default on); not at a match score.
     met : MET or str
         The match equity table of the trials' values and cube decisions.
     engine, plies : str, int
@@ -109,6 +113,8 @@ class RolloutOptions:
     owner: str | None = None
     crawford: bool | None = None
     cube_limit: int | None = None
+    jacoby: bool | None = None
+    beavers: bool | None = None
     met: MET | str = "kazaross-xg2"
     engine: str = "auto"
     plies: int = 0
@@ -141,6 +147,7 @@ class RolloutOptions:
 
         d = self._derived
         on, cube, owner, crawford = 0, 1, "centre", False
+        jacoby = True
         away: tuple[int, int] | None = None
         if match is not None and not match.is_money:
             on = match.on_roll
@@ -148,6 +155,7 @@ class RolloutOptions:
             crawford = bool(match.crawford) and 1 in away and away != (1, 1)
         if match is not None:
             cube, owner = int(match.cube), CubeOwner.of(match.cube_owner, on).value
+            jacoby = bool(match.jacoby)
         if isinstance(self.away, str):
             if self.away.strip().lower() != "money":
                 raise InvalidScoreError(f"away is a pair (3, 5) or 'money', got {self.away!r}")
@@ -160,8 +168,22 @@ class RolloutOptions:
         met = as_met(self.met)
         self._check_cube(away, cube, owner, crawford, met)
         d.update(away=away, cube=int(cube), owner=str(owner), crawford=crawford, met=met)
+        rules = {k: getattr(self, k) for k in ("jacoby", "beavers") if getattr(self, k) is not None}
+        for k, v in rules.items():
+            if not isinstance(v, bool | np.bool_):
+                raise InvalidParameterError(f"{k} is True or False, got {v!r}")
+        if away is not None and rules:
+            raise InvalidParameterError(
+                f"{' and '.join(rules)} {'are' if len(rules) > 1 else 'is'} money play's "
+                f"rule{'s' if len(rules) > 1 else ''}; this rollout is at {away[0]}-away/"
+                f"{away[1]}-away"
+            )
+        d["jacoby"] = d["beavers"] = None
         if away is None:
-            d["values"] = MoneyValues(int(cube), self.cube_limit)
+            d["jacoby"] = jacoby if self.jacoby is None else bool(self.jacoby)
+            d["beavers"] = True if self.beavers is None else bool(self.beavers)
+            d["values"] = MoneyValues(int(cube), self.cube_limit, jacoby=d["jacoby"],
+                                      beavers=d["beavers"])  # fmt: skip
         else:
             d["values"] = MatchValues(met, away, crawford, int(cube), self.cube_limit)
 
@@ -279,6 +301,12 @@ class RolloutOptions:
         return int(d["cube"]), str(d["owner"]), bool(d["crawford"])
 
     @property
+    def money_rules(self) -> tuple[bool | None, bool | None]:
+        """The Jacoby rule and beavers in force (None, None at a match score)."""
+        d = self._derived
+        return d["jacoby"], d["beavers"]
+
+    @property
     def values(self) -> ScoreValues:
         """The score's values (:class:`~mathbg.analysis.rollouts.values.ScoreValues`)."""
         values: ScoreValues = self._derived["values"]
@@ -329,6 +357,7 @@ class RolloutOptions:
             "method": "rollout", "version": VERSION, "position": self.position_id,
             "board": [list(r) for r in self.board], "away": self.score, "cube": cube,
             "owner": owner, "crawford": crawford, "cube_limit": self.cube_limit,
+            "jacoby": self.money_rules[0], "beavers": self.money_rules[1],
             "met": met.name if self.score is not None else None,
             "met_digest": table_digest(met) if self.score is not None else None,
             "player": self.made_player.label, "plies": int(self.plies), "seed": int(self.seed),
@@ -342,7 +371,8 @@ class RolloutOptions:
         """What makes two rollouts' positions worth the same to the lookahead (score,
         cube limit, table, player): the key of its per-process cache."""
         m = self.manifest()
-        keep = ("away", "crawford", "cube_limit", "met_digest", "player", "plies")
+        keep = ("away", "crawford", "cube_limit", "jacoby", "beavers", "met_digest", "player",
+                "plies")  # fmt: skip
         return json.dumps({k: m[k] for k in keep}, sort_keys=True)
 
     def rounds(self, done: int, worst_se: float) -> int:

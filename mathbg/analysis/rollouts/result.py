@@ -303,7 +303,8 @@ def decision(results: tuple[LineResult, ...], values: ScoreValues) -> CubeDecisi
     nd, dt = by["no_double"].value, by["double_take"].value
     dp = values.win(0, values.cube0)
     money = values.unit == "equity"
-    action = classify(nd, dt, dp, can_gammon=by["no_double"].chances[1] > 0, money=money)
+    action = classify(nd, dt, dp, can_gammon=by["no_double"].chances[1] > 0, money=money,
+                      beavers=values.beavers)  # fmt: skip
     optimal = min(dt, dp) if action.doubles else nd
     emg = None
     if not money:

@@ -238,7 +238,7 @@ class _Trials:
         self.exact = (ExactEnd(batch.values, batch.checkers, disk_cache=batch.disk_cache)
                       if batch.truncate == "exact" else None)  # fmt: skip
         self.race = RaceEnd(batch.values) if batch.truncate == "race" else None
-        self.weights: dict[tuple[int, int], NDArray[np.float64]] = {}
+        self.weights: dict[tuple[int, int, int], NDArray[np.float64]] = {}
         self.cands: dict[Any, Candidates] = {}  # this turn's (board, roll, plies)
 
     def run(self) -> dict[str, NDArray[Any]]:
@@ -305,7 +305,7 @@ class _Trials:
         v = self.b.values
         nd, dt, dp = v.decisions(probs, x, self.side[games], self.cube[games], self.owner[games])
         may = self.may(games) & (turn > 0)
-        best = np.where(may, np.maximum(nd, np.minimum(dt, dp)), nd)
+        best = np.where(may, v.optimal(nd, dt, dp), nd)
         for k, g in enumerate(games.tolist()):
             self.finish(g, float(best[k]), probs[k], RACE)
 
@@ -318,8 +318,8 @@ class _Trials:
         probs, x = self.cube_inputs(asking)
         side = self.side[asking]
         nd, dt, dp = self.b.values.decisions(probs, x, side, self.cube[asking], self.owner[asking])
-        doubles = (dt >= nd) & (dp >= nd)
-        takes = dt < dp
+        doubles = self.b.values.doubles(nd, dt, dp)
+        takes = dt < dp  # a beaver too: gnubg's rollouts take it (the cube doubled once)
         for k in np.flatnonzero(doubles).tolist():
             g, s = int(asking[k]), int(side[k])
             self.out["doubled"][g, s] += 1
@@ -374,7 +374,7 @@ class _Trials:
         """Game ``g`` is over: the side on roll has borne off (or, for a player that ends
         games itself, lost)."""
         s, v = int(self.side[g]), self.b.values
-        pts = end.result * int(self.cube[g])
+        pts = v.points(end.result, int(self.cube[g]), int(self.owner[g]))
         k = end.result
         if end.mover_wins:
             self.finish(g, v.win(s, pts), (1.0, k >= 2, k == 3, 0.0, 0.0), PLAYED)
@@ -382,7 +382,7 @@ class _Trials:
             self.finish(g, v.lose(s, pts), (0.0, 0.0, 0.0, k >= 2, k == 3), PLAYED)
 
     def weight(self, g: int) -> NDArray[np.float64]:
-        key = (int(self.side[g]), int(self.cube[g]))
+        key = (int(self.side[g]), int(self.cube[g]), int(self.owner[g]))
         if key not in self.weights:
             self.weights[key] = self.b.values.play_weights(*key)
         return self.weights[key]
@@ -437,7 +437,7 @@ class _Trials:
                 probs[21 * k + r] = cands.chances[i]
                 after = cands.after(cands.keys[i])
                 if isinstance(after, GameEnd):
-                    ended[21 * k + r] = v.win(s, after.result * c)
+                    ended[21 * k + r] = v.win(s, v.points(after.result, c, int(self.owner[g])))
                 else:
                     x[21 * k + r] = player.cube_life(after)
         probs = clip_chances(probs)
@@ -583,7 +583,8 @@ class _NativeTrials(_Trials):
         ends = _results(after[rows])
         for row in np.flatnonzero(ends).tolist():
             g = int(rep[row])
-            mine[row] = v.win(int(self.side[g]), int(ends[row]) * int(self.cube[g]))
+            mine[row] = v.win(int(self.side[g]),
+                              v.points(int(ends[row]), int(self.cube[g]), int(self.owner[g])))
         mine = mine.reshape(-1, 21)
         mover = _mover_view(probs).reshape(-1, 21, 5)
         r = np.array([ROLL_INDEX[(max(a, b), min(a, b))] for a, b in rolls.tolist()],

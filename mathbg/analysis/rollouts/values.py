@@ -7,7 +7,12 @@ table: a game won by ``k`` points is worth the table's value at the score it lea
 0-ply cubeless -> cubeful step (:func:`mathbg.cube.cubeful.cubeful_mwc`, gnubg's
 ``Cl2CfMatch``). A money rollout counts in points per unit of the position's cube
 (gnubg's normalised equity), its cube decisions through
-:func:`mathbg.cube.cubeful.cubeful_equity` (Janowski, gnubg's ``Cl2CfMoney``). Every
+:func:`mathbg.cube.cubeful.cubeful_equity` (Janowski, gnubg's ``Cl2CfMoney``), under
+gnubg's money rules when asked: the Jacoby rule (a gammon or backgammon counts one point
+while the cube is centred, and the centred cube's value knows it) and beavers (gnubg's
+``FindBestCubeDecision``: a double the taker would beaver, double/take between -2 and 0
+with twice it below no double, is not made; one made anyway is taken, as gnubg's
+rollouts play it). Every
 function takes arrays (one entry per game) so that a turn of a whole batch of trials is a
 few vectorised calls.
 """
@@ -75,11 +80,15 @@ class ScoreValues:
         The largest cube value.
     unit : str
         ``"mwc"`` (match winning chances) or ``"equity"`` (money, per unit of ``cube0``).
+    jacoby, beavers : bool
+        Money play's rules in force (False at a match score).
     """
 
     cube0: int
     cube_limit: int | None
     unit: str = "mwc"
+    jacoby: bool = False
+    beavers: bool = False
 
     def may_double(self, side: Ints, cube: Ints, owner: Ints) -> NDArray[np.bool_]:
         """May the side on roll double (``owner`` -1 centre, else the side holding it)?"""
@@ -108,6 +117,22 @@ class ScoreValues:
         """Side 0's value from side ``side``'s."""
         return np.where(side == 0, value, self.other(value))
 
+    def points(self, result: int, cube: int, owner: int) -> int:
+        """The points a game won with ``result`` (1 single, 2 gammon, 3 backgammon) is
+        worth at ``cube`` held by ``owner`` (-1 centre, else the side holding it)."""
+        return int(result) * int(cube)
+
+    def doubles(self, nd: Floats, dt: Floats, dp: Floats) -> NDArray[np.bool_]:
+        """Does the doubler double (gnubg ``FindBestCubeDecision``: double/take and
+        double/pass both at least no double)?"""
+        out: NDArray[np.bool_] = (dt >= nd) & (dp >= nd)
+        return out
+
+    def optimal(self, nd: Floats, dt: Floats, dp: Floats) -> Floats:
+        """The doubler's value after the cube decision :meth:`doubles` makes (a double
+        taken when double/take is below double/pass)."""
+        return np.where(self.doubles(nd, dt, dp), np.minimum(dt, dp), nd)
+
     def decisions(
         self, probs: Floats, x: Floats, side: Ints, cube: Ints, owner: Ints
     ) -> tuple[Floats, Floats, Floats]:
@@ -117,11 +142,12 @@ class ScoreValues:
         dp = np.array([self.win(int(s), int(c)) for s, c in zip(side, cube, strict=True)])
         return nd, dt, dp
 
-    def play_weights(self, side: int, cube: int) -> Floats:
+    def play_weights(self, side: int, cube: int, owner: int = 0) -> Floats:
         """Weights ``w`` with ``chances @ w`` the mover's cubeless value after a play, up to
-        a constant, from the next side's chances (the score's gammon values): a rollout
-        plays the play with the largest."""
-        return _weights(self, side, cube)
+        a constant, from the next side's chances (the score's gammon values; ``owner``
+        -1 centre, else the side holding the cube): a rollout plays the play with the
+        largest."""
+        return _weights(self, side, cube, owner)
 
     def emg(self, value: float, cube: int) -> tuple[float, float]:
         """The EMG of side 0's value and the factor that turns its standard error into
@@ -129,9 +155,9 @@ class ScoreValues:
         raise NotImplementedError  # pragma: no cover
 
 
-def _weights(values: ScoreValues, side: int, cube: int) -> Floats:
-    ws, wg, wb = (values.win(side, k * cube) for k in (1, 2, 3))
-    ls, lg, lb = (values.lose(side, k * cube) for k in (1, 2, 3))
+def _weights(values: ScoreValues, side: int, cube: int, owner: int) -> Floats:
+    ws, wg, wb = (values.win(side, values.points(k, cube, owner)) for k in (1, 2, 3))
+    ls, lg, lb = (values.lose(side, values.points(k, cube, owner)) for k in (1, 2, 3))
     return np.array([ls - ws, lg - ls, lb - lg, wg - ws, wb - wg])
 
 
@@ -226,17 +252,36 @@ class MoneyValues(ScoreValues):
         The cube of the rolled-out position (the values are per unit of it).
     cube_limit : int or None
         No cube above this value (None: no limit).
+    jacoby : bool
+        The Jacoby rule: while the cube is centred a gammon or backgammon counts one point.
+    beavers : bool
+        The taker may beaver (see the module notes).
 
     Examples
     --------
     >>> MoneyValues(2, None).win(1, 4)
     2.0
+    >>> MoneyValues(1, None, jacoby=True).points(2, 1, -1)  # a gammon, the cube centred
+    1
     """
 
     unit = "equity"
 
-    def __init__(self, cube0: int, cube_limit: int | None) -> None:
+    def __init__(self, cube0: int, cube_limit: int | None, *, jacoby: bool = False,
+                 beavers: bool = False) -> None:  # fmt: skip
         self.cube0, self.cube_limit = int(cube0), cube_limit
+        self.jacoby, self.beavers = bool(jacoby), bool(beavers)
+
+    def points(self, result: int, cube: int, owner: int) -> int:
+        if self.jacoby and owner < 0:
+            return int(cube)
+        return int(result) * int(cube)
+
+    def doubles(self, nd: Floats, dt: Floats, dp: Floats) -> NDArray[np.bool_]:
+        out = super().doubles(nd, dt, dp)
+        if self.beavers:  # a double the taker would beaver is not made
+            out = out & ~((dp > dt) & (dt >= -2.0 * dp) & (dt <= 0.0) & (2.0 * dt < nd))
+        return out
 
     def cubeful(self, probs: Floats, x: Floats, side: Ints, cube: Ints, owner: Ints) -> Floats:
         from mathbg.cube.cubeful import cubeful_equity
@@ -245,7 +290,8 @@ class MoneyValues(ScoreValues):
         rel = _relative(side, owner)
         for k in np.unique(rel):
             g = rel == k
-            per_cube = cubeful_equity(probs[g], None, owner=_OWNERS[int(k)], cube_life=x[g])
+            per_cube = cubeful_equity(probs[g], None, owner=_OWNERS[int(k)], cube_life=x[g],
+                                      jacoby=self.jacoby and k == 0)  # fmt: skip
             out[g] = np.asarray(per_cube) * cube[g] / self.cube0
         return out
 
