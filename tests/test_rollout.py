@@ -210,7 +210,7 @@ def test_money_rules_are_refused_at_a_match_score() -> None:
         rollout(START, away="money", beavers="no", trials=36, progress=False)
 
 
-def test_a_money_match_id_gives_its_jacoby_flag() -> None:
+def test_a_money_match_id_or_xgid_gives_its_rules() -> None:
     from mathbg.analysis.rollouts import RolloutOptions
     from mathbg.rules.match import MatchState
 
@@ -218,6 +218,10 @@ def test_a_money_match_id_gives_its_jacoby_flag() -> None:
     assert RolloutOptions(f"{START}:{off}").money_rules == (False, True)
     assert RolloutOptions(f"{START}:{MatchState().id}").money_rules == (True, True)
     assert RolloutOptions(f"{START}:{off}", jacoby=True).money_rules == (True, True)
+    # an XGID's money rules field: bit 0 the Jacoby rule, bit 1 beavers
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:{}:0:10"
+    assert [RolloutOptions(xgid.format(r)).money_rules for r in range(4)] == [
+        (False, False), (True, False), (False, True), (True, True)]
 
 
 def test_the_dice_rotation_is_stratified() -> None:

@@ -60,8 +60,8 @@ class RolloutOptions:
         The largest cube value (a power of two).
     jacoby, beavers : bool or None
         Money play's rules, gnubg's defaults: the Jacoby rule (a gammon counts one point
-        while the cube is centred; default the money Match ID's flag, else on) and
-        beavers (default on); not at a match score.
+        while the cube is centred; default the money Match ID's or XGID's flag, else on)
+        and beavers (default the XGID's flag, else on); not at a match score.
     met : MET or str
         The match equity table of the trials' values and cube decisions.
     engine, plies : str, int
@@ -147,7 +147,7 @@ class RolloutOptions:
 
         d = self._derived
         on, cube, owner, crawford = 0, 1, "centre", False
-        jacoby = True
+        jacoby, beavers = True, self._xgid_beavers()
         away: tuple[int, int] | None = None
         if match is not None and not match.is_money:
             on = match.on_roll
@@ -181,11 +181,21 @@ class RolloutOptions:
         d["jacoby"] = d["beavers"] = None
         if away is None:
             d["jacoby"] = jacoby if self.jacoby is None else bool(self.jacoby)
-            d["beavers"] = True if self.beavers is None else bool(self.beavers)
+            d["beavers"] = beavers if self.beavers is None else bool(self.beavers)
             d["values"] = MoneyValues(int(cube), self.cube_limit, jacoby=d["jacoby"],
                                       beavers=d["beavers"])  # fmt: skip
         else:
             d["values"] = MatchValues(met, away, crawford, int(cube), self.cube_limit)
+
+    def _xgid_beavers(self) -> bool:
+        """An XGID's beaver flag (its money rules field), else True (gnubg's default)."""
+        text = self.position
+        if isinstance(text, str) and (text.strip().upper().startswith("XGID=")
+                                      or text.count(":") == 9):  # fmt: skip
+            from mathbg.rules.ids import decode_xgid
+
+            return bool(decode_xgid(text.strip()).beavers)
+        return True
 
     def _check_cube(self, away: tuple[int, int] | None, cube: Any, owner: str, crawford: bool,
                     met: MET) -> None:  # fmt: skip
