@@ -25,6 +25,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mathbg.analysis.rollouts.driver as driver
 from mathbg.analysis import rollout
@@ -201,6 +203,29 @@ def test_a_double_the_taker_would_beaver_is_not_made() -> None:
     # at cube 4 of a rollout from cube 1 the values are 4 times as large: the same calls
     assert MoneyValues(1, None, beavers=True).doubles(4 * nd, 4 * dt, 4 * dp).tolist() == [
         False, True, True]
+
+
+@given(st.floats(-3.0, 3.0), st.floats(-3.0, 3.0), st.integers(0, 6), st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_the_money_cube_decision_is_per_unit_of_the_cube(
+    nd: float, dt: float, level: int, beavers: bool
+) -> None:
+    """A money rollout's values are per unit of the rolled-out position's cube, so at cube
+    ``2^level`` every value (DP = the cube's points) is ``2^level`` times the same
+    position's at cube 1: the decision must not change; and beavers only ever take a
+    double away."""
+    import numpy as np
+
+    from mathbg.analysis.rollouts.values import MoneyValues
+
+    v = MoneyValues(1, None, beavers=beavers)
+    k = float(2**level)
+    one = v.doubles(np.array([nd]), np.array([dt]), np.array([1.0]))
+    scaled = v.doubles(np.array([k * nd]), np.array([k * dt]), np.array([k]))
+    assert one.tolist() == scaled.tolist()
+    if beavers:
+        plain = MoneyValues(1, None).doubles(np.array([nd]), np.array([dt]), np.array([1.0]))
+        assert not (one[0] and not plain[0])
 
 
 def test_money_rules_are_refused_at_a_match_score() -> None:
