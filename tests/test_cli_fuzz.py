@@ -379,6 +379,8 @@ def case_rollout(rng, tmp, k):
     _opt(argv, rng, 0.1, "--owner", rng.choice(["centre", "player", "opponent", "x"]))
     _opt(argv, rng, 0.05, "--crawford")
     _opt(argv, rng, 0.05, "--cube-limit", rng.choice(["1", "2", "3", "0", "x"]))
+    _opt(argv, rng, 0.1, "--no-jacoby")
+    _opt(argv, rng, 0.1, "--no-beavers")
     _opt(argv, rng, 0.05, "--met", rng.choice(["kazaross-xg2", "zadeh", "bogus", ""]))
     _opt(argv, rng, 0.05, "--engine", rng.choice(["gnubg-nn", "exact", "x"]))
     _opt(argv, rng, 0.05, "--plies", rng.choice(["0", "-1", "9", "x"]))
