@@ -228,6 +228,18 @@ def test_the_money_cube_decision_is_per_unit_of_the_cube(
         assert not (one[0] and not plain[0])
 
 
+def test_dice_in_the_id_are_said_to_be_unused() -> None:
+    """A rollout starts before the roll: an XGID with a roll in it is the same rollout as
+    the one without, with a warning naming the dice."""
+    from mathbg.errors import MathbgWarning
+
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:{}:0:0:3:0:10"
+    kw = {"trials": 36, "progress": False}
+    with pytest.warns(MathbgWarning, match="dice 31 in the position's ID are not used"):
+        rolled = rollout(xgid.format("31"), **kw)
+    assert rolled == rollout(xgid.format("00"), **kw)
+
+
 def test_money_rules_are_refused_at_a_match_score() -> None:
     with pytest.raises(InvalidParameterError, match="money play's rule"):
         rollout(START, away=(3, 5), jacoby=False, trials=36, progress=False)

@@ -156,6 +156,15 @@ class RolloutOptions:
         if match is not None:
             cube, owner = int(match.cube), CubeOwner.of(match.cube_owner, on).value
             jacoby = bool(match.jacoby)
+            if match.dice is not None:
+                import warnings
+
+                from mathbg.errors import MathbgWarning
+
+                d1, d2 = match.dice
+                warnings.warn(MathbgWarning(
+                    f"the dice {d1}{d2} in the position's ID are not used: a rollout starts "
+                    f"before the roll (the cube decision of the player on roll)"), stacklevel=4)
         if isinstance(self.away, str):
             if self.away.strip().lower() != "money":
                 raise InvalidScoreError(f"away is a pair (3, 5) or 'money', got {self.away!r}")
