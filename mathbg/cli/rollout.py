@@ -48,7 +48,8 @@ unless told otherwise: the Jacoby rule (a gammon counts one point while the cube
 analyze's money row does.
 
 POSITION is a gnubg Position ID, POSID:MATCHID or XGID; a Match ID or XGID gives the
-score, cube and owner (--away, --cube, --owner override them). --matrix --length N rolls
+score, cube and owner (--away, --cube, --owner override them; its dice, if rolled, are not
+used: a warning says so). --matrix --length N rolls
 the position out at every score where the roller may double (cube 1 centred), beside
 analyze's 0-ply matrix; --plot draws where they differ. --store keeps the finished trials:
 a killed run started again with the same options resumes to the same bits."""
