@@ -31,6 +31,10 @@ BEAROFF = str(Position.from_counts([0, 1, 1, 1] + [0] * 20, [1, 0, 1, 1] + [0] *
         ([START, "--away", "3,5", "--lines", "double_pass"], "lines"),
         ([START, "--matrix"], "--length"),
         ([START, "--away", "3,5", "--no-jacoby"], "money play's rules"),
+        # an ID with a roll in it: the warning about its dice waits for a rollout
+        (["XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", "--trials", "0"], "trials"),
+        (["XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", "--trials", "40",
+          "--scheduler", "local:0"], "scheduler"),
         ([START, "--matrix", "--length", "3", "--no-beavers"], "money play's rules"),
     ],
 )  # fmt: skip

@@ -166,15 +166,32 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     return opts
 
 
-def _note_rounding(trials: int | None, made: int, flag: str = "--trials") -> None:
+def _note_rounding(notes: list[str], trials: int | None, made: int,
+                   flag: str = "--trials") -> None:  # fmt: skip
     if trials is not None and trials != made:
-        print(f"mathbg rollout: note: {flag} {trials} rounded up to {made} (a multiple of "
-              "the 36 first rolls the dice rotation plays in equal numbers)",
-              file=sys.stderr)  # fmt: skip
+        notes.append(f"mathbg rollout: note: {flag} {trials} rounded up to {made} (a multiple "
+                     "of the 36 first rolls the dice rotation plays in equal numbers)")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Handler of ``mathbg rollout``."""
+    """Handler of ``mathbg rollout``: its notes and warnings are printed once the rollout
+    is done, so that a refused command prints its one line only."""
+    import warnings
+
+    notes: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        code = _run(args, notes)
+    seen = set()
+    for w in caught:
+        if str(w.message) not in seen:
+            seen.add(str(w.message))
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    for line in notes:
+        print(line, file=sys.stderr)
+    return code
+
+
+def _run(args: argparse.Namespace, notes: list[str]) -> int:
     from mathbg._dask import dask_client
     from mathbg.analysis.rollouts import RolloutOptions, rollout, rollout_matrix
     from mathbg.errors import InvalidParameterError
@@ -199,11 +216,11 @@ def run(args: argparse.Namespace) -> int:
             matrix = rollout_matrix(args.position, args.length, client=client,
                                     store=args.store, progress=progress, **opts)  # fmt: skip
         if cap is not None:
-            _note_rounding(opts["trials"], cap,
+            _note_rounding(notes, opts["trials"], cap,
                            "--trials" if opts["target_se"] is None else "--max-trials")  # fmt: skip
         return _emit_matrix(matrix, args)
     made = RolloutOptions(args.position, **opts)  # bad input stops here, before any work
-    _note_rounding(opts["trials"], made.total_trials,
+    _note_rounding(notes, opts["trials"], made.total_trials,
                    "--trials" if opts["target_se"] is None else "--max-trials")  # fmt: skip
     with dask_client(args.scheduler) as client:
         result = rollout(made, client=client, store=args.store, progress=progress,

@@ -138,6 +138,15 @@ class RolloutOptions:
         self._counts()
         self._lines()
         self._player()  # last: the other checks need no engine installed
+        if d.get("dice") is not None:  # after the checks: bad input stays one line
+            import warnings
+
+            from mathbg.errors import MathbgWarning
+
+            d1, d2 = d["dice"]
+            warnings.warn(MathbgWarning(
+                f"the dice {d1}{d2} in the position's ID are not used: a rollout starts "
+                f"before the roll (the cube decision of the player on roll)"), stacklevel=3)
 
     def _score(self, match: Any) -> None:
         """The score, cube and owner (from the keywords, else the Match ID)."""
@@ -156,15 +165,7 @@ class RolloutOptions:
         if match is not None:
             cube, owner = int(match.cube), CubeOwner.of(match.cube_owner, on).value
             jacoby = bool(match.jacoby)
-            if match.dice is not None:
-                import warnings
-
-                from mathbg.errors import MathbgWarning
-
-                d1, d2 = match.dice
-                warnings.warn(MathbgWarning(
-                    f"the dice {d1}{d2} in the position's ID are not used: a rollout starts "
-                    f"before the roll (the cube decision of the player on roll)"), stacklevel=4)
+            d["dice"] = match.dice  # not used: said once the options are good
         if isinstance(self.away, str):
             if self.away.strip().lower() != "money":
                 raise InvalidScoreError(f"away is a pair (3, 5) or 'money', got {self.away!r}")
