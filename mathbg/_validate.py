@@ -322,7 +322,7 @@ def xml_encoding(data: bytes, what: str) -> str | None:
     name = m.group(1).decode("ascii", "replace")
     try:
         codec = codecs.lookup(name)
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a NUL byte in the name
         raise METFormatError(f"{what}: unknown XML encoding {name!r}") from None
     if codec.name not in _XML_NATIVE and not _single_byte(codec.name):
         raise METFormatError(

@@ -301,6 +301,9 @@ def test_validation_rule_documents():
     assert _validate.xml_encoding(b"<a/>", "x") is None
     with pytest.raises(METFormatError, match="unknown XML encoding"):
         _validate.xml_encoding(b"<?xml version='1.0' encoding='klingon'?><a/>", "x")
+    # a NUL byte in the name (hypothesis found it: codecs.lookup raises ValueError there)
+    with pytest.raises(METFormatError, match="unknown XML encoding"):
+        _validate.xml_encoding(b'<?xml version="1.0" encoding="\x00TF-8"?><a/>', "x")
 
 
 def test_memory_is_the_tightest_of_ram_ulimit_and_cgroup(monkeypatch):
