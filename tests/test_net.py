@@ -14,7 +14,7 @@ import struct
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mathbg.analysis import get_evaluator, get_player
@@ -164,8 +164,15 @@ def test_bearoffs_come_from_the_databases():
     assert 0 < probs[0, 1] < 1e-6 and 0 < probs[0, 3] < 1e-6  # a gammon: nearly impossible
 
 
+#: One single-precision unit above 1: gnubg 1.07's own one-sided bearoff sum gives a
+#: certain win as 0x3f800001 (1.0000001192...), e.g. 3y8GAIB/AAAAAA, and the native engine,
+#: bit for bit gnubg's, does too (the evaluators' Evaluation clips it to 1).
+ONE_ULP = 2.0**-23
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**31 - 1))
+@example(73)  # the random race positions of seed 73 hold 3y8GAIB/AAAAAA
 def test_outputs_are_consistent_chances_on_random_games(seed):
     from mathbg.analysis.sample import random_positions
 
@@ -173,8 +180,8 @@ def test_outputs_are_consistent_chances_on_random_games(seed):
     pos = random_positions(3, seed=seed, kind=kind)
     probs, classes = evaluate_boards(np.array([_cells(p) for p in pos]))
     w, wg, wb, lg, lb = probs.T
-    assert np.all((0 <= wb) & (wb <= wg) & (wg <= w) & (w <= 1))
-    assert np.all((0 <= lb) & (lb <= lg) & (lg <= 1 - w + 1e-7))
+    assert np.all((0 <= wb) & (wb <= wg) & (wg <= w) & (w <= 1 + ONE_ULP))
+    assert np.all((0 <= lb) & (lb <= lg) & (lg <= 1 - w + ONE_ULP))
     expect = {"contact": (nk.CRASHED, nk.CONTACT), "race": (nk.BEAROFF2, nk.BEAROFF1, nk.RACE)}
     assert set(classes.tolist()) <= set(expect[kind])
 
