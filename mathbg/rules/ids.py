@@ -45,6 +45,7 @@ __all__ = [
     "encode_match_key",
     "encode_position_id",
     "encode_xgid",
+    "is_xgid",
     "match_fields_from_id",
     "match_id_from_fields",
     "parse_id",
@@ -282,6 +283,19 @@ def encode_xgid(
     return "XGID=" + "".join(chars) + ":" + ":".join(str(f) for f in fields)
 
 
+def is_xgid(text: str) -> bool:
+    """Whether :func:`parse_id` reads ``text`` as an XGID (``XGID=...``, or the ten
+    colon-separated fields without the prefix).
+
+    Examples
+    --------
+    >>> is_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:10"), is_xgid("4HPwATDgc/ABMA")
+    (True, False)
+    """
+    s = text.strip()
+    return s.upper().startswith("XGID=") or s.count(":") == 9
+
+
 def parse_id(text: str) -> tuple[Position, MatchState | None]:
     """Decode any ID a user may paste: a Position ID, ``POSID:MATCHID`` or an XGID.
 
@@ -296,7 +310,7 @@ def parse_id(text: str) -> tuple[Position, MatchState | None]:
     if not isinstance(text, str):
         raise InvalidIdError(f"an ID is a string, got {type(text).__name__}")
     s = _bounded(text, "an ID").strip()
-    if s.upper().startswith("XGID=") or s.count(":") == 9:
+    if is_xgid(s):
         x = decode_xgid(s)
         return x.position, x.match
     if s.lower().startswith("gnubgid"):

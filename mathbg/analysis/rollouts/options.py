@@ -199,11 +199,10 @@ class RolloutOptions:
 
     def _xgid_beavers(self) -> bool:
         """An XGID's beaver flag (its money rules field), else True (gnubg's default)."""
-        text = self.position
-        if isinstance(text, str) and (text.strip().upper().startswith("XGID=")
-                                      or text.count(":") == 9):  # fmt: skip
-            from mathbg.rules.ids import decode_xgid
+        from mathbg.rules.ids import decode_xgid, is_xgid
 
+        text = self.position
+        if isinstance(text, str) and is_xgid(text):
             return bool(decode_xgid(text.strip()).beavers)
         return True
 
