@@ -157,7 +157,8 @@ def test_contact_errors_rechecked() -> None:
                                                            d.taken)  # fmt: skip
     assert (c.audit_best, c.audit_error_mwc) == (d.best, d.error_mwc)
     consistent(c)
-    assert c.double_pass == pytest.approx(d.values.double_pass, abs=1e-12)
+    # the audit's value is gnubg's single-precision one
+    assert c.double_pass == pytest.approx(d.values.double_pass, abs=1e-7)
     assert c.no_double_stderr > 0 and c.difference_stderr > 0
     (b,) = recheck(m, 1, trials=36, progress=False, player="LEON77")
     assert b.player == "leon77"

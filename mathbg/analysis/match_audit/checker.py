@@ -250,18 +250,29 @@ def _best(ptr: I64, equity: F64) -> F64:
     return np.maximum.reduceat(equity, ptr[:-1]) if equity.size else np.zeros(0)
 
 
-def _luck(tasks: _Tasks, best: F64, n_turns: int) -> F64:
-    """gnubg's ``LuckNormal`` / ``LuckFirst`` of each turn from the best values."""
-    luck = np.full(n_turns, np.nan)
-    value = np.where(tasks.side == 0, best, -best)
+def _luck(tasks: _Tasks, best: F64, n_turns: int) -> NDArray[np.float32]:
+    """gnubg's ``LuckNormal`` / ``LuckFirst`` mean of each turn from the best values, summed
+    in its order and single precision: the 21 rolls as :data:`ROLLS` lists them, each
+    non-double twice (``aar * 2.0f``), over 36; at the opening the roller's 15 non-doubles
+    in that order, then the opponent's by their lower die, then the higher, over 30."""
+    means = np.full(n_turns, np.nan, dtype=np.float32)
+    value = np.where(tasks.side == 0, best, -best).astype(np.float32)
+    lo = np.array([b for _, b in ROLLS])[tasks.roll]
+    hi = np.array([a for a, _ in ROLLS])[tasks.roll]
+    two = np.float32(2.0)
     for t in range(n_turns):
         k = np.nonzero(tasks.turn == t)[0]
+        total = np.float32(0.0)
         if k.size == len(ROLLS):
-            mean = float(np.dot(ROLL_WEIGHTS[tasks.roll[k]], value[k])) / 36.0
+            for i in k[np.argsort(tasks.roll[k], kind="stable")]:
+                total += value[i] if lo[i] == hi[i] else value[i] * two
+            means[t] = total / np.float32(36.0)
         else:
-            mean = float(value[k].sum()) / 30.0
-        luck[t] = mean
-    return luck
+            key = np.where(tasks.side[k] == 0, tasks.roll[k], 100 + 10 * lo[k] + hi[k])
+            for i in k[np.argsort(key, kind="stable")]:
+                total += value[i]
+            means[t] = total / np.float32(30.0)
+    return means
 
 
 def turn_values(
@@ -315,7 +326,8 @@ def turn_values(
         k = np.nonzero((tasks.turn == t_i) & (tasks.side == 0)
                        & (tasks.roll == _ROLL_INDEX[t.dice]))[0][0]  # fmt: skip
         out.append(_turn(t, ptr, int(k), results, probs, values, int(legal[k]),
-                         None if means is None else float(best[k] - means[t_i])))  # fmt: skip
+                         None if means is None
+                         else float(np.float32(best[k]) - means[t_i])))  # fmt: skip
     return out
 
 

@@ -430,7 +430,48 @@ def value_points(
                    jacoby=jacoby, beavers=beavers, take_points=take_points)  # fmt: skip
     values = [DoublerValues.from_row(r, ev.probabilities)
               for r, ev in zip(rows, uniq_ev, strict=True)]  # fmt: skip
-    return [values[i] for i in index]
+    single: dict[tuple[int, int], DoublerValues] = {}
+    out = []
+    for p, i in zip(points, index, strict=True):
+        v = values[i]
+        if p.match.length:
+            at = (i, p.roller)
+            if at not in single:
+                single[at] = _in_single(v, p, met)
+            v = single[at]
+        out.append(v)
+    return out
+
+
+def _in_single(v: DoublerValues, p: CubePoint, met: MET) -> DoublerValues:
+    """``v``'s no double, double/take and double/pass in gnubg's single precision
+    (:mod:`~mathbg.analysis.match_audit.single`: its 0-ply cube analysis, ``FindCubeDecision``,
+    to the bit given the same chances); inside the two-sided database, where the cube
+    lives are backed out of its money values, ``v`` as it is."""
+    import dataclasses
+
+    import numpy as np
+
+    from mathbg.analysis.match_audit import single
+    from mathbg.analysis.match_audit.plays import board_classes, single_cube_lives
+
+    cells = np.frombuffer(p.position.cells, dtype=np.uint8)[None]
+    classes, pips = board_classes(cells)
+    x = single_cube_lives(classes, pips)
+    if np.isnan(x[0]):
+        return v
+    m = p.match
+    away = (m.length - m.score[0], m.length - m.score[1])
+    crawford = bool(m.crawford) and (away[0] == 1) != (away[1] == 1)
+    ci = single.CubeInfo(away, m.cube, -1 if m.cube_owner is None else m.cube_owner,
+                         p.roller, crawford)  # fmt: skip
+    probs = np.asarray(v.probabilities, dtype=np.float64).astype(np.float32)[None]
+    nd = single.cubeful_mwc(probs, met, ci, x)[0]
+    dt = single.cubeful_mwc(probs, met, ci.doubled(), x)[0]
+    dp = single.double_pass(met, ci)[1]
+    emg = tuple(float(single.mwc2eq(w, met, ci)) for w in (nd, dt, dp))
+    return dataclasses.replace(v, no_double=float(nd), double_take=float(dt),
+                               double_pass=float(dp), emg=emg)  # type: ignore[arg-type]
 
 
 def given_values(

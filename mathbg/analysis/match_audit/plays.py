@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mathbg.analysis.match_audit import single
 from mathbg.cube.life import (
     BEAROFF_CUBE_LIFE,
     CONTACT_CUBE_LIFE,
@@ -52,6 +53,7 @@ __all__ = [
     "cube_lives",
     "invert",
     "play_values",
+    "single_cube_lives",
 ]
 
 #: Class codes of :func:`board_classes`, by name.
@@ -91,6 +93,10 @@ class ScoreStates:
         Money play (every row).
     jacoby : bool
         The Jacoby rule (money play).
+    player : int array (n,), optional
+        Which of the record's players (0 or 1) the side is; None: player 0 on every row.
+        gnubg reads its table from player 0's side, so the last bits of a value depend on
+        it (:mod:`mathbg.analysis.match_audit.single`).
     """
 
     away: I64
@@ -99,17 +105,26 @@ class ScoreStates:
     crawford: NDArray[np.bool_]
     money: bool = False
     jacoby: bool = False
+    player: I64 | None = None
+
+    def players(self) -> I64:
+        """The record's player each row's side is."""
+        if self.player is None:
+            return np.zeros(len(self), dtype=np.int64)
+        return self.player
 
     def take(self, rows: I64) -> ScoreStates:
         """The states of ``rows``."""
         return ScoreStates(self.away[rows], self.cube[rows], self.owner[rows],
-                           self.crawford[rows], self.money, self.jacoby)  # fmt: skip
+                           self.crawford[rows], self.money, self.jacoby,
+                           self.players()[rows])  # fmt: skip
 
     def opponent(self) -> ScoreStates:
         """The same states seen by the other side."""
         flip = np.array([0, 2, 1], dtype=np.int64)
         return ScoreStates(self.away[:, ::-1].copy(), self.cube, flip[self.owner],
-                           self.crawford, self.money, self.jacoby)  # fmt: skip
+                           self.crawford, self.money, self.jacoby,
+                           1 - self.players())  # fmt: skip
 
     def __len__(self) -> int:
         return int(self.cube.shape[0])
@@ -404,12 +419,16 @@ def play_values(
         value = _side_values(p, opp, met, x_nd, x_dt, exact)
         w, wg, wb, lg, lb = (p[:, i] for i in range(5))
         return PlayValues(-value, None, -(2.0 * w - 1.0 + wg + wb - lg - lb))
+    p32 = np.asarray(probs, dtype=np.float64).reshape(-1, 5).astype(np.float32)
+    x32 = _single_lives(classes, pips, x_nd, x_dt)
     equity, mwc, cubeless = np.empty(len(p)), np.empty(len(p)), np.empty(len(p))
     key = np.stack([states.away[:, 0], states.away[:, 1], states.cube, states.owner,
-                    states.crawford.astype(np.int64)], axis=1)  # fmt: skip
-    for (a, b, c, owner, crawford), rows in _groups(key):
-        e, m, cl = _group_values(p[rows], met, (a, b), c, OWNERS[owner], bool(crawford),
-                                 x_nd[rows], x_dt[rows])  # fmt: skip
+                    states.crawford.astype(np.int64), states.players()], axis=1)  # fmt: skip
+    for (a, b, c, owner, crawford, player), rows in _groups(key):
+        away = (a, b) if player == 0 else (b, a)
+        holder = {0: -1, 1: player, 2: 1 - player}[owner]
+        ci = single.CubeInfo(away, c, holder, player, bool(crawford))
+        e, m, cl = _group_values(p32[rows], met, ci, x32[0][rows], x32[1][rows])
         equity[rows], mwc[rows], cubeless[rows] = e, m, cl
     return PlayValues(equity, mwc, cubeless)
 
@@ -428,34 +447,59 @@ def _groups(key: I64) -> list[tuple[tuple[int, ...], I64]]:
     return [(k, np.flatnonzero(which == g)) for k, g in group_of.items()]
 
 
-def _group_values(
-    p: F64, met: MET, away: tuple[int, int], cube: int, owner: CubeOwner, crawford: bool,
-    x_nd: F64, x_dt: F64,
-) -> tuple[F64, F64, F64]:  # fmt: skip
-    """The plays of one score and cube state (the mover's): their EMG, MWC and cubeless
-    EMG (see :func:`play_values`); the opponent, on roll, doubles when that is right."""
-    from mathbg.cube.cubeful import cubeful_mwc, cubeless_mwc, emg
+def single_cube_lives(classes: I64, pips: I64) -> NDArray[np.float32]:
+    """The cube lives of :func:`cube_lives` in gnubg's single precision (``EvalEfficiency``:
+    the race's from its pips in float arithmetic); NaN in the two-sided database, where
+    gnubg backs them out of its money values for each cube state.
 
-    a, b = away
-    flip = {CubeOwner.CENTRE: CubeOwner.CENTRE, CubeOwner.PLAYER: CubeOwner.OPPONENT,
-            CubeOwner.OPPONENT: CubeOwner.PLAYER}[owner]  # fmt: skip
-    nd = np.asarray(cubeful_mwc(p, met, (b, a), cube=cube, owner=flip, cube_life=x_nd,
-                                crawford=crawford), dtype=np.float64).reshape(-1)  # fmt: skip
-    value = nd
-    # gnubg GetDPEq (mathbg.rules.match.may_double): not in the Crawford game, not with a
-    # dead cube (needing no more than it), from the centre or one's own side
-    if flip is not CubeOwner.OPPONENT and not crawford and b > cube:
-        dt = np.asarray(cubeful_mwc(p, met, (b, a), cube=2 * cube, owner=CubeOwner.OPPONENT,
-                                    cube_life=x_dt, crawford=crawford),
-                        dtype=np.float64).reshape(-1)  # fmt: skip
-        dp = float(cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, (b, a), cube, crawford=crawford))
-        doubles = (dt >= nd) & (dp >= nd)
-        value = np.where(doubles, np.minimum(dt, dp), nd)
-    mover = 1.0 - value
-    equity = np.asarray(emg(mover, met, (a, b), cube, crawford=crawford, undefined="nan"),
-                        dtype=np.float64).reshape(-1)  # fmt: skip
-    cl = 1.0 - np.asarray(cubeless_mwc(p, met, (b, a), cube, crawford=crawford),
-                          dtype=np.float64).reshape(-1)  # fmt: skip
-    cubeless = np.asarray(emg(cl, met, (a, b), cube, crawford=crawford, undefined="nan"),
-                          dtype=np.float64).reshape(-1)  # fmt: skip
-    return equity, mover, cubeless
+    Parameters
+    ----------
+    classes, pips : int arrays
+        From :func:`board_classes`.
+
+    Returns
+    -------
+    float32 array
+
+    Examples
+    --------
+    >>> single_cube_lives(np.array([0, 1, 2, 3, 4]), np.array([0, 100, 100, 10, 10]))
+    array([0.   , 0.68 , 0.675, 0.6  ,   nan], dtype=float32)
+    """
+    x = np.where(classes == _CONTACT, np.float32(CONTACT_CUBE_LIFE),
+                 np.where(classes == _RACE, single.race_cube_life(pips),
+                          np.float32(BEAROFF_CUBE_LIFE))).astype(np.float32)  # fmt: skip
+    x = np.where(classes == _OVER, np.float32(0.0), x)
+    return np.where(classes == _BEAROFF2, np.float32(np.nan), x).astype(np.float32)
+
+
+def _single_lives(classes: I64, pips: I64, x_nd: F64, x_dt: F64) -> tuple[NDArray[np.float32], ...]:
+    """:func:`single_cube_lives` for no double and double/take; in the two-sided database
+    the lives backed out of its money values (in double precision)."""
+    x = single_cube_lives(classes, pips)
+    two = classes == _BEAROFF2
+    return (np.where(two, x_nd.astype(np.float32), x),
+            np.where(two, x_dt.astype(np.float32), x))  # fmt: skip
+
+
+def _group_values(
+    p: NDArray[np.float32], met: MET, mover: single.CubeInfo, x_nd: NDArray[np.float32],
+    x_dt: NDArray[np.float32],
+) -> tuple[F64, F64, F64]:  # fmt: skip
+    """The plays of one score and cube state (``mover``: the mover on roll): their EMG,
+    MWC and cubeless EMG (see :func:`play_values`), as gnubg's ``ScoreMove`` computes them
+    in single precision: the opponent, on roll, doubles when that is right (``GetECF3``),
+    the mover's MWC is one minus the opponent's (``InvertEvaluationR``), its EMG
+    ``mwc2eq`` at the mover's state."""
+    ci = mover.turned()
+    value = single.cubeful_mwc(p, met, ci, x_nd)
+    may, dp = single.double_pass(met, ci)
+    if may:
+        dt = single.cubeful_mwc(p, met, ci.doubled(), x_dt)
+        doubles = (dt >= value) & (dp >= value)
+        value = np.where(doubles, np.where(dt >= dp, dp, dt), value).astype(np.float32)
+    mwc = np.float32(1.0) - value
+    equity = single.mwc2eq(mwc, met, mover)
+    cubeless = -single.utility(p, met, ci)
+    return (equity.astype(np.float64), mwc.astype(np.float64),
+            cubeless.astype(np.float64))  # fmt: skip

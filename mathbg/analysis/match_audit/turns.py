@@ -141,4 +141,5 @@ def score_states(matches: Sequence[MatchState], players: Sequence[int]) -> Score
         owner[i] = 0 if m.cube_owner is None else (1 if m.cube_owner == p else 2)
         crawford[i] = bool(m.crawford)
     jacoby = bool(n) and money and bool(matches[0].jacoby)
-    return ScoreStates(away, cube, owner, crawford, money, jacoby)
+    return ScoreStates(away, cube, owner, crawford, money, jacoby,
+                       np.asarray(players, dtype=np.int64).reshape(n))  # fmt: skip

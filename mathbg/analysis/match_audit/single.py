@@ -1,0 +1,458 @@
+"""gnubg 1.07's 0-ply cube step for match play, operation by operation in its single
+precision.
+
+gnubg turns a position's cubeless chances into a cubeful match winning chance (MWC) in
+C ``float`` arithmetic: each sum, product and quotient rounded to single precision in the
+order its source writes them. :mod:`mathbg.cube.cubeful` computes the same formulas in
+double precision, which differs from gnubg's values by a few units in the last place of
+a single: enough to move a printed statistic's last digit now and then. Here the values
+are gnubg's own to the bit, given the same cubeless chances (the native engine's are):
+
+- ``getME``: a player's MWC after a game, read from the table in single precision
+  (:func:`mathbg.analysis.match_audit.equity.mwc_after`);
+- ``getGammonPrice``: the gammon and backgammon prices the cubeless equity (``Utility``)
+  weighs the chances with;
+- ``eq2mwc`` and ``mwc2eq``: the linear maps between EMG and MWC;
+- ``GetPoints``: the live cube's cash points, by the recursion down the cube levels;
+- ``Cl2CfMatch`` (centred, owned, unavailable): ``(1 - x) MWC_dead + x MWC_live``;
+- ``GetDPEq`` and ``fDoCubeful``: the double/pass value and whether the cube is alive;
+- ``EvalEfficiency``: a class's cube life ``x`` (the race's from its pips).
+
+A cube state is gnubg's ``cubeinfo``: the players' scores as points they need
+(``away``, record order), the cube, its owner (``-1`` centred, else the player), the
+player on roll and the Crawford game. The chances are float32 rows ``(W, WG, WB, LG,
+LB)`` of the player on roll; each function works on many rows of one state at once.
+
+References
+----------
+GNU Backgammon 1.07.001: eval.c (``Utility``, ``mwc2eq``, ``eq2mwc``, ``Cl2CfMatch``,
+``Cl2CfMatchCentered``, ``Cl2CfMatchOwned``, ``Cl2CfMatchUnavailable``, ``fDoCubeful``,
+``GetDPEq``, ``EvalEfficiency``), matchequity.c (``getME``, ``getMEMultiple``,
+``getGammonPrice``, ``GetPoints``, ``GetCubePrimeValue``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mathbg.analysis.match_audit.equity import mwc_after
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mathbg.met.table import MET
+
+__all__ = [
+    "CubeInfo",
+    "cube_alive",
+    "cubeful_mwc",
+    "double_pass",
+    "eq2mwc",
+    "live_cash_points",
+    "mwc2eq",
+    "race_cube_life",
+    "utility",
+]
+
+F32 = NDArray[np.float32]
+f32 = np.float32
+ONE = f32(1.0)
+ZERO = f32(0.0)
+TWO = f32(2.0)
+HALF = f32(0.5)
+#: gnubg's race cube life: ``pips x 0.00125f + 0.55f`` clamped to [0.6f, 0.7f].
+_RACE_FACTOR, _RACE_OFFSET, _RACE_MIN, _RACE_MAX = f32(0.00125), f32(0.55), f32(0.6), f32(0.7)
+
+
+@dataclass(frozen=True)
+class CubeInfo:
+    """gnubg's ``cubeinfo`` in match play.
+
+    Attributes
+    ----------
+    away : (int, int)
+        Points players 0 and 1 (record order) need.
+    cube : int
+        The cube value.
+    owner : int
+        ``-1`` centred, else the player who holds it.
+    move : int
+        The player on roll.
+    crawford : bool
+        The Crawford game.
+    """
+
+    away: tuple[int, int]
+    cube: int
+    owner: int
+    move: int
+    crawford: bool
+
+    def turned(self) -> CubeInfo:
+        """The same state with the other player on roll."""
+        return CubeInfo(self.away, self.cube, self.owner, 1 - self.move, self.crawford)
+
+    def doubled(self) -> CubeInfo:
+        """The state after the player on roll doubles and the other takes (gnubg
+        ``MakeCubePos``: the cube twice as high, owned by the taker)."""
+        return CubeInfo(self.away, 2 * self.cube, 1 - self.move, self.move, self.crawford)
+
+
+@lru_cache(maxsize=65536)
+def get_me(met: MET, away: tuple[int, int], crawford: bool, player: int, points: int,
+           winner: int) -> np.float32:  # fmt: skip
+    """``player``'s MWC after ``winner`` wins ``points`` at ``away`` (gnubg ``getME``)."""
+    a0, a1 = away
+    after = (a0 - points, a1) if winner == 0 else (a0, a1 - points)
+    post = crawford or a0 == 1 or a1 == 1
+    return f32(mwc_after(met, after, player, post))
+
+
+@lru_cache(maxsize=4096)
+def gammon_prices(met: MET, away: tuple[int, int], cube: int) -> tuple[np.float32, ...]:
+    """gnubg's ``arGammonPrice`` of a score and cube (``getGammonPrice``, as
+    ``SetCubeInfoMatch`` picks it: computed without the Crawford flag in every case)."""
+    win = get_me(met, away, False, 0, cube, 0)
+    win_g = get_me(met, away, False, 0, 2 * cube, 0)
+    win_b = get_me(met, away, False, 0, 3 * cube, 0)
+    lose = get_me(met, away, False, 0, cube, 1)
+    lose_g = get_me(met, away, False, 0, 2 * cube, 1)
+    lose_b = get_me(met, away, False, 0, 3 * cube, 1)
+    center = (win + lose) / TWO
+    if abs(float(win - center)) > float(f32(1.0e-7)):
+        d = win - center
+        g0 = (win_g - center) / d - ONE
+        g1 = (center - lose_g) / d - ONE
+        g2 = (win_b - center) / d - (g0 + ONE)
+        g3 = (center - lose_b) / d - (g1 + ONE)
+        prices = (g0, g1, g2, g3)
+    else:
+        prices = (ZERO, ZERO, ZERO, ZERO)
+    return tuple(ZERO if g <= 0 else f32(g) for g in prices)
+
+
+def _win_lose(met: MET, ci: CubeInfo) -> tuple[np.float32, np.float32]:
+    """The MWC of the player on roll after winning and after losing the cube."""
+    win = get_me(met, ci.away, ci.crawford, ci.move, ci.cube, ci.move)
+    lose = get_me(met, ci.away, ci.crawford, ci.move, ci.cube, 1 - ci.move)
+    return win, lose
+
+
+def utility(p: F32, met: MET, ci: CubeInfo) -> F32:
+    """The cubeless equity of the player on roll at the score (gnubg ``Utility``).
+
+    Parameters
+    ----------
+    p : float32 array (n, 5)
+        The chances of the player on roll.
+    met : MET
+        The table.
+    ci : CubeInfo
+        The state.
+
+    Returns
+    -------
+    float32 array (n,)
+
+    Examples
+    --------
+    A certain single win is worth one cube:
+
+    >>> from mathbg.met import as_met
+    >>> ci = CubeInfo((5, 5), 1, -1, 0, False)
+    >>> utility(np.array([[1, 0, 0, 0, 0]], np.float32), as_met("kazaross-xg2"), ci).tolist()
+    [1.0]
+    """
+    gp = gammon_prices(met, ci.away, ci.cube)
+    me, op = ci.move, 1 - ci.move
+    out: F32 = np.asarray(p[:, 0] * TWO - ONE + p[:, 1] * gp[me] - p[:, 3] * gp[op]
+                          + p[:, 2] * gp[2 + me] - p[:, 4] * gp[2 + op],
+                          dtype=np.float32)  # fmt: skip
+    return out
+
+
+def eq2mwc(eq: F32 | np.float32, met: MET, ci: CubeInfo) -> F32:
+    """EMG to MWC for the player on roll (gnubg ``eq2mwc``).
+
+    Parameters
+    ----------
+    eq : float32 or float32 array
+        The EMG.
+    met : MET
+        The table.
+    ci : CubeInfo
+        The state.
+
+    Returns
+    -------
+    float32 array
+
+    Examples
+    --------
+    >>> from mathbg.met import as_met
+    >>> float(eq2mwc(np.float32(0), as_met("kazaross-xg2"), CubeInfo((5, 5), 1, -1, 0, False)))
+    0.5
+    """
+    win, lose = _win_lose(met, ci)
+    out: F32 = np.asarray(HALF * (eq * (win - lose) + (win + lose)), dtype=np.float32)
+    return out
+
+
+def mwc2eq(mwc: F32 | np.float32, met: MET, ci: CubeInfo) -> F32:
+    """MWC to EMG for the player on roll (gnubg ``mwc2eq``).
+
+    Parameters
+    ----------
+    mwc : float32 or float32 array
+        The MWC.
+    met : MET
+        The table.
+    ci : CubeInfo
+        The state.
+
+    Returns
+    -------
+    float32 array
+
+    Examples
+    --------
+    >>> from mathbg.met import as_met
+    >>> float(mwc2eq(np.float32(0.5), as_met("kazaross-xg2"), CubeInfo((5, 5), 1, -1, 0, False)))
+    0.0
+    """
+    win, lose = _win_lose(met, ci)
+    out: F32 = np.asarray((TWO * mwc - (win + lose)) / (win - lose), dtype=np.float32)
+    return out
+
+
+def cube_alive(ci: CubeInfo) -> bool:
+    """The cube is alive (gnubg ``fDoCubeful``): not dead for both players, not at
+    2-away/2-away, not the Crawford game.
+
+    Parameters
+    ----------
+    ci : CubeInfo
+        The state.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> cube_alive(CubeInfo((5, 5), 1, -1, 0, False)), cube_alive(CubeInfo((2, 2), 1, -1, 0, False))
+    (True, False)
+    """
+    a0, a1 = ci.away
+    if a0 <= ci.cube and a1 <= ci.cube:
+        return False
+    if a0 == 2 and a1 == 2:
+        return False
+    return not ci.crawford
+
+
+def double_pass(met: MET, ci: CubeInfo) -> tuple[bool, np.float32]:
+    """Whether the player on roll may double, and the double/pass MWC (gnubg ``GetDPEq``).
+
+    Parameters
+    ----------
+    met : MET
+        The table.
+    ci : CubeInfo
+        The state.
+
+    Returns
+    -------
+    (bool, float32)
+
+    Examples
+    --------
+    Player 1 doubles at 3-away/3-away; a pass leaves them 2-away against 3-away:
+
+    >>> from mathbg.met import as_met
+    >>> t = as_met("kazaross-xg2")
+    >>> may, dp = double_pass(t, CubeInfo((3, 3), 1, -1, 1, False))
+    >>> may, dp == np.float32(1.0) - np.float32(t.mwc((3, 2)))
+    (True, np.True_)
+    """
+    a_me = ci.away[ci.move]
+    post = not ci.crawford and 1 in ci.away
+    may = (not ci.crawford and a_me > ci.cube and not (post and a_me == 1)
+           and ci.owner in (-1, ci.move))  # fmt: skip
+    return may, get_me(met, ci.away, ci.crawford, ci.move, ci.cube, ci.move)
+
+
+def _rates(p: F32) -> tuple[F32, F32, F32, F32]:
+    """The gammon and backgammon ratios of the side on roll's wins and losses (0 where the
+    side never wins or never loses), as gnubg computes them."""
+    w = p[:, 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g0 = np.where(w > 0, (p[:, 1] - p[:, 2]) / w, ZERO)
+        b0 = np.where(w > 0, p[:, 2] / w, ZERO)
+        lost = ONE - w
+        g1 = np.where(w < 1, (p[:, 3] - p[:, 4]) / lost, ZERO)
+        b1 = np.where(w < 1, p[:, 4] / lost, ZERO)
+    return g0, b0, g1, b1
+
+
+def _me(met: MET, ci: CubeInfo, k: int, win: bool, points: int) -> np.float32:
+    """Player ``k``'s MWC after winning (losing) ``points`` at the state."""
+    return get_me(met, ci.away, ci.crawford, k, points, k if win else 1 - k)
+
+
+def _prime(i: int, j: int, value: int) -> int:
+    """gnubg ``GetCubePrimeValue``: the cube after an automatic redouble."""
+    return 2 * value if i < 2 * value and j >= 2 * value else value
+
+
+def live_cash_points(p: F32, met: MET, ci: CubeInfo) -> tuple[F32, F32]:
+    """Players 0's and 1's live cube cash points at the state (gnubg ``GetPoints``).
+
+    Parameters
+    ----------
+    p : float32 array (n, 5)
+        The chances of the player on roll.
+    met : MET
+        The table.
+    ci : CubeInfo
+        The state.
+
+    Returns
+    -------
+    (float32 array, float32 array)
+
+    Examples
+    --------
+    Gammonless at 5-away/5-away, cube centred, the two players' cash points are the same:
+
+    >>> from mathbg.met import as_met
+    >>> p = np.array([[0.6, 0, 0, 0, 0]], np.float32)
+    >>> c0, c1 = live_cash_points(p, as_met("kazaross-xg2"), CubeInfo((5, 5), 1, -1, 0, False))
+    >>> bool(c0[0] == c1[0]) and 0.7 < float(c0[0]) < 0.9
+    True
+    """
+    i, j = ci.away[0] - 1, ci.away[1] - 1
+    g0, b0, g1, b1 = _rates(p)
+    gam = (g0, g1) if ci.move == 0 else (g1, g0)  # by player
+    bg = (b0, b1) if ci.move == 0 else (b1, b0)
+    dead, levels = ci.cube, 0
+    while i >= 2 * dead and j >= 2 * dead:
+        levels += 1
+        dead *= 2
+    live: dict[tuple[int, int], F32] = {}
+    value, n = dead, levels
+    while value >= ci.cube:
+        prime = (_prime(i, j, value), _prime(j, i, value))
+
+        for k in (0, 1):
+            o = 1 - k
+            if i < 2 * value or j < 2 * value:
+                pk = prime[k]
+                dtl = ((ONE - gam[o] - bg[o]) * _me(met, ci, k, False, 2 * pk)
+                       + gam[o] * _me(met, ci, k, False, 4 * pk)
+                       + bg[o] * _me(met, ci, k, False, 6 * pk))  # fmt: skip
+                dp = _me(met, ci, k, True, value)
+                dtw = ((ONE - gam[k] - bg[k]) * _me(met, ci, k, True, 2 * pk)
+                       + gam[k] * _me(met, ci, k, True, 4 * pk)
+                       + bg[k] * _me(met, ci, k, True, 6 * pk))  # fmt: skip
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    live[k, n] = (dtl - dp) / (dtl - dtw)
+            else:
+                rdp = _me(met, ci, k, False, 2 * value)
+                dp = _me(met, ci, k, True, value)
+                dtw = ((ONE - gam[k] - bg[k]) * _me(met, ci, k, True, 2 * value)
+                       + gam[k] * _me(met, ci, k, True, 4 * value)
+                       + bg[k] * _me(met, ci, k, True, 6 * value))  # fmt: skip
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    live[k, n] = ONE - live[o, n + 1] * (dp - dtw) / (rdp - dtw)
+        value //= 2
+        n -= 1
+    return live[0, 0], live[1, 0]
+
+
+def cubeful_mwc(p: F32, met: MET, ci: CubeInfo, x: F32 | np.float32) -> F32:
+    """The cubeful MWC of the player on roll (gnubg ``Cl2CfMatch``).
+
+    Parameters
+    ----------
+    p : float32 array (n, 5)
+        The chances of the player on roll.
+    met : MET
+        The table.
+    ci : CubeInfo
+        The state.
+    x : float32 or float32 array (n,)
+        The cube life.
+
+    Returns
+    -------
+    float32 array (n,)
+
+    Examples
+    --------
+    In the Crawford game the cube is dead: the cubeful MWC is the cubeless one.
+
+    >>> from mathbg.met import as_met
+    >>> t, p = as_met("kazaross-xg2"), np.array([[0.6, 0.1, 0, 0.1, 0]], np.float32)
+    >>> ci = CubeInfo((1, 4), 1, -1, 1, True)
+    >>> bool(cubeful_mwc(p, t, ci, np.float32(0.68))[0] == eq2mwc(utility(p, t, ci), t, ci)[0])
+    True
+    """
+    dead = eq2mwc(utility(p, met, ci), met, ci)
+    if not cube_alive(ci):
+        return dead
+    g0, b0, g1, b1 = _rates(p)
+    cp = live_cash_points(p, met, ci)
+    me, op = ci.move, 1 - ci.move
+
+    def get(win: bool, points: int) -> np.float32:
+        return get_me(met, ci.away, ci.crawford, me, points, me if win else op)
+
+    cash, opp_cash = get(True, ci.cube), get(False, ci.cube)
+    w = p[:, 0]
+    lose = (ONE - g1 - b1) * opp_cash + g1 * get(False, 2 * ci.cube) + b1 * get(False, 3 * ci.cube)
+    win = (ONE - g0 - b0) * cash + g0 * get(True, 2 * ci.cube) + b0 * get(True, 3 * ci.cube)
+    tg, opp_tg = cp[me], ONE - cp[op]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if ci.owner == me:  # owned: lose .. my cash point .. win
+            low = np.where(tg > 0, lose + (cash - lose) * w / tg, lose)
+            high = np.where(tg < 1, cash + (win - cash) * (w - tg) / (ONE - tg), win)
+            live = np.where(w <= tg, low, high)
+        else:
+            low = np.where(opp_tg > 0, lose + (opp_cash - lose) * w / opp_tg, lose)
+            if ci.owner == -1:  # centred: lose .. opponent's cash .. my cash .. win
+                mid = opp_cash + (cash - opp_cash) * (w - opp_tg) / (tg - opp_tg)
+                high = np.where(tg < 1, cash + (win - cash) * (w - tg) / (ONE - tg), win)
+                live = np.where(w <= opp_tg, low, np.where((opp_tg < w) & (w < tg), mid, high))
+            else:  # unavailable: lose .. opponent's cash .. win
+                high = np.where(w != opp_tg,
+                                opp_cash + (win - opp_cash) * (w - opp_tg) / (ONE - opp_tg), win)
+                live = np.where(w <= opp_tg, low, high)
+    out: F32 = np.asarray(dead * (ONE - x) + live * x, dtype=np.float32)
+    return out
+
+
+def race_cube_life(pips: NDArray[np.int64]) -> F32:
+    """gnubg's race cube life of the side on roll's pips (``EvalEfficiency``), in single
+    precision.
+
+    Parameters
+    ----------
+    pips : int array
+        The pips of the side on roll.
+
+    Returns
+    -------
+    float32 array
+
+    Examples
+    --------
+    >>> race_cube_life(np.array([20, 100, 150])).tolist() == [np.float32(0.6),
+    ...     np.float32(0.675), np.float32(0.7)]
+    True
+    """
+    eff = pips.astype(np.float32) * _RACE_FACTOR + _RACE_OFFSET
+    return np.where(eff > _RACE_MAX, _RACE_MAX, np.where(eff < _RACE_MIN, _RACE_MIN, eff))
