@@ -253,8 +253,9 @@ def _best(ptr: I64, equity: F64) -> F64:
 def _luck(tasks: _Tasks, best: F64, n_turns: int) -> NDArray[np.float32]:
     """gnubg's ``LuckNormal`` / ``LuckFirst`` mean of each turn from the best values, summed
     in its order and single precision: the 21 rolls as :data:`ROLLS` lists them, each
-    non-double twice (``aar * 2.0f``), over 36; at the opening the roller's 15 non-doubles
-    in that order, then the opponent's by their lower die, then the higher, over 30."""
+    non-double twice (``aar * 2.0f``), times 1/36 (gnubg's compiled code multiplies by the
+    rounded reciprocal); at the opening the roller's 15 non-doubles in that order, then the
+    opponent's by their lower die, then the higher, times 1/30."""
     means = np.full(n_turns, np.nan, dtype=np.float32)
     value = np.where(tasks.side == 0, best, -best).astype(np.float32)
     lo = np.array([b for _, b in ROLLS])[tasks.roll]
@@ -266,12 +267,12 @@ def _luck(tasks: _Tasks, best: F64, n_turns: int) -> NDArray[np.float32]:
         if k.size == len(ROLLS):
             for i in k[np.argsort(tasks.roll[k], kind="stable")]:
                 total += value[i] if lo[i] == hi[i] else value[i] * two
-            means[t] = total / np.float32(36.0)
+            means[t] = total * np.float32(1.0 / 36.0)
         else:
             key = np.where(tasks.side[k] == 0, tasks.roll[k], 100 + 10 * lo[k] + hi[k])
             for i in k[np.argsort(key, kind="stable")]:
                 total += value[i]
-            means[t] = total / np.float32(30.0)
+            means[t] = total * np.float32(1.0 / 30.0)
     return means
 
 

@@ -2,11 +2,16 @@
 precision.
 
 gnubg turns a position's cubeless chances into a cubeful match winning chance (MWC) in
-C ``float`` arithmetic: each sum, product and quotient rounded to single precision in the
-order its source writes them. :mod:`mathbg.cube.cubeful` computes the same formulas in
-double precision, which differs from gnubg's values by a few units in the last place of
-a single: enough to move a printed statistic's last digit now and then. Here the values
-are gnubg's own to the bit, given the same cubeless chances (the native engine's are):
+C ``float`` arithmetic: each sum, product and quotient rounded to single precision.
+:mod:`mathbg.cube.cubeful` computes the same formulas in double precision, which differs
+from gnubg's values by a few units in the last place of a single: enough to move a printed
+statistic's last digit now and then. gnubg 1.07 (Debian's build) is compiled with
+``-ffast-math``: the compiler reorders the source's operations (a reciprocal for a repeated
+divisor, sums regrouped, ``1 - (1 - c)`` folded to ``c``), so the order here is the one its
+machine code follows, read from the binary and checked against its values. Here the
+values are gnubg's own to the bit, given the same cubeless chances (the native engine's
+are; tests/test_match_analysis.py checks 20,000 plays and every cube decision of 16
+matches):
 
 - ``getME``: a player's MWC after a game, read from the table in single precision
   (:func:`mathbg.analysis.match_audit.equity.mwc_after`);
@@ -121,14 +126,12 @@ def gammon_prices(met: MET, away: tuple[int, int], cube: int) -> tuple[np.float3
     lose = get_me(met, away, False, 0, cube, 1)
     lose_g = get_me(met, away, False, 0, 2 * cube, 1)
     lose_b = get_me(met, away, False, 0, 3 * cube, 1)
-    center = (win + lose) / TWO
-    if abs(float(win - center)) > float(f32(1.0e-7)):
-        d = win - center
-        g0 = (win_g - center) / d - ONE
-        g1 = (center - lose_g) / d - ONE
-        g2 = (win_b - center) / d - (g0 + ONE)
-        g3 = (center - lose_b) / d - (g1 + ONE)
-        prices = (g0, g1, g2, g3)
+    center = HALF * (lose + win)
+    d = win - center
+    if abs(float(d)) > float(f32(1.0e-7)):
+        r = ONE / d
+        prices = ((win_g - center) * r - ONE, (center - lose_g) * r - ONE,
+                  (win_b - win_g) * r, (lose_g - lose_b) * r)  # fmt: skip
     else:
         prices = (ZERO, ZERO, ZERO, ZERO)
     return tuple(ZERO if g <= 0 else f32(g) for g in prices)
@@ -168,9 +171,9 @@ def utility(p: F32, met: MET, ci: CubeInfo) -> F32:
     """
     gp = gammon_prices(met, ci.away, ci.cube)
     me, op = ci.move, 1 - ci.move
-    out: F32 = np.asarray(p[:, 0] * TWO - ONE + p[:, 1] * gp[me] - p[:, 3] * gp[op]
-                          + p[:, 2] * gp[2 + me] - p[:, 4] * gp[2 + op],
-                          dtype=np.float32)  # fmt: skip
+    base = p[:, 0] + p[:, 0] - ONE
+    out: F32 = np.asarray(((p[:, 2] * gp[2 + me] - p[:, 3] * gp[op]) + (p[:, 1] * gp[me] + base))
+                          - p[:, 4] * gp[2 + op], dtype=np.float32)  # fmt: skip
     return out
 
 
@@ -336,40 +339,50 @@ def live_cash_points(p: F32, met: MET, ci: CubeInfo) -> tuple[F32, F32]:
     """
     i, j = ci.away[0] - 1, ci.away[1] - 1
     g0, b0, g1, b1 = _rates(p)
+    w = p[:, 0]
+    # the weight of a single win/loss, as gnubg's compiled code forms it: 1 - b - g from the
+    # wins' ratios, 1 - LG / (1 - W) from the losses'; 1 where the side never wins/loses
+    with np.errstate(divide="ignore", invalid="ignore"):
+        win_single = np.where(w > 0, ONE - b0 - g0, ONE)
+        loss_single = np.where(w < 1, ONE - p[:, 3] / (ONE - w), ONE)
     gam = (g0, g1) if ci.move == 0 else (g1, g0)  # by player
     bg = (b0, b1) if ci.move == 0 else (b1, b0)
+    single = (win_single, loss_single) if ci.move == 0 else (loss_single, win_single)
     dead, levels = ci.cube, 0
     while i >= 2 * dead and j >= 2 * dead:
         levels += 1
         dead *= 2
     live: dict[tuple[int, int], F32] = {}
     value, n = dead, levels
-    while value >= ci.cube:
-        prime = (_prime(i, j, value), _prime(j, i, value))
 
-        for k in (0, 1):
-            o = 1 - k
-            if i < 2 * value or j < 2 * value:
-                pk = prime[k]
-                dtl = ((ONE - gam[o] - bg[o]) * _me(met, ci, k, False, 2 * pk)
-                       + gam[o] * _me(met, ci, k, False, 4 * pk)
-                       + bg[o] * _me(met, ci, k, False, 6 * pk))  # fmt: skip
-                dp = _me(met, ci, k, True, value)
-                dtw = ((ONE - gam[k] - bg[k]) * _me(met, ci, k, True, 2 * pk)
-                       + gam[k] * _me(met, ci, k, True, 4 * pk)
-                       + bg[k] * _me(met, ci, k, True, 6 * pk))  # fmt: skip
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    live[k, n] = (dtl - dp) / (dtl - dtw)
-            else:
-                rdp = _me(met, ci, k, False, 2 * value)
-                dp = _me(met, ci, k, True, value)
-                dtw = ((ONE - gam[k] - bg[k]) * _me(met, ci, k, True, 2 * value)
-                       + gam[k] * _me(met, ci, k, True, 4 * value)
-                       + bg[k] * _me(met, ci, k, True, 6 * value))  # fmt: skip
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    live[k, n] = ONE - live[o, n + 1] * (dp - dtw) / (rdp - dtw)
-        value //= 2
-        n -= 1
+    def mix(k: int, side: int, win: bool, c: int) -> F32:
+        """``single x MWC(c) + gammon x MWC(2c) + backgammon x MWC(3c)`` of player
+        ``side``'s results, seen by ``k`` (``DTW``/``DTL``: doubled twice over)."""
+        out: F32 = ((single[side] * _me(met, ci, k, win, 2 * c)
+                     + gam[side] * _me(met, ci, k, win, 4 * c))
+                    + bg[side] * _me(met, ci, k, win, 6 * c))  # fmt: skip
+        return out
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        while value >= ci.cube:
+            prime = (_prime(i, j, value), _prime(j, i, value))
+            for k in (0, 1):
+                o = 1 - k
+                if i < 2 * value or j < 2 * value:
+                    pk = prime[k]
+                    dtl = mix(k, o, False, pk)
+                    dp = _me(met, ci, k, True, value)
+                    tw = (gam[k] * _me(met, ci, k, True, 4 * pk)
+                           + bg[k] * _me(met, ci, k, True, 6 * pk))  # fmt: skip
+                    den = (dtl - single[k] * _me(met, ci, k, True, 2 * pk)) - tw
+                    live[k, n] = np.asarray((dtl - dp) / den, dtype=np.float32)
+                else:
+                    rdp = _me(met, ci, k, False, 2 * value)
+                    dp = _me(met, ci, k, True, value)
+                    dtw = mix(k, k, True, value)
+                    live[k, n] = (dp - dtw) * live[o, n + 1] / (dtw - rdp) + ONE
+            value //= 2
+            n -= 1
     return live[0, 0], live[1, 0]
 
 
@@ -413,9 +426,13 @@ def cubeful_mwc(p: F32, met: MET, ci: CubeInfo, x: F32 | np.float32) -> F32:
 
     cash, opp_cash = get(True, ci.cube), get(False, ci.cube)
     w = p[:, 0]
-    lose = (ONE - g1 - b1) * opp_cash + g1 * get(False, 2 * ci.cube) + b1 * get(False, 3 * ci.cube)
-    win = (ONE - g0 - b0) * cash + g0 * get(True, 2 * ci.cube) + b0 * get(True, 3 * ci.cube)
-    tg, opp_tg = cp[me], ONE - cp[op]
+    # gnubg's compiled code (-ffast-math) forms the sums and interpolations thus
+    lose = ((g1 * get(False, 2 * ci.cube) + b1 * get(False, 3 * ci.cube))
+            + (ONE - (g1 + b1)) * opp_cash)  # fmt: skip
+    win_g = g0 * get(True, 2 * ci.cube) + b0 * get(True, 3 * ci.cube)
+    win = win_g + (ONE - (g0 + b0)) * cash
+    tg, cp_opp = cp[me], cp[op]
+    opp_tg = ONE - cp_opp
     with np.errstate(divide="ignore", invalid="ignore"):
         if ci.owner == me:  # owned: lose .. my cash point .. win
             low = np.where(tg > 0, lose + (cash - lose) * w / tg, lose)
@@ -424,12 +441,13 @@ def cubeful_mwc(p: F32, met: MET, ci: CubeInfo, x: F32 | np.float32) -> F32:
         else:
             low = np.where(opp_tg > 0, lose + (opp_cash - lose) * w / opp_tg, lose)
             if ci.owner == -1:  # centred: lose .. opponent's cash .. my cash .. win
-                mid = opp_cash + (cash - opp_cash) * (w - opp_tg) / (tg - opp_tg)
+                mid = (opp_cash + (cash - opp_cash) * (w + (cp_opp - ONE))
+                       / ((cp_opp - ONE) + tg))  # fmt: skip
                 high = np.where(tg < 1, cash + (win - cash) * (w - tg) / (ONE - tg), win)
-                live = np.where(w <= opp_tg, low, np.where((opp_tg < w) & (w < tg), mid, high))
+                live = np.where(w <= opp_tg, low, np.where(w < tg, mid, high))
             else:  # unavailable: lose .. opponent's cash .. win
-                high = np.where(w != opp_tg,
-                                opp_cash + (win - opp_cash) * (w - opp_tg) / (ONE - opp_tg), win)
+                high = (win_g + ((ONE - (g0 + b0)) * cash - opp_cash)) * ((w - ONE) + cp_opp) \
+                    / cp_opp + opp_cash  # fmt: skip
                 live = np.where(w <= opp_tg, low, high)
     out: F32 = np.asarray(dead * (ONE - x) + live * x, dtype=np.float32)
     return out
