@@ -10,8 +10,8 @@ long-lived ``gnubg -t`` process (``show statistics match``: its text), and mathb
 it (``audit(..., exact=False, take_points=False)``, the statistics gnubg's analysis
 defines) with each engine asked for:
 
-- ``native``: gnubg 1.07's networks in mathbg's kernels, gnubg's cube step and luck in
-  its single precision (``mathbg.analysis.match_audit.single``);
+- ``native``: gnubg 1.07's networks in mathbg's kernels, gnubg's cube step and luck to
+  the bit (``mathbg.analysis.match_audit.single``);
 - ``gnubg``: the values of gnubg's own analysis, mathbg's statistics of them;
 - ``sgf``: the native engine's analysis written back as ``.sgf`` (``audit --sgf``), which
   gnubg loads (``load match``) and recomputes its statistics from; the lines that differ are

@@ -129,12 +129,13 @@ def test_hand_built_missed_double_in_a_last_roll_bearoff() -> None:
     assert ex.double_take == pytest.approx(dt, abs=1e-12)
     assert ex.double_pass == pytest.approx(dp, abs=1e-12)
     assert d.exact_best == "double" and d.exact_error_mwc == pytest.approx(dt - nd, abs=1e-12)
-    # the approximation (gnubg's rule in the two-sided database) agrees here exactly
+    # the approximation (gnubg's rule in the two-sided database) agrees here exactly, to
+    # its single precision
     assert (d.best, d.category) == ("double", "missed double")
-    assert d.error_mwc == pytest.approx(dt - nd, abs=1e-9)
+    assert d.error_mwc == pytest.approx(dt - nd, abs=1e-7)
     # EMG: 2 (MWC - L1) / (W1 - L1) - 1, so no double is 2p - 1
-    assert d.values.emg[0] == pytest.approx(2 * p - 1, abs=1e-9)
-    assert d.error_emg == pytest.approx(2 * (dt - nd) / (w1 - l1), abs=1e-9)
+    assert d.values.emg[0] == pytest.approx(2 * p - 1, abs=1e-6)
+    assert d.error_emg == pytest.approx(2 * (dt - nd) / (w1 - l1), abs=1e-6)
     # every other decision of the game is a roller's "no double" (the cube never moved)
     assert all(x.kind == "double" and x.taken == "no double" for x in res.decisions)
 

@@ -225,23 +225,18 @@ def test_statistics_equal_gnubg_show_statistics(gnubg) -> None:
 def test_native_statistics_equal_gnubg_show_statistics(gnubg) -> None:
     """With the native engine (gnubg 1.07's networks in mathbg's kernels, no gnubg program
     behind it) every line of gnubg's own ``show statistics match`` is mathbg's, to the
-    digit, but the lines :data:`KNOWN` explains; a total built from the cube step (an error
-    or luck total, a rating from them) may differ by one unit in its last digit: mathbg's
-    cube step and luck are gnubg's to the bit where its chances are (the two-sided database's
-    cube lives and a dance's luck are computed otherwise). Measured on the 212 shared
-    matches: 6 lines in 4 matches, each one unit. At most 1 % of the lines may differ so."""
-    import re
+    digit, but the lines :data:`KNOWN` explains: the cube step and luck are gnubg's to the
+    bit (operation by operation as its compiled code does them in single precision), so
+    every total and rating built from them prints gnubg's digits (the 212 shared matches
+    too: ``benchmarks/bench_statistics_agreement.py``)."""
 
     from gnubg_match_peer import statistics_block
 
     from mathbg.analysis.gnubg_program import GnubgEvaluator
     from mathbg.rules.formats import read_match
 
-    def numbers(line: str) -> list[str]:
-        return re.findall(r"-?\d+\.\d+", line)
-
     peer = GnubgEvaluator(plies=0)
-    last_digit = lines = 0
+    lines = 0
     for path in MATCHES:
         rec = read_match(path)
         ref = statistics_block(peer.analyse_match(rec, statistics=True)["statistics"])
@@ -253,12 +248,8 @@ def test_native_statistics_equal_gnubg_show_statistics(gnubg) -> None:
         for a, b in zip(ref, ours, strict=True):
             if a.startswith(skip) or a == b:
                 continue
-            assert re.sub(r"-?\d+\.\d+", "#", a) == re.sub(r"-?\d+\.\d+", "#", b)
-            for x, y in zip(numbers(a), numbers(b), strict=True):
-                unit = 10.0 ** -len(x.split(".")[1])
-                assert abs(float(x) - float(y)) <= unit * 1.01, (path.name, a, b)
-            last_digit += 1
-    assert last_digit <= lines // 100
+            raise AssertionError(f"{path.name}: gnubg {a!r}, mathbg {b!r}")
+    assert lines > 900
 
 
 @pytest.mark.gnubg(kind="exact")
@@ -268,13 +259,12 @@ def test_play_scores_equal_gnubg(gnubg) -> None:
     position it leaves) is gnubg's ``score`` within its single precision, and the best play
     is gnubg's wherever gnubg's two best differ by more than 1e-4. Where the opponent's
     chances are recovered to the bit from gnubg's listing (the mover's W at most 1/2: then
-    the opponent's 1 - W is exact in single precision) and outside the two-sided database
-    (whose cube lives mathbg backs out in double precision), the value is gnubg's ``score``
-    to the bit: the cube step is gnubg's, operation by operation as its compiled code does
-    them in single precision (a double-precision step misses by up to dozens of units)."""
+    the opponent's 1 - W is exact in single precision), the value is gnubg's ``score`` to
+    the bit: the cube step is gnubg's, operation by operation as its compiled code does them
+    in single precision (a double-precision step misses by up to dozens of units), the
+    two-sided database's chance and cube lives included."""
     from mathbg.analysis.gnubg_program import gnubg_session
     from mathbg.analysis.match_audit.engines import two_sided_database
-    from mathbg.analysis.match_audit.plays import board_classes
     from mathbg.analysis.match_audit.turns import score_states
     from mathbg.rules.formats import read_match, render_match
 
@@ -301,7 +291,7 @@ def test_play_scores_equal_gnubg(gnubg) -> None:
         states = score_states([t.match for t in owners], [t.player for t in owners])
         v = play_values(np.array(boards), np.array(probs), states, KXG2, db)
         worst = max(worst, float(np.abs(v.equity - np.array(scores)).max()))
-        bits = (np.array(probs)[:, 0] >= 0.5) & (board_classes(np.array(boards))[0] != 4)
+        bits = np.array(probs)[:, 0] >= 0.5
         np.testing.assert_array_equal(v.equity[bits].astype(np.float32),
                                       np.array(scores)[bits].astype(np.float32))  # fmt: skip
         exact += int(bits.sum())
@@ -317,27 +307,32 @@ def test_play_scores_equal_gnubg(gnubg) -> None:
 @pytest.mark.slow  # gnubg analyses 3 matches: about 2 CPU-s
 def test_cube_values_from_gnubg_chances_equal_gnubg(gnubg) -> None:
     """mathbg's cube step of gnubg's cubeless chances gives gnubg's no double and
-    double/take values (MWC): to the bit outside the two-sided database."""
+    double/take values (MWC) to the bit, inside the two-sided database too (its chance and
+    cube lives from gnubg's 16-bit table)."""
     from gnubg_match_peer import cube_decisions, gnubg_match_dict
 
     from mathbg.analysis.base import Evaluation, evaluation_class
     from mathbg.analysis.match_audit.cube import cube_points, value_points
+    from mathbg.analysis.match_audit.engines import two_sided_database
     from mathbg.cube.life import cube_life
     from mathbg.rules.formats import read_match
 
-    for path in (FIVE, DATA / "match2287710.txt", DATA / "match1032950.txt"):
+    db = two_sided_database(_Capture().engine)
+    bearoffs = 0
+    for path in (FIVE, DATA / "match2287710.txt", DATA / "match1032950.txt",
+                 DATA / "match1209610.txt"):  # fmt: skip
         ref = cube_decisions(gnubg_match_dict(gnubg, path, plies=0))
         points = cube_points(read_match(path))
         evs = [Evaluation(tuple(r["probs"]), "gnubg", 0, evaluation_class(p.position),  # type: ignore[arg-type]
                           cube_life(evaluation_class(p.position), p.position.pips()[0]))
                for p, r in zip(points, ref, strict=True)]  # fmt: skip
-        values = value_points(points, evs, KXG2, exact=False, take_points=False)
+        values = value_points(points, evs, KXG2, exact=False, take_points=False,
+                              two_sided=lambda: db)  # fmt: skip
         for v, r, p in zip(values, ref, points, strict=True):
-            assert v.no_double == pytest.approx(r["no_double"], abs=2e-5)
-            assert v.double_take == pytest.approx(r["double_take"], abs=2e-5)
-            if evaluation_class(p.position) != "two-sided bearoff":  # to the bit elsewhere
-                assert np.float32(v.no_double) == np.float32(r["no_double"])
-                assert np.float32(v.double_take) == np.float32(r["double_take"])
+            assert np.float32(v.no_double) == np.float32(r["no_double"]), (path.name, p.move)
+            assert np.float32(v.double_take) == np.float32(r["double_take"])
+            bearoffs += evaluation_class(p.position) == "two-sided bearoff"
+    assert bearoffs >= 2
 
 
 @pytest.mark.gnubg(kind="exact")

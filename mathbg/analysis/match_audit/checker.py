@@ -321,6 +321,9 @@ def turn_values(
     tasks = _tasks(turns, luck)
     ptr, results, probs, values, legal = _valued(tasks, evaluator, met, two_sided)
     best = _best(ptr, values.equity)
+    if values.passed is not None:  # a roll that cannot be played, as gnubg's luck values it
+        stuck = np.flatnonzero(legal == 0)
+        best[stuck] = values.passed[ptr[stuck]]
     means = _luck(tasks, best, len(turns)) if luck else None
     out = []
     for t_i, t in enumerate(turns):

@@ -45,7 +45,7 @@ exceeds 1e-9 (float noise).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -375,6 +375,7 @@ def value_points(
     jacoby: bool = False,
     beavers: bool = False,
     take_points: bool = True,
+    two_sided: Callable[[], Any] | None = None,
 ) -> list[DoublerValues]:
     """The doubler's :class:`DoublerValues` at each decision point (shared positions valued
     once).
@@ -393,6 +394,10 @@ def value_points(
         Money rules.
     take_points : bool, optional
         Compute the taker's take point (slower).
+    two_sided : callable, optional
+        Returns the two-sided database the engine's cube lives there are backed out of
+        (called only when a decision is inside it; None: those keep the double-precision
+        values).
 
     Returns
     -------
@@ -437,41 +442,59 @@ def value_points(
         if p.match.length:
             at = (i, p.roller)
             if at not in single:
-                single[at] = _in_single(v, p, met)
+                single[at] = _in_single(v, p, met, two_sided)
             v = single[at]
         out.append(v)
     return out
 
 
-def _in_single(v: DoublerValues, p: CubePoint, met: MET) -> DoublerValues:
+def _in_single(
+    v: DoublerValues, p: CubePoint, met: MET, two_sided: Callable[[], Any] | None
+) -> DoublerValues:
     """``v``'s no double, double/take and double/pass in gnubg's single precision
     (:mod:`~mathbg.analysis.match_audit.single`: its 0-ply cube analysis, ``FindCubeDecision``,
-    to the bit given the same chances); inside the two-sided database, where the cube
-    lives are backed out of its money values, ``v`` as it is."""
+    to the bit given the same chances); inside the two-sided database the chance and the
+    cube lives are gnubg's from the database's values (``v`` as it is without one)."""
     import dataclasses
 
     import numpy as np
 
     from mathbg.analysis.match_audit import single
     from mathbg.analysis.match_audit.plays import board_classes, single_cube_lives
+    from mathbg.cube.decisions import classify
 
     cells = np.frombuffer(p.position.cells, dtype=np.uint8)[None]
     classes, pips = board_classes(cells)
-    x = single_cube_lives(classes, pips)
-    if np.isnan(x[0]):
-        return v
+    x = x_dt = single_cube_lives(classes, pips)
+    probs = np.asarray(v.probabilities, dtype=np.float64).astype(np.float32)[None]
     m = p.match
+    if np.isnan(x[0]):  # the two-sided database: gnubg's chance and lives from its values
+        if two_sided is None:
+            return v
+        db = two_sided()
+        b = np.asarray(cells, dtype=np.int64)
+        values = np.asarray(db.values(b[:, 25:31], b[:, 0:6]), dtype=np.float64).reshape(-1, 4)
+        if getattr(db, "dtype", None) == "u16":
+            eq = single.two_sided_equities(np.rint((values + 1.0) * 32767.5).astype(np.int64))
+        else:
+            eq = values.astype(np.float32)
+        x, w = single.two_sided_cube_life(eq, str(CubeOwner.of(m.cube_owner, p.roller)))
+        x_dt = single.two_sided_cube_life(eq, "opponent")[0]
+        probs = np.zeros((1, 5), dtype=np.float32)
+        probs[0, 0] = w[0]
     away = (m.length - m.score[0], m.length - m.score[1])
     crawford = bool(m.crawford) and (away[0] == 1) != (away[1] == 1)
     ci = single.CubeInfo(away, m.cube, -1 if m.cube_owner is None else m.cube_owner,
                          p.roller, crawford)  # fmt: skip
-    probs = np.asarray(v.probabilities, dtype=np.float64).astype(np.float32)[None]
     nd = single.cubeful_mwc(probs, met, ci, x)[0]
-    dt = single.cubeful_mwc(probs, met, ci.doubled(), x)[0]
+    dt = single.cubeful_mwc(probs, met, ci.doubled(), x_dt)[0]
     dp = single.double_pass(met, ci)[1]
     emg = tuple(float(single.mwc2eq(w, met, ci)) for w in (nd, dt, dp))
-    return dataclasses.replace(v, no_double=float(nd), double_take=float(dt),
-                               double_pass=float(dp), emg=emg)  # type: ignore[arg-type]
+    gammons = len(v.probabilities) > 1 and float(v.probabilities[1]) > 0.0
+    action = classify(float(nd), float(dt), float(dp), can_gammon=gammons, money=False)
+    return dataclasses.replace(v, action=str(action), no_double=float(nd),
+                               double_take=float(dt), double_pass=float(dp),
+                               emg=emg)  # type: ignore[arg-type]
 
 
 def given_values(

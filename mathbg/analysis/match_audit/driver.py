@@ -267,17 +267,16 @@ def _value(record: MatchRecord, evaluator: Evaluator, met: MET, o: AuditOptions)
 
         analysis = own(record)
         return from_gnubg(record, analysis, points, turns, met, o.checker)
+    from mathbg.analysis.match_audit.engines import two_sided_database
+
     r = record.rules
     evs = evaluate_points(points, evaluator)
     values = value_points(points, evs, met, exact=o.exact, jacoby=r.jacoby, beavers=r.beavers,
-                          take_points=o.take_points)  # fmt: skip
+                          take_points=o.take_points,
+                          two_sided=lambda: two_sided_database(evaluator))  # fmt: skip
     tv: list[TurnValues] = []
     if o.checker:
-        from mathbg.analysis.match_audit.engines import (
-            deeper_plays,
-            two_sided_database,
-            zero_ply,
-        )
+        from mathbg.analysis.match_audit.engines import deeper_plays, zero_ply
 
         db = two_sided_database(evaluator)
         tv = turn_values(turns, zero_ply(evaluator), met, luck=o.luck, two_sided=db)
@@ -352,8 +351,11 @@ def _compare(record: MatchRecord, v: MatchValues, decisions: list[AuditedDecisio
              o: AuditOptions, evaluator: Evaluator) -> list[MetChange]:  # fmt: skip
     r = record.rules
     evs = evaluate_points(v.points, evaluator)
+    from mathbg.analysis.match_audit.engines import two_sided_database
+
     values = value_points(v.points, evs, other, exact=False, jacoby=r.jacoby, beavers=r.beavers,
-                          take_points=False)  # fmt: skip
+                          take_points=False,
+                          two_sided=lambda: two_sided_database(evaluator))  # fmt: skip
     out = []
     for d, val in zip(decisions, values, strict=True):
         best2, _, err2, cat2 = judge(val, d.kind, d.taken)

@@ -137,12 +137,15 @@ class PlayValues:
     ``equity`` is the cubeful score gnubg ranks plays by: EMG at the score (money: the
     cubeful equity per unit cube); ``mwc`` the cubeful match winning chance (None for
     money); ``cubeless`` the cubeless equity (EMG of the cubeless MWC; money: the cubeless
-    equity), gnubg's tie-break.
+    equity), gnubg's tie-break; ``passed`` (match play) the same value as gnubg's luck
+    analysis forms it for a roll that cannot be played: minus the opponent's EMG at their
+    own score (``-mwc2eq``), which may differ from ``equity`` in the last bit.
     """
 
     equity: F64
     mwc: F64 | None
     cubeless: F64
+    passed: F64 | None = None
 
 
 def invert(probs: ArrayLike2D) -> F64:
@@ -368,6 +371,33 @@ def _two_sided(
     return x_nd, x_dt, None
 
 
+def _two_sided_single(
+    boards: NDArray[np.uint8], classes: I64, states: ScoreStates, database: Any,
+    p32: NDArray[np.float32], x32: tuple[NDArray[np.float32], ...],
+) -> None:  # fmt: skip
+    """Inside the two-sided database, match play: gnubg's chances and cube lives there in
+    its single precision (:func:`~mathbg.analysis.match_audit.single.two_sided_cube_life`:
+    the winning chance from the database's cubeless equity, the lives backed out of its
+    money values for no double and double/take), written into ``p32`` and ``x32``."""
+    rows = np.nonzero(classes == _BEAROFF2)[0]
+    if rows.size == 0:
+        return
+    b = np.asarray(boards[rows], dtype=np.int64)
+    db = database if database is not None else _two_sided_db()
+    values = np.asarray(db.values(b[:, 25:31], b[:, 0:6]), dtype=np.float64).reshape(-1, 4)
+    if getattr(db, "dtype", None) == "u16":  # gnubg's 16-bit file: its own decoding
+        eq = single.two_sided_equities(np.rint((values + 1.0) * 32767.5).astype(np.int64))
+    else:
+        eq = values.astype(np.float32)
+    for code, owner in enumerate(OWNERS):
+        k = states.owner[rows] == code
+        x, w = single.two_sided_cube_life(eq[k], str(owner))
+        x32[0][rows[k]] = x
+        p32[rows[k]] = 0.0
+        p32[rows[k], 0] = w
+    x32[1][rows] = single.two_sided_cube_life(eq, "opponent")[0]
+
+
 def play_values(
     boards: NDArray[np.uint8],
     probs: ArrayLike2D,
@@ -421,16 +451,17 @@ def play_values(
         return PlayValues(-value, None, -(2.0 * w - 1.0 + wg + wb - lg - lb))
     p32 = np.asarray(probs, dtype=np.float64).reshape(-1, 5).astype(np.float32)
     x32 = _single_lives(classes, pips, x_nd, x_dt)
-    equity, mwc, cubeless = np.empty(len(p)), np.empty(len(p)), np.empty(len(p))
+    _two_sided_single(boards, classes, opp, two_sided, p32, x32)
+    equity, mwc, cubeless, passed = (np.empty(len(p)) for _ in range(4))
     key = np.stack([states.away[:, 0], states.away[:, 1], states.cube, states.owner,
                     states.crawford.astype(np.int64), states.players()], axis=1)  # fmt: skip
     for (a, b, c, owner, crawford, player), rows in _groups(key):
         away = (a, b) if player == 0 else (b, a)
         holder = {0: -1, 1: player, 2: 1 - player}[owner]
         ci = single.CubeInfo(away, c, holder, player, bool(crawford))
-        e, m, cl = _group_values(p32[rows], met, ci, x32[0][rows], x32[1][rows])
-        equity[rows], mwc[rows], cubeless[rows] = e, m, cl
-    return PlayValues(equity, mwc, cubeless)
+        e, m, cl, ps = _group_values(p32[rows], met, ci, x32[0][rows], x32[1][rows])
+        equity[rows], mwc[rows], cubeless[rows], passed[rows] = e, m, cl, ps
+    return PlayValues(equity, mwc, cubeless, passed)
 
 
 def _groups(key: I64) -> list[tuple[tuple[int, ...], I64]]:
@@ -485,12 +516,12 @@ def _single_lives(classes: I64, pips: I64, x_nd: F64, x_dt: F64) -> tuple[NDArra
 def _group_values(
     p: NDArray[np.float32], met: MET, mover: single.CubeInfo, x_nd: NDArray[np.float32],
     x_dt: NDArray[np.float32],
-) -> tuple[F64, F64, F64]:  # fmt: skip
+) -> tuple[F64, F64, F64, F64]:  # fmt: skip
     """The plays of one score and cube state (``mover``: the mover on roll): their EMG,
-    MWC and cubeless EMG (see :func:`play_values`), as gnubg's ``ScoreMove`` computes them
-    in single precision: the opponent, on roll, doubles when that is right (``GetECF3``),
-    the mover's MWC is one minus the opponent's (``InvertEvaluationR``), its EMG
-    ``mwc2eq`` at the mover's state."""
+    MWC, cubeless EMG and EMG as a roll that cannot be played (see :func:`play_values`),
+    as gnubg's ``ScoreMove`` computes them in single precision: the opponent, on roll,
+    doubles when that is right (``GetECF3``), the mover's MWC is one minus the opponent's
+    (``InvertEvaluationR``), its EMG ``mwc2eq`` at the mover's state."""
     ci = mover.turned()
     value = single.cubeful_mwc(p, met, ci, x_nd)
     may, dp = single.double_pass(met, ci)
@@ -501,5 +532,6 @@ def _group_values(
     mwc = np.float32(1.0) - value
     equity = single.mwc2eq(mwc, met, mover)
     cubeless = -single.utility(p, met, ci)
-    return (equity.astype(np.float64), mwc.astype(np.float64),
-            cubeless.astype(np.float64))  # fmt: skip
+    passed = -single.mwc2eq(value, met, ci)
+    return (equity.astype(np.float64), mwc.astype(np.float64), cubeless.astype(np.float64),
+            passed.astype(np.float64))  # fmt: skip

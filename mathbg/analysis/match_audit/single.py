@@ -21,7 +21,9 @@ matches):
 - ``GetPoints``: the live cube's cash points, by the recursion down the cube levels;
 - ``Cl2CfMatch`` (centred, owned, unavailable): ``(1 - x) MWC_dead + x MWC_live``;
 - ``GetDPEq`` and ``fDoCubeful``: the double/pass value and whether the cube is alive;
-- ``EvalEfficiency``: a class's cube life ``x`` (the race's from its pips).
+- ``EvalEfficiency``: a class's cube life ``x`` (the race's from its pips);
+- ``BearoffCubeful``, ``Cl2CfMoney`` and ``EvaluatePositionCubeful4``'s two-sided branch:
+  the database's equities, its winning chance and the cube lives backed out of them.
 
 A cube state is gnubg's ``cubeinfo``: the players' scores as points they need
 (``away``, record order), the cube, its owner (``-1`` centred, else the player), the
@@ -32,8 +34,10 @@ References
 ----------
 GNU Backgammon 1.07.001: eval.c (``Utility``, ``mwc2eq``, ``eq2mwc``, ``Cl2CfMatch``,
 ``Cl2CfMatchCentered``, ``Cl2CfMatchOwned``, ``Cl2CfMatchUnavailable``, ``fDoCubeful``,
-``GetDPEq``, ``EvalEfficiency``), matchequity.c (``getME``, ``getMEMultiple``,
-``getGammonPrice``, ``GetPoints``, ``GetCubePrimeValue``).
+``GetDPEq``, ``EvalEfficiency``, ``Cl2CfMoney``, ``EvaluatePositionCubeful4``),
+matchequity.c (``getME``, ``getMEMultiple``, ``getGammonPrice``, ``GetPoints``,
+``GetCubePrimeValue``), bearoff.c (``BearoffCubeful``); the Debian amd64 binary of
+1.07.001 for the compiled order.
 """
 
 from __future__ import annotations
@@ -59,6 +63,8 @@ __all__ = [
     "live_cash_points",
     "mwc2eq",
     "race_cube_life",
+    "two_sided_cube_life",
+    "two_sided_equities",
     "utility",
 ]
 
@@ -474,3 +480,95 @@ def race_cube_life(pips: NDArray[np.int64]) -> F32:
     """
     eff = pips.astype(np.float32) * _RACE_FACTOR + _RACE_OFFSET
     return np.where(eff > _RACE_MAX, _RACE_MAX, np.where(eff < _RACE_MIN, _RACE_MIN, eff))
+
+
+#: gnubg's two-sided cube life (``rTSCubeX``) and its fixed-point scale (1 / 32767.5).
+_TS_CUBE_LIFE, _TS_SCALE = f32(0.6), ONE / f32(32767.5)
+
+
+def two_sided_equities(raw: NDArray[np.integer]) -> F32:
+    """gnubg's ``BearoffCubeful``: a two-sided database's 16-bit equities as floats,
+    ``u x (1 / 32767.5) - 1`` in single precision (the order its compiled code uses).
+
+    Parameters
+    ----------
+    raw : uint16 array (..., 4)
+        The stored [cubeless, player, centre, opponent] values.
+
+    Returns
+    -------
+    float32 array (..., 4)
+
+    Examples
+    --------
+    >>> two_sided_equities(np.array([0, 65535])).tolist()
+    [-1.0, 1.0]
+    """
+    out: F32 = np.asarray(np.asarray(raw).astype(np.float32) * _TS_SCALE - ONE, dtype=np.float32)
+    return out
+
+
+def _money_live(w: F32, owner: str) -> F32:
+    """gnubg's ``MoneyLive`` at a fully live cube (``Cl2CfMoney`` with x = 1) of a
+    gammonless position (a two-sided bearoff: W = w, gammons 0), per unit cube, in its
+    compiled order; ``2w - 1`` (the dead cube) outside (1e-7, 0.9999999)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gw = ZERO / w  # (WG + WB) / W and (LG + LB) / (1 - W): no gammons here
+        gl = ZERO / (ONE - w)
+    rw_half = gw + f32(1.5)
+    rl = gl + ONE
+    d = rw_half + rl
+    tp = (gl + HALF) / d
+    cp = (gl + TWO) / d
+    with np.errstate(divide="ignore", invalid="ignore"):
+        below_tp = (w * gl) / tp - rl
+        above_cp = (w - cp) * gw / (ONE - cp) + ONE
+        if owner == "centre":
+            mid = (w - tp + (w - tp)) / ((gl + TWO) - (gl + HALF)) * d - ONE
+            live = np.where(tp > w, below_tp, np.where(cp > w, mid, above_cp))
+        elif owner == "player":
+            live = np.where(cp > w, (w * (gl + TWO)) / cp - rl, above_cp)
+        else:
+            live = np.where(tp > w, below_tp, (gw + TWO) * (w - tp) / (ONE - tp) - ONE)
+    dead = w + w - ONE
+    out: F32 = np.asarray(np.where((w > f32(1e-7)) & (w < f32(0.9999999)), live, dead),
+                          dtype=np.float32)  # fmt: skip
+    return out
+
+
+def two_sided_cube_life(equities: F32, owner: str) -> tuple[F32, F32]:
+    """gnubg's match-play cube life inside the two-sided database and the winning chance
+    it is applied to (``EvaluatePositionCubeful4``, class ``BEAROFF2``): the x at which the
+    money blend of the cubeless and the live equity meets the database's money value of the
+    cube state, clamped to [0, 0.6]; 0.6 where the two are within 1e-4.
+
+    Parameters
+    ----------
+    equities : float32 array (n, 4)
+        :func:`two_sided_equities` of the positions (the side on roll's view).
+    owner : {"centre", "player", "opponent"}
+        Who holds the cube, seen by the side on roll.
+
+    Returns
+    -------
+    (x, w) : float32 arrays (n,)
+        The cube life and gnubg's winning chance there, ``(1 + E) x 0.5``.
+
+    Examples
+    --------
+    A certain win: the dead and live equities agree, so the life is gnubg's 0.6.
+
+    >>> x, w = two_sided_cube_life(np.array([[1, 1, 1, 1]], np.float32), "centre")
+    >>> float(w[0]), bool(x[0] == np.float32(0.6))
+    (1.0, True)
+    """
+    e = np.asarray(equities, dtype=np.float32)
+    w = (ONE + e[:, 0]) * HALF
+    cl = e[:, 0]
+    cf = _money_live(w, owner)
+    money = e[:, {"player": 1, "centre": 2, "opponent": 3}[owner]]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        backed = (money - cl) / (cf - cl)
+    x = np.where(np.abs(cl - cf) > f32(0.0001), backed, _TS_CUBE_LIFE)
+    x = np.minimum(np.maximum(x, ZERO), _TS_CUBE_LIFE)
+    return np.asarray(x, dtype=np.float32), np.asarray(w, dtype=np.float32)
