@@ -609,3 +609,40 @@ def test_play_values_of_many_states_are_each_state_alone() -> None:
                 have, (alone.equity[0], alone.mwc[0], alone.cubeless[0]))  # type: ignore[index]
 
     check()
+
+
+@pytest.mark.gnubg(kind="exact")
+@pytest.mark.slow  # gnubg analyses 3 money sessions: about 3 CPU-s
+def test_money_session_statistics_equal_gnubg(gnubg, tmp_path) -> None:
+    """Money sessions (three of the test matches played as a money session, the Jacoby
+    rule on as gnubg imports them): every line of gnubg's ``show statistics match`` is
+    mathbg's with the native engine, the points-per-game advantage and gnubg's interval
+    included. The sessions turn the cube and own it: a cube decision valued as if the cube
+    were centred (gammons ignored under the Jacoby rule) misses gnubg's no-double value by
+    a quarter of a point."""
+    import dataclasses
+    import re
+    import warnings
+
+    from gnubg_match_peer import statistics_block
+
+    from mathbg.analysis.gnubg_program import GnubgEvaluator
+    from mathbg.errors import MathbgWarning
+    from mathbg.rules.formats import read_match
+
+    peer = GnubgEvaluator(plies=0)
+    owned = 0
+    for name in ("match10147827.txt", "match2287710.txt", "match11357359.txt"):
+        path = tmp_path / name
+        path.write_text(re.sub(r"(?m)^ *\d+ point match", " 0 point match",
+                               (DATA / name).read_text()))  # fmt: skip
+        with warnings.catch_warnings():  # a resignation worth less than a money cube
+            warnings.simplefilter("ignore", MathbgWarning)
+            rec = read_match(path)
+        rec = dataclasses.replace(rec, rules=dataclasses.replace(rec.rules, jacoby=True))
+        ref = statistics_block(peer.analyse_match(rec, statistics=True)["statistics"])
+        res = audit(rec, engine="native", exact=False, take_points=False)
+        assert res.matches[0].statistics_text().rstrip("\n").splitlines() == ref, name
+        assert any(line.startswith("Advantage (actual) in ppg") for line in ref)
+        owned += sum(d.owner != "centre" for d in res.decisions)
+    assert owned > 100

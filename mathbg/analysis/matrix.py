@@ -409,8 +409,10 @@ def _money_values(dec: CubeDecision, tp: float, taker: float) -> RowValues:
                       taker - tp)  # fmt: skip
 
 
-def _money_row(probs: NDArray[np.float64], x: float, jacoby: bool, beavers: bool) -> RowValues:
-    dec = cube_decision(probs, None, cube_life=x, jacoby=jacoby, beavers=beavers)
+def _money_row(
+    probs: NDArray[np.float64], x: float, jacoby: bool, beavers: bool, owner: str = "centre"
+) -> RowValues:
+    dec = cube_decision(probs, None, owner=owner, cube_life=x, jacoby=jacoby, beavers=beavers)
     p = np.asarray(probs, dtype=np.float64)
     return _money_values(dec, money_take_point(p, x), 1.0 - float(p[0]))
 
@@ -1016,7 +1018,7 @@ class _Batch:
             values, x = _two_sided_values(self.parsed[i][0], self.probs[i], met, st, x,
                                           opts.jacoby, opts.beavers)  # fmt: skip
         elif st.away is None:
-            values = _money_row(self.probs[i], x, opts.jacoby, opts.beavers)
+            values = _money_row(self.probs[i], x, opts.jacoby, opts.beavers, str(st.owner))
         else:
             assert block is not None  # the money state comes first, then the match states
             values = block.values(j, k)

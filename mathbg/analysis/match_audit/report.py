@@ -128,6 +128,11 @@ def _overall(s: MatchStatistics, match: bool, unit: str) -> list[str]:
             d = s.luck_fibs_difference
             rows.append(_row("Luck based FIBS rating diff.", "n/a" if d is None else f"{d:+7.2f}",
                              ""))  # fmt: skip
+    if s.ppg is not None:  # a money session of two games or more, its luck analysed
+        for row, what in zip(s.ppg, ("actual", "luck adjusted"), strict=True):
+            rows.append(_row(f"Advantage ({what}) in ppg", f"{row[0]:+6.3f}", f"{row[3]:+6.3f}"))
+            rows.append(_row("95% confidence interval (ppg)", f"[{row[1]:6.3f},{row[2]:6.3f}]",
+                             f"[{row[4]:6.3f},{row[5]:6.3f}]"))  # fmt: skip
     if match:
         for attr, label in (("fibs_rating", "Error based abs. FIBS rating"),
                             ("checker_rating_loss", "Chequerplay errors rating loss"),

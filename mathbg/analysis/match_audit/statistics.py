@@ -285,6 +285,9 @@ class Statistics:
         default_factory=lambda: [[f32(0), f32(0)], [f32(0), f32(0)]])
     actual: list[np.float32] = field(default_factory=lambda: [f32(0), f32(0)])
     luck_adjusted: list[np.float32] = field(default_factory=lambda: [f32(0), f32(0)])
+    variance_actual: list[np.float32] = field(default_factory=lambda: [f32(0), f32(0)])
+    variance_luck_adjusted: list[np.float32] = field(default_factory=lambda: [f32(0), f32(0)])
+    dice: bool = False
     games: int = 0
 
     # ------------------------------------------------------------------ events
@@ -315,6 +318,7 @@ class Statistics:
                 name = "missed_double_above_cp" if dt > f32(1.0) else "missed_double_below_cp"
                 self._category(name, p, r, _cost(r, ev.win, ev.lose, ev.cube_value, ev.money))
         if ev.luck is not None:
+            self.dice = True
             lu = f32(ev.luck)
             cost = _cost(lu, ev.win, ev.lose, ev.cube_value, ev.money)
             self.luck[p][0] = f32(self.luck[p][0] + lu)
@@ -379,9 +383,16 @@ class Statistics:
                     mine = self.category_error[c][p]
                     mine[j] = f32(mine[j] + other.category_error[c][p][j])
                 self.luck[p][j] = f32(self.luck[p][j] + other.luck[p][j])
-        for p in (0, 1):
-            self.actual[p] = f32(self.actual[p] + other.actual[p])
-            self.luck_adjusted[p] = f32(self.luck_adjusted[p] + other.luck_adjusted[p])
+        self.dice = self.dice or other.dice
+        if other.actual[0] >= 0 or other.actual[1] >= 0:  # the game's result is known
+            for p in (0, 1):
+                self.actual[p] = f32(self.actual[p] + other.actual[p])
+                self.luck_adjusted[p] = f32(self.luck_adjusted[p] + other.luck_adjusted[p])
+                self.variance_actual[p] = _variance(self.variance_actual[p], self.actual[p],
+                                                    other.actual[p], self.games)  # fmt: skip
+                self.variance_luck_adjusted[p] = _variance(
+                    self.variance_luck_adjusted[p], self.luck_adjusted[p],
+                    other.luck_adjusted[p], self.games)  # fmt: skip
         return self
 
     # ------------------------------------------------------------------ derived
@@ -391,6 +402,18 @@ class Statistics:
         for c in _CATEGORIES:
             total = f32(total + self.category_error[c][p][j])
         return total
+
+
+def _variance(var: np.float32, total: np.float32, added: np.float32, n: int) -> np.float32:
+    """gnubg's ``UpdateVariance``: the running sample variance of the games' results after
+    the ``n``-th game added ``added`` to make ``total`` (single precision)."""
+    if n <= 1:
+        return f32(0)
+    mu_new = f32(total / f32(n))
+    mu_old = f32(f32(total - added) / f32(n - 1))
+    d = f32(mu_new - mu_old)
+    keep = f32(f32(1.0) - f32(f32(1.0) / f32(f32(n) - f32(1.0))))
+    return f32(f32(var * keep) + f32(f32(f32(n) * d) * d))
 
 
 # ----------------------------------------------------------------------------- results
@@ -515,6 +538,7 @@ class MatchStatistics:
     length: int
     games: int
     luck_fibs_difference: float | None
+    ppg: tuple[tuple[float, ...], tuple[float, ...]] | None = None
 
     @classmethod
     def of(cls, sc: Statistics, names: Sequence[str], length: int) -> MatchStatistics:
@@ -527,13 +551,34 @@ class MatchStatistics:
                 x = f32(f32(-2000.0) / np.sqrt(f32(length)))
                 x = f32(x * np.log10(f32(f32(1.0) / r - f32(1.0))))
                 diff = float(max(x, f32(-2100.0)))
-        return cls(players, length, sc.games, diff)
+        ppg = None
+        if not length and sc.dice and sc.games > 1:
+            ppg = (_ppg(sc.actual, sc.variance_actual, sc.games),
+                   _ppg(sc.luck_adjusted, sc.variance_luck_adjusted, sc.games))  # fmt: skip
+        return cls(players, length, sc.games, diff, ppg)
 
     def as_dict(self) -> JSONObject:
         """The JSON object of the statistics (``players``, ``games``,
-        ``luck_fibs_difference``)."""
+        ``luck_fibs_difference``, ``ppg``: a money session's advantage in points per game
+        and gnubg's interval, actual and luck-adjusted, each ``[mean, low, high]`` per
+        player)."""
+        ppg = None if self.ppg is None else {
+            name: [list(row[0:3]), list(row[3:6])]
+            for name, row in zip(("actual", "luck_adjusted"), self.ppg, strict=True)}
         return {"players": [p.as_dict() for p in self.players], "games": self.games,
-                "luck_fibs_difference": self.luck_fibs_difference}  # fmt: skip
+                "luck_fibs_difference": self.luck_fibs_difference, "ppg": ppg}  # fmt: skip
+
+
+def _ppg(total: list[np.float32], var: list[np.float32], games: int) -> tuple[float, ...]:
+    """gnubg's money advantage lines: per player the points per game, and the ends of its
+    "95% confidence interval", which gnubg centres on the total, not on the mean
+    (formatgs.c: ``total -+ 1.95996 sqrt(variance / games)``)."""
+    out: list[float] = []
+    for p in (0, 1):
+        ci = f32(f32(1.95996) * np.sqrt(f32(var[p] / f32(games))))
+        out += [float(f32(total[p] / f32(games))), float(f32(total[p] - ci)),
+                float(f32(total[p] + ci))]
+    return tuple(out)
 
 
 def sum_games(games: Iterable[Statistics]) -> Statistics:
