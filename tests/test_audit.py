@@ -352,3 +352,44 @@ def test_auto_deeper_than_0_ply_takes_the_gnubg_program(gnubg, monkeypatch) -> N
     assert resolve_engine("auto", 0)[1].name == "native"
     monkeypatch.setattr(evaluation, "gnubg_program_installed", lambda: False)
     assert resolve_engine("auto", 2)[1].name == "gnubg-nn"
+
+
+@pytest.mark.slow  # the exact two-sided database, built on first use
+def test_money_cube_decision_inside_the_two_sided_database_sees_the_owned_cube(tmp_path) -> None:
+    """A money session's cube decisions with the cube owned by the roller, inside the
+    two-sided database: no double is the database's value of the owned cube and
+    double/take twice the taker's (gnubg's rule; the audit took every money cube as
+    centred, 0.04 too low here)."""
+    import dataclasses
+    import re
+    import warnings
+
+    import numpy as np
+
+    from mathbg.analysis.base import evaluation_class
+    from mathbg.bearoff import TwoSided
+    from mathbg.errors import MathbgWarning
+    from mathbg.rules.formats import read_match
+    from mathbg.rules.position import Position
+
+    path = tmp_path / "money.txt"
+    path.write_text(re.sub(r"(?m)^ *\d+ point match", " 0 point match",
+                           (DATA / "match1071157.txt").read_text()))  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MathbgWarning)
+        rec = read_match(path)
+    rec = dataclasses.replace(rec, rules=dataclasses.replace(rec.rules, jacoby=True))
+    db = TwoSided.largest(cubeful=True) or TwoSided.build(6, 6)
+    owned = 0
+    for exact in (False, True):
+        for d in audit(rec, engine="auto", exact=exact, take_points=False).decisions:
+            pos = Position.from_id(d.position_id)
+            if d.kind != "double" or evaluation_class(pos) != "two-sided bearoff":
+                continue
+            cells = np.frombuffer(pos.cells, np.uint8).astype(np.int64)
+            v = db.values(cells[25:31], cells[0:6])
+            column = {"centre": 2, "player": 1, "opponent": 3}[d.owner]
+            assert d.values.no_double == pytest.approx(float(v[column]), abs=1e-12)
+            assert d.values.double_take == pytest.approx(2 * float(v[3]), abs=1e-12)
+            owned += d.owner == "player"
+    assert owned >= 2

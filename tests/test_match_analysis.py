@@ -612,27 +612,31 @@ def test_play_values_of_many_states_are_each_state_alone() -> None:
 
 
 @pytest.mark.gnubg(kind="exact")
-@pytest.mark.slow  # gnubg analyses 3 money sessions: about 3 CPU-s
+@pytest.mark.slow  # gnubg analyses 5 money sessions: about 5 CPU-s
 def test_money_session_statistics_equal_gnubg(gnubg, tmp_path) -> None:
-    """Money sessions (three of the test matches played as a money session, the Jacoby
-    rule on as gnubg imports them): every line of gnubg's ``show statistics match`` is
-    mathbg's with the native engine, the points-per-game advantage and gnubg's interval
-    included. The sessions turn the cube and own it: a cube decision valued as if the cube
-    were centred (gammons ignored under the Jacoby rule) misses gnubg's no-double value by
-    a quarter of a point."""
+    """Money sessions (five of the test matches played as a money session, the Jacoby rule
+    on as gnubg imports them): every line of gnubg's ``show statistics match`` is mathbg's
+    with the native engine, the points-per-game advantage and gnubg's interval included.
+    The sessions turn the cube and own it: a cube decision valued as if the cube were
+    centred (gammons ignored under the Jacoby rule) misses gnubg's no-double value by a
+    quarter of a point; two have cube decisions inside the two-sided database, valued
+    from gnubg's 16-bit table."""
     import dataclasses
     import re
     import warnings
 
-    from gnubg_match_peer import statistics_block
+    from gnubg_match_peer import gnubg_match_dict, statistics_block
 
+    from mathbg.analysis.base import evaluation_class
     from mathbg.analysis.gnubg_program import GnubgEvaluator
     from mathbg.errors import MathbgWarning
     from mathbg.rules.formats import read_match
+    from mathbg.rules.position import Position
 
     peer = GnubgEvaluator(plies=0)
-    owned = 0
-    for name in ("match10147827.txt", "match2287710.txt", "match11357359.txt"):
+    owned = bearoffs = 0
+    for name in ("match10147827.txt", "match2287710.txt", "match11357359.txt",
+                 "match10014006.txt", "match1071157.txt"):  # the last two: two-sided cubes
         path = tmp_path / name
         path.write_text(re.sub(r"(?m)^ *\d+ point match", " 0 point match",
                                (DATA / name).read_text()))  # fmt: skip
@@ -645,4 +649,18 @@ def test_money_session_statistics_equal_gnubg(gnubg, tmp_path) -> None:
         assert res.matches[0].statistics_text().rstrip("\n").splitlines() == ref, name
         assert any(line.startswith("Advantage (actual) in ppg") for line in ref)
         owned += sum(d.owner != "centre" for d in res.decisions)
-    assert owned > 100
+        # the decisions inside the two-sided database: gnubg's values to the bit
+        by_board: dict[str, list[dict]] = {}  # type: ignore[type-arg]
+        for game in gnubg_match_dict(gnubg, path)["games"]:
+            for a in game["game"]:
+                if "nd-cubeful-eq" in (a.get("analysis") or {}):
+                    by_board.setdefault(a["board"], []).append(a["analysis"])
+        for d in res.decisions:
+            if d.kind != "double" or not by_board.get(d.position_id):
+                continue
+            g = by_board[d.position_id].pop(0)
+            if evaluation_class(Position.from_id(d.position_id)) == "two-sided bearoff":
+                assert np.float32(d.values.no_double) == np.float32(g["nd-cubeful-eq"])
+                assert np.float32(d.values.double_take) == np.float32(g["dt-cubeful-eq"])
+                bearoffs += 1
+    assert owned > 100 and bearoffs >= 3

@@ -146,11 +146,14 @@ class ExactEvaluator(_Base):
         return Evaluation(probs, "exact", None, "two-sided bearoff", BEAROFF_CUBE_LIFE,
                           method=ch.method, exact=True)  # fmt: skip
 
-    def money(self, position: Position, *, beavers: bool = True) -> CubeDecision:
-        """The exact money cube decision (cube centred) from the two-sided database."""
+    def money(
+        self, position: Position, *, owner: CubeOwner | str = "centre", beavers: bool = True
+    ) -> CubeDecision:
+        """The exact money cube decision (the cube centred, or held by ``owner``: the
+        roller ``"player"`` or the ``"opponent"``) from the two-sided database."""
         from mathbg.race import race_cube_decision
 
-        return race_cube_decision(position, beavers=beavers)
+        return race_cube_decision(position, owner=str(owner), beavers=beavers)
 
     def match(
         self,

@@ -437,7 +437,7 @@ def _two_sided_values(
     from mathbg.race import race_cube_decision
 
     if st.away is None:
-        dec = race_cube_decision(position, beavers=beavers, jacoby=jacoby)
+        dec = race_cube_decision(position, owner=str(st.owner), beavers=beavers, jacoby=jacoby)
         return _money_values(dec, money_take_point(probs, x), 1.0 - float(probs[0])), x
     a, b = st.away
     dec = race_cube_decision(position, met=met, away=(a, b), cube=st.cube,
@@ -462,7 +462,7 @@ def _exact_decision(
     disk_cache: bool = False,
 ) -> CubeDecision:  # fmt: skip
     if st.away is None:
-        dec: CubeDecision = exact.money(position, beavers=beavers)
+        dec: CubeDecision = exact.money(position, owner=str(st.owner), beavers=beavers)
         return dec
     dec = exact.match(position, st.away, st.cube, st.owner, st.crawford, met,
                       disk_cache=disk_cache)  # fmt: skip

@@ -439,13 +439,49 @@ def value_points(
     out = []
     for p, i in zip(points, index, strict=True):
         v = values[i]
+        at = (i, p.roller)
         if p.match.length:
-            at = (i, p.roller)
             if at not in single:
                 single[at] = _in_single(v, p, met, two_sided)
             v = single[at]
+        elif two_sided is not None:
+            if at not in single:
+                single[at] = _money_two_sided(v, p, two_sided, beavers)
+            v = single[at]
         out.append(v)
     return out
+
+
+def _money_two_sided(
+    v: DoublerValues, p: CubePoint, two_sided: Callable[[], Any], beavers: bool
+) -> DoublerValues:
+    """A money decision inside the two-sided database as gnubg values it: the database's
+    cubeful equities of the engine's own table (gnubg's 16-bit file: ``BearoffCubeful``'s
+    single precision), no double the cube owner's column, double/take twice the taker's;
+    ``v`` as it is elsewhere."""
+    import dataclasses
+
+    import numpy as np
+
+    from mathbg.analysis.match_audit import single
+    from mathbg.analysis.match_audit.plays import board_classes
+    from mathbg.cube.decisions import classify
+
+    cells = np.frombuffer(p.position.cells, dtype=np.uint8)[None]
+    if int(board_classes(cells)[0][0]) != 4:
+        return v
+    db = two_sided()
+    if getattr(db, "dtype", None) != "u16":  # the exact database: the values already are
+        return v
+    b = np.asarray(cells, dtype=np.int64)
+    values = np.asarray(db.values(b[:, 25:31], b[:, 0:6]), dtype=np.float64).reshape(-1, 4)
+    eq = single.two_sided_equities(np.rint((values + 1.0) * 32767.5).astype(np.int64))[0]
+    column = {CubeOwner.PLAYER: 1, CubeOwner.CENTRE: 2, CubeOwner.OPPONENT: 3}
+    nd = float(eq[column[CubeOwner.of(p.match.cube_owner, p.roller)]])
+    dt = float(np.float32(2.0) * eq[3])
+    action = classify(nd, dt, 1.0, can_gammon=False, beavers=beavers, money=True)
+    return dataclasses.replace(v, action=str(action), no_double=nd, double_take=dt,
+                               double_pass=1.0, emg=(nd, dt, 1.0))
 
 
 def _in_single(
