@@ -2,7 +2,7 @@
 line, on every shared match (issue 32's goal: every statistic equal to the digits gnubg
 prints).
 
-Run: ``python benchmarks/bench_statistics_agreement.py [--engine native gnubg sgf]
+Run: ``python benchmarks/bench_statistics_agreement.py [--engine native gnubg sgf money]
 [--limit N]``.
 
 For each match gnubg 1.07 imports it and runs ``analyse match`` at 0 plies in one
@@ -16,7 +16,9 @@ defines) with each engine asked for:
 - ``sgf``: the native engine's analysis written back as ``.sgf`` (``audit --sgf``), which
   gnubg loads (``load match``) and recomputes its statistics from; the lines that differ are
   set against gnubg's own round trip of the match (``analyse match``, ``save match``,
-  ``load match``), which shifts some last digits too (the file's values are rounded).
+  ``load match``), which shifts some last digits too (the file's values are rounded);
+- ``money``: each match replayed as a money session (Jacoby rule on, as gnubg imports
+  one), the native engine's statistics against gnubg's (not run by default).
 
 Printed per engine: the matches and lines compared, the lines that differ, split into those
 that differ by one unit in their last digit and the rest, each kind's count by the line's
@@ -209,16 +211,72 @@ def reloaded(paths: list[Path]) -> None:
           f"out): {len(rescored)} {sorted(rescored)}")
 
 
+def money(paths: list[Path]) -> None:
+    """Each match replayed as a money session (the file's length line made "0 point
+    match", the Jacoby rule on as gnubg imports a money session): gnubg's statistics
+    against the native engine's, line for line; matches whose scoring only makes sense at
+    their score (a gammon the match end capped, a resignation worth less than the cube)
+    are skipped and counted."""
+    import dataclasses
+    import tempfile
+    import warnings
+
+    add_tests_to_path()
+    from gnubg_match_peer import statistics_block
+
+    from mathbg.analysis import audit
+    from mathbg.analysis.gnubg_program import GnubgEvaluator
+    from mathbg.errors import MathbgError
+    from mathbg.rules.formats import read_match
+
+    peer = GnubgEvaluator(plies=0)
+    sessions = lines = skipped = 0
+    differ: list[str] = []
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in paths:
+            text = re.sub(r"(?m)^ *\d+ point match", " 0 point match", path.read_text())
+            q = Path(tmp) / path.name
+            q.write_text(text)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    rec = read_match(q)
+                rec = dataclasses.replace(rec, rules=dataclasses.replace(rec.rules,
+                                                                         jacoby=True))  # fmt: skip
+                ref = statistics_block(peer.analyse_match(rec, statistics=True)["statistics"])
+            except MathbgError:
+                skipped += 1
+                continue
+            ours = audit(rec, engine="native", exact=False,
+                         take_points=False).matches[0].statistics_text()  # fmt: skip
+            ours_lines = ours.rstrip("\n").splitlines()
+            sessions += 1
+            lines += len(ref)
+            if len(ours_lines) != len(ref):
+                differ.append(f"{path.name}: {len(ours_lines)} lines, gnubg {len(ref)}")
+                continue
+            differ += [f"{path.name}: {a.strip()} | {b.strip()}"
+                       for a, b in zip(ref, ours_lines, strict=True) if a != b]  # fmt: skip
+    print(f"money: {sessions} sessions ({skipped} skipped), {lines} lines of gnubg's `show "
+          f"statistics match` ({time.perf_counter() - start:.0f} s)")
+    print(f"  lines that differ: {len(differ)}")
+    for line in differ:
+        print(f"    {line}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", nargs="+", default=["native", "gnubg", "sgf"],
-                        choices=["native", "gnubg", "sgf"])  # fmt: skip
+                        choices=["native", "gnubg", "sgf", "money"])  # fmt: skip
     parser.add_argument("--limit", type=int, default=None, help="the first N matches only")
     args = parser.parse_args()
     paths = sorted(SHARED.glob("*.txt"))[: args.limit]
     for engine in args.engine:
         if engine == "sgf":
             reloaded(paths)
+        elif engine == "money":
+            money(paths)
         else:
             compare(engine, paths)
 
