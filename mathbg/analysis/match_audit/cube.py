@@ -473,9 +473,7 @@ def _money_two_sided(
     db = two_sided()
     if getattr(db, "dtype", None) != "u16":  # the exact database: the values already are
         return v
-    b = np.asarray(cells, dtype=np.int64)
-    values = np.asarray(db.values(b[:, 25:31], b[:, 0:6]), dtype=np.float64).reshape(-1, 4)
-    eq = single.two_sided_equities(np.rint((values + 1.0) * 32767.5).astype(np.int64))[0]
+    eq = single.table_equities(db, cells)[0]
     column = {CubeOwner.PLAYER: 1, CubeOwner.CENTRE: 2, CubeOwner.OPPONENT: 3}
     nd = float(eq[column[CubeOwner.of(p.match.cube_owner, p.roller)]])
     dt = float(np.float32(2.0) * eq[3])
@@ -507,13 +505,7 @@ def _in_single(
     if np.isnan(x[0]):  # the two-sided database: gnubg's chance and lives from its values
         if two_sided is None:
             return v
-        db = two_sided()
-        b = np.asarray(cells, dtype=np.int64)
-        values = np.asarray(db.values(b[:, 25:31], b[:, 0:6]), dtype=np.float64).reshape(-1, 4)
-        if getattr(db, "dtype", None) == "u16":
-            eq = single.two_sided_equities(np.rint((values + 1.0) * 32767.5).astype(np.int64))
-        else:
-            eq = values.astype(np.float32)
+        eq = single.table_equities(two_sided(), cells)
         x, w = single.two_sided_cube_life(eq, str(CubeOwner.of(m.cube_owner, p.roller)))
         x_dt = single.two_sided_cube_life(eq, "opponent")[0]
         probs = np.zeros((1, 5), dtype=np.float32)

@@ -331,44 +331,17 @@ def _two_sided_db() -> Any:
     return TwoSided.largest(cubeful=True) or TwoSided.build(6, 6)
 
 
-def _backed_out(p: F64, exact: F64, owner: CubeOwner) -> F64:
-    """gnubg's match-play cube life inside the two-sided database (eval.c,
-    ``EvaluatePositionCubeful4``): the x at which the money blend ``(1 - x) E_cl + x E_live``
-    equals the exact money value of the cube state, clamped to [0, 0.6]; 0.6 where the
-    live and cubeless equities (nearly) coincide."""
-    from mathbg.cube.money import cubeful_equity
-
-    cl = 2.0 * p - 1.0
-    live = np.asarray(cubeful_equity(p, 1.0, 1.0, 1.0, str(owner)), dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        x = np.clip((exact - cl) / (live - cl), 0.0, BEAROFF_CUBE_LIFE)
-    return np.where(np.abs(cl - live) <= 1e-4, BEAROFF_CUBE_LIFE, x)
-
-
-def _two_sided(
-    boards: NDArray[np.uint8], classes: I64, probs: F64, states: ScoreStates, x: F64,
-    database: Any,
-) -> tuple[F64, F64, F64 | None]:
-    """Inside gnubg's two-sided database: the cube lives backed out of the exact money
-    equities (match play) or the exact equities themselves (money; NaN elsewhere)."""
+def _two_sided_money(boards: NDArray[np.uint8], classes: I64, database: Any) -> F64 | None:
+    """Money play inside the two-sided database: its exact equities (the 4-vector of each
+    board there, NaN elsewhere; None when no board is there)."""
     rows = np.nonzero(classes == _BEAROFF2)[0]
-    x_nd, x_dt = x.copy(), x.copy()
     if rows.size == 0:
-        return x_nd, x_dt, None
+        return None
     b = np.asarray(boards[rows], dtype=np.int64)
     db = database if database is not None else _two_sided_db()
-    values = np.asarray(db.values(b[:, 25:31], b[:, 0:6]),
-                        dtype=np.float64).reshape(-1, 4)  # fmt: skip
-    if states.money:
-        exact = np.full((boards.shape[0], 4), np.nan)
-        exact[rows] = values
-        return x_nd, x_dt, exact
-    p = probs[rows, 0]
-    for code, owner in enumerate(OWNERS):
-        k = states.owner[rows] == code
-        x_nd[rows[k]] = _backed_out(p[k], values[k, _COLUMN[owner]], owner)
-    x_dt[rows] = _backed_out(p, values[:, 3], CubeOwner.OPPONENT)
-    return x_nd, x_dt, None
+    exact = np.full((boards.shape[0], 4), np.nan)
+    exact[rows] = np.asarray(db.values(b[:, 25:31], b[:, 0:6]), dtype=np.float64).reshape(-1, 4)
+    return exact
 
 
 def _two_sided_single(
@@ -382,13 +355,8 @@ def _two_sided_single(
     rows = np.nonzero(classes == _BEAROFF2)[0]
     if rows.size == 0:
         return
-    b = np.asarray(boards[rows], dtype=np.int64)
     db = database if database is not None else _two_sided_db()
-    values = np.asarray(db.values(b[:, 25:31], b[:, 0:6]), dtype=np.float64).reshape(-1, 4)
-    if getattr(db, "dtype", None) == "u16":  # gnubg's 16-bit file: its own decoding
-        eq = single.two_sided_equities(np.rint((values + 1.0) * 32767.5).astype(np.int64))
-    else:
-        eq = values.astype(np.float32)
+    eq = single.table_equities(db, boards[rows])
     for code, owner in enumerate(OWNERS):
         k = states.owner[rows] == code
         x, w = single.two_sided_cube_life(eq[k], str(owner))
@@ -442,15 +410,16 @@ def play_values(
     """
     p = consistent(probs)
     classes, pips = board_classes(boards)
-    x = cube_lives(classes, pips)
     opp = states.opponent()
-    x_nd, x_dt, exact = _two_sided(boards, classes, p, opp, x, two_sided)
     if states.money:
-        value = _side_values(p, opp, met, x_nd, x_dt, exact)
+        x = cube_lives(classes, pips)
+        exact = _two_sided_money(boards, classes, two_sided)
+        value = _side_values(p, opp, met, x, x, exact)
         w, wg, wb, lg, lb = (p[:, i] for i in range(5))
         return PlayValues(-value, None, -(2.0 * w - 1.0 + wg + wb - lg - lb))
     p32 = np.asarray(probs, dtype=np.float64).reshape(-1, 5).astype(np.float32)
-    x32 = _single_lives(classes, pips, x_nd, x_dt)
+    lives = single_cube_lives(classes, pips)
+    x32 = (lives, lives.copy())
     _two_sided_single(boards, classes, opp, two_sided, p32, x32)
     equity, mwc, cubeless, passed = (np.empty(len(p)) for _ in range(4))
     key = np.stack([states.away[:, 0], states.away[:, 1], states.cube, states.owner,
@@ -502,15 +471,6 @@ def single_cube_lives(classes: I64, pips: I64) -> NDArray[np.float32]:
                           np.float32(BEAROFF_CUBE_LIFE))).astype(np.float32)  # fmt: skip
     x = np.where(classes == _OVER, np.float32(0.0), x)
     return np.where(classes == _BEAROFF2, np.float32(np.nan), x).astype(np.float32)
-
-
-def _single_lives(classes: I64, pips: I64, x_nd: F64, x_dt: F64) -> tuple[NDArray[np.float32], ...]:
-    """:func:`single_cube_lives` for no double and double/take; in the two-sided database
-    the lives backed out of its money values (in double precision)."""
-    x = single_cube_lives(classes, pips)
-    two = classes == _BEAROFF2
-    return (np.where(two, x_nd.astype(np.float32), x),
-            np.where(two, x_dt.astype(np.float32), x))  # fmt: skip
 
 
 def _group_values(

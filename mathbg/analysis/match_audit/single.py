@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -63,6 +63,7 @@ __all__ = [
     "live_cash_points",
     "mwc2eq",
     "race_cube_life",
+    "table_equities",
     "two_sided_cube_life",
     "two_sided_equities",
     "utility",
@@ -506,6 +507,40 @@ def two_sided_equities(raw: NDArray[np.integer]) -> F32:
     """
     out: F32 = np.asarray(np.asarray(raw).astype(np.float32) * _TS_SCALE - ONE, dtype=np.float32)
     return out
+
+
+def table_equities(database: Any, cells: NDArray[np.integer]) -> F32:
+    """The two-sided database's [cubeless, player, centre, opponent] equities of boards
+    as the engine reads them: gnubg's 16-bit file through :func:`two_sided_equities`
+    (``BearoffCubeful``), an exact table rounded to single precision.
+
+    Parameters
+    ----------
+    database : TwoSided
+        The database.
+    cells : int array (n, 50)
+        Boards in ``TanBoard`` order, the side on roll in cells 25-49.
+
+    Returns
+    -------
+    float32 array (n, 4)
+
+    Examples
+    --------
+    A 16-bit table whose every value is its largest code (a certain win):
+
+    >>> class Table:
+    ...     dtype = "u16"
+    ...     def values(self, roller, opponent):
+    ...         return np.full((len(roller), 4), 65535 / 32767.5 - 1.0)
+    >>> table_equities(Table(), np.zeros((1, 50), np.int64)).tolist()
+    [[1.0, 1.0, 1.0, 1.0]]
+    """
+    b = np.asarray(cells, dtype=np.int64).reshape(-1, 50)
+    values = np.asarray(database.values(b[:, 25:31], b[:, 0:6]), dtype=np.float64).reshape(-1, 4)
+    if getattr(database, "dtype", None) == "u16":  # gnubg's 16-bit file: its own decoding
+        return two_sided_equities(np.rint((values + 1.0) * 32767.5).astype(np.int64))
+    return values.astype(np.float32)
 
 
 def _money_live(w: F32, owner: str) -> F32:
