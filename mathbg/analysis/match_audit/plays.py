@@ -264,13 +264,10 @@ def cube_lives(classes: I64, pips: I64) -> F64:
 # ----------------------------------------------------------------------------- values
 
 
-def _side_values(
-    probs: F64, states: ScoreStates, met: MET, x_nd: F64, x_dt: F64, exact: F64 | None
-) -> F64:
-    """The cubeful value (MWC; money: equity per unit cube) of the side on roll at its
-    state, doubling when that is right (gnubg ``GetECF3``)."""
-    from mathbg.cube.cubeful import cubeful_mwc, cubeless_mwc
-
+def _money_side_values(probs: F64, states: ScoreStates, x: F64, exact: F64 | None) -> F64:
+    """Money play: the cubeful equity per unit cube of the side on roll at its cube state,
+    doubling when that is right (gnubg ``GetECF3``: double/take twice the taker's value,
+    double/pass +1); inside the two-sided database its exact values (``exact``)."""
     n = probs.shape[0]
     nd = np.empty(n)
     dt = np.full(n, -np.inf)
@@ -279,38 +276,16 @@ def _side_values(
         rows = np.nonzero(states.owner == code)[0]
         if rows.size == 0:
             continue
-        st = states.take(rows)
-        if states.money:
-            nd[rows] = _money_value(probs[rows], owner, x_nd[rows], states.jacoby)
-        else:
-            a, b = st.away[:, 0], st.away[:, 1]
-            nd[rows] = cubeful_mwc(probs[rows], met, (a, b), cube=st.cube, owner=owner,
-                                   cube_life=x_nd[rows], crawford=st.crawford)  # fmt: skip
-        if exact is not None:  # two-sided database, money: its exact values
+        nd[rows] = _money_value(probs[rows], owner, x[rows], states.jacoby)
+        if exact is not None:
             here = ~np.isnan(exact[rows, 0])
             nd[rows[here]] = exact[rows[here], _COLUMN[owner]]
-        if owner is CubeOwner.OPPONENT:
+        if owner is CubeOwner.OPPONENT:  # the side cannot double
             continue
-        # gnubg GetDPEq (mathbg.rules.match.may_double): not in the Crawford game, not with
-        # a dead cube (needing no more than it), from the centre or one's own side
-        can = np.ones(rows.size, dtype=bool) if states.money else \
-            (~st.crawford) & (st.away[:, 0] > st.cube)  # fmt: skip
-        d = rows[can]
-        if d.size == 0:
-            continue
-        sd = states.take(d)
-        if states.money:
-            dt[d] = 2.0 * _money_value(probs[d], CubeOwner.OPPONENT, x_dt[d], False)
-            dp[d] = 1.0
-        else:
-            a, b = sd.away[:, 0], sd.away[:, 1]
-            dt[d] = cubeful_mwc(probs[d], met, (a, b), cube=2 * sd.cube,
-                                owner=CubeOwner.OPPONENT, cube_life=x_dt[d],
-                                crawford=sd.crawford)  # fmt: skip
-            dp[d] = cubeless_mwc([1.0, 0.0, 0.0, 0.0, 0.0], met, (a, b), sd.cube,
-                                 crawford=sd.crawford)  # fmt: skip
+        dt[rows] = 2.0 * _money_value(probs[rows], CubeOwner.OPPONENT, x[rows], False)
+        dp[rows] = 1.0
         if exact is not None:
-            here = d[~np.isnan(exact[d, 0])]
+            here = rows[~np.isnan(exact[rows, 0])]
             dt[here] = 2.0 * exact[here, 3]
     doubles = (dt >= nd) & (dp >= nd)
     return np.where(doubles, np.minimum(dt, dp), nd)
@@ -408,20 +383,19 @@ def play_values(
     >>> round(float(v.equity[0]), 9), round(float(v.mwc[0]), 9)
     (0.0, 0.5)
     """
-    p = consistent(probs)
     classes, pips = board_classes(boards)
     opp = states.opponent()
     if states.money:
-        x = cube_lives(classes, pips)
+        p = consistent(probs)
         exact = _two_sided_money(boards, classes, two_sided)
-        value = _side_values(p, opp, met, x, x, exact)
+        value = _money_side_values(p, opp, cube_lives(classes, pips), exact)
         w, wg, wb, lg, lb = (p[:, i] for i in range(5))
         return PlayValues(-value, None, -(2.0 * w - 1.0 + wg + wb - lg - lb))
     p32 = np.asarray(probs, dtype=np.float64).reshape(-1, 5).astype(np.float32)
     lives = single_cube_lives(classes, pips)
     x32 = (lives, lives.copy())
     _two_sided_single(boards, classes, opp, two_sided, p32, x32)
-    equity, mwc, cubeless, passed = (np.empty(len(p)) for _ in range(4))
+    equity, mwc, cubeless, passed = (np.empty(len(p32)) for _ in range(4))
     key = np.stack([states.away[:, 0], states.away[:, 1], states.cube, states.owner,
                     states.crawford.astype(np.int64), states.players()], axis=1)  # fmt: skip
     for (a, b, c, owner, crawford, player), rows in _groups(key):
