@@ -368,6 +368,24 @@ def test_the_cli_prints_the_warning_on_one_line_and_converts(
     ]
 
 
+def test_a_refused_command_drops_the_warnings_of_the_files_read_before(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file that warns, then one that is refused: the refusal's one line only (the
+    warning comes back once the other file is mended)."""
+    src = tmp_path / "studio.mat"
+    src.write_text(_forfeit(3, "4016"))
+    bad = tmp_path / "bad.mat"
+    bad.write_text("not a match\n")
+    status = main(["audit", "--cube-only", str(src), str(bad)])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(lines) == 1
+    assert lines[0].startswith(f"mathbg audit: error: {bad}, line 1: ")
+    status, err = _convert(capsys, src, tmp_path / "missing" / "o.sgf")  # write refused
+    assert status == 2 and len(err.strip().splitlines()) == 1
+    assert err.startswith("mathbg convert: error: ") and "warning" not in err
+
+
 def test_a_match_that_contradicts_its_own_length_is_refused_with_the_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -7,6 +7,8 @@ inside the functions that need them.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 
@@ -53,6 +55,33 @@ def parse_pair(
         return cast(parts[0]), cast(parts[1])
     except ValueError:
         raise InvalidParameterError(f"{what}: {text!r} is not two numbers") from None
+
+
+@contextmanager
+def held_warnings() -> Iterator[None]:
+    """Hold the block's warnings back: shown once each, in order, when it ends; dropped
+    when it raises, so that a refused command prints its one line only (a file that warns
+    before another is refused, say).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as shown:
+    ...     with held_warnings():
+    ...         warnings.warn("twice")
+    ...         warnings.warn("twice")
+    >>> [str(w.message) for w in shown]
+    ['twice']
+    """
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        yield
+    seen: set[str] = set()
+    for w in caught:
+        if str(w.message) not in seen:
+            seen.add(str(w.message))
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
 
 
 def load_met(name: str) -> Any:

@@ -11,6 +11,7 @@ from mathbg.cli._args import (
     add_force,
     add_met_argument,
     check_output,
+    held_warnings,
     load_met,
     print_json,
     save_figure,
@@ -113,7 +114,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Handler of ``mathbg audit``."""
+    """Handler of ``mathbg audit``: the readers' warnings are printed after the report,
+    so that a refused command prints its one line only."""
+    with held_warnings():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     check_output(args.plot, args.force)
     check_output(args.csv, args.force, marked=False)
     check_output(args.sgf, args.force)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from mathbg.cli._args import add_force
+from mathbg.cli._args import add_force, held_warnings
 
 HELP = "convert a match file (.mat dialects, .sgf) to .mat or .sgf, every play checked"
 DESCRIPTION = """\
@@ -50,7 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read, check and write; print one summary line."""
+    """Read, check and write; print one summary line (the reader's warnings before it,
+    none when the command is refused)."""
     from mathbg._files import check_output, written_by_mathbg
     from mathbg.errors import InvalidParameterError
     from mathbg.rules.formats import format_for_path, read_match, write_match
@@ -64,13 +65,14 @@ def run(args: argparse.Namespace) -> int:
     fmt = args.to or format_for_path(args.output)
     check_output(args.output, what=f".{fmt} match file", force=args.force,
                  is_ours=written_by_mathbg)
-    if args.example:
-        from mathbg.rules.formats.example import example_match
+    with held_warnings():
+        if args.example:
+            from mathbg.rules.formats.example import example_match
 
-        record = example_match()
-    else:
-        record = read_match(args.input, format=args.from_)
-    write_match(record, args.output, format=fmt, force=args.force)
+            record = example_match()
+        else:
+            record = read_match(args.input, format=args.from_)
+        write_match(record, args.output, format=fmt, force=args.force)
     moves = sum(1 for g in record.games for _ in g.actions)
     a, b = record.final_score
     print(f"{args.input} -> {args.output} ({fmt}): {record.length}-point match, "

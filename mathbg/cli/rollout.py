@@ -15,6 +15,7 @@ from mathbg.cli._args import (
     add_scheduler_argument,
     add_seed_argument,
     check_output,
+    held_warnings,
     load_met,
     parse_pair,
     print_json,
@@ -176,16 +177,9 @@ def _note_rounding(notes: list[str], trials: int | None, made: int,
 def run(args: argparse.Namespace) -> int:
     """Handler of ``mathbg rollout``: its notes and warnings are printed once the rollout
     is done, so that a refused command prints its one line only."""
-    import warnings
-
     notes: list[str] = []
-    with warnings.catch_warnings(record=True) as caught:
+    with held_warnings():
         code = _run(args, notes)
-    seen = set()
-    for w in caught:
-        if str(w.message) not in seen:
-            seen.add(str(w.message))
-            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     for line in notes:
         print(line, file=sys.stderr)
     return code
