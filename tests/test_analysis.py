@@ -233,6 +233,41 @@ def test_current_score_from_the_match_id():
     assert cur.action == "cube not available"
 
 
+def test_a_money_id_s_cube_state_gets_its_own_current_money_row(capsys):
+    """A money Match ID with a cube owned: its money row beside the centred one, marked.
+    Dead cubes (cube life 0) make the values theory's: the centred cube under the Jacoby
+    rule is worth 2W - 1 (gammons do not count), an owned cube the cubeless equity
+    2W - 1 + WG - LG + WB - LB, and doubled twice that (a double, take: under the pass's
+    1); the opponent's cube leaves no decision."""
+    from mathbg.rules.match import MatchState
+
+    probs = [0.6, 0.2, 0.02, 0.1, 0.01]
+    cubeless = 2 * 0.6 - 1 + 0.2 - 0.1 + 0.02 - 0.01
+    for owner, action in ((1, "double, take"), (0, "cube not available")):  # roller: side 1
+        mid = MatchState(length=0, score=(0, 0), on_roll=1, cube=2, cube_owner=owner).id
+        an = analyze(START + ":" + mid, probabilities=probs, cube_life=0.0)
+        centred, own = an.rows
+        assert (centred.cube, centred.owner, centred.current) == (1, "centre", False)
+        assert (own.cube, own.owner, own.current) == (2, "player" if owner else "opponent",
+                                                      True)  # fmt: skip
+        assert centred.no_double == pytest.approx(2 * 0.6 - 1, abs=1e-12)
+        assert own.no_double == pytest.approx(cubeless, abs=1e-12)
+        assert str(own.action) == action
+        if owner:
+            assert own.double_take == pytest.approx(2 * cubeless, abs=1e-12)
+            assert own.double_pass == 1.0
+        else:
+            assert np.isnan(own.take_point) and np.isnan(own.double_take)
+        code, out, _ = _cli(capsys, START + ":" + mid, "--probs", "0.6,0.2,0.02,0.1,0.01",
+                              "--cube-life", "0", "--json")  # fmt: skip
+        data = json.loads(out)
+        assert code == 0 and data["money"]["owner"] == "centre" and not data["money"]["current"]
+        assert data["money_current"]["cube"] == 2 and data["money_current"]["current"]
+    centred_id = MatchState(length=0, score=(0, 0), on_roll=1, cube=1, cube_owner=None).id
+    (row,) = analyze(START + ":" + centred_id, probabilities=probs).rows
+    assert row.current and row.owner == "centre"
+
+
 def test_met_sensitivity_lists_every_changed_row():
     an = analyze(START, length=7, probabilities=(0.72, 0.22, 0.01, 0.06, 0.002),
                  compare_met="woolsey", max_cube=2)  # fmt: skip

@@ -14,11 +14,13 @@ its board orientation is checked on asymmetric positions against gnubg's own eva
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from gnubg_peer import GNUBG_CUBE_ACTIONS
 
-from mathbg.analysis import analyze_many
+from mathbg.analysis import analyze, analyze_many
 from mathbg.analysis.evaluation import GivenEvaluator, gnubg_nn_installed
 from mathbg.analysis.gnubg_program import Situation, run_gnubg
 from mathbg.analysis.matrix import matrix_states
@@ -232,3 +234,40 @@ def test_random_positions_refuses_a_count_below_one_at_once(n):
 
     with pytest.raises(InvalidParameterError, match="n must"):
         random_positions(n)  # was: 100 n + 100 games played, then "found only 0"
+
+
+_OWNED_SCRIPT = """
+import gnubg, json
+gnubg.command("new session")
+board = gnubg.positionfromid("4HPwATDgc/ABMA")
+ec = gnubg.evalcontext(1, 0, 0, 1, 0.0)
+out = []
+for length, score in ((0, (0, 0)), (7, (1, 3))):
+    for owner in (0, 1):
+        ci = gnubg.cubeinfo(2, owner, 0, length, score, 0, 0)
+        if not length:
+            ci["jacoby"], ci["beavers"] = 1, 3
+        cf = gnubg.cfevaluate(board, ci, ec)
+        nd = gnubg.eq2mwc(cf[1], ci) if length else cf[1]
+        out.append({"length": length, "owner": owner, "no_double": nd, "text": cf[5]})
+print("JSON>>>" + json.dumps(out))
+"""
+
+
+@pytest.mark.gnubg(kind="exact")
+def test_an_id_s_owned_cube_is_valued_as_gnubg_values_it(gnubg):
+    """The opening position with a 2-cube owned by the roller (gnubg's owner 0) or by the
+    opponent, money and 6-away/4-away: the row of the ID's cube state has gnubg's 0-ply
+    no double (gnubg's ``cfevaluate``), with mathbg's cube step and with gnubg's own."""
+    out = gnubg.run_python(_OWNED_SCRIPT, timeout=120)
+    refs = json.loads(out.split("JSON>>>")[1].strip().splitlines()[0])
+    for ref in refs:
+        owner = "player" if ref["owner"] == 0 else "opponent"
+        xgid_owner = 1 if ref["owner"] == 0 else -1
+        score = "0:0:0:0" if ref["length"] == 0 else "1:3:0:7"
+        xgid = f"XGID=-b----E-C---eE---c-e----B-:1:{xgid_owner}:1:00:{score}:10"
+        for kwargs in ({"engine": "native"}, {"engine": "gnubg", "cube_eval": "engine"}):
+            (row,) = [r for r in analyze(xgid, **kwargs).rows if r.current]
+            assert (row.cube, str(row.owner)) == (2, owner)
+            assert row.no_double == pytest.approx(ref["no_double"], abs=2e-5), (ref, kwargs)
+            assert (str(row.action) == "cube not available") == (owner == "opponent")

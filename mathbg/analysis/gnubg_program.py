@@ -131,6 +131,8 @@ _GNUBG_ACTIONS = {
     "too good to double, take": CubeAction.TOO_GOOD_TAKE,
     "too good to double, beaver": CubeAction.TOO_GOOD_TAKE,
     "never double, take (dead cube)": CubeAction.NOT_AVAILABLE,
+    # gnubg's text for its NOT_AVAILABLE (the opponent owns the cube): no recommendation
+    "unknown cube decision": CubeAction.NOT_AVAILABLE,
 }
 
 
@@ -663,7 +665,8 @@ def gnubg_session() -> GnubgSession:
 
 def _situation(setting: CubeSetting) -> Situation:
     if setting.away is None or setting.length is None:
-        return Situation(jacoby=setting.jacoby, beavers=setting.beavers)
+        return Situation(cube=setting.cube, owner=CubeOwner.parse(setting.owner),
+                         jacoby=setting.jacoby, beavers=setting.beavers)  # fmt: skip
     return Situation.at(setting.length, setting.away, crawford=setting.crawford,
                         cube=setting.cube, owner=setting.owner)  # fmt: skip
 

@@ -403,6 +403,8 @@ def _match_block(
 
 
 def _money_values(dec: CubeDecision, tp: float, taker: float) -> RowValues:
+    if dec.double_take is None:  # the cube not available (an opponent-owned cube)
+        tp = _NAN
     return RowValues(dec.action, dec.no_double, _float(dec.double_take),
                       _float(dec.double_pass), _optimal(dec), dec.no_double,
                       _float(dec.double_take), _float(dec.double_pass), tp,
@@ -537,13 +539,15 @@ class PositionAnalysis:
         dict
             The JSON of ``mathbg analyze --json``.
         """
-        scores, money = [], None
+        scores, money, owned = [], None, None
         for row in self.rows:
             entry = _json_row(row)
-            if row.state == "money":
-                money = entry
-            else:
+            if row.state != "money":
                 scores.append(entry)
+            elif money is None:  # the centred cube's
+                money = entry
+            else:  # a money ID's cube, owned by a side
+                owned = entry
         out: JSONObject = {
             "position": self.position,
             "engine": self.evaluation.engine_dict(),
@@ -556,6 +560,7 @@ class PositionAnalysis:
             {"away": list(self.current[0]), "crawford": self.current[1]},
             "scores": scores,
             "money": money,
+            "money_current": owned,
         }  # fmt: skip
         if self.evaluation.gnubg is not None:
             out["gnubg"] = dict(self.evaluation.gnubg)
@@ -757,14 +762,17 @@ def _length_and_current(length: int | None, money: bool, match: MatchState | Non
                 f"match length {integer_length} (from the Match ID) is beyond the "
                 f"{MAX_MATCH_LENGTH} points analyze tabulates"
             )
+    # the ID's cube state seen by the roller (money play: its own row, marked current)
+    cube_state = None if match is None else (int(match.cube),
+                                             CubeOwner.of(match.cube_owner, match.on_roll))
     if money:
         if length is not None:
             raise InvalidParameterError("give either a match length or money play, not both")
-        return None, None, None
+        return None, None, cube_state
     if match is None or match.is_money:
         if length is None:
             if match is not None:  # a money Match ID / XGID
-                return None, None, None
+                return None, None, cube_state
             raise InvalidScoreError(
                 "give a match length (--length N), money play (--money) or a Match ID / XGID"
             )
@@ -778,7 +786,7 @@ def _length_and_current(length: int | None, money: bool, match: MatchState | Non
         )
     away = (n - match.score[me], n - match.score[opp])
     crawford = bool(match.crawford) and 1 in away and away != (1, 1)
-    return n, (away, crawford), (int(match.cube), CubeOwner.of(match.cube_owner, me))
+    return n, (away, crawford), cube_state
 
 
 def analyze_many(
@@ -884,8 +892,8 @@ def _engine_cubeful(
     for an, decs in zip(results, decisions, strict=True):
         an.cube_eval, an.met = "engine", ev.cube_met
         for row, dec in zip(an.rows, decs, strict=True):
-            allowed = row.away is None or may_double(row.away, row.cube, str(row.owner),
-                                                     crawford=row.crawford)  # fmt: skip
+            allowed = (str(row.owner) != "opponent" if row.away is None else
+                       may_double(row.away, row.cube, str(row.owner), crawford=row.crawford))
             action = dec.action if allowed else CubeAction.NOT_AVAILABLE
             none = action is CubeAction.NOT_AVAILABLE
             row.cube_eval, row.engine_action, row.action = "engine", dec.text, action
@@ -945,23 +953,23 @@ class _Batch:
         max_cube = self.options.max_cube
         exact_eval = ExactEvaluator()
         covered = [exact and exact_eval.covers(p) for p, _ in self.parsed]
-        exact_rows = 0
-        for i in range(n):
-            ln_i = self.infos[i][0]
-            if covered[i]:
-                exact_rows += 1 + (len(matrix_states(ln_i, max_cube)) if ln_i is not None else 0)
-        bar = _ExactBar(exact_options, exact_rows)
-        rows: list[list[MatrixRow]] = [[] for _ in range(n)]
-        done = 0
         # group the positions by match length: one vectorised pass per state
         by_length: dict[int | None, list[int]] = {}
         for i, (ln, _, _) in enumerate(self.infos):
             by_length.setdefault(ln, []).append(i)
+        group_states: dict[int | None, list[MatrixState]] = {}
         for ln, idx in by_length.items():
             states = [MatrixState(None, False, 1, CubeOwner.CENTRE)]
             if ln is not None:
                 states += matrix_states(ln, max_cube)
-                states += _current_states(states, [self.infos[i] for i in idx])
+            states += _current_states(states, [self.infos[i] for i in idx])
+            group_states[ln] = states
+        exact_rows = sum(len(group_states[self.infos[i][0]]) for i in range(n) if covered[i])
+        bar = _ExactBar(exact_options, exact_rows)
+        rows: list[list[MatrixRow]] = [[] for _ in range(n)]
+        done = 0
+        for ln, idx in by_length.items():
+            states = group_states[ln]
             match_states = [st for st in states if st.away is not None]
             for start in range(0, len(idx), _CHUNK):
                 chunk = idx[start : start + _CHUNK]
@@ -1022,11 +1030,7 @@ class _Batch:
         else:
             assert block is not None  # the money state comes first, then the match states
             values = block.values(j, k)
-        info = self.infos[i]
-        current = False
-        if info[1] is not None and st.away is not None:
-            cube_state = info[2] or (1, CubeOwner.CENTRE)
-            current = (st.away, st.crawford) == info[1] and (st.cube, st.owner) == cube_state
+        current = _is_current(self.infos[i], st)
         ev = self.evaluations[i]
         return MatrixRow(
             self.ids[i], ev.engine, ev.plies, _met_name(met), length,
@@ -1123,15 +1127,31 @@ def _met_name(met: MET) -> str:
     return str(name if name else met)
 
 
+def _is_current(info: _Info, st: MatrixState) -> bool:
+    """Whether ``st`` is the score and cube state of the position's Match ID / XGID (money
+    play: the ID's cube state on the money row)."""
+    length, current, cube_state = info
+    if cube_state is None:
+        return False
+    if st.away is None:
+        return current is None and length is None and (st.cube, st.owner) == cube_state
+    return current is not None and (st.away, st.crawford) == current and (
+        (st.cube, st.owner) == cube_state)
+
+
 def _current_states(states: list[MatrixState], infos: list[_Info]) -> list[MatrixState]:
     """The Match IDs' current score and cube states that the matrix does not list (an
-    opponent-owned cube, a cube above ``max_cube``), so that the current row exists."""
+    opponent-owned cube, a cube above ``max_cube``; money play: a cube owned), so that the
+    current row exists."""
     have = set(states)
     extra = []
-    for _, current, cube_state in infos:
-        if current is None or cube_state is None:
+    for length, current, cube_state in infos:
+        if cube_state is None or (current is None and length is not None):
             continue
-        st = MatrixState(current[0], current[1], cube_state[0], cube_state[1])
+        if current is None:  # money play (the ID's or --money): the ID's cube state
+            st = MatrixState(None, False, cube_state[0], cube_state[1])
+        else:
+            st = MatrixState(current[0], current[1], cube_state[0], cube_state[1])
         if st not in have:
             have.add(st)
             extra.append(st)

@@ -39,7 +39,9 @@ for the position class (contact 0.68, race 0.55 + 0.00125 pips in [0.6, 0.7], be
 action stands beside the approximation, flagged where they differ.
 
 POSITION is a gnubg Position ID, POSID:MATCHID or an XGID; a Match ID or XGID gives the
-match length and marks the current score."""
+match length and marks (*) the row of its score and cube state (added when the matrix
+does not list it: an opponent-owned cube, a cube above --max-cube; money play: the ID's
+owned cube beside the centred one, in the JSON as "money_current")."""
 
 EPILOG = """\
 examples:
@@ -233,7 +235,7 @@ def _print(result: Any) -> None:
           "(backgammon {:.2f}%)".format(*(100 * v for v in p)))  # fmt: skip
     if result.length is not None:
         print(f"{result.length}-point match, MET {result.met}; MWC of the side on roll")
-    head = (f"{'score':>11} {'cube':>9} {'x':>5}  {'action':18} {'ND':>8} {'DT':>8} {'DP':>8}"
+    head = (f"{'score':>11} {'cube':>11} {'x':>5}  {'action':18} {'ND':>8} {'DT':>8} {'DP':>8}"
             f" {'TP':>7} {'margin':>7}  exact")  # fmt: skip
     print(head)
     for row in result.rows:
@@ -252,7 +254,7 @@ def _print(result: Any) -> None:
         x = "    -" if row.cube_life != row.cube_life else f"{row.cube_life:5.3f}"
         if row.engine_action is not None:
             exact = f"{row.engine}: {row.engine_action}" + (f"; exact {exact}" if exact else "")
-        print(f"{mark}{score:>10} {cube:>9} {x}  {row.action!s:18} "
+        print(f"{mark}{score:>10} {cube:>11} {x}  {row.action!s:18} "
               f"{_pct(row.no_double, unit):>8} {_pct(row.double_take, unit):>8} "
               f"{_pct(row.double_pass, unit):>8} {tp:>7} {mg:>7}  {exact}")  # fmt: skip
     if result.compare is not None:
