@@ -261,6 +261,20 @@ def test_a_money_match_id_or_xgid_gives_its_rules() -> None:
         (False, False), (True, False), (False, True), (True, True)]
 
 
+def test_a_money_id_s_cube_owner_is_seen_from_the_side_on_roll() -> None:
+    """XGID cube position 1 is the bottom player's cube, turn 1 the bottom player's roll: the
+    roller owns it (-1: the opponent), in money play as at a match score (the rollout read
+    a money XGID's owner from the wrong side)."""
+    from mathbg.analysis.rollouts import RolloutOptions
+
+    for length in (0, 7):
+        score = "0:0:0:0" if length == 0 else "1:3:0:7"
+        for pos, turn, owner in ((1, 1, "player"), (-1, 1, "opponent"), (1, -1, "opponent"),
+                                 (-1, -1, "player")):  # fmt: skip
+            xgid = f"XGID=-b----E-C---eE---c-e----B-:1:{pos}:{turn}:00:{score}:10"
+            assert RolloutOptions(xgid).cube_state == (2, owner, False), (length, pos, turn)
+
+
 def test_the_dice_rotation_is_stratified() -> None:
     """gnubg's rotation: each block of 36 trials throws every ordered roll once first and
     once second; 36 x 36 trials throw every (first, second) pair once."""

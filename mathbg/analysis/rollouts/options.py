@@ -158,8 +158,9 @@ class RolloutOptions:
         on, cube, owner, crawford = 0, 1, "centre", False
         jacoby, beavers = True, self._xgid_beavers()
         away: tuple[int, int] | None = None
+        if match is not None:
+            on = match.on_roll  # the owner is seen from the side on roll, money play too
         if match is not None and not match.is_money:
-            on = match.on_roll
             away = (match.length - match.score[on], match.length - match.score[1 - on])
             crawford = bool(match.crawford) and 1 in away and away != (1, 1)
         if match is not None:
