@@ -268,6 +268,38 @@ def test_a_money_id_s_cube_state_gets_its_own_current_money_row(capsys):
     assert row.current and row.owner == "centre"
 
 
+def test_a_money_id_s_rules_hold_for_the_money_rows(capsys):
+    """An XGID's rules field (bit 0 the Jacoby rule, bit 1 beavers) and a Match ID's Jacoby
+    flag hold for the money rows, as for a rollout of the same ID; the options only turn a
+    rule off. Dead cubes make the values theory's: without the Jacoby rule a centred cube is
+    worth the cubeless equity 2W - 1 + WG - LG + WB - LB, with it 2W - 1; a take with the
+    taker ahead after it (the doubled cubeless equity below 0) is a beaver when allowed."""
+    from mathbg.rules.match import MatchState
+
+    probs = [0.6, 0.2, 0.02, 0.1, 0.01]
+    gammons = 2 * 0.6 - 1 + 0.2 - 0.1 + 0.02 - 0.01
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:{}:0:10"
+    for field, jacoby, beavers in ((0, False, False), (1, True, False), (2, False, True),
+                                   (3, True, True)):  # fmt: skip
+        an = analyze(xgid.format(field), probabilities=probs, cube_life=0.0)
+        (row,) = an.rows
+        assert an.money_rules == (jacoby, beavers)
+        assert row.no_double == pytest.approx(2 * 0.6 - 1 if jacoby else gammons, abs=1e-12)
+        behind = analyze(xgid.format(field), probabilities=[0.4, 0, 0, 0, 0], cube_life=0.0)
+        assert str(behind.rows[0].action) == ("no double, beaver" if beavers
+                                              else "no double, take")  # fmt: skip
+    an = analyze(xgid.format(3), probabilities=probs, cube_life=0.0, jacoby=False)
+    assert an.money_rules == (False, True)  # an option turns a rule off
+    off = MatchState(jacoby=False).id
+    assert analyze(f"{START}:{off}", probabilities=probs).money_rules == (False, True)
+    # a match ID's money row keeps the options' rules (its rules field is the Crawford flag)
+    assert analyze(START + ":" + SCORED, probabilities=probs).money_rules == (True, True)
+    code, out, _ = _cli(capsys, xgid.format(0), "--probs", "0.6,0.2,0.02,0.1,0.01", "--json")
+    assert code == 0 and json.loads(out)["money_rules"] == {"jacoby": False, "beavers": False}
+    code, out, _ = _cli(capsys, xgid.format(0), "--probs", "0.6,0.2,0.02,0.1,0.01")
+    assert "money play: no Jacoby rule, no beavers" in out.splitlines()
+
+
 def test_met_sensitivity_lists_every_changed_row():
     an = analyze(START, length=7, probabilities=(0.72, 0.22, 0.01, 0.06, 0.002),
                  compare_met="woolsey", max_cube=2)  # fmt: skip

@@ -491,6 +491,7 @@ class PositionAnalysis:
     rows: list[MatrixRow]
     compare: PositionAnalysis | None = field(default=None, repr=False)
     cube_eval: str = "mathbg"
+    money_rules: tuple[bool, bool] = (True, True)
 
     def to_frame(self) -> pd.DataFrame:
         """The tidy DataFrame (columns :data:`COLUMNS`; NaN where not applicable).
@@ -561,6 +562,7 @@ class PositionAnalysis:
             "scores": scores,
             "money": money,
             "money_current": owned,
+            "money_rules": {"jacoby": self.money_rules[0], "beavers": self.money_rules[1]},
         }  # fmt: skip
         if self.evaluation.gnubg is not None:
             out["gnubg"] = dict(self.evaluation.gnubg)
@@ -848,11 +850,12 @@ def analyze_many(
     if ev is not None:
         evaluations = ev.evaluate_many([p for p, _ in parsed], [m for _, m in parsed])
     assert evaluations is not None
-    batch = _Batch.of(parsed, list(evaluations), opts)
+    rules = [_money_rules(raw, m, opts) for raw, (_, m) in zip(positions, parsed, strict=True)]
+    batch = _Batch.of(parsed, list(evaluations), opts, rules)
     results = batch.matrices(as_met(opts.met), exact=opts.exact, progress=progress,
                              exact_options=(opts.exact_progress, opts.disk_cache))  # fmt: skip
     if isinstance(ev, CubefulEvaluator) and opts.cube_eval == "engine":
-        _engine_cubeful(results, parsed, ev, opts.jacoby, opts.beavers)
+        _engine_cubeful(results, parsed, ev, rules)
     if opts.compare_met is not None and not opts.money:
         other = batch.matrices(as_met(opts.compare_met), exact=False, progress=None)
         for r, o in zip(results, other, strict=True):
@@ -881,13 +884,12 @@ def _engine_cubeful(
     results: list[PositionAnalysis],
     parsed: list[tuple[Position, MatchState | None]],
     ev: CubefulEvaluator,
-    jacoby: bool,
-    beavers: bool,
+    rules: list[tuple[bool, bool]],
 ) -> None:
     """Replace every row's cube values by the engine's own cubeful evaluation at the row's
     score and cube state (one batch for all rows)."""
-    settings = [[CubeSetting(r.length, r.away, r.crawford, r.cube, str(r.owner), jacoby,
-                             beavers) for r in an.rows] for an in results]  # fmt: skip
+    settings = [[CubeSetting(r.length, r.away, r.crawford, r.cube, str(r.owner), *rule)
+                 for r in an.rows] for an, rule in zip(results, rules, strict=True)]
     decisions = ev.cube_decisions([p for p, _ in parsed], settings)
     for an, decs in zip(results, decisions, strict=True):
         an.cube_eval, an.met = "engine", ev.cube_met
@@ -922,6 +924,7 @@ class _Batch:
     xs: NDArray[np.float64]
     two_sided: NDArray[np.bool_]
     ids: list[str]
+    rules: list[tuple[bool, bool]]  # each position's money rules (Jacoby, beavers)
 
     @classmethod
     def of(
@@ -929,6 +932,7 @@ class _Batch:
         parsed: list[tuple[Position, MatchState | None]],
         evaluations: list[Evaluation],
         options: MatrixOptions,
+        rules: list[tuple[bool, bool]] | None = None,
     ) -> _Batch:
         n = len(parsed)
         life = options.cube_life
@@ -939,7 +943,9 @@ class _Batch:
         two_sided = np.array([life is None and e.evaluation_class == "two-sided bearoff"
                               for e in evaluations], dtype=bool)  # fmt: skip
         ids = [p.id for p, _ in parsed]
-        return cls(parsed, evaluations, options, infos, probs, xs, two_sided, ids)
+        if rules is None:
+            rules = [(options.jacoby, options.beavers)] * n
+        return cls(parsed, evaluations, options, infos, probs, xs, two_sided, ids, rules)
 
     def matrices(
         self,
@@ -983,7 +989,7 @@ class _Batch:
                         if covered[i]:
                             pos = self.parsed[i][0]
                             row.set_exact(_exact_decision(exact_eval, pos, met, st,
-                                                          self.options.beavers,
+                                                          self.rules[i][1],
                                                           bar.disk_cache))  # fmt: skip
                             bar.step()
                         rows[i].append(row)
@@ -992,7 +998,8 @@ class _Batch:
                     progress(done)
         bar.close()
         return [PositionAnalysis(self.ids[i], self.evaluations[i], _met_name(met),
-                                 self.infos[i][0], self.infos[i][1], rows[i])
+                                 self.infos[i][0], self.infos[i][1], rows[i],
+                                 money_rules=self.rules[i])
                 for i in range(n)]  # fmt: skip
 
     def rows_of(
@@ -1021,12 +1028,11 @@ class _Batch:
     ) -> MatrixRow:  # fmt: skip
         """Position ``i``'s row at state ``st`` (``block[j, k]`` for the match states)."""
         x = float(self.xs[i])
-        opts = self.options
         if self.two_sided[i]:
             values, x = _two_sided_values(self.parsed[i][0], self.probs[i], met, st, x,
-                                          opts.jacoby, opts.beavers)  # fmt: skip
+                                          *self.rules[i])  # fmt: skip
         elif st.away is None:
-            values = _money_row(self.probs[i], x, opts.jacoby, opts.beavers, str(st.owner))
+            values = _money_row(self.probs[i], x, *self.rules[i], str(st.owner))
         else:
             assert block is not None  # the money state comes first, then the match states
             values = block.values(j, k)
@@ -1125,6 +1131,20 @@ def rows_at(
 def _met_name(met: MET) -> str:
     name = getattr(met, "name", None)
     return str(name if name else met)
+
+
+def _money_rules(raw: Any, match: MatchState | None, opts: MatrixOptions) -> tuple[bool, bool]:
+    """The money row's rules for a position: the options', each turned off where a money ID
+    says so (a Match ID's Jacoby flag; an XGID's rules field, bit 0 Jacoby, bit 1 beavers),
+    as a rollout of the same ID plays them."""
+    jacoby, beavers = opts.jacoby, opts.beavers
+    if match is not None and match.is_money:
+        from mathbg.rules.ids import decode_xgid, is_xgid
+
+        jacoby = jacoby and bool(match.jacoby)
+        if isinstance(raw, str) and is_xgid(raw):
+            beavers = beavers and bool(decode_xgid(raw.strip()).beavers)
+    return jacoby, beavers
 
 
 def _is_current(info: _Info, st: MatrixState) -> bool:

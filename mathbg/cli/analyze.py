@@ -41,7 +41,9 @@ action stands beside the approximation, flagged where they differ.
 POSITION is a gnubg Position ID, POSID:MATCHID or an XGID; a Match ID or XGID gives the
 match length and marks (*) the row of its score and cube state (added when the matrix
 does not list it: an opponent-owned cube, a cube above --max-cube; money play: the ID's
-owned cube beside the centred one, in the JSON as "money_current")."""
+owned cube beside the centred one, in the JSON as "money_current"). A money ID's rules
+(a Match ID's Jacoby flag, an XGID's rules field) hold for the money rows, as for a
+rollout of the ID; --no-jacoby and --no-beavers turn a rule off."""
 
 EPILOG = """\
 examples:
@@ -233,6 +235,10 @@ def _print(result: Any) -> None:
     head = "chances" if result.cube_eval != "engine" else "cubeless chances (not used by the rows)"
     print(head + ": win {:.2f}% (gammon {:.2f}%, backgammon {:.2f}%), lose gammon {:.2f}% "
           "(backgammon {:.2f}%)".format(*(100 * v for v in p)))  # fmt: skip
+    if result.money_rules != (True, True):  # the options' or a money ID's rules field
+        jacoby, beavers = result.money_rules
+        print(f"money play: {'the Jacoby rule' if jacoby else 'no Jacoby rule'}, "
+              f"{'beavers' if beavers else 'no beavers'}")
     if result.length is not None:
         print(f"{result.length}-point match, MET {result.met}; MWC of the side on roll")
     head = (f"{'score':>11} {'cube':>11} {'x':>5}  {'action':18} {'ND':>8} {'DT':>8} {'DP':>8}"
