@@ -277,6 +277,8 @@ def case_race(rng, tmp, k):
         argv = ["race", "--counts", rng.choice(sides), rng.choice(sides)]
     _opt(argv, rng, 0.2, "--cube-life", rng.choice(FLOATS))
     _opt(argv, rng, 0.2, "--money")
+    _opt(argv, rng, 0.1, "--no-jacoby")
+    _opt(argv, rng, 0.1, "--no-beavers")
     _opt(argv, rng, 0.2, "--samples", rng.choice(["1", "8", "0", "-1", "x", "100"]))
     _opt(argv, rng, 0.2, "--seed", rng.choice(INTS))
     _opt(argv, rng, 0.1, "--met", rng.choice(["zadeh", "bogus"]))

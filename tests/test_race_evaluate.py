@@ -188,6 +188,23 @@ def test_match_state_from_ids() -> None:
     assert e.cube.unit == "mwc" and e.cube.score == (3, 4)
 
 
+def test_money_rules_are_gnubg_s_unless_an_id_or_the_options_say_otherwise() -> None:
+    """The roller well behind: a take leaves the taker ahead (D/T < 0 for the doubler), so
+    with beavers (gnubg's default, the other commands') the answer is a beaver; without
+    (the option, a money XGID's rules field without bit 1) a take."""
+    from mathbg.rules.ids import encode_xgid
+    from mathbg.rules.match import MatchState
+
+    pos = Position.from_counts(side({6: 4, 5: 3, 4: 3, 3: 2, 2: 2, 1: 1}),
+                               side({6: 3, 5: 3, 4: 3, 3: 2, 2: 2}))  # fmt: skip
+    e = ev.evaluate_race(pos.id)
+    assert e.cube.double_take < 0 and str(e.cube.action) == "no double, beaver"
+    assert str(ev.evaluate_race(pos.id, beavers=False).cube.action) == "no double, take"
+    for beavers, action in ((False, "no double, take"), (True, "no double, beaver")):
+        xgid = encode_xgid(pos, MatchState(), beavers=beavers)
+        assert str(ev.evaluate_race(xgid).cube.action) == action, xgid
+
+
 # ----------------------------------------------------------------------------- gnubg
 
 GNUBG_EVAL = """

@@ -1135,16 +1135,11 @@ def _met_name(met: MET) -> str:
 
 def _money_rules(raw: Any, match: MatchState | None, opts: MatrixOptions) -> tuple[bool, bool]:
     """The money row's rules for a position: the options', each turned off where a money ID
-    says so (a Match ID's Jacoby flag; an XGID's rules field, bit 0 Jacoby, bit 1 beavers),
-    as a rollout of the same ID plays them."""
-    jacoby, beavers = opts.jacoby, opts.beavers
-    if match is not None and match.is_money:
-        from mathbg.rules.ids import decode_xgid, is_xgid
+    says so (:func:`mathbg.rules.ids.money_rules`), as a rollout of the same ID plays them."""
+    from mathbg.rules.ids import money_rules
 
-        jacoby = jacoby and bool(match.jacoby)
-        if isinstance(raw, str) and is_xgid(raw):
-            beavers = beavers and bool(decode_xgid(raw.strip()).beavers)
-    return jacoby, beavers
+    jacoby, beavers = money_rules(raw, match)
+    return opts.jacoby and jacoby, opts.beavers and beavers
 
 
 def _is_current(info: _Info, st: MatrixState) -> bool:

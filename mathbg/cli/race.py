@@ -20,7 +20,9 @@ Evaluate a race (a position without contact): both sides' pip, Keith, Thorp, Isi
 Trice counts, Kleinman's metric and the 8-9-12 lead, each count's cube advice, the
 winning chances of the side on roll (exact from the bearoff databases when both sides fit,
 else a one-sided rollout) with the method used, and the cube action (money, or at the
-match score a POSID:MATCHID or XGID carries).
+match score a POSID:MATCHID or XGID carries; money play with the Jacoby rule and beavers,
+as gnubg and the other commands play it, unless a money ID's rules or --no-jacoby /
+--no-beavers say otherwise).
 
 JSON keys: pips, keith, thorp, isight ([on roll, opponent], raw counts before the
 on-roll addition), keith_adjusted, thorp_adjusted (the on-roll side's count after it),
@@ -59,6 +61,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--met", help="MET for match play (default kazaross-xg2)")
     parser.add_argument("--money", action="store_true", help="money play even for a match ID")
+    parser.add_argument("--no-jacoby", action="store_true",
+                        help="money play without the Jacoby rule (default: the rule, as gnubg, "
+                        "or a money Match ID's or XGID's flag)")  # fmt: skip
+    parser.add_argument("--no-beavers", action="store_true",
+                        help="money play without beavers (default: beavers, as gnubg, or a "
+                        "money XGID's flag)")  # fmt: skip
     parser.add_argument(
         "--keith-rounding",
         choices=("down", "none"),
@@ -130,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
         cube_life=args.cube_life,
         met=args.met,
         money=args.money,
+        jacoby=not args.no_jacoby,
+        beavers=not args.no_beavers,
         samples=args.samples,
         seed=args.seed,
     )

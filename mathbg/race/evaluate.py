@@ -882,6 +882,8 @@ def evaluate_race(
     cube_life: float | None = None,
     met: MET | str | None = None,
     money: bool = False,
+    jacoby: bool = True,
+    beavers: bool = True,
     onesided: Any = None,
     twosided: Any = None,
     samples: int = DEFAULT_SAMPLES,
@@ -893,7 +895,7 @@ def evaluate_race(
     ----------
     position : Position, str or (player, opponent)
         Any input of :func:`as_race`. A ``POSID:MATCHID`` or an XGID carries the match
-        score, cube and Jacoby setting; the cube decision is then made at that score
+        score, cube and money rules; the cube decision is then made at that score
         (with ``met``, default Kazaross-XG2) unless ``money``.
     keith_rounding : {"down", "none"}
         Keith's 1/7 addition rounded down (Keith) or not (gnubg 1.07).
@@ -905,8 +907,22 @@ def evaluate_race(
         Match equity table for match play.
     money : bool
         Money play even when the ID carries a match score.
+    jacoby, beavers : bool
+        Money play's rules (gnubg's defaults, both on), each turned off also where a money
+        ID says so (:func:`mathbg.rules.ids.money_rules`).
     onesided, twosided, samples, seed :
         See :func:`race_chances`.
+
+    Returns
+    -------
+    RaceEvaluation
+        The counts, their advice, the chances and the cube decision.
+
+    Examples
+    --------
+    >>> e = evaluate_race(((0, 0, 0, 0, 0, 2) + (0,) * 18, (0, 0, 0, 0, 2) + (0,) * 19))
+    >>> e.pips, e.cube.unit
+    ((12, 10), 'equity')
     """
     from mathbg._validate import integer
 
@@ -935,10 +951,13 @@ def evaluate_race(
         if d is not None and d.method == "one-sided database":
             epc[i] = d.epc
             wastage[i] = d.epc - pips[i]
+    from mathbg.rules.ids import money_rules
+
     cube_args: dict[str, Any] = {}
     owner = "centre"
     cube = 1
-    jacoby = False
+    id_jacoby, id_beavers = money_rules(position, match)
+    jacoby, beavers = jacoby and id_jacoby, beavers and id_beavers
     if match is not None:
         cube = match.cube
         on_roll = match.on_roll
@@ -951,15 +970,13 @@ def evaluate_race(
                          match.length - match.score[1 - on_roll]),
                 "crawford": match.crawford,
             }
-        elif match.length == 0:
-            jacoby = bool(match.jacoby)
     elif met is not None:
         raise InvalidParameterError(
             "a MET needs a match score: give a POSID:MATCHID or an XGID of a match"
         )
     cube_advice = race_cube_decision(
         pos, chances=chances, cube_life=cube_life, cube=cube, owner=owner,
-        jacoby=jacoby, twosided=twosided, **cube_args,
+        jacoby=jacoby, beavers=beavers, twosided=twosided, **cube_args,
     )  # fmt: skip
     advice = {
         "keith": _counts.keith_advice(player, opponent, rounding=keith_rounding).verdict,  # type: ignore[arg-type]

@@ -48,6 +48,7 @@ __all__ = [
     "is_xgid",
     "match_fields_from_id",
     "match_id_from_fields",
+    "money_rules",
     "parse_id",
 ]
 
@@ -294,6 +295,42 @@ def is_xgid(text: str) -> bool:
     """
     s = text.strip()
     return s.upper().startswith("XGID=") or s.count(":") == 9
+
+
+def money_rules(text: object, match: MatchState | None) -> tuple[bool, bool]:
+    """The money-play rules an ID carries: (the Jacoby rule, beavers).
+
+    A money Match ID carries its Jacoby flag (beavers: gnubg's default, allowed); a money
+    XGID its rules field (bit 0 the Jacoby rule, bit 1 beavers). Anything else (no ID, a
+    match's ID, whose XGID rules field is the Crawford flag) carries none: gnubg's
+    defaults, both on.
+
+    Parameters
+    ----------
+    text : object
+        What the position was given as (an XGID string is read for its beaver bit).
+    match : MatchState or None
+        The match state :func:`parse_id` decoded from it.
+
+    Returns
+    -------
+    (bool, bool)
+        The Jacoby rule, beavers.
+
+    Examples
+    --------
+    >>> xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:2:0:10"
+    >>> money_rules(xgid, parse_id(xgid)[1])
+    (False, True)
+    >>> money_rules("4HPwATDgc/ABMA", None)
+    (True, True)
+    """
+    if match is None or not match.is_money:
+        return True, True
+    beavers = True
+    if isinstance(text, str) and is_xgid(text):
+        beavers = decode_xgid(text.strip()).beavers
+    return bool(match.jacoby), bool(beavers)
 
 
 def parse_id(text: str) -> tuple[Position, MatchState | None]:

@@ -156,7 +156,9 @@ class RolloutOptions:
 
         d = self._derived
         on, cube, owner, crawford = 0, 1, "centre", False
-        jacoby, beavers = True, self._xgid_beavers()
+        from mathbg.rules.ids import money_rules
+
+        jacoby, beavers = money_rules(self.position, match)
         away: tuple[int, int] | None = None
         if match is not None:
             on = match.on_roll  # the owner is seen from the side on roll, money play too
@@ -165,7 +167,6 @@ class RolloutOptions:
             crawford = bool(match.crawford) and 1 in away and away != (1, 1)
         if match is not None:
             cube, owner = int(match.cube), CubeOwner.of(match.cube_owner, on).value
-            jacoby = bool(match.jacoby)
             d["dice"] = match.dice  # not used: said once the options are good
         if isinstance(self.away, str):
             if self.away.strip().lower() != "money":
@@ -197,15 +198,6 @@ class RolloutOptions:
                                       beavers=d["beavers"])  # fmt: skip
         else:
             d["values"] = MatchValues(met, away, crawford, int(cube), self.cube_limit)
-
-    def _xgid_beavers(self) -> bool:
-        """An XGID's beaver flag (its money rules field), else True (gnubg's default)."""
-        from mathbg.rules.ids import decode_xgid, is_xgid
-
-        text = self.position
-        if isinstance(text, str) and is_xgid(text):
-            return bool(decode_xgid(text.strip()).beavers)
-        return True
 
     def _check_cube(self, away: tuple[int, int] | None, cube: Any, owner: str, crawford: bool,
                     met: MET) -> None:  # fmt: skip
