@@ -40,6 +40,15 @@ def test_text_output(capsys):
     assert "24/20*/14" in out
 
 
+def test_the_cube_owner_is_named_by_the_diagram_s_sides(capsys):
+    """XGID cube position 1 is the bottom player's (gnubg's player 1), -1 the top player's;
+    turn 1 puts the bottom player on roll, drawn as X."""
+    for pos, who in ((1, "X's, player 1"), (-1, "O's, player 0")):
+        status, out, _ = run(capsys, "position",
+                             f"XGID=-b----E-C---eE---c-e----B-:1:{pos}:1:00:0:0:3:0:10")
+        assert status == 0 and f"cube 2 ({who})" in out
+
+
 def test_dance(capsys):
     status, out, _ = run(capsys, "position", "4HPwATDgc/ABUA", "--roll", "66", "--json")
     assert status == 0 and json.loads(out)["legal_plays"] == 0

@@ -50,7 +50,8 @@ def render(position: BasePosition, *, match: Any = None, roll: Any = None) -> st
         lines.append(f" Match ID   : {match.id}")
     cube = ""
     if match is not None:
-        owner = "centred" if match.cube_owner is None else f"player {match.cube_owner}"
+        owner = "centred" if match.cube_owner is None else (
+            f"{'X' if match.cube_owner == match.on_roll else 'O'}'s, player {match.cube_owner}")
         cube = f"cube {match.cube} ({owner})"
     lines += board_lines(position, stack, middle=cube, roll=roll)
     return "\n".join(line.rstrip() for line in lines)
