@@ -363,7 +363,9 @@ def check_analyze_rollout(args: argparse.Namespace) -> None:
     if args.rollout is None:
         return
     if args.file is not None or args.money:
-        raise InvalidParameterError("--rollout rolls one POSITION out at the scores of a match")
+        raise InvalidParameterError(
+            "--rollout rolls one POSITION out at the scores of a match (money play: mathbg "
+            "rollout POSITION --money)")
     if args.plot:
         raise InvalidParameterError("--rollout draws no plot here: mathbg rollout --matrix --plot")
     RolloutOptions(args.position, away=None, trials=args.rollout, met=load_met(args.met),
@@ -378,7 +380,9 @@ def analyze_rollout(result: Any, args: argparse.Namespace, show: Any) -> int:
     from mathbg.errors import InvalidParameterError
 
     if result.length is None:
-        raise InvalidParameterError("--rollout needs a match length (--length N)")
+        raise InvalidParameterError(
+            "--rollout rolls the position out at every score of a match: give a match length "
+            "(--length N); a money position rolls out with: mathbg rollout POSITION --money")
     matrix = rollout_matrix(args.position, int(result.length), trials=args.rollout,
                             met=load_met(args.met), plies=args.plies or 0,
                             progress=sys.stderr.isatty())  # fmt: skip
