@@ -185,6 +185,27 @@ def test_gnubg_integer_mode_is_close_to_float(ts):
     assert np.max(np.abs(fixed - exact)) < 2e-4
 
 
+def test_a_take_the_taker_is_ahead_after_is_a_beaver_when_allowed(ts, capsys):
+    """Two on the six point against one: the roller wins only by a double at once (4/36),
+    else the opponent redoubles and the roller passes, so after a double the opponent's
+    2-cube leaves the roller 2 x (4/36 - 32/36) = -14/9: a take that leaves the taker ahead
+    is a beaver with beavers (gnubg's default, the other commands'), a take without."""
+    import json
+
+    from mathbg.cli import main
+
+    dec = ts.cube_decision(on(6, 6), on(6), beavers=True)
+    assert dec.double_take == pytest.approx(-14 / 9, abs=1e-12)
+    assert str(dec.action) == "no double, beaver"
+    assert str(ts.cube_decision(on(6, 6), on(6)).action) == "no double, take"
+    for extra, action in (([], "no double, beaver"), (["--no-beavers"], "no double, take")):
+        argv = ["bearoff", "show", "--two-sided", "0,0,0,0,0,2", "0,0,0,0,0,1", "--json"]
+        assert main(argv + extra) == 0
+        assert json.loads(capsys.readouterr().out)["decision"] == action
+    assert main(["bearoff", "show", "0,0,0,0,0,2", "--no-beavers"]) == 2
+    assert "go with --two-sided" in capsys.readouterr().err
+
+
 def test_cube_decision_helper():
     # ND 0.3, DT 2 x 0.2 = 0.4, DP 1: double, take
     dec = cube_decision([0.0, 0.5, 0.3, 0.2], "centre")

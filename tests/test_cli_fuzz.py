@@ -252,6 +252,7 @@ def case_bearoff(rng, tmp, k):
         _opt(argv, rng, 0.1, "--db", str(tmp / rng.choice(["db", "x.bd", "file.txt", "none"])))
         _opt(argv, rng, 0.1, "--policy", rng.choice(["gnubg", "min-rolls"]))
         _opt(argv, rng, 0.1, "--owner", rng.choice(["centre", "player", "opponent", "x"]))
+        _opt(argv, rng, 0.1, "--no-beavers")
         _opt(argv, rng, 0.3, "--json")
         _decimals(argv, rng)
     else:

@@ -492,11 +492,14 @@ class TwoSided:
         roller: ArrayLike,
         opponent: ArrayLike | None = None,
         owner: CubeOwner | str = CubeOwner.CENTRE,
+        *,
+        beavers: bool = False,
     ) -> CubeDecision:
         """The roller's cube decision: no double, double/take, double/pass and the action.
 
         ND is the stored value for ``owner`` (``"centre"``, ``"player"`` = the roller, or
-        ``"opponent"``), DT twice the stored ``opponent`` value, DP = +1 (see
+        ``"opponent"``), DT twice the stored ``opponent`` value, DP = +1; a take the taker
+        would beaver is named so with ``beavers`` (see
         :func:`mathbg.bearoff.twosided.cube_decision`). Returns a
         :class:`mathbg.cube.decisions.CubeDecision`.
         """
@@ -504,7 +507,7 @@ class TwoSided:
         if v.ndim != 1:
             raise InvalidParameterError("cube_decision() takes one pair")
         self._require_cubeful()
-        return cube_decision(v, owner)
+        return cube_decision(v, owner, beavers=beavers)
 
     def __repr__(self) -> str:
         return (
@@ -516,6 +519,8 @@ class TwoSided:
 def cube_decision(
     values: NDArray[np.floating],
     owner: CubeOwner | str = CubeOwner.CENTRE,
+    *,
+    beavers: bool = False,
 ) -> CubeDecision:
     """Apply the roller's root cube decision to a stored 4-vector of equities.
 
@@ -527,6 +532,9 @@ def cube_decision(
     owner : CubeOwner or str
         Who owns the cube before the roller's turn (``"centre"``, ``"player"`` = the
         roller, ``"opponent"``).
+    beavers : bool, optional
+        Beavers allowed: a take that leaves the taker ahead (DT < 0) is named a beaver
+        (the values do not change: the database's equities are those of a 2-cube).
 
     Returns
     -------
@@ -549,7 +557,7 @@ def cube_decision(
     dp = 1.0
     if who == CubeOwner.OPPONENT:
         return CubeDecision(CubeAction.NOT_AVAILABLE, nd, None, None, nd, "equity")
-    action = classify(nd, dt, dp, can_gammon=False, beavers=False, money=True)
+    action = classify(nd, dt, dp, can_gammon=False, beavers=beavers, money=True)
     optimal = min(dt, dp) if action.doubles else nd
     return CubeDecision(action, nd, dt, dp, optimal, "equity")
 

@@ -117,6 +117,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "two-sided: who owns the cube at the root decision, player = the roller (default centre)",
         owners=("centre", "player"),
     )
+    show.add_argument("--no-beavers", action="store_true",
+                      help="two-sided: a take the taker would beaver is named a take (default: "
+                      "beavers, as gnubg and the other commands)")  # fmt: skip
     show.add_argument("--db", metavar="PATH", help="use this database (native or gnubg .bd)")
     show.set_defaults(handler=run_show)
     _register_match(sub)
@@ -372,6 +375,9 @@ def run_show(args: argparse.Namespace) -> int:
         return _show_two_sided(args, counts[0], counts[1])
     if len(counts) != 1:
         raise InvalidParameterError("give one position (or --two-sided ROLLER OPPONENT)")
+    if args.no_beavers or args.owner != "centre":
+        raise InvalidParameterError("--owner and --no-beavers go with --two-sided (the cube "
+                                    "decision of a ROLLER OPPONENT pair)")  # fmt: skip
     return _show_one_sided(args, counts[0])
 
 
@@ -457,7 +463,7 @@ def _show_two_sided(args: argparse.Namespace, roller: list[int], opponent: list[
             ts = TwoSided.build(points, checkers)
     eq = ts.equities(roller, opponent)
     owner = args.owner
-    dec = ts.cube_decision(roller, opponent, owner)
+    dec = ts.cube_decision(roller, opponent, owner, beavers=not args.no_beavers)
     result = {
         "roller": roller,
         "opponent": opponent,

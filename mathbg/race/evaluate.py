@@ -723,13 +723,9 @@ def race_cube_decision(
         player, opponent = _sides(pos)
         values = ts.values(player[: ts.points], opponent[: ts.points])
         if met is None:
-            dec = ts.cube_decision(player[: ts.points], opponent[: ts.points], owner)
-            if owner == "opponent":
-                return _advice(CubeAction.NOT_AVAILABLE, dec.no_double, None, None,
-                               x=None, unit="equity", source=METHODS[0])  # fmt: skip
-            action = classify(dec.no_double, dec.double_take, dec.double_pass,
-                              can_gammon=False, beavers=beavers, money=True)  # fmt: skip
-            return _advice(action, dec.no_double, dec.double_take, dec.double_pass,
+            dec = ts.cube_decision(player[: ts.points], opponent[: ts.points], owner,
+                                   beavers=beavers)  # fmt: skip
+            return _advice(dec.action, dec.no_double, dec.double_take, dec.double_pass,
                            x=None, unit="equity", source=METHODS[0])  # fmt: skip
         if away is None:
             raise InvalidScoreError(
