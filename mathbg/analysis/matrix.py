@@ -478,9 +478,12 @@ def _exact_decision(
 class PositionAnalysis:
     """A position's cube actions at every score (one row per score and cube state).
 
-    ``rows`` are :class:`MatrixRow` (their fields are :data:`COLUMNS`); ``compare`` holds
-    the same matrix under a second MET (or None). Use :meth:`to_frame`, :meth:`as_dict`
-    (the JSON of ``mathbg analyze --json``) and :meth:`met_changes`.
+    ``rows`` are :class:`MatrixRow` (their fields are :data:`COLUMNS`; the row of a Match
+    ID's or XGID's score and cube state has ``current``, a money ID's owned cube a money
+    row of its own); ``compare`` holds the same matrix under a second MET (or None);
+    ``money_rules`` the money rows' (Jacoby rule, beavers): the options', each turned off
+    where a money ID says so. Use :meth:`to_frame`, :meth:`as_dict` (the JSON of ``mathbg
+    analyze --json``) and :meth:`met_changes`.
     """
 
     position: str
