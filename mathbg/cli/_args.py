@@ -293,6 +293,18 @@ def cube_owner(text: str) -> str:
     return CubeOwner.parse(text).value
 
 
+def add_money_rules(parser: argparse.ArgumentParser) -> None:
+    """The ``--no-jacoby`` and ``--no-beavers`` options: money play's rules are gnubg's
+    defaults (both on) or a money ID's (:func:`mathbg.rules.ids.money_rules`); each option
+    turns one off."""
+    parser.add_argument("--no-jacoby", action="store_true",
+                        help="money play without the Jacoby rule (default: the rule, as gnubg, "
+                        "or a money Match ID's or XGID's flag)")  # fmt: skip
+    parser.add_argument("--no-beavers", action="store_true",
+                        help="money play without beavers (default: beavers, as gnubg, or a "
+                        "money XGID's flag)")  # fmt: skip
+
+
 def add_owner_argument(
     parser: argparse.ArgumentParser,
     help: str,

@@ -10,6 +10,7 @@ from mathbg.cli._args import (
     add_engine_argument,
     add_force,
     add_met_argument,
+    add_money_rules,
     check_output,
     extension_note,
     load_met,
@@ -88,8 +89,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--no-exact", action="store_true",
                    help="skip the exact bearoff match solver")  # fmt: skip
-    p.add_argument("--no-jacoby", action="store_true", help="money row without Jacoby")
-    p.add_argument("--no-beavers", action="store_true", help="money row without beavers")
+    add_money_rules(p)
     p.add_argument("--plot", metavar="FILE", help="draw the action grid to FILE")
     p.add_argument("--json", action="store_true", help="print JSON")
     add_decimals(p)

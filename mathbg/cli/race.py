@@ -8,6 +8,7 @@ from typing import Any
 from mathbg.cli._args import (
     add_decimals,
     add_force,
+    add_money_rules,
     check_output,
     print_json,
     pyplot,
@@ -61,12 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--met", help="MET for match play (default kazaross-xg2)")
     parser.add_argument("--money", action="store_true", help="money play even for a match ID")
-    parser.add_argument("--no-jacoby", action="store_true",
-                        help="money play without the Jacoby rule (default: the rule, as gnubg, "
-                        "or a money Match ID's or XGID's flag)")  # fmt: skip
-    parser.add_argument("--no-beavers", action="store_true",
-                        help="money play without beavers (default: beavers, as gnubg, or a "
-                        "money XGID's flag)")  # fmt: skip
+    add_money_rules(parser)
     parser.add_argument(
         "--keith-rounding",
         choices=("down", "none"),

@@ -11,6 +11,7 @@ from mathbg.cli._args import (
     add_engine_argument,
     add_force,
     add_met_argument,
+    add_money_rules,
     add_owner_argument,
     add_scheduler_argument,
     add_seed_argument,
@@ -82,12 +83,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_owner_argument(p, "cube owner (default centre, or the Match ID's)", default=None)
     p.add_argument("--crawford", action="store_true", help="the Crawford game (a side 1-away)")
     p.add_argument("--cube-limit", type=int, metavar="C", help="largest cube value")
-    p.add_argument("--no-jacoby", action="store_true",
-                   help="money play without the Jacoby rule (default: the rule, as gnubg, "
-                   "or a money Match ID's or XGID's flag)")  # fmt: skip
-    p.add_argument("--no-beavers", action="store_true",
-                   help="money play without beavers (default: beavers, as gnubg, or an "
-                   "XGID's flag)")  # fmt: skip
+    add_money_rules(p)
     add_met_argument(p)
     add_engine_argument(p, "the checker player", "play")
     p.add_argument("--plies", type=int, default=0, metavar="K",
