@@ -283,7 +283,9 @@ def test_a_money_id_s_rules_hold_for_the_money_rows(capsys):
                                    (3, True, True)):  # fmt: skip
         an = analyze(xgid.format(field), probabilities=probs, cube_life=0.0)
         (row,) = an.rows
-        assert an.money_rules == (jacoby, beavers)
+        assert an.money_rules == (jacoby, beavers) == (row.jacoby, row.beavers)
+        frame = an.to_frame()  # and so the CSV of a batch
+        assert (bool(frame["jacoby"][0]), bool(frame["beavers"][0])) == (jacoby, beavers)
         assert row.no_double == pytest.approx(2 * 0.6 - 1 if jacoby else gammons, abs=1e-12)
         behind = analyze(xgid.format(field), probabilities=[0.4, 0, 0, 0, 0], cube_life=0.0)
         assert str(behind.rows[0].action) == ("no double, beaver" if beavers
@@ -293,7 +295,9 @@ def test_a_money_id_s_rules_hold_for_the_money_rows(capsys):
     off = MatchState(jacoby=False).id
     assert analyze(f"{START}:{off}", probabilities=probs).money_rules == (False, True)
     # a match ID's money row keeps the options' rules (its rules field is the Crawford flag)
-    assert analyze(START + ":" + SCORED, probabilities=probs).money_rules == (True, True)
+    scored = analyze(START + ":" + SCORED, probabilities=probs)
+    assert scored.money_rules == (True, True)
+    assert {(r.jacoby, r.beavers) for r in scored.rows if r.away is not None} == {(None, None)}
     code, out, _ = _cli(capsys, xgid.format(0), "--probs", "0.6,0.2,0.02,0.1,0.01", "--json")
     assert code == 0 and json.loads(out)["money_rules"] == {"jacoby": False, "beavers": False}
     code, out, _ = _cli(capsys, xgid.format(0), "--probs", "0.6,0.2,0.02,0.1,0.01")

@@ -180,6 +180,7 @@ class MatrixRow:
     own n-ply cubeful evaluation at the row's score and cube, e.g. gnubg's ``hint``; then
     ``engine_action`` holds the engine's recommendation in its words, e.g. "Optional
     double, pass", and the cube life and take point, which its search does not use, are NaN).
+    ``jacoby`` and ``beavers`` are a money row's rules (None at a match score).
     """
 
     position: str
@@ -213,6 +214,8 @@ class MatrixRow:
     exact_differs: bool = False
     cube_eval: str = "mathbg"
     engine_action: str | None = None
+    jacoby: bool | None = None
+    beavers: bool | None = None
 
     def values(self) -> dict[str, object]:
         """The row as a dict of its columns (the DataFrame's row)."""
@@ -1041,12 +1044,15 @@ class _Batch:
             values = block.values(j, k)
         current = _is_current(self.infos[i], st)
         ev = self.evaluations[i]
-        return MatrixRow(
+        row = MatrixRow(
             self.ids[i], ev.engine, ev.plies, _met_name(met), length,
             st.away, st.crawford, st.state, st.cube, st.owner, current,
             "equity" if st.away is None else "mwc", x,
             *(getattr(values, f.name) for f in fields(RowValues)),
         )  # fmt: skip
+        if st.away is None:
+            row.jacoby, row.beavers = self.rules[i]
+        return row
 
 
 def rows_at(
