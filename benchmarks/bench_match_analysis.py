@@ -17,9 +17,11 @@ Run: ``python benchmarks/bench_match_analysis.py [--plies 0 2] [--repeat 2]
    about, so that the host's drifting speed weighs on both alike. Ratios: whole process
    against whole process, in one process against in one process (mathbg's best run after
    the first in a process, gnubg's ``analyse match``), and mathbg's whole process against
-   gnubg's analysis alone. Goal: mathbg's 0-ply whole process at most
-   gnubg's CPU for the same match (about 1.3-1.5 s for a 13-point match), and mathbg's 2-ply
-   at most gnubg's 2-ply.
+   gnubg's analysis alone. At 0 plies mathbg's command also runs with numba's JIT kernels
+   (``MATHBG_NATIVE=0``: what a build without a C compiler runs) turn about with the kernels
+   compiled ahead of time (:mod:`mathbg._native`), and the two reports are compared. Goal:
+   mathbg's 0-ply whole process at most gnubg's CPU for the same match (about 1.3-1.5 s for
+   a 13-point match), and mathbg's 2-ply at most gnubg's 2-ply.
 2. A corpus of 1,000+ matches (the 212 shared matches ``--corpus-repeat`` times) analysed
    by ``corpus_stats(..., audit=True)`` locally (one process) and on a Dask
    ``LocalCluster`` of 2 single-threaded worker processes: wall times, their ratio (goal:
@@ -168,6 +170,13 @@ def _gnubg_env(home: str) -> dict[str, str]:
     return dict(os.environ, HOME=home, LANG="C", LC_ALL="C")
 
 
+def native_status() -> str:
+    """How a mathbg process runs its kernels here (:func:`mathbg._native.status`)."""
+    code = "from mathbg import _native; print(_native.status())"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip()  # fmt: skip
+
+
 def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: str) -> None:
     from mathbg.rules import read_match
 
@@ -187,7 +196,14 @@ def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: s
         g_best = None
     else:  # the two programs turn about
         (cpu, wall, _), g_best = best_pair(argv, g_argv, repeat, {"env": env, "cwd": home})
-    print(f"  mathbg audit (whole process, as typed):       {cpu:7.2f} CPU-s ({wall:.2f} s wall)")
+    print(f"  mathbg audit (whole process, as typed):       {cpu:7.2f} CPU-s ({wall:.2f} s wall); "
+          f"kernels: {native_status()}")  # fmt: skip
+    if not plies:  # the same with numba's JIT kernels, turn about with the compiled ones
+        jit_env = dict(os.environ, MATHBG_NATIVE="0")
+        (aot, _, out), (jit, _, jit_out) = best_pair(argv, argv, repeat, {"env": jit_env})
+        print(f"  the same with numba's kernels (MATHBG_NATIVE=0): {jit:.2f} CPU-s against "
+              f"{aot:.2f} compiled ahead of time, turn about ({jit / aot:.2f}x); same "
+              f"report: {out == jit_out}")  # fmt: skip
     inside = None
     if not plies:  # at 2 plies the start-up is lost in the work: no second run in a process
         code = MATHBG_INSIDE % {"argv": argv[3:], "again": max(1, repeat)}
@@ -195,7 +211,8 @@ def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: s
         first, inside = (float(x) for x in out.split()[-2:])
         print(f"  mathbg audit inside one process:              {inside:7.2f} CPU-s, the best "
               f"of {max(1, repeat)} runs after the first (code loaded, the engines' caches "
-              f"emptied; the first run {first:.2f}: imports, numba, databases opened)")  # fmt: skip
+              f"emptied; the first run {first:.2f}: imports, the kernels loaded, databases "
+              f"opened)")  # fmt: skip
     _bench_gnubg(path, plies, repeat, gnubg, home, (cpu, inside), g_best)
 
 

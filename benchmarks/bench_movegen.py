@@ -10,9 +10,11 @@ Prints, for mathbg (one core):
   contact positions only (the issue's goal: >= 50,000 position-rolls/s for contact);
 - the time of one ``Position.legal_plays(roll)`` call on typical positions, Play objects
   built lazily (goal: < 50 microseconds), once the kernel serves them; and what a process
-  pays for its first positions: the pure-Python port (``movegen.generate_python``, used for
-  a process's first ``movegen.PORT_CALLS`` positions) per call, against the kernel's
-  first call in a fresh process (numba's import and the cached kernel's load, CPU-s).
+  pays for its first positions: the kernel compiled ahead of time (:mod:`mathbg._native`)
+  from the first call; without it, the pure-Python port (``movegen.generate_python``, used
+  for a process's first ``movegen.PORT_CALLS`` positions) per call, against numba's
+  kernel's first call in a fresh process (numba's import and the cached kernel's load,
+  CPU-s).
 
 and for gnubg 1.07 (the reference peer), two comparable jobs, with the ratio:
 
@@ -116,14 +118,18 @@ print(time.process_time() - t)
 """
 
 
-def kernel_first_call_cpu(repeat: int = 3) -> float:
+def kernel_first_call_cpu(repeat: int = 3, numba: bool = False) -> float:
     """CPU seconds of the kernel's first call in a fresh process (warm cache), best of
-    ``repeat``."""
+    ``repeat``: the kernel compiled ahead of time when built, or (``numba``, or not built)
+    numba's (its import and its cache's load)."""
+    import os
     import subprocess
     import sys
 
+    env = dict(os.environ, MATHBG_NATIVE="0") if numba else None
     runs = [float(subprocess.run([sys.executable, "-c", _FIRST_CALL], capture_output=True,
-                                 text=True, check=True).stdout) for _ in range(repeat)]
+                                 text=True, check=True, env=env).stdout)
+            for _ in range(repeat)]  # fmt: skip
     return min(runs)
 
 
@@ -203,12 +209,19 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(200):
                 movegen.generate_python(pos.cells, *roll)
             port.append((time.perf_counter() - t) / 200 * 1e6)
+    from mathbg._native import compiled
+
     first = kernel_first_call_cpu()
+    jit_first = kernel_first_call_cpu(numba=True)
+    if compiled("movegen_generate") is not None:
+        print(f"  the kernel compiled ahead of time serves every call from the first: its "
+              f"first call in a fresh process {first:.3f} CPU-s")  # fmt: skip
     print(
-        f"  a process's first {movegen.PORT_CALLS} positions, by the pure-Python port: median "
-        f"{statistics.median(port):.0f} us, max {max(port):.0f} us a call; the kernel's first "
-        f"call in a fresh process: {first:.2f} CPU-s (so the port is cheaper for the first "
-        f"{first / (statistics.median(port) * 1e-6):,.0f} positions)"
+        f"  without it (MATHBG_NATIVE=0, or no C compiler at install) a process's first "
+        f"{movegen.PORT_CALLS} positions come from the pure-Python port: median "
+        f"{statistics.median(port):.0f} us, max {max(port):.0f} us a call; numba's kernel's "
+        f"first call in a fresh process: {jit_first:.2f} CPU-s (so the port is cheaper for "
+        f"the first {jit_first / (statistics.median(port) * 1e-6):,.0f} positions)"
     )
 
     bo = bearoff_boards()

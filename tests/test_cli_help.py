@@ -86,7 +86,9 @@ def test_help_explains_with_an_example(command: tuple, capsys: pytest.CaptureFix
 
 def test_version(capsys: pytest.CaptureFixture) -> None:
     assert main(["--version"]) == 0
-    assert capsys.readouterr().out.strip() == f"mathbg {mathbg.__version__}"
+    from mathbg._native import status
+
+    assert capsys.readouterr().out.strip() == f"mathbg {mathbg.__version__}\nkernels: {status()}"
 
 
 def test_every_command_has_a_bad_input_case() -> None:

@@ -234,18 +234,19 @@ def test_more_than_15_on_a_point_is_refused():
 
 @pytest.mark.slow
 def test_workspace_grows_when_needed(monkeypatch):
-    from mathbg.rules import _movegen_kernels as movegen_kernel
+    from mathbg.rules import _movegen_workspace as movegen_workspace
 
     pos = Position.from_id("AACAkCRJqqoAAA")
     monkeypatch.setattr(movegen, "_port_calls_left", 0)  # the kernel, not the port
     # 8 entries: too small for 2220 plays
-    monkeypatch.setattr(movegen_kernel, "WORKSPACE", movegen_kernel.Workspace(log2_slots=4))
+    monkeypatch.setattr(movegen_workspace, "WORKSPACE", movegen_workspace.Workspace(log2_slots=4))
     assert len(pos.legal_plays((1, 1))) == 2220
     assert movegen.count_plays(pos.board[None])[0, 0] == 2220
 
 
 def kernel_plays(cells: bytes, roll: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    from mathbg.rules._movegen_kernels import WORKSPACE, generate_kernel
+    from mathbg.rules._movegen_kernels import generate_kernel
+    from mathbg.rules._movegen_workspace import WORKSPACE
 
     board = np.frombuffer(cells, dtype=np.uint8)
     while True:
@@ -264,11 +265,18 @@ def assert_port_is_kernel(cells: bytes, roll: tuple[int, int]) -> None:
 
 
 def test_generate_switches_from_the_port_to_the_kernel(monkeypatch):
+    from mathbg import _native
+
     pos = Position.from_id("0HPwATDgc/ABMA")
+    compiled = _native.compiled("movegen_generate") is not None
     monkeypatch.setattr(movegen, "_port_calls_left", 1)
+    if compiled:  # the kernel compiled ahead of time serves every call: the port is not used
+        movegen.generate(pos.cells, 6, 4)
+        assert movegen._port_calls_left == 1
+        monkeypatch.setattr(_native, "_module", None)  # numba's kernel from here on
     first = movegen.generate(pos.cells, 6, 4)  # the port
     assert movegen._port_calls_left == 0
-    second = movegen.generate(pos.cells, 6, 4)  # the kernel
+    second = movegen.generate(pos.cells, 6, 4)  # numba's kernel
     for a, b in zip(first, second, strict=True):
         np.testing.assert_array_equal(a, b)
     assert len(first[0]) == 15  # published (tests/data/movecounts.txt)

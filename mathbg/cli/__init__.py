@@ -100,6 +100,18 @@ def _dash_hint(message: str) -> str:
     return f"; a value that starts with '-' must be attached: {found.group(1)}={value}"
 
 
+class _Version(argparse.Action):
+    """``--version``: the version, and whether the hot kernels were compiled ahead of time
+    by the build or are compiled by numba on first use (:mod:`mathbg._native`)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:  # fmt: skip
+        from mathbg._native import status
+
+        print(f"mathbg {__version__}\nkernels: {status()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every available subcommand registered."""
     parser = _Parser(
@@ -109,7 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"mathbg {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show the version and how mathbg runs its kernels, and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
         try:

@@ -17,8 +17,6 @@ import numba as nb
 import numpy as np
 
 __all__ = [
-    "WORKSPACE",
-    "Workspace",
     "advance",
     "bears_off",
     "count_plays_kernel",
@@ -294,8 +292,9 @@ def materialize(board: Any, ent_keys: Any, n: Any, dest: Any, row0: Any) -> None
 
 @nb.njit(cache=True)
 def generate_kernel(board: Any, d1: Any, d2: Any, ws: Any) -> Any:
-    """The plays of one (board, roll) with the workspace ``ws`` (:meth:`Workspace.args`):
-    ``(n, boards, moves)``, n = -1 when the workspace is too small."""
+    """The plays of one (board, roll) with the workspace ``ws``
+    (:meth:`~mathbg.rules._movegen_workspace.Workspace.args`): ``(n, boards, moves)``,
+    n = -1 when the workspace is too small."""
     ent_keys, ent_moves = ws[3], ws[4]
     n = search(board, d1, d2, ws)
     if n < 0:
@@ -348,30 +347,3 @@ def count_plays_kernel(boards: Any, dice: Any, ws: Any) -> Any:
         for r in range(dice.shape[0]):
             out[b, r] = search(boards[b], dice[r, 0], dice[r, 1], ws)
     return out
-
-
-class Workspace:
-    """Hash table and entry buffers reused across kernel calls (guarded by the GIL)."""
-
-    def __init__(self, log2_slots: int = 14) -> None:
-        self.resize(log2_slots)
-
-    def resize(self, log2_slots: int) -> None:
-        slots = 1 << log2_slots
-        self.log2 = log2_slots
-        self.tab_stamp = np.full(slots, -1, np.int64)
-        self.tab_idx = np.zeros(slots, np.int32)
-        self.stamp = np.zeros(1, np.int64)
-        self.keys = np.empty((slots // 2, 3), np.int64)
-        self.moves = np.empty((slots // 2, 4, 3), np.int8)
-
-    def args(self) -> tuple[np.ndarray, ...]:
-        return self.tab_stamp, self.tab_idx, self.stamp, self.keys, self.moves
-
-    def grow(self) -> None:
-        if self.log2 >= 24:  # pragma: no cover - no backgammon position has 8M plays
-            raise RuntimeError("legal-play table overflow")
-        self.resize(self.log2 + 2)
-
-
-WORKSPACE = Workspace()

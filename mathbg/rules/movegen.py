@@ -54,6 +54,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from mathbg._native import compiled
+
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.board import BasePosition
 
@@ -72,9 +74,11 @@ __all__ = [
 _ALL_DICE = np.array([(hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1)], dtype=np.int32)
 
 #: Single positions whose plays :func:`generate` finds with the pure-Python port before it
-#: switches to the numba kernel: the kernel's first call in a process costs about 0.6 CPU-s
-#: (numba's import and its cache's load), the port about 0.1 ms a position, so a process
-#: that reads a match file or two never pays for numba (``benchmarks/bench_movegen.py``).
+#: switches to the numba kernel, when the build did not compile the kernel ahead of time
+#: (:mod:`mathbg._native`; with it, every call goes to the compiled kernel): numba's first
+#: call in a process costs about 0.6 CPU-s (its import and its cache's load), the port about
+#: 0.1 ms a position, so a process that reads a match file or two never pays for numba
+#: (``benchmarks/bench_movegen.py``).
 PORT_CALLS = 5000
 
 _port_calls_left = PORT_CALLS
@@ -132,16 +136,19 @@ def generate(cells: bytes | np.ndarray, d1: int, d2: int) -> tuple[np.ndarray, n
     # a writable copy: the kernel then shares its compiled search with the native engine's
     # (numba compiles a read-only array's once more, a second or so of a first run)
     board = np.frombuffer(cells, dtype=np.uint8).copy() if isinstance(cells, bytes) else (
-        np.array(cells, dtype=np.uint8))  # fmt: skip
+        np.array(cells, dtype=np.uint8).reshape(50))  # fmt: skip
     if (max(cells) if isinstance(cells, bytes) else int(board.max())) > 15:
         _too_many()
-    if _port_calls_left > 0:
-        _port_calls_left -= 1
-        return generate_python(cells, d1, d2)
-    from mathbg.rules._movegen_kernels import WORKSPACE, generate_kernel
+    kernel: Any = compiled("movegen_generate")
+    if kernel is None:
+        if _port_calls_left > 0:
+            _port_calls_left -= 1
+            return generate_python(cells, d1, d2)
+        from mathbg.rules._movegen_kernels import generate_kernel as kernel
+    from mathbg.rules._movegen_workspace import WORKSPACE
 
     while True:
-        n, boards, moves = generate_kernel(board, d1, d2, WORKSPACE.args())
+        n, boards, moves = kernel(board, int(d1), int(d2), WORKSPACE.args())
         if n >= 0:
             return boards, moves
         WORKSPACE.grow()
@@ -248,10 +255,13 @@ def successors(
     """
     arr = _as_boards(boards)
     dice = _ALL_DICE if rolls is None else np.array(list(rolls), dtype=np.int32).reshape(-1, 2)
-    from mathbg.rules._movegen_kernels import WORKSPACE, successors_kernel
+    from mathbg.rules._movegen_workspace import WORKSPACE
 
+    kernel: Any = compiled("movegen_successors")
+    if kernel is None:
+        from mathbg.rules._movegen_kernels import successors_kernel as kernel
     while True:
-        ptr, res, ok = successors_kernel(arr, dice, WORKSPACE.args())
+        ptr, res, ok = kernel(arr, dice, WORKSPACE.args())
         if ok:
             return ptr, res
         WORKSPACE.grow()
@@ -289,7 +299,7 @@ def workspace(grow: bool = False) -> tuple[np.ndarray, ...]:
     port, 0.01 s in the kernel).
     """
     global _port_calls_left
-    from mathbg.rules._movegen_kernels import WORKSPACE
+    from mathbg.rules._movegen_workspace import WORKSPACE
 
     _port_calls_left = 0
 
@@ -306,10 +316,13 @@ def count_plays(boards: np.ndarray, rolls: Iterable[tuple[int, int]] | None = No
     """
     arr = _as_boards(boards)
     dice = _ALL_DICE if rolls is None else np.array(list(rolls), dtype=np.int32).reshape(-1, 2)
-    from mathbg.rules._movegen_kernels import WORKSPACE, count_plays_kernel
+    from mathbg.rules._movegen_workspace import WORKSPACE
 
+    kernel: Any = compiled("movegen_count_plays")
+    if kernel is None:
+        from mathbg.rules._movegen_kernels import count_plays_kernel as kernel
     while True:
-        counts = count_plays_kernel(arr, dice, WORKSPACE.args())
+        counts = kernel(arr, dice, WORKSPACE.args())
         if counts.size == 0 or counts.min() >= 0:
             return np.asarray(counts)
         WORKSPACE.grow()

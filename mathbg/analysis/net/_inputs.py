@@ -16,15 +16,12 @@ import numba as nb
 import numpy as np
 
 __all__ = [
-    "CONTACT_INPUTS",
     "HALF_CONTACT",
     "RACE_INPUTS",
     "contact_inputs",
     "race_inputs",
 ]
 
-#: Inputs of the contact and crashed networks: 4 a point for 25 points, then 25 more, a side.
-CONTACT_INPUTS = 250
 #: Inputs of the race network: 107 a side.
 RACE_INPUTS = 214
 #: Offset of the 25 hand-made inputs of the first half (the second half follows).

@@ -29,29 +29,25 @@ from numba.core import cgutils, types
 from numba.core.extending import intrinsic
 from numba.misc.special import literally
 
-from mathbg.analysis.net._inputs import (
-    CONTACT_INPUTS,
-    contact_inputs,
-    race_inputs,
+from mathbg.analysis.net._inputs import contact_inputs, race_inputs
+from mathbg.analysis.net._workspace import (
+    ALL_PLAYS,
+    CACHE_SLOTS,
+    EVALUATE,
+    EVALUATE_CACHED,
 )
 from mathbg.rules.movegen import search_kernels
 
 __all__ = [
-    "ALL_PLAYS",
     "BEAROFF1",
     "BEAROFF2",
-    "BEST_PLAY",
     "CONTACT",
     "CRASHED",
-    "EVALUATE",
-    "EVALUATE_CACHED",
     "OVER",
     "RACE",
     "classify",
     "evaluate",
-    "new_cache",
     "run",
-    "scratch",
 ]
 
 F32 = np.float32
@@ -506,14 +502,6 @@ def sanity(board: Any, last: Any, out: Any) -> None:
                 out[i] = F32(0.0)
 
 
-def scratch() -> tuple[Any, ...]:
-    """The scratch arrays :func:`evaluate` works in (one set a thread): the inputs, the
-    hidden layer, its denominators, the output lanes, the hits of each way and a board."""
-    return (np.zeros(CONTACT_INPUTS, np.float32), np.zeros(128, np.float32),
-            np.zeros(128, np.float32), np.zeros((5, 4), np.float32), np.zeros(78, np.int64),
-            np.zeros(50, np.uint8))  # fmt: skip
-
-
 @nb.njit(cache=True)
 def evaluate(board: Any, model: Any, work: Any, out: Any) -> Any:
     """gnubg 1.07's 0-ply outputs of ``board`` for the side on roll into ``out`` (float32
@@ -573,17 +561,8 @@ def prune_score(board: Any, klass: Any, model: Any, work: Any, weights: Any) -> 
     return s
 
 
-#: Slots of the position cache (a power of two) and the largest share of them in use.
-CACHE_SLOTS = 1 << 17
+#: The largest share of the position cache's slots in use.
 _CACHE_LOAD = CACHE_SLOTS // 2
-
-
-def new_cache() -> tuple[Any, ...]:
-    """An empty position cache: keys (4 words a board), outputs, classes, each slot's
-    stamp, and the current stamp and count of entries."""
-    return (np.zeros((CACHE_SLOTS, 4), np.int64), np.zeros((CACHE_SLOTS, 5), np.float32),
-            np.zeros(CACHE_SLOTS, np.int64), np.zeros(CACHE_SLOTS, np.int64),
-            np.ones(2, np.int64))  # fmt: skip
 
 
 @nb.njit(cache=True)
@@ -708,10 +687,6 @@ def _pips(board: Any) -> Any:
     for i in range(25):
         p += (i + 1) * int(board[25 + i])
     return p
-
-
-#: What :func:`run` does with each row (see there).
-EVALUATE, EVALUATE_CACHED, ALL_PLAYS, BEST_PLAY = 0, 1, 2, 3
 
 
 @nb.njit(cache=True)

@@ -25,6 +25,14 @@ from mathbg.analysis.base import (
     check_probabilities,
     evaluation_class,
 )
+from mathbg.analysis.net._workspace import (
+    ALL_PLAYS,
+    BEST_PLAY,
+    EVALUATE,
+    EVALUATE_CACHED,
+    new_cache,
+    scratch,
+)
 from mathbg.cube.life import CONTACT_CUBE_LIFE, cube_life
 from mathbg.errors import InvalidParameterError
 from mathbg.rules.dice import ROLLS, WEIGHTS
@@ -49,10 +57,14 @@ I64 = NDArray[np.int64]
 _LOCAL = threading.local()
 
 
-def _kernels() -> Any:
-    from mathbg.analysis.net import _kernels
+def _kernel() -> Any:
+    """The engine's one kernel: compiled ahead of time (:mod:`mathbg._native`), else numba's."""
+    from mathbg._native import compiled
 
-    return _kernels
+    run = compiled("net_run")
+    if run is None:
+        from mathbg.analysis.net._kernels import run
+    return run
 
 
 def _state() -> tuple[Any, Any, Any]:
@@ -62,8 +74,8 @@ def _state() -> tuple[Any, Any, Any]:
 
     work = getattr(_LOCAL, "work", None)
     if work is None:
-        work = _LOCAL.work = _kernels().scratch()
-        _LOCAL.cache = _kernels().new_cache()
+        work = _LOCAL.work = scratch()
+        _LOCAL.cache = new_cache()
     return model(), work, _LOCAL.cache
 
 
@@ -73,14 +85,19 @@ def _run(mode: int, boards: U8, rolls: Any = None, weights: Any = None,
     until the move generator fits."""
     from mathbg.rules.movegen import workspace
 
+    # exactly the kernel's argument types: the compiled kernel does not check them
     n = boards.shape[0]
     dice = np.zeros((n, 2), np.int64) if rolls is None else np.ascontiguousarray(
         np.asarray(rolls, dtype=np.int64).reshape(-1, 2))  # fmt: skip
-    w = np.zeros((n, 5)) if weights is None else np.ascontiguousarray(weights, np.float64)
+    w = np.zeros((n, 5)) if weights is None else np.ascontiguousarray(
+        np.asarray(weights, dtype=np.float64).reshape(-1, 5))  # fmt: skip
+    if dice.shape[0] != n or w.shape[0] != n:
+        raise ValueError(f"{n} boards need {n} rolls and weights")
     model, work, cache = _state()
     ws = workspace()
+    run = _kernel()
     while True:
-        *out, ok = _kernels().run(mode, boards, dice, w, int(keep), model, work, ws, cache)
+        *out, ok = run(int(mode), boards, dice, w, int(keep), model, work, ws, cache)
         if ok:
             return tuple(out)
         ws = workspace(grow=True)
@@ -119,7 +136,7 @@ def evaluate_boards(boards: Any) -> tuple[F64, I64]:
     >>> round(float(probs[0, 0]), 4), int(classes[0])
     (0.5215, 10)
     """
-    _, _, probs, classes, _ = _run(_kernels().EVALUATE, _boards(boards))
+    _, _, probs, classes, _ = _run(EVALUATE, _boards(boards))
     return probs.astype(np.float64), classes
 
 
@@ -150,7 +167,7 @@ def play_outputs(boards: Any, rolls: Any) -> tuple[I64, U8, F64]:
     >>> int(ptr[-1]), results.shape, probs.shape
     (16, (16, 50), (16, 5))
     """
-    ptr, results, probs, _, _ = _run(_kernels().ALL_PLAYS, _boards(boards), rolls)
+    ptr, results, probs, _, _ = _run(ALL_PLAYS, _boards(boards), rolls)
     return ptr, results, probs.astype(np.float64)
 
 
@@ -187,7 +204,7 @@ def best_plays(boards: Any, rolls: Any, weights: Any,
     >>> int(classes[0]), int(pips[0])
     (10, 167)
     """
-    _, after, probs, classes, pips = _run(_kernels().BEST_PLAY, _boards(boards), rolls,
+    _, after, probs, classes, pips = _run(BEST_PLAY, _boards(boards), rolls,
                                           weights, keep)  # fmt: skip
     return after, probs, classes, pips
 
@@ -214,7 +231,7 @@ def cached_outputs(boards: Any) -> tuple[NDArray[np.float32], I64, I64]:
     >>> int(classes[0]), int(pips[0]), bool(probs[0, 0] == evaluate_boards(b)[0][0, 0])
     (10, 167, True)
     """
-    _, _, probs, classes, pips = _run(_kernels().EVALUATE_CACHED, _boards(boards))
+    _, _, probs, classes, pips = _run(EVALUATE_CACHED, _boards(boards))
     return probs, classes, pips
 
 

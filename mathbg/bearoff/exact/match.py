@@ -357,10 +357,18 @@ def _run_kernel(
     store: bool,
     progress: bool = False,
     desc: str = "",
+    threaded: bool = False,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Solve every pair; return ``QT`` (see the kernel module) and ``N`` of ``report``."""
+    """Solve every pair; return ``QT`` (see the kernel module) and ``N`` of ``report``.
+
+    The kernel compiled ahead of time (:mod:`mathbg._native`) holds the GIL; ``threaded``
+    callers (games solved side by side in threads) take numba's, which releases it."""
+    from mathbg._native import compiled
     from mathbg._resources import check_memory
-    from mathbg.bearoff.exact import _kernels as k
+
+    shells: Any = None if threaded else compiled("exact_shells")
+    if shells is None:
+        from mathbg.bearoff.exact._kernels import shells_serial as shells
 
     n = space.n
     S = states.n
@@ -370,6 +378,14 @@ def _run_kernel(
         f"solving {space.points}x{space.checkers} at this score ({n:,}^2 pairs x {S} cube states)",
     )
     table = space.table()
+    # exactly the kernel's argument types: the compiled kernel does not check them
+    ptr = np.ascontiguousarray(table.ptr, dtype=np.int64)
+    succ = np.ascontiguousarray(table.succ, dtype=np.int32)
+    win = np.ascontiguousarray(states.win, dtype=np.float64)
+    perm = np.ascontiguousarray(states.perm, dtype=np.int64)
+    can_double = np.ascontiguousarray(states.can_double, dtype=np.bool_)
+    dbl = np.ascontiguousarray(states.dbl, dtype=np.int64)
+    report = np.ascontiguousarray(report, dtype=np.int64)
     qt = np.empty((n, n, S), dtype=np.float64)
     if store:
         nout = np.full((n, n, len(report)), np.nan)
@@ -384,21 +400,8 @@ def _run_kernel(
         while m0 < n:
             m1 = int(np.searchsorted(work, work[m0 - 1] + _BATCH)) + 1
             m1 = min(max(m1, m0 + 1), n)
-            k.shells_serial(
-                m0,
-                m1,
-                table.ptr,
-                table.succ,
-                qt,
-                states.win,
-                states.perm,
-                states.can_double,
-                states.dbl,
-                nout,
-                report,
-                store,
-                _ROW_BLOCK,
-            )
+            shells(m0, m1, ptr, succ, qt, win, perm, can_double, dbl, nout, report,
+                   bool(store), _ROW_BLOCK)  # fmt: skip
             if bar is not None:
                 bar.update(m1 * m1 - m0 * m0)
             elif progress and m1 < n:
@@ -1055,7 +1058,7 @@ def _game_start(
     roots = [(0, 0, _CENTRE), (1, 0, _CENTRE)]
     states = build_states(a, b, kind, mwc, roots=roots)
     report = np.zeros(0, dtype=np.int64)
-    qt, _ = _run_kernel(space, states, report, store=False)
+    qt, _ = _run_kernel(space, states, report, store=False, threaded=True)
     nvec = _root_values(space, states, qt, x, y)
     values = []
     for o in (0, 1):

@@ -43,7 +43,6 @@ import numba as nb
 import numpy as np
 
 from mathbg.rules._movegen_kernels import (
-    Workspace,
     advance,
     bears_off,
     dice_order,
@@ -53,6 +52,7 @@ from mathbg.rules._movegen_kernels import (
     load_board,
     unpack,
 )
+from mathbg.rules._movegen_workspace import Workspace
 
 __all__ = ["BLOCK", "HIT", "PIN", "generate"]
 
