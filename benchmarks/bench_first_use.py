@@ -244,6 +244,9 @@ def main() -> None:
         if args.installed:
             mathbg = [str(install_wheel(Path(tmp), args.extras))]
             print(f"(the wheel, installed in a fresh virtual environment: {mathbg[0]})")
+            version = subprocess.run([*mathbg, "--version"], capture_output=True, text=True,
+                                     check=True).stdout.split("\n", 1)[1].strip()  # fmt: skip
+            print(f"(its {version})")
         else:
             mathbg = [sys.executable, "-m", "mathbg"]
         for i, cmd in enumerate(chosen):
