@@ -147,7 +147,7 @@ def makehyper_iterations_to(norms: list[float], tol: float) -> tuple[int, float]
 def small_sizes(tmp: Path, env: dict[str, str]) -> dict[int, Run]:
     """1 and 2 checkers: makehyper to convergence, mathbg whole process and in-process, and
     the equality of every position's values."""
-    from mathbg.hyper import _kernels as k
+    from mathbg.hyper import _layout as k
     from mathbg.hyper.gnubg_hyper import read_gnubg_hyper
     from mathbg.hyper.money import solve_money
     from mathbg.hyper.space import space

@@ -1,9 +1,10 @@
 """mathbg's hot kernels compiled ahead of time (internal).
 
-The native engine's entry point, the move generator and the exact bearoff solver are numba
-kernels. numba compiles a kernel on a process's first call and keeps the machine code in
-its cache; even from the cache, a process pays about 0.4 CPU-s to import numba and load
-the code, and the very first run pays the compile itself (about 20 CPU-s for the engine).
+The native engine's entry point, the move generator, the exact bearoff solver and the
+Hypergammon solver are numba kernels. numba compiles a kernel on a process's first call and
+keeps the machine code in its cache; even from the cache, a process pays about 0.4 CPU-s to
+import numba and load the code, and the very first run pays the compile itself (about 20
+CPU-s for the engine, 10 s for the Hypergammon solver).
 
 So the build (``setup.py``, whenever a C compiler is at hand: wheels, ``pip install .``,
 ``pip install -e .``) compiles the kernels listed in :data:`EXPORTS` once more, ahead of
@@ -46,6 +47,12 @@ EXPORTS: dict[str, tuple[str, str]] = {
     "movegen_successors": ("mathbg.rules._movegen_kernels", "successors_kernel"),
     "movegen_count_plays": ("mathbg.rules._movegen_kernels", "count_plays_kernel"),
     "exact_shells": ("mathbg.bearoff.exact._kernels", "shells_serial"),
+    "hyper_build_candidates": ("mathbg.hyper._kernels", "build_candidates"),
+    "hyper_opponent_table": ("mathbg.hyper._kernels", "opponent_table"),
+    "hyper_pair_plays": ("mathbg.hyper._kernels", "pair_plays"),
+    "hyper_money_sweep": ("mathbg.hyper._kernels", "money_sweep"),
+    "hyper_match_sweep": ("mathbg.hyper._kernels", "match_sweep"),
+    "hyper_match_no_double": ("mathbg.hyper._kernels", "match_no_double"),
 }
 
 #: The files whose code and constants the compiled functions are made of (package-relative).
@@ -56,6 +63,8 @@ SOURCES = (
     "rules/_movegen_kernels.py",
     "bearoff/exact/_kernels.py",
     "bearoff/_play_kernels.py",
+    "hyper/_kernels.py",
+    "hyper/_layout.py",
     "_native.py",
 )
 
@@ -191,6 +200,10 @@ def signatures() -> dict[str, Any]:
     cache = tup((arr(i64, 2), arr(f32, 2), arr(i64, 1), arr(i64, 1), arr(i64, 1)))
     u8_2, i32_2 = arr(t.uint8, 2), arr(t.int32, 2)
     f64 = t.float64
+    # Hypergammon: the space's tables (HyperSpace.tables, read-only), then each solve's
+    tables = (arr(i64, 1, True), arr(i64, 2, True), arr(i64, 2, True))
+    match = (i64, i64, arr(f64, 3), arr(f32, 4), *tables, arr(f64, 2), arr(i64, 1),
+             arr(t.boolean, 1), arr(i64, 1))  # fmt: skip
     return {
         "net_run": tup((arr(i64, 1), u8_2, arr(f32, 2), arr(i64, 1), arr(i64, 1),
                             t.boolean))(i64, u8_2, arr(i64, 2), arr(f64, 2), i64, model,
@@ -202,4 +215,11 @@ def signatures() -> dict[str, Any]:
         "exact_shells": t.none(i64, i64, arr(i64, 1, True), arr(t.int32, 1, True),
                                arr(f64, 3), arr(f64, 1), arr(i64, 1), arr(t.boolean, 1),
                                arr(i64, 1), arr(f64, 3), arr(i64, 1), t.boolean, i64),
+        "hyper_build_candidates": tup((arr(i64, 1), arr(i64, 2)))(arr(i64, 2),
+                                                                  arr(i64, 2, True)),
+        "hyper_opponent_table": arr(i64, 2)(arr(i64, 2), arr(i64, 2, True)),
+        "hyper_pair_plays": i64(i64, i64, *tables, arr(i64, 2), arr(i64, 1)),
+        "hyper_money_sweep": f64(i64, i64, arr(f64, 3), *tables, t.boolean, t.boolean),
+        "hyper_match_sweep": f64(*match),
+        "hyper_match_no_double": tup((arr(f64, 1), arr(f64, 1), arr(f64, 2)))(*match),
     }

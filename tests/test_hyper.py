@@ -18,7 +18,8 @@ import pytest
 
 from mathbg import Position
 from mathbg.errors import InvalidParameterError, InvalidPositionError, MathbgWarning
-from mathbg.hyper import _kernels as k
+from mathbg.hyper import _layout as k
+from mathbg.hyper._compiled import kernel
 from mathbg.hyper.gnubg_hyper import read_gnubg_hyper, write_gnubg_hyper
 from mathbg.hyper.match import build_states, game_list, hyper_met, solve_game
 from mathbg.hyper.money import solve_money
@@ -63,7 +64,7 @@ def _plays_from_tables(sp, i, j):
     out = np.empty((1024, 3), dtype=np.int64)
     start = np.empty(22, dtype=np.int64)
     t = sp.tables
-    k.pair_plays(i, j, t["ptr"], t["cand"], t["opp"], out, start)
+    kernel("pair_plays")(int(i), int(j), t["ptr"], t["cand"], t["opp"], out, start)
     sets = []
     for r in range(21):
         rows = out[start[r]:start[r + 1]]

@@ -105,6 +105,14 @@ def _outputs() -> dict[str, object]:
         "generate": [movegen.generate(p.cells, 6, 6) for p in pos[:4]],
         "solve": solve_game(5, 3, (3, 5), "normal", lambda a, b, kind: 0.5 + 0.05 * (b - a)),
     }
+    from mathbg.hyper import hyper_met, solve_money, solve_score
+
+    money = solve_money(1, store=False)
+    score = solve_score((3, 3), checkers=1, store=False)
+    out["hyper money"] = (money.values, tuple(money.opening().probabilities))
+    out["hyper score"] = (score.values, score.gammons, score.opening(),
+                          score.decision("AACAAAAAAgAAAA").optimal)  # fmt: skip
+    out["hyper met"] = hyper_met(1, 3, store=False).mwc((2, 3))
     return out
 
 
@@ -114,6 +122,8 @@ def _same(a: object, b: object) -> bool:
             a.tobytes() == b.tobytes())  # fmt: skip
     if isinstance(a, (tuple, list)):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float):
+        return isinstance(b, float) and a.hex() == b.hex()
     if hasattr(a, "no_double"):  # a GameSolution
         return _same(a.no_double, b.no_double) and a.states == b.states
     return bool(a == b)
@@ -141,6 +151,9 @@ def test_compiled_kernels_give_numbas_bits_on_the_types_their_callers_pass(monke
     monkeypatch.setattr(_native, "_module", None)  # numba's kernels from here on
     monkeypatch.setattr(engine._LOCAL, "work", None)  # a fresh position cache
     monkeypatch.setattr(movegen, "_port_calls_left", 0)  # the kernel, not the Python port
+    from mathbg.hyper import space
+
+    space.space.cache_clear()  # the Hypergammon play tables made again, by numba's kernels
     jitted = _outputs()
     for key, value in compiled.items():
         assert _same(value, jitted[key]), key

@@ -5,7 +5,8 @@ Hypergammon (1, 2 or 3 checkers a side, gnubg's variations; the rule sets of
 sides, bar and borne-off checkers included, by value iteration with gammons and
 backgammons.
 
-Public API (imported lazily; numba compiles on first use):
+Public API (imported lazily; the kernels are compiled by the install, else by numba on
+first use):
 
 - :func:`solve_money` -> :class:`MoneySolution`: cubeless and cubeful money equities
   (centred, owned, Jacoby, beavers as options) of every position, as gnubg's ``makehyper``

@@ -119,7 +119,7 @@ def _game_over(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """The pairs where a side has no checker left, as gnubg's ``EvalOver`` fills them
     (makehyper reads a finished game's value from these entries)."""
-    from mathbg.hyper import _kernels as k
+    from mathbg.hyper import _layout as k
 
     sp = space(c)
     kind = sp.tables["opp"][:, k.LOSE_KIND]
@@ -162,7 +162,7 @@ def write_gnubg_hyper(solution: Any, path: str | os.PathLike[str], *, force: boo
     See :func:`read_gnubg_hyper`.
     """
     from mathbg import _files
-    from mathbg.hyper import _kernels as k
+    from mathbg.hyper import _layout as k
 
     c = check_checkers(solution.checkers)
     v = np.transpose(np.asarray(solution.values), (1, 0, 2))  # [roller, opponent]

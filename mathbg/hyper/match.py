@@ -56,7 +56,8 @@ from mathbg.bearoff.exact.match import (
 )
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
 from mathbg.errors import InvalidParameterError, InvalidScoreError
-from mathbg.hyper import _kernels as k
+from mathbg.hyper import _layout as k
+from mathbg.hyper._compiled import kernel
 from mathbg.hyper._iterate import as_store, check_tolerance, finish, run_sweeps
 from mathbg.hyper.money import DEFAULT_TOLERANCE
 from mathbg.hyper.space import HyperSpace, check_checkers, space
@@ -374,9 +375,8 @@ class ScoreSolution:
 
     def _pair_values(self, i: int, j: int) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
         t, st = self.space.tables, self.states
-        out: tuple[NDArray[Any], NDArray[Any], NDArray[Any]] = k.match_no_double(
-            i, j, self.values, self.gammons, t["ptr"], t["cand"], t["opp"], st.win, st.perm,
-            st.can_double, st.dbl)
+        out: tuple[NDArray[Any], NDArray[Any], NDArray[Any]] = kernel("match_no_double")(
+            int(i), int(j), *_arrays(self.values, self.gammons, t, st))
         return out
 
     def decision(
@@ -436,7 +436,7 @@ def _opening_roller(sol: ScoreSolution, i0: int, q: int) -> tuple[float, NDArray
     t = sol.space.tables
     out = np.empty((1024, 3), dtype=np.int64)
     start = np.empty(22, dtype=np.int64)
-    k.pair_plays(i0, i0, t["ptr"], t["cand"], t["opp"], out, start)
+    kernel("pair_plays")(int(i0), int(i0), t["ptr"], t["cand"], t["opp"], out, start)
     value = 0.0
     gam = np.zeros(2)
     for r, (d0, d1) in enumerate(k.ROLL_DICE):
@@ -547,8 +547,17 @@ def solve_game(
 
 def _match_sweep(values: NDArray[Any], gammons: NDArray[Any], t: dict[str, Any],
                  st: CubeStates, m0: int, m1: int) -> float:
-    return float(k.match_sweep(m0, m1, values, gammons, t["ptr"], t["cand"], t["opp"], st.win,
-                               st.perm, st.can_double, st.dbl))
+    return float(kernel("match_sweep")(int(m0), int(m1), *_arrays(values, gammons, t, st)))
+
+
+def _arrays(values: NDArray[Any], gammons: NDArray[Any], t: dict[str, Any], st: CubeStates
+            ) -> tuple[NDArray[Any], ...]:  # fmt: skip
+    """The match kernels' array arguments, in exactly their types (the kernels compiled
+    ahead of time do not check them; the tables are made so: :attr:`HyperSpace.tables`)."""
+    c = np.ascontiguousarray
+    return (c(values, np.float64), c(gammons, np.float32), t["ptr"], t["cand"], t["opp"],
+            c(st.win, np.float64), c(st.perm, np.int64), c(st.can_double, np.bool_),
+            c(st.dbl, np.int64))  # fmt: skip
 
 
 def _resume(st: Store | None, name: str, ident: dict[str, Any], n: int, S: int

@@ -40,7 +40,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
-from mathbg.hyper import _kernels as k
+from mathbg.hyper import _layout as k
+from mathbg.hyper._compiled import kernel
 from mathbg.hyper._iterate import as_store, check_tolerance, finish, run_sweeps
 from mathbg.hyper.space import HyperSpace, check_checkers, space
 from mathbg.hyper.store import Store, digest
@@ -236,7 +237,7 @@ class MoneySolution:
         out = np.empty((1024, 3), dtype=np.int64)
         start = np.empty(22, dtype=np.int64)
         t = sp.tables
-        k.pair_plays(i0, i0, t["ptr"], t["cand"], t["opp"], out, start)
+        kernel("pair_plays")(int(i0), int(i0), t["ptr"], t["cand"], t["opp"], out, start)
         total = np.zeros(8)
         for r, (d0, d1) in enumerate(k.ROLL_DICE):
             if d0 == d1:
@@ -347,7 +348,8 @@ def solve_money(
 def _money_sweep(
     values: NDArray[np.float64], t: dict[str, Any], beavers: bool, dance: bool, m0: int, m1: int
 ) -> float:
-    return float(k.money_sweep(m0, m1, values, t["ptr"], t["cand"], t["opp"], beavers, dance))
+    return float(kernel("money_sweep")(int(m0), int(m1), np.ascontiguousarray(
+        values, np.float64), t["ptr"], t["cand"], t["opp"], bool(beavers), bool(dance)))
 
 
 def _resume(

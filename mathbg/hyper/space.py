@@ -168,12 +168,13 @@ class HyperSpace:
     @cached_property
     def tables(self) -> dict[str, NDArray[Any]]:
         """The kernels' tables (see the module docs): candidates and opponent tables."""
-        from mathbg.hyper import _kernels as k
+        from mathbg.hyper._compiled import kernel
 
-        sides = self.sides.astype(np.int64)
-        binom = binomial_table()
-        ptr, cand = k.build_candidates(sides, binom)
-        out = {"ptr": ptr, "cand": cand, "opp": k.opponent_table(sides, binom)}
+        # exactly the kernels' types (the kernels compiled ahead of time do not check them)
+        sides = np.ascontiguousarray(self.sides, dtype=np.int64)
+        binom = np.ascontiguousarray(binomial_table(), dtype=np.int64)
+        ptr, cand = kernel("build_candidates")(sides, binom)
+        out = {"ptr": ptr, "cand": cand, "opp": kernel("opponent_table")(sides, binom)}
         for arr in out.values():
             arr.setflags(write=False)
         return out
@@ -182,7 +183,7 @@ class HyperSpace:
     def legal(self) -> NDArray[np.bool_]:
         """``bool[n, n]``: pairs that are positions of a game in progress (both sides on
         the board, no point held by both)."""
-        from mathbg.hyper import _kernels as k
+        from mathbg.hyper import _layout as k
 
         opp = self.tables["opp"]
         occ = opp[:, k.OCC]
