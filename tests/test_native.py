@@ -177,3 +177,13 @@ def test_an_audit_runs_without_numba(built):
     done = subprocess.run([sys.executable, "-c", code, str(MATCH)], capture_output=True,
                           text=True, check=True)  # fmt: skip
     assert done.stdout.strip().splitlines()[-1] == "False 0", done.stderr
+
+
+def test_the_engine_refuses_rolls_that_do_not_match_its_boards():
+    """The compiled kernel reads a roll for every board: a short list is refused first."""
+    from mathbg.analysis.net.engine import play_outputs
+    from mathbg.errors import InvalidParameterError
+
+    board = np.frombuffer(Position.initial().cells, dtype=np.uint8)
+    with pytest.raises(InvalidParameterError, match="2 boards need 2 rolls"):
+        play_outputs(np.stack([board, board]), [(3, 1)])

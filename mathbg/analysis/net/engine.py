@@ -92,7 +92,8 @@ def _run(mode: int, boards: U8, rolls: Any = None, weights: Any = None,
     w = np.zeros((n, 5)) if weights is None else np.ascontiguousarray(
         np.asarray(weights, dtype=np.float64).reshape(-1, 5))  # fmt: skip
     if dice.shape[0] != n or w.shape[0] != n:
-        raise ValueError(f"{n} boards need {n} rolls and weights")
+        raise InvalidParameterError(
+            f"{n} boards need {n} rolls and weights, got {dice.shape[0]} and {w.shape[0]}")
     model, work, cache = _state()
     ws = workspace()
     run = _kernel()
