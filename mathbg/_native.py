@@ -194,9 +194,10 @@ def signatures() -> dict[str, Any]:
     # three pruning networks
     model = tup((net(2), net(2), net(2), arr(t.uint16, 2, True), arr(i64, 1),
                      arr(t.uint16, 2), arr(i64, 3), net(3), net(3), net(3)))  # fmt: skip
-    work = tup((arr(f32, 1), arr(f32, 1), arr(f32, 1), arr(f32, 2), arr(i64, 1),
+    work = tup((arr(f32, 1), arr(f32, 1), arr(f32, 1), arr(i64, 1), arr(i64, 1),
                     arr(t.uint8, 1)))  # fmt: skip
-    ws = tup((arr(i64, 1), arr(t.int32, 1), arr(i64, 1), arr(i64, 2), arr(t.int8, 3)))
+    ws = tup((arr(i64, 1), arr(t.int32, 1), arr(i64, 1), arr(i64, 2), arr(t.int8, 3),
+              arr(t.int32, 2), arr(i64, 2), arr(t.int32, 2), arr(t.int32, 2)))
     cache = tup((arr(i64, 2), arr(f32, 2), arr(i64, 1), arr(i64, 1), arr(i64, 1)))
     u8_2, i32_2 = arr(t.uint8, 2), arr(t.int32, 2)
     f64 = t.float64

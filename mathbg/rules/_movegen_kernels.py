@@ -38,15 +38,16 @@ _C2 = np.int64(-4658895280553007687)  # 0xBF58476D1CE4E5B9
 _C3 = np.int64(-7723592293110705685)  # 0x94D049BB133111EB
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def leaf(
     k1: Any, k2: Any, k3: Any, score: Any, nmv: Any, mv: Any, best: Any, n: Any, stamp: Any, ws: Any
 ) -> Any:
     """Record a finished sequence; returns (best, n, stamp); n = -1 on table overflow.
 
-    ``ws`` is the workspace tuple ``(tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves)``.
+    ``ws`` is the workspace tuple ``(tab_stamp, tab_idx, stamp_box, ent_keys, ent_moves,
+    ...)``.
     """
-    tab_stamp, tab_idx, _, ent_keys, ent_moves = ws
+    tab_stamp, tab_idx, ent_keys, ent_moves = ws[0], ws[1], ws[3], ws[4]
     if score < best:
         return best, n, stamp
     if score > best:
@@ -190,22 +191,25 @@ def hits_to_bar(k3: Any, dest: Any, r: Any) -> None:
                 dest[r, 24] += 1
 
 
-@nb.njit(cache=True)
+# The search and its table allocate nothing (their state is in the workspace): they compile
+# without numba's reference counts (``_nrt=False``), as the engine's kernels that call them.
+@nb.njit(cache=True, _nrt=False)
 def search(board: Any, d1: Any, d2: Any, ws: Any) -> Any:
-    """Fill the workspace ``ws`` with the distinct legal plays; return their number.
+    """Fill the workspace ``ws`` (:meth:`~mathbg.rules._movegen_workspace.Workspace.args`)
+    with the distinct legal plays; return their number.
 
     Returns -1 when the workspace is too small (the caller enlarges it and retries).
     """
     stamp_box = ws[2]
-    me = np.empty((5, 25), np.int32)
-    w1 = np.zeros(5, np.int64)
-    w2 = np.zeros(5, np.int64)
-    hit = np.zeros(5, np.int64)
-    out = np.zeros(5, np.int32)
-    src = np.zeros(4, np.int32)
-    moved = np.zeros(4, np.bool_)
-    mv = np.zeros((4, 3), np.int32)
-    dseq = np.empty(4, np.int32)
+    me = ws[5]
+    w1, w2, hit = ws[6][0], ws[6][1], ws[6][2]
+    out, src, moved, dseq = ws[7][0], ws[7][1], ws[7][2], ws[7][3]
+    mv = ws[8]
+    for lvl in range(5):
+        w1[lvl] = 0
+        w2[lvl] = 0
+        hit[lvl] = 0
+        out[lvl] = 0
     load_board(board, me, w1, w2, out)
     doubles = d1 == d2
     nd = 4 if doubles else 2
@@ -219,7 +223,7 @@ def search(board: Any, d1: Any, d2: Any, ws: Any) -> Any:
         dice_order(dseq, d1, d2, order)
         lvl = np.int64(0)
         src[0] = 24
-        moved[0] = False
+        moved[0] = 0
         while lvl >= 0:
             d = dseq[lvl]
             s = src[lvl]
@@ -243,7 +247,7 @@ def search(board: Any, d1: Any, d2: Any, ws: Any) -> Any:
                             break
                     s -= 1
             if found < 0:
-                if lvl > 0 and not moved[lvl]:
+                if lvl > 0 and moved[lvl] == 0:
                     score = lvl * 64 + dice_pips(dseq, lvl)
                     best, n, stamp = leaf(
                         w1[lvl], w2[lvl], hit[lvl], score, lvl, mv, best, n, stamp, ws
@@ -254,7 +258,7 @@ def search(board: Any, d1: Any, d2: Any, ws: Any) -> Any:
                 lvl -= 1
                 continue
             src[lvl] = found - 1
-            moved[lvl] = True
+            moved[lvl] = 1
             nl = lvl + 1
             advance(me, w1, w2, out, lvl, found, t)
             h = hit[lvl]
@@ -276,12 +280,12 @@ def search(board: Any, d1: Any, d2: Any, ws: Any) -> Any:
             else:
                 lvl = nl
                 src[lvl] = found if doubles else 24
-                moved[lvl] = False
+                moved[lvl] = 0
     stamp_box[0] = stamp + 1
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def materialize(board: Any, ent_keys: Any, n: Any, dest: Any, row0: Any) -> None:
     """Write the resulting boards of entries 0..n-1 into dest[row0:row0+n]."""
     for j in range(n):

@@ -12,10 +12,18 @@ __all__ = ["WORKSPACE", "Workspace"]
 
 
 class Workspace:
-    """Hash table and entry buffers reused across kernel calls (guarded by the GIL)."""
+    """Hash table and entry buffers reused across kernel calls (guarded by the GIL), and
+    the search's state at each of its five levels (so that a search allocates nothing):
+    the mover's counts, the counts' two nibble keys and the hits, the checkers outside the
+    home board, the next source point, whether the level has moved and the dice order, and
+    the moves made."""
 
     def __init__(self, log2_slots: int = 14) -> None:
         self.resize(log2_slots)
+        self.level_counts = np.zeros((5, 25), np.int32)
+        self.level_keys = np.zeros((3, 5), np.int64)
+        self.level_marks = np.zeros((4, 5), np.int32)
+        self.level_moves = np.zeros((4, 3), np.int32)
 
     def resize(self, log2_slots: int) -> None:
         slots = 1 << log2_slots
@@ -26,8 +34,16 @@ class Workspace:
         self.keys = np.empty((slots // 2, 3), np.int64)
         self.moves = np.empty((slots // 2, 4, 3), np.int8)
 
-    def args(self) -> tuple[np.ndarray, ...]:
+    def table(self) -> tuple[np.ndarray, ...]:
+        """The dedup table and the entries: what :func:`~mathbg.rules._movegen_kernels.leaf`
+        reads."""
         return self.tab_stamp, self.tab_idx, self.stamp, self.keys, self.moves
+
+    def args(self) -> tuple[np.ndarray, ...]:
+        """The table and the search's levels: what
+        :func:`~mathbg.rules._movegen_kernels.search` reads."""
+        return (*self.table(), self.level_counts, self.level_keys, self.level_marks,
+                self.level_moves)  # fmt: skip
 
     def grow(self) -> None:
         if self.log2 >= 24:  # pragma: no cover - no backgammon position has 8M plays

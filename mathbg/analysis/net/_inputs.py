@@ -22,6 +22,9 @@ __all__ = [
     "race_inputs",
 ]
 
+# The kernels compile without numba's reference counts (``_nrt=False``, as the evaluation's
+# in :mod:`mathbg.analysis.net._kernels`): they allocate nothing and keep no array.
+
 #: Inputs of the race network: 107 a side.
 RACE_INPUTS = 214
 #: Offset of the 25 hand-made inputs of the first half (the second half follows).
@@ -129,7 +132,7 @@ def _escapes(made: Any, n: Any, table: Any) -> Any:
     return table[(made >> (24 - n)) & ((1 << m) - 1)]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def masks(row: Any) -> Any:
     """A side's points as bits: made (two or more), occupied, blots."""
     made = 0
@@ -146,7 +149,7 @@ def masks(row: Any) -> Any:
     return made, occupied, blots
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _top(board: Any) -> Any:
     """The highest occupied index of a row (-1 when empty)."""
     for i in range(24, -1, -1):
@@ -155,7 +158,7 @@ def _top(board: Any) -> Any:
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _hits(me: Any, me_occupied: Any, opp_made: Any, opp_blots: Any, nboard: Any,
           hit: Any) -> None:  # fmt: skip
     """``hit[w]``: bit ``j`` set when way ``w`` hits a blot of the opponent from ``me``'s
@@ -199,7 +202,7 @@ def _hits(me: Any, me_occupied: Any, opp_made: Any, opp_blots: Any, nboard: Any,
                         hit[39 + w] = j
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _shots(me: Any, opp: Any, hit: Any) -> Any:
     """The shots of the 21 rolls (gnubg's heuristics: from the bar only what enters): the
     pips the opponent loses at most, summed over the 36 rolls, and the rolls (of 36) that
@@ -291,7 +294,7 @@ def _shots(me: Any, opp: Any, hit: Any) -> Any:
     return lost, one, two
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _timing(me: Any, opp_back: Any) -> Any:
     """Pips the side can play before it must break its home board (gnubg's I_TIMING)."""
     t = 24 * int(me[24])
@@ -323,7 +326,7 @@ def _timing(me: Any, opp_back: Any) -> Any:
     return max(t, 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _anchors(me: Any, out: Any, o: Any) -> None:
     """Back checker, back anchor and forward anchor (I_BACK_CHEQUER .. I_FORWARD_ANCHOR)."""
     back = _top(me)
@@ -355,7 +358,7 @@ def _fewest_escapes(made: Any, start: Any, stop: Any, n: Any) -> Any:
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _containment(me: Any, me_made: Any, opp_made: Any, opp_back: Any, out: Any,
                  o: Any) -> None:  # fmt: skip
     """Escapes of the opponent's back checker, containment and mobility."""
@@ -379,7 +382,7 @@ def _containment(me: Any, me_made: Any, opp_made: Any, opp_back: Any, out: Any,
     out[o + 15] = F32(mob) * _INV3600
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _moment(me: Any) -> Any:
     """The one-sided second moment of the checkers beyond their mean point (I_MOMENT2)."""
     total = 0
@@ -402,7 +405,7 @@ def _moment(me: Any) -> Any:
     return k
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _entering(me: Any, opp: Any, out: Any, o: Any) -> None:
     """Pips lost entering from the bar (I_ENTER) and the chance of staying out (I_ENTER2)."""
     if me[24] > 0:
@@ -430,7 +433,7 @@ def _entering(me: Any, opp: Any, out: Any, o: Any) -> None:
     out[o + 18] = F32(36 - (n - 6) * (n - 6)) * _INV36
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _backbone(me: Any) -> Any:
     """How well the points behind the side's front anchor connect to it (I_BACKBONE)."""
     front = -1
@@ -451,7 +454,7 @@ def _backbone(me: Any) -> Any:
     return F32(0.0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def half_inputs(me: Any, opp: Any, me_masks: Any, opp_masks: Any, out: Any, o: Any,
                 hit: Any) -> None:  # fmt: skip
     """The hand-made inputs 3..24 of the side ``me`` against ``opp`` at ``out[o:]``
@@ -501,7 +504,7 @@ def half_inputs(me: Any, opp: Any, me_masks: Any, opp_masks: Any, out: Any, o: A
             out[o + 22] = F32(tot) / F32(8.0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _men_off(me: Any, out: Any, o: Any, crashed: Any) -> None:
     """Checkers borne off as three inputs (by fives for the crashed network, by threes for
     the contact network)."""
@@ -524,7 +527,7 @@ def _men_off(me: Any, out: Any, o: Any, crashed: Any) -> None:
         out[o + 2] = F32(0.0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _point_inputs(row: Any, out: Any, o: Any, bar: Any) -> None:
     """Four inputs a point: exactly 1, exactly 2 (on the bar: at least 1, 2, 3), at least
     3, and half of the checkers beyond 3."""
@@ -541,7 +544,7 @@ def _point_inputs(row: Any, out: Any, o: Any, bar: Any) -> None:
         out[k + 3] = F32(c - 3) / F32(2.0) if c > 3 else F32(0.0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def contact_inputs(board: Any, crashed: Any, out: Any, hit: Any) -> None:
     """The 250 inputs of the contact (``crashed`` False) or crashed network for a flat
     board (cells 0..24 the side not on roll, 25..49 the side on roll)."""
@@ -560,7 +563,7 @@ def contact_inputs(board: Any, crashed: Any, out: Any, hit: Any) -> None:
     half_inputs(opp, me, opp_masks, me_masks, out, half + 25, hit)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def race_inputs(board: Any, out: Any) -> None:
     """The 214 inputs of the race network: per side its points 1..23 (four inputs each),
     the checkers off (one of 14 set) and the crossovers still to make, divided by 10."""

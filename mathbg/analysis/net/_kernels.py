@@ -72,6 +72,10 @@ for _n in range(1, 41):
 _SEARCH, _MATERIALIZE = search_kernels()
 
 
+# Every kernel below but ``run`` compiles without numba's reference counts (``_nrt=False``):
+# none allocates or keeps an array past its call, and the counts numba adds for each slice
+# and each tuple of arrays unpacked (atomic, a call each) were a third of an evaluation.
+
 #: x86 processors: the hidden layer's reciprocal is the processor's approximate RCPSS, as in
 #: gnubg's SSE build (compiled with -ffast-math, it takes RCPPS for 1 / x); elsewhere gnubg
 #: builds without SIMD and divides.
@@ -92,6 +96,72 @@ def _rcp4(typingctx: Any, arr: Any, i: Any) -> Any:
         return context.get_dummy_value()
 
     return types.void(arr, i), codegen
+
+
+def _accumulator(units: int, scaled: bool) -> Any:
+    """An intrinsic that adds rows of weights to a hidden layer of ``units`` (a multiple of
+    8) in 8-lane registers: ``add(hidden, rows, inputs, active, n)`` adds
+    ``rows[i] * inputs[i]`` for the ``n`` indices ``i`` in ``active`` (int64), in order;
+    without ``scaled``, ``add(hidden, rows, active, n)`` adds ``rows[i]``. ``rows`` is a
+    C-contiguous array whose last axis is the ``units`` (its row ``i`` the ``i``-th run of
+    ``units`` values). Each unit's sum is in the same order as one unit at a time, a
+    product then a sum, never fused: the same bits as a plain loop (and as gnubg's SSE
+    loop), with the units in registers while the rows pass (blocks of 64)."""
+    block_vectors = min(units // 8, 8)
+    blocks = units // (8 * block_vectors)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        arrays = [context.make_array(signature.args[j])(context, builder, args[j])
+                  for j in range(len(args) - 1)]  # fmt: skip
+        hidden, rows, active = arrays[0], arrays[1], arrays[-1]
+        i64 = ir.IntType(64)
+        vec = ir.VectorType(ir.FloatType(), 8)
+        accs = [cgutils.alloca_once(builder, vec) for _ in range(block_vectors)]
+        hidden_v = builder.bitcast(hidden.data, vec.as_pointer())
+
+        def units_at(block: int, v: int) -> Any:  # the 8 units at 64 block + 8 v
+            return builder.gep(hidden_v, [ir.Constant(i64, block_vectors * block + v)])
+
+        for block in range(blocks):
+            for v in range(block_vectors):
+                builder.store(builder.load(units_at(block, v), align=4), accs[v])
+            with cgutils.for_range(builder, args[-1]) as loop:
+                i = builder.load(builder.gep(active.data, [loop.index]))
+                start = builder.add(builder.mul(i, ir.Constant(i64, units)),
+                                    ir.Constant(i64, 8 * block_vectors * block))  # fmt: skip
+                row = builder.bitcast(builder.gep(rows.data, [start]), vec.as_pointer())
+                if scaled:
+                    a = builder.load(builder.gep(arrays[2].data, [i]))
+                    a8 = ir.Constant(vec, ir.Undefined)
+                    for lane in range(8):
+                        a8 = builder.insert_element(a8, a, ir.Constant(ir.IntType(32), lane))
+                for v in range(block_vectors):
+                    w = builder.load(builder.gep(row, [ir.Constant(i64, v)]), align=4)
+                    term = builder.fmul(w, a8) if scaled else w
+                    builder.store(builder.fadd(builder.load(accs[v]), term), accs[v])
+            for v in range(block_vectors):
+                builder.store(builder.load(accs[v]), units_at(block, v), align=4)
+        return context.get_dummy_value()
+
+    def typer(typingctx: Any, *args: Any) -> Any:
+        if args[-1] != types.int64 or len(args) != (5 if scaled else 4):
+            return None
+        return types.void(*args), codegen
+
+    def add_scaled(typingctx: Any, hidden: Any, rows: Any, inputs: Any, active: Any,
+                   n: Any) -> Any:  # fmt: skip
+        return typer(typingctx, hidden, rows, inputs, active, n)
+
+    def add_rows(typingctx: Any, hidden: Any, rows: Any, active: Any, n: Any) -> Any:
+        return typer(typingctx, hidden, rows, active, n)
+
+    return intrinsic(add_scaled if scaled else add_rows)
+
+
+#: The contact and crashed networks' hidden sums, and the pruning networks' (their point
+#: tables' rows added, no inputs to scale them).
+_ADD_SCALED_128 = _accumulator(128, True)
+_ADD_ROWS_16 = _accumulator(16, False)
 
 
 if X86:
@@ -125,22 +195,26 @@ def _sigmoid(x: Any) -> Any:
     return _BIG_M1 / _BIG
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _network(inputs: Any, hw: Any, ow: Any, ht: Any, ot: Any, beta_h: Any, beta_o: Any,
-             hidden: Any, den: Any, lanes: Any, out: Any, nh: Any) -> None:  # fmt: skip
+             hidden: Any, den: Any, active: Any, out: Any, nh: Any) -> None:  # fmt: skip
     """:func:`forward` for ``nh`` hidden units, ``nh`` a literal (each size compiles with
-    its count known: the compiler's vector code needs it, about four times as fast)."""
+    its count known: the compiler's vector code needs it, about four times as fast);
+    ``active`` is scratch for the indices of the non-zero inputs."""
     nh = literally(nh)
+    n = 0
+    for i in range(inputs.shape[0]):  # the non-zero inputs' indices, without a branch
+        active[n] = i
+        n += inputs[i] != F32(0.0)
     for k in range(nh):
         hidden[k] = ht[k]
-    for i in range(inputs.shape[0]):
-        a = inputs[i]
-        if a == F32(0.0):
-            continue
-        if a == F32(1.0):
-            for k in range(nh):
-                hidden[k] += hw[i, k]
-        else:
+    if nh == 128:
+        _ADD_SCALED_128(hidden, hw, inputs, active, n)
+    else:
+        for m in range(n):
+            i = active[m]
+            a = inputs[i]
+            # gnubg adds the weights of an input of 1 without multiplying: the same bits
             for k in range(nh):
                 hidden[k] += hw[i, k] * a
     for k in range(nh):
@@ -152,19 +226,21 @@ def _network(inputs: Any, hw: Any, ow: Any, ht: Any, ot: Any, beta_h: Any, beta_
     _reciprocals(den, nh)
     for k in range(nh):
         hidden[k] = den[k] if hidden[k] < F32(0.0) else F32(1.0) - den[k]
-    for o in range(5):
-        for lane in range(4):
-            lanes[o, lane] = F32(0.0)
-    for k in range(0, nh, 4):
-        for o in range(5):
-            for lane in range(4):
-                lanes[o, lane] += hidden[k + lane] * ow[o, k + lane]
-    for o in range(5):
-        r = (lanes[o, 0] + lanes[o, 1]) + (lanes[o, 2] + lanes[o, 3])
+    for o in range(5):  # four lanes, as SSE sums
+        s0 = F32(0.0)
+        s1 = F32(0.0)
+        s2 = F32(0.0)
+        s3 = F32(0.0)
+        for k in range(0, nh, 4):
+            s0 += hidden[k] * ow[o, k]
+            s1 += hidden[k + 1] * ow[o, k + 1]
+            s2 += hidden[k + 2] * ow[o, k + 2]
+            s3 += hidden[k + 3] * ow[o, k + 3]
+        r = (s0 + s1) + (s2 + s3)
         out[o] = _sigmoid(-(beta_o * (r + ot[o])))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def forward(inputs: Any, net: Any, work: Any, out: Any) -> None:
     """One network (``net``: hidden weights, output weights, hidden and output thresholds,
     the two sigmoid scales): the hidden sums input by input (zero inputs skipped), gnubg's
@@ -180,7 +256,7 @@ def forward(inputs: Any, net: Any, work: Any, out: Any) -> None:
         _network(inputs, hw, ow, ht, ot, beta_h, beta_o, work[1], work[2], work[3], out, 8)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def bearoff_rank(row: Any, points: Any) -> Any:
     """gnubg's ``PositionBearoff`` of a side's points 1..``points``."""
     total = 0
@@ -194,7 +270,7 @@ def bearoff_rank(row: Any, points: Any) -> Any:
     return rank
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _side_top(board: Any, side: Any) -> Any:
     base = 25 * side
     for i in range(24, -1, -1):
@@ -203,7 +279,7 @@ def _side_top(board: Any, side: Any) -> Any:
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _in_database(board: Any, checkers: Any) -> Any:
     """gnubg's ``isBearoff`` for a 6-point database of ``checkers``: no contact, both sides
     within their home boards with at most ``checkers`` each."""
@@ -221,7 +297,7 @@ def _in_database(board: Any, checkers: Any) -> Any:
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def classify(board: Any) -> Any:
     """gnubg's ``ClassifyPosition`` with its standard databases (two-sided 6 x 6 in
     memory, one-sided 6 x 15): OVER, BEAROFF2, BEAROFF1, RACE, CRASHED or CONTACT."""
@@ -252,7 +328,7 @@ def classify(board: Any) -> Any:
     return RACE
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _over(board: Any, out: Any) -> None:
     """A finished game (gnubg's ``EvalOver``): the side that has borne off won, a gammon
     when the other has all 15 on the board, a backgammon when one is in the winner's home
@@ -281,7 +357,7 @@ def _over(board: Any, out: Any) -> None:
         return
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _one_sided(board: Any, dist: Any, out: Any) -> None:
     """gnubg's ``BearoffEvalOneSided``: winning and gammon chances from the two sides'
     distributions of rolls to bear off (16-bit, / 65535) in float32."""
@@ -317,7 +393,7 @@ def _one_sided(board: Any, dist: Any, out: Any) -> None:
     out[4] = F32(0.0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _two_sided(board: Any, table: Any, out: Any) -> None:
     """gnubg's ``BearoffEvalTwoSided``: the winning chance from the 16-bit cubeless equity."""
     me = bearoff_rank(board[25:31], 6)
@@ -328,10 +404,12 @@ def _two_sided(board: Any, table: Any, out: Any) -> None:
     out[0] = eq / F32(2.0) + F32(0.5)
 
 
-@nb.njit(cache=True)
-def _race_bg_chance(board: Any, side: Any, dist: Any, race_bg: Any, scratch_board: Any) -> Any:
+@nb.njit(cache=True, _nrt=False)
+def _race_bg_chance(board: Any, side: Any, dist: Any, race_bg: Any, scratch_board: Any,
+                    scratch_out: Any) -> Any:  # fmt: skip
     """gnubg's ``raceBGprob``: the chance that ``side`` (1: on roll) wins a backgammon in a
-    race, from the loser's escape table and the winner's bearoff distribution."""
+    race, from the loser's escape table and the winner's bearoff distribution
+    (``scratch_board``, ``scratch_out``: scratch of 50 and 5 cells)."""
     other = 1 - side
     home = 0
     for i in range(6):
@@ -373,14 +451,14 @@ def _race_bg_chance(board: Any, side: Any, dist: Any, race_bg: Any, scratch_boar
         scratch_board[25 * side + i] = board[25 * side + i]
     for i in range(6):
         scratch_board[25 * other + i] = board[25 * other + 18 + i]
-    res = np.zeros(5, np.float32)  # rare: more than 6 checkers to leave
-    _one_sided(scratch_board, dist, res)
-    p = res[0] if side == 1 else F32(1.0) - res[0]
+    _one_sided(scratch_board, dist, scratch_out)  # rare: more than 6 checkers to leave
+    p = scratch_out[0] if side == 1 else F32(1.0) - scratch_out[0]
     return p if p < F32(1.0) else F32(1.0)
 
 
-@nb.njit(cache=True)
-def _race_backgammons(board: Any, dist: Any, race_bg: Any, out: Any, scratch_board: Any) -> None:
+@nb.njit(cache=True, _nrt=False)
+def _race_backgammons(board: Any, dist: Any, race_bg: Any, out: Any, scratch_board: Any,
+                      scratch_out: Any) -> None:  # fmt: skip
     """gnubg's ``EvalRaceBG``: the backgammon chance of a race overrides the network's."""
     men0 = 0
     men1 = 0
@@ -399,7 +477,7 @@ def _race_backgammons(board: Any, dist: Any, race_bg: Any, out: Any, scratch_boa
     if not (bg_me or bg_them):
         return
     side = 1 if bg_me else 0
-    p = _race_bg_chance(board, side, dist, race_bg, scratch_board)
+    p = _race_bg_chance(board, side, dist, race_bg, scratch_board, scratch_out)
     if p > F32(0.0):
         if side == 1:
             out[2] = p
@@ -415,12 +493,12 @@ def _race_backgammons(board: Any, dist: Any, race_bg: Any, out: Any, scratch_boa
         out[4] = F32(0.0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _max_turns(board: Any, side: Any, last: Any) -> Any:
     return int(last[bearoff_rank(board[25 * side : 25 * side + 6], 6)])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _crossovers(board: Any, side: Any) -> Any:
     """A side's checkers on the board, its back checker, its crossovers to bear off
     (gnubg's ``anCross``) and to get home (``anGammonCross``, from 1)."""
@@ -447,7 +525,7 @@ def _crossovers(board: Any, side: Any) -> Any:
     return count, back, cross, gcross
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def sanity(board: Any, last: Any, out: Any) -> None:
     """gnubg 1.07's ``SanityCheck`` of a network's outputs: in a race, certain wins and
     losses (crossovers against the most turns the other side needs), impossible and certain
@@ -502,7 +580,7 @@ def sanity(board: Any, last: Any, out: Any) -> None:
                 out[i] = F32(0.0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def evaluate(board: Any, model: Any, work: Any, out: Any) -> Any:
     """gnubg 1.07's 0-ply outputs of ``board`` for the side on roll into ``out`` (float32
     W, WG, WB, LG, LB, gammons cumulative); returns the position class."""
@@ -518,7 +596,8 @@ def evaluate(board: Any, model: Any, work: Any, out: Any) -> Any:
     elif klass == RACE:
         race_inputs(board, inputs)
         forward(inputs[:214], race, work, out)
-        _race_backgammons(board, dist, race_bg, out, spare)
+        # the hidden layer's denominators are free once the network has run
+        _race_backgammons(board, dist, race_bg, out, spare, work[2])
         sanity(board, last, out)
     else:
         crashed_net = klass == CRASHED
@@ -533,7 +612,7 @@ def evaluate(board: Any, model: Any, work: Any, out: Any) -> Any:
 # many (board, roll) pairs at once.
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def prune_score(board: Any, klass: Any, model: Any, work: Any, weights: Any) -> Any:
     """``outputs @ weights`` of gnubg's pruning network of the class (race, crashed,
     contact) for ranking plays: the hidden sums from the network's point tables (each
@@ -542,14 +621,15 @@ def prune_score(board: Any, klass: Any, model: Any, work: Any, weights: Any) -> 
     computed exactly, no sanity check (the ranking is all it serves)."""
     table, ow, ht, ot, beta_h, beta_o = (
         model[8] if klass == RACE else (model[9] if klass == CRASHED else model[7]))
-    hidden = work[1]
+    hidden, active = work[1], work[3]
+    m = 0
+    for c in range(50):  # the rows of the occupied cells, without a branch
+        n = board[c]
+        active[m] = 16 * c + n
+        m += n != 0
     for h in range(16):
         hidden[h] = ht[h]
-    for c in range(50):
-        n = board[c]
-        if n:
-            for h in range(16):
-                hidden[h] += table[c, n, h]
+    _ADD_ROWS_16(hidden, table, active, m)
     for h in range(16):
         hidden[h] = F32(1.0) / (F32(1.0) + np.exp(-beta_h * hidden[h]))
     s = 0.0
@@ -565,7 +645,7 @@ def prune_score(board: Any, klass: Any, model: Any, work: Any, weights: Any) -> 
 _CACHE_LOAD = CACHE_SLOTS // 2
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def cached_evaluate(board: Any, model: Any, work: Any, cache: Any, out: Any) -> Any:
     """:func:`evaluate` through the cache (a board's four words of 4-bit counts are its
     key); returns the class."""
@@ -610,7 +690,7 @@ def cached_evaluate(board: Any, model: Any, work: Any, cache: Any, out: Any) -> 
     return klass
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _score(probs: Any, weights: Any) -> Any:
     s = 0.0
     for j in range(5):
@@ -618,10 +698,10 @@ def _score(probs: Any, weights: Any) -> Any:
     return s
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def choose_play(board: Any, d1: Any, d2: Any, weights: Any, keep: Any, model: Any,
-                work: Any, ws: Any, cache: Any, plays: Any, out_board: Any,
-                out_probs: Any) -> Any:  # fmt: skip
+                work: Any, ws: Any, cache: Any, plays: Any, scores: Any, probs: Any,
+                out_board: Any, out_probs: Any) -> Any:  # fmt: skip
     """The play of the roll with the largest ``probs @ weights`` (the next side's 0-ply
     outputs after it; the first of equals in the move generator's order): its board (the
     next side on roll) into ``out_board``, its outputs into ``out_probs``; returns its
@@ -629,7 +709,8 @@ def choose_play(board: Any, d1: Any, d2: Any, weights: Any, keep: Any, model: An
     pruned search (``FindBestMoveInEval``): the pruning networks rank the plays and only
     the best ``keep`` are valued by the full network (when every play leaves a network
     position).
-    ``plays`` is scratch (rows of 50, at least the plays of a roll)."""
+    ``plays``, ``scores`` and ``probs`` are scratch (rows of 50 and a score for at least the
+    plays of a roll, 5 outputs)."""
     n = _SEARCH(board, d1, d2, ws)
     if n < 0:
         return -1
@@ -646,12 +727,10 @@ def choose_play(board: Any, d1: Any, d2: Any, weights: Any, keep: Any, model: An
             t = plays[j, c]
             plays[j, c] = plays[j, 25 + c]
             plays[j, 25 + c] = t
-    probs = np.empty(5, np.float32)
     pruned = keep > 0 and n > keep
     best = -1
     best_score = -np.inf
     if pruned:
-        scores = np.empty(n, np.float64)
         for j in range(n):
             klass = classify(plays[j])
             if klass < RACE:
@@ -680,7 +759,7 @@ def choose_play(board: Any, d1: Any, d2: Any, weights: Any, keep: Any, model: An
     return cached_evaluate(out_board, model, work, cache, out_probs)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _pips(board: Any) -> Any:
     """The pip count of the side on roll."""
     p = 0
@@ -689,7 +768,7 @@ def _pips(board: Any) -> Any:
     return p
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _all_plays(board: Any, d1: Any, d2: Any, model: Any, work: Any, ws: Any, res: Any,
                probs: Any, total: Any) -> Any:  # fmt: skip
     """Every play of a roll (the next side on roll) with its outputs, appended to ``res``
@@ -732,6 +811,8 @@ def run(mode: Any, boards: Any, rolls: Any, weights: Any, keep: Any, model: Any,
     res = np.empty((cap, 50), np.uint8)
     probs = np.empty((cap, 5), np.float32)
     plays = np.empty((1024, 50), np.uint8)
+    scores = np.empty(1024, np.float64)
+    best_probs = np.empty(5, np.float32)
     total = np.int64(0)
     for i in range(n):
         if mode == EVALUATE or mode == EVALUATE_CACHED:
@@ -762,11 +843,14 @@ def run(mode: Any, boards: Any, rolls: Any, weights: Any, keep: Any, model: Any,
             ptr[i + 1] = total
         else:
             k = choose_play(boards[i], rolls[i, 0], rolls[i, 1], weights[i], keep, model,
-                            work, ws, cache, plays, res[i], probs[i])  # fmt: skip
+                            work, ws, cache, plays, scores, best_probs, res[i],
+                            probs[i])  # fmt: skip
             while k == -2:
                 plays = np.empty((4 * plays.shape[0], 50), np.uint8)
+                scores = np.empty(plays.shape[0], np.float64)
                 k = choose_play(boards[i], rolls[i, 0], rolls[i, 1], weights[i], keep, model,
-                                work, ws, cache, plays, res[i], probs[i])  # fmt: skip
+                                work, ws, cache, plays, scores, best_probs, res[i],
+                                probs[i])  # fmt: skip
             if k < 0:
                 return ptr, res[:0], probs[:0], ptr[:0], ptr[:0], False
     rows = total if mode == ALL_PLAYS else n

@@ -34,7 +34,8 @@ Arrays = tuple[np.ndarray, ...]
 
 def scratch() -> Arrays:
     """The scratch arrays the evaluation works in (one set a thread): the inputs, the
-    hidden layer, its denominators, the output lanes, the hits of each way and a board.
+    hidden layer, its denominators, the indices of the non-zero inputs, the hits of each
+    way and a board.
 
     Examples
     --------
@@ -42,7 +43,7 @@ def scratch() -> Arrays:
     [(250,), (128,)]
     """
     return (np.zeros(CONTACT_INPUTS, np.float32), np.zeros(128, np.float32),
-            np.zeros(128, np.float32), np.zeros((5, 4), np.float32), np.zeros(78, np.int64),
+            np.zeros(128, np.float32), np.zeros(CONTACT_INPUTS, np.int64), np.zeros(78, np.int64),
             np.zeros(50, np.uint8))  # fmt: skip
 
 

@@ -382,7 +382,7 @@ def generate(
     board = np.frombuffer(cells, dtype=np.uint8)
     while True:
         n, boards, masks, moves = _vgenerate(
-            board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, *_WS.args()
+            board, d1, d2, contact, flags, head_limit, pinned_me, opp_pins, *_WS.table()
         )
         if n >= 0:
             return boards, masks, moves
