@@ -16,6 +16,8 @@ from typing import Any
 import numba as nb
 import numpy as np
 
+from mathbg._native import no_refcounts
+
 __all__ = [
     "advance",
     "bears_off",
@@ -38,7 +40,7 @@ _C2 = np.int64(-4658895280553007687)  # 0xBF58476D1CE4E5B9
 _C3 = np.int64(-7723592293110705685)  # 0x94D049BB133111EB
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def leaf(
     k1: Any, k2: Any, k3: Any, score: Any, nmv: Any, mv: Any, best: Any, n: Any, stamp: Any, ws: Any
 ) -> Any:
@@ -192,8 +194,9 @@ def hits_to_bar(k3: Any, dest: Any, r: Any) -> None:
 
 
 # The search and its table allocate nothing (their state is in the workspace): they compile
-# without numba's reference counts (``_nrt=False``), as the engine's kernels that call them.
-@nb.njit(cache=True, _nrt=False)
+# without numba's reference counts (:func:`mathbg._native.no_refcounts`), as the engine's
+# kernels that call them.
+@no_refcounts
 def search(board: Any, d1: Any, d2: Any, ws: Any) -> Any:
     """Fill the workspace ``ws`` (:meth:`~mathbg.rules._movegen_workspace.Workspace.args`)
     with the distinct legal plays; return their number.
@@ -205,11 +208,11 @@ def search(board: Any, d1: Any, d2: Any, ws: Any) -> Any:
     w1, w2, hit = ws[6][0], ws[6][1], ws[6][2]
     out, src, moved, dseq = ws[7][0], ws[7][1], ws[7][2], ws[7][3]
     mv = ws[8]
-    for lvl in range(5):
-        w1[lvl] = 0
-        w2[lvl] = 0
-        hit[lvl] = 0
-        out[lvl] = 0
+    for k in range(5):
+        w1[k] = 0
+        w2[k] = 0
+        hit[k] = 0
+        out[k] = 0
     load_board(board, me, w1, w2, out)
     doubles = d1 == d2
     nd = 4 if doubles else 2
@@ -285,7 +288,7 @@ def search(board: Any, d1: Any, d2: Any, ws: Any) -> Any:
     return n
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def materialize(board: Any, ent_keys: Any, n: Any, dest: Any, row0: Any) -> None:
     """Write the resulting boards of entries 0..n-1 into dest[row0:row0+n]."""
     for j in range(n):

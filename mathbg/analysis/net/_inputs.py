@@ -15,6 +15,8 @@ from typing import Any
 import numba as nb
 import numpy as np
 
+from mathbg._native import no_refcounts
+
 __all__ = [
     "HALF_CONTACT",
     "RACE_INPUTS",
@@ -22,8 +24,8 @@ __all__ = [
     "race_inputs",
 ]
 
-# The kernels compile without numba's reference counts (``_nrt=False``, as the evaluation's
-# in :mod:`mathbg.analysis.net._kernels`): they allocate nothing and keep no array.
+# The kernels compile without numba's reference counts (:func:`mathbg._native.no_refcounts`):
+# they allocate nothing and keep no array.
 
 #: Inputs of the race network: 107 a side.
 RACE_INPUTS = 214
@@ -101,6 +103,9 @@ ROLL_WAYS = np.array([
     (0, 13, 18, -1), (1, 13, 21, -1), (3, 13, 25, -1), (6, 13, 28, -1), (10, 13, 30, -1),
     (13, 31, 36, 38),
 ], dtype=np.int64)  # fmt: skip
+#: Each roll's ways as bits (a roll none of whose ways hits adds no shot).
+ROLL_MASK = np.array([sum(1 << int(w) for w in row if w >= 0) for row in ROLL_WAYS],
+                     dtype=np.int64)  # fmt: skip
 
 
 @nb.njit(cache=True, inline="always")
@@ -132,7 +137,7 @@ def _escapes(made: Any, n: Any, table: Any) -> Any:
     return table[(made >> (24 - n)) & ((1 << m) - 1)]
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def masks(row: Any) -> Any:
     """A side's points as bits: made (two or more), occupied, blots."""
     made = 0
@@ -149,7 +154,7 @@ def masks(row: Any) -> Any:
     return made, occupied, blots
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _top(board: Any) -> Any:
     """The highest occupied index of a row (-1 when empty)."""
     for i in range(24, -1, -1):
@@ -158,15 +163,16 @@ def _top(board: Any) -> Any:
     return -1
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _hits(me: Any, me_occupied: Any, opp_made: Any, opp_blots: Any, nboard: Any,
-          hit: Any) -> None:  # fmt: skip
+          hit: Any) -> Any:  # fmt: skip
     """``hit[w]``: bit ``j`` set when way ``w`` hits a blot of the opponent from ``me``'s
     point ``j`` (anchors of the home board are not broken to hit; with fewer than 3 home
     points made, blots on the opponent's last two points are left alone); ``hit[39 + w]``
-    its highest bit."""
+    its highest bit. Returns the ways that hit, as bits."""
     for w in range(78):
         hit[w] = 0
+    ways = 0
     start = 23 if nboard > 2 else 21
     blots = opp_blots & ((1 << (start + 1)) - 1)
     while blots:
@@ -197,21 +203,28 @@ def _hits(me: Any, me_occupied: Any, opp_made: Any, opp_blots: Any, nboard: Any,
                 ) & 1:
                     blocked = True
                 if not blocked:
+                    ways |= 1 << w
                     hit[w] |= 1 << j
                     if j > hit[39 + w]:
                         hit[39 + w] = j
+    return ways
 
 
-@nb.njit(cache=True, _nrt=False)
-def _shots(me: Any, opp: Any, hit: Any) -> Any:
+@no_refcounts
+def _shots(me: Any, opp: Any, hit: Any, ways: Any) -> Any:
     """The shots of the 21 rolls (gnubg's heuristics: from the bar only what enters): the
     pips the opponent loses at most, summed over the 36 rolls, and the rolls (of 36) that
-    hit at least one checker and at least two."""
+    hit at least one checker and at least two; ``ways`` the ways that hit (:func:`_hits`),
+    as bits."""
     lost = 0
     one = 0
     two = 0
     bar = me[24]
+    if ways == 0:
+        return lost, one, two
     for r in range(21):
+        if not (ROLL_MASK[r] & ways):
+            continue
         pips = 0
         checkers = 0
         weight = 1 if ROLL_WAYS[r, 3] > 0 else 2
@@ -294,7 +307,7 @@ def _shots(me: Any, opp: Any, hit: Any) -> Any:
     return lost, one, two
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _timing(me: Any, opp_back: Any) -> Any:
     """Pips the side can play before it must break its home board (gnubg's I_TIMING)."""
     t = 24 * int(me[24])
@@ -326,7 +339,7 @@ def _timing(me: Any, opp_back: Any) -> Any:
     return max(t, 0)
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _anchors(me: Any, out: Any, o: Any) -> None:
     """Back checker, back anchor and forward anchor (I_BACK_CHEQUER .. I_FORWARD_ANCHOR)."""
     back = _top(me)
@@ -358,7 +371,7 @@ def _fewest_escapes(made: Any, start: Any, stop: Any, n: Any) -> Any:
     return n
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _containment(me: Any, me_made: Any, opp_made: Any, opp_back: Any, out: Any,
                  o: Any) -> None:  # fmt: skip
     """Escapes of the opponent's back checker, containment and mobility."""
@@ -382,7 +395,7 @@ def _containment(me: Any, me_made: Any, opp_made: Any, opp_back: Any, out: Any,
     out[o + 15] = F32(mob) * _INV3600
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _moment(me: Any) -> Any:
     """The one-sided second moment of the checkers beyond their mean point (I_MOMENT2)."""
     total = 0
@@ -405,7 +418,7 @@ def _moment(me: Any) -> Any:
     return k
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _entering(me: Any, opp: Any, out: Any, o: Any) -> None:
     """Pips lost entering from the bar (I_ENTER) and the chance of staying out (I_ENTER2)."""
     if me[24] > 0:
@@ -433,7 +446,7 @@ def _entering(me: Any, opp: Any, out: Any, o: Any) -> None:
     out[o + 18] = F32(36 - (n - 6) * (n - 6)) * _INV36
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _backbone(me: Any) -> Any:
     """How well the points behind the side's front anchor connect to it (I_BACKBONE)."""
     front = -1
@@ -454,7 +467,7 @@ def _backbone(me: Any) -> Any:
     return F32(0.0)
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def half_inputs(me: Any, opp: Any, me_masks: Any, opp_masks: Any, out: Any, o: Any,
                 hit: Any) -> None:  # fmt: skip
     """The hand-made inputs 3..24 of the side ``me`` against ``opp`` at ``out[o:]``
@@ -479,8 +492,8 @@ def half_inputs(me: Any, opp: Any, me_masks: Any, opp_masks: Any, out: Any, o: A
     for i in range(6):
         if me[i]:
             nboard += 1
-    _hits(me, me_occupied, opp_made, opp_blots, nboard, hit)
-    lost, one, two = _shots(me, opp, hit)
+    ways = _hits(me, me_occupied, opp_made, opp_blots, nboard, hit)
+    lost, one, two = _shots(me, opp, hit, ways)
     out[o + 7] = F32(lost) * _INV432
     out[o + 8] = F32(one) * _INV36
     out[o + 9] = F32(two) * _INV36
@@ -504,7 +517,7 @@ def half_inputs(me: Any, opp: Any, me_masks: Any, opp_masks: Any, out: Any, o: A
             out[o + 22] = F32(tot) / F32(8.0)
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _men_off(me: Any, out: Any, o: Any, crashed: Any) -> None:
     """Checkers borne off as three inputs (by fives for the crashed network, by threes for
     the contact network)."""
@@ -527,7 +540,7 @@ def _men_off(me: Any, out: Any, o: Any, crashed: Any) -> None:
         out[o + 2] = F32(0.0)
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _point_inputs(row: Any, out: Any, o: Any, bar: Any) -> None:
     """Four inputs a point: exactly 1, exactly 2 (on the bar: at least 1, 2, 3), at least
     3, and half of the checkers beyond 3."""
@@ -544,7 +557,7 @@ def _point_inputs(row: Any, out: Any, o: Any, bar: Any) -> None:
         out[k + 3] = F32(c - 3) / F32(2.0) if c > 3 else F32(0.0)
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def contact_inputs(board: Any, crashed: Any, out: Any, hit: Any) -> None:
     """The 250 inputs of the contact (``crashed`` False) or crashed network for a flat
     board (cells 0..24 the side not on roll, 25..49 the side on roll)."""
@@ -563,7 +576,7 @@ def contact_inputs(board: Any, crashed: Any, out: Any, hit: Any) -> None:
     half_inputs(opp, me, opp_masks, me_masks, out, half + 25, hit)
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def race_inputs(board: Any, out: Any) -> None:
     """The 214 inputs of the race network: per side its points 1..23 (four inputs each),
     the checkers off (one of 14 set) and the crossovers still to make, divided by 10."""

@@ -29,6 +29,7 @@ from numba.core import cgutils, types
 from numba.core.extending import intrinsic
 from numba.misc.special import literally
 
+from mathbg._native import no_refcounts
 from mathbg.analysis.net._inputs import contact_inputs, race_inputs
 from mathbg.analysis.net._workspace import (
     ALL_PLAYS,
@@ -72,9 +73,8 @@ for _n in range(1, 41):
 _SEARCH, _MATERIALIZE = search_kernels()
 
 
-# Every kernel below but ``run`` compiles without numba's reference counts (``_nrt=False``):
-# none allocates or keeps an array past its call, and the counts numba adds for each slice
-# and each tuple of arrays unpacked (atomic, a call each) were a third of an evaluation.
+# Every kernel below but ``run`` compiles without numba's reference counts
+# (:func:`mathbg._native.no_refcounts`): none allocates or keeps an array past its call.
 
 #: x86 processors: the hidden layer's reciprocal is the processor's approximate RCPSS, as in
 #: gnubg's SSE build (compiled with -ffast-math, it takes RCPPS for 1 / x); elsewhere gnubg
@@ -116,7 +116,8 @@ def _accumulator(units: int, scaled: bool) -> Any:
         hidden, rows, active = arrays[0], arrays[1], arrays[-1]
         i64 = ir.IntType(64)
         vec = ir.VectorType(ir.FloatType(), 8)
-        accs = [cgutils.alloca_once(builder, vec) for _ in range(block_vectors)]
+        accs = [cgutils.alloca_once(builder, vec)  # type: ignore[no-untyped-call]
+                for _ in range(block_vectors)]  # fmt: skip
         hidden_v = builder.bitcast(hidden.data, vec.as_pointer())
 
         def units_at(block: int, v: int) -> Any:  # the 8 units at 64 block + 8 v
@@ -195,7 +196,7 @@ def _sigmoid(x: Any) -> Any:
     return _BIG_M1 / _BIG
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _network(inputs: Any, hw: Any, ow: Any, ht: Any, ot: Any, beta_h: Any, beta_o: Any,
              hidden: Any, den: Any, active: Any, out: Any, nh: Any) -> None:  # fmt: skip
     """:func:`forward` for ``nh`` hidden units, ``nh`` a literal (each size compiles with
@@ -240,7 +241,7 @@ def _network(inputs: Any, hw: Any, ow: Any, ht: Any, ot: Any, beta_h: Any, beta_
         out[o] = _sigmoid(-(beta_o * (r + ot[o])))
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def forward(inputs: Any, net: Any, work: Any, out: Any) -> None:
     """One network (``net``: hidden weights, output weights, hidden and output thresholds,
     the two sigmoid scales): the hidden sums input by input (zero inputs skipped), gnubg's
@@ -256,7 +257,7 @@ def forward(inputs: Any, net: Any, work: Any, out: Any) -> None:
         _network(inputs, hw, ow, ht, ot, beta_h, beta_o, work[1], work[2], work[3], out, 8)
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def bearoff_rank(row: Any, points: Any) -> Any:
     """gnubg's ``PositionBearoff`` of a side's points 1..``points``."""
     total = 0
@@ -270,7 +271,7 @@ def bearoff_rank(row: Any, points: Any) -> Any:
     return rank
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _side_top(board: Any, side: Any) -> Any:
     base = 25 * side
     for i in range(24, -1, -1):
@@ -279,7 +280,7 @@ def _side_top(board: Any, side: Any) -> Any:
     return -1
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _in_database(board: Any, checkers: Any) -> Any:
     """gnubg's ``isBearoff`` for a 6-point database of ``checkers``: no contact, both sides
     within their home boards with at most ``checkers`` each."""
@@ -297,7 +298,7 @@ def _in_database(board: Any, checkers: Any) -> Any:
     return True
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def classify(board: Any) -> Any:
     """gnubg's ``ClassifyPosition`` with its standard databases (two-sided 6 x 6 in
     memory, one-sided 6 x 15): OVER, BEAROFF2, BEAROFF1, RACE, CRASHED or CONTACT."""
@@ -328,7 +329,7 @@ def classify(board: Any) -> Any:
     return RACE
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _over(board: Any, out: Any) -> None:
     """A finished game (gnubg's ``EvalOver``): the side that has borne off won, a gammon
     when the other has all 15 on the board, a backgammon when one is in the winner's home
@@ -357,7 +358,7 @@ def _over(board: Any, out: Any) -> None:
         return
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _one_sided(board: Any, dist: Any, out: Any) -> None:
     """gnubg's ``BearoffEvalOneSided``: winning and gammon chances from the two sides'
     distributions of rolls to bear off (16-bit, / 65535) in float32."""
@@ -393,7 +394,7 @@ def _one_sided(board: Any, dist: Any, out: Any) -> None:
     out[4] = F32(0.0)
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _two_sided(board: Any, table: Any, out: Any) -> None:
     """gnubg's ``BearoffEvalTwoSided``: the winning chance from the 16-bit cubeless equity."""
     me = bearoff_rank(board[25:31], 6)
@@ -404,7 +405,7 @@ def _two_sided(board: Any, table: Any, out: Any) -> None:
     out[0] = eq / F32(2.0) + F32(0.5)
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _race_bg_chance(board: Any, side: Any, dist: Any, race_bg: Any, scratch_board: Any,
                     scratch_out: Any) -> Any:  # fmt: skip
     """gnubg's ``raceBGprob``: the chance that ``side`` (1: on roll) wins a backgammon in a
@@ -456,7 +457,7 @@ def _race_bg_chance(board: Any, side: Any, dist: Any, race_bg: Any, scratch_boar
     return p if p < F32(1.0) else F32(1.0)
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _race_backgammons(board: Any, dist: Any, race_bg: Any, out: Any, scratch_board: Any,
                       scratch_out: Any) -> None:  # fmt: skip
     """gnubg's ``EvalRaceBG``: the backgammon chance of a race overrides the network's."""
@@ -493,12 +494,12 @@ def _race_backgammons(board: Any, dist: Any, race_bg: Any, out: Any, scratch_boa
         out[4] = F32(0.0)
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _max_turns(board: Any, side: Any, last: Any) -> Any:
     return int(last[bearoff_rank(board[25 * side : 25 * side + 6], 6)])
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _crossovers(board: Any, side: Any) -> Any:
     """A side's checkers on the board, its back checker, its crossovers to bear off
     (gnubg's ``anCross``) and to get home (``anGammonCross``, from 1)."""
@@ -525,7 +526,7 @@ def _crossovers(board: Any, side: Any) -> Any:
     return count, back, cross, gcross
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def sanity(board: Any, last: Any, out: Any) -> None:
     """gnubg 1.07's ``SanityCheck`` of a network's outputs: in a race, certain wins and
     losses (crossovers against the most turns the other side needs), impossible and certain
@@ -580,7 +581,7 @@ def sanity(board: Any, last: Any, out: Any) -> None:
                 out[i] = F32(0.0)
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def evaluate(board: Any, model: Any, work: Any, out: Any) -> Any:
     """gnubg 1.07's 0-ply outputs of ``board`` for the side on roll into ``out`` (float32
     W, WG, WB, LG, LB, gammons cumulative); returns the position class."""
@@ -612,7 +613,7 @@ def evaluate(board: Any, model: Any, work: Any, out: Any) -> Any:
 # many (board, roll) pairs at once.
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def prune_score(board: Any, klass: Any, model: Any, work: Any, weights: Any) -> Any:
     """``outputs @ weights`` of gnubg's pruning network of the class (race, crashed,
     contact) for ranking plays: the hidden sums from the network's point tables (each
@@ -645,7 +646,7 @@ def prune_score(board: Any, klass: Any, model: Any, work: Any, weights: Any) -> 
 _CACHE_LOAD = CACHE_SLOTS // 2
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def cached_evaluate(board: Any, model: Any, work: Any, cache: Any, out: Any) -> Any:
     """:func:`evaluate` through the cache (a board's four words of 4-bit counts are its
     key); returns the class."""
@@ -690,7 +691,7 @@ def cached_evaluate(board: Any, model: Any, work: Any, cache: Any, out: Any) -> 
     return klass
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _score(probs: Any, weights: Any) -> Any:
     s = 0.0
     for j in range(5):
@@ -698,7 +699,7 @@ def _score(probs: Any, weights: Any) -> Any:
     return s
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def choose_play(board: Any, d1: Any, d2: Any, weights: Any, keep: Any, model: Any,
                 work: Any, ws: Any, cache: Any, plays: Any, scores: Any, probs: Any,
                 out_board: Any, out_probs: Any) -> Any:  # fmt: skip
@@ -759,7 +760,7 @@ def choose_play(board: Any, d1: Any, d2: Any, weights: Any, keep: Any, model: An
     return cached_evaluate(out_board, model, work, cache, out_probs)
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _pips(board: Any) -> Any:
     """The pip count of the side on roll."""
     p = 0
@@ -768,7 +769,7 @@ def _pips(board: Any) -> Any:
     return p
 
 
-@nb.njit(cache=True, _nrt=False)
+@no_refcounts
 def _all_plays(board: Any, d1: Any, d2: Any, model: Any, work: Any, ws: Any, res: Any,
                probs: Any, total: Any) -> Any:  # fmt: skip
     """Every play of a roll (the next side on roll) with its outputs, appended to ``res``
