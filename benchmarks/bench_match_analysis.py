@@ -86,17 +86,28 @@ from pathlib import Path
 import gnubg_nn
 from mathbg.cli import main
 from mathbg.analysis.net import engine
-cpu = []
+kernel = [0.0, 0]  # the native engine's kernel: CPU-s, plays valued
+_run = engine._run
+def timed(mode, boards, *args, **kwargs):
+    t = time.process_time()
+    out = _run(mode, boards, *args, **kwargs)
+    kernel[0] += time.process_time() - t
+    kernel[1] += len(out[1]) if mode == engine.ALL_PLAYS else 0
+    return out
+engine._run = timed
+runs = []
 for k in range(1 + %(again)d):
     if k:  # fresh caches: the engines' evaluation caches do not hold the earlier positions
         gnubg_nn.net_use(gnubg_nn.net_load(str(Path(gnubg_nn.__file__).parent / "data"
                                                / "gnubg.weights")))
         engine._LOCAL.__dict__.clear()
+    kernel[:] = [0.0, 0]
     t = time.process_time()
     with contextlib.redirect_stdout(io.StringIO()):
         main(%(argv)r)
-    cpu.append(time.process_time() - t)
-print(cpu[0], min(cpu[1:]))
+    runs.append((time.process_time() - t, *kernel))
+best = min(runs[1:])
+print(runs[0][0], *best)
 """
 
 
@@ -208,11 +219,15 @@ def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: s
     if not plies:  # at 2 plies the start-up is lost in the work: no second run in a process
         code = MATHBG_INSIDE % {"argv": argv[3:], "again": max(1, repeat)}
         _, _, out = run([sys.executable, "-c", code])
-        first, inside = (float(x) for x in out.split()[-2:])
+        first, inside, kernel, plays = (float(x) for x in out.split()[-4:])
         print(f"  mathbg audit inside one process:              {inside:7.2f} CPU-s, the best "
               f"of {max(1, repeat)} runs after the first (code loaded, the engines' caches "
               f"emptied; the first run {first:.2f}: imports, the kernels loaded, databases "
               f"opened)")  # fmt: skip
+        if plays:
+            print(f"    of which the native engine's kernel:        {kernel:7.2f} CPU-s, "
+                  f"{plays:,.0f} plays generated and valued, {kernel / plays * 1e6:.2f} us "
+                  f"each; the rest {inside - kernel:.2f} s")  # fmt: skip
     _bench_gnubg(path, plies, repeat, gnubg, home, (cpu, inside), g_best)
 
 

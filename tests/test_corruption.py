@@ -383,3 +383,28 @@ def test_damaged_match_cache_is_solved_again(tmp_path, monkeypatch, kind, capsys
     M._MEMORY.clear()
     assert main(argv) == 0  # the cache was rewritten: no warning now
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("value", [-0.5, 1.5, np.inf, -np.inf])
+def test_match_cache_with_chances_outside_0_1_is_refused(tmp_path, value):
+    """A cache file whose checksum matches but which holds a winning chance outside [0, 1]
+    (written so by a bug, not damaged) is refused; NaN, an unsolved state, is not."""
+    from mathbg.bearoff.exact import match as M
+    from mathbg.errors import DatabaseError
+
+    sol = M.solve_game(6, 2, (3, 2), "normal", M.met_mwc(M.as_met("kazaross-xg2")))
+    path = tmp_path / "m.npz"
+    M._save(sol, path, "id")
+    nd = np.array(sol.no_double)
+    nd.flat[nd.size // 2] = np.nan  # an unsolved state: fine
+    fine = M.GameSolution(sol.points, sol.checkers, sol.away, sol.kind, sol.met_name,
+                          sol.levels, sol.states, nd, sol.win, sol.access)  # fmt: skip
+    M._save(fine, path, "id")
+    read = M._read_cache(path, 6, 2, 3, 2, "normal", "k", "id")
+    assert np.isnan(read.no_double.flat[nd.size // 2])
+    nd.flat[nd.size // 3] = value
+    bad = M.GameSolution(sol.points, sol.checkers, sol.away, sol.kind, sol.met_name,
+                         sol.levels, sol.states, nd, sol.win, sol.access)  # fmt: skip
+    M._save(bad, path, "id")
+    with pytest.raises(DatabaseError, match=r"outside \[0, 1\]"):
+        M._read_cache(path, 6, 2, 3, 2, "normal", "k", "id")
