@@ -254,3 +254,33 @@ def test_registry_offers_native_and_auto_takes_it_at_zero_plies():
     auto = get_evaluator("auto")
     assert auto.contact_engine().name == "native"  # type: ignore[attr-defined]
     assert isinstance(get_player("auto"), NativePlayer)
+
+
+def test_hidden_sums_in_registers_are_the_plain_loops_bits_and_refuse_other_arrays():
+    """The intrinsic that sums the hidden layer in 8-lane registers adds the same products
+    in the same order as one unit at a time (float32, product then sum), so the same bits;
+    rows that are not contiguous float32 are a typing error, never a wrong sum."""
+    import numba as nb
+    from numba.core.errors import TypingError
+
+    @nb.njit
+    def add(hidden, rows, inputs, active, n):  # pragma: no cover - compiled
+        nk._ADD_SCALED_128(hidden, rows, inputs, active, n)
+
+    rng = np.random.default_rng(7)
+    rows = rng.normal(size=(250, 128)).astype(np.float32)
+    inputs = np.where(rng.random(250) < 0.2, rng.random(250) * 3, 0).astype(np.float32)
+    inputs[::17] = 1.0
+    active = np.flatnonzero(inputs).astype(np.int64)
+    start = rng.normal(size=128).astype(np.float32)
+    hidden = start.copy()
+    add(hidden, rows, inputs, active, np.int64(active.size))
+    expected = start.copy()
+    for i in active:  # numpy float32: a product, then a sum, input after input
+        expected = expected + rows[i] * inputs[i]
+    assert hidden.tobytes() == expected.tobytes()
+    with pytest.raises(TypingError):
+        add(start.copy(), np.zeros((250, 256), np.float32)[:, ::2], inputs, active,
+            np.int64(active.size))  # fmt: skip
+    with pytest.raises(TypingError):
+        add(start.copy(), rows.astype(np.float64), inputs, active, np.int64(active.size))

@@ -145,7 +145,15 @@ def _accumulator(units: int, scaled: bool) -> Any:
         return context.get_dummy_value()
 
     def typer(typingctx: Any, *args: Any) -> Any:
-        if args[-1] != types.int64 or len(args) != (5 if scaled else 4):
+        # the code reads raw, contiguous float32 rows and int64 indices: any other type is a
+        # typing error, never a wrong sum
+        arrays = args[:-1]
+        dtypes = [types.float32, types.float32, *([types.float32] if scaled else []),
+                  types.int64]  # fmt: skip
+        if args[-1] != types.int64 or len(arrays) != len(dtypes) or not all(
+            isinstance(a, types.Array) and a.layout == "C" and a.dtype == d
+            for a, d in zip(arrays, dtypes, strict=True)
+        ):
             return None
         return types.void(*args), codegen
 
