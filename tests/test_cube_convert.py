@@ -133,3 +133,67 @@ def test_bad_probabilities():
         cubeful.cube_decision(np.zeros((2, 5)))
     with pytest.raises(InvalidScoreError):
         cubeful.cube_decision(probs_for(0.6), KXG2, 3)
+
+
+def _rows(n, seed):
+    """Random consistent outputs (the first rows certain wins and losses: the rates' 0/0
+    branches), scores beyond the table's length among them, every cube and owner."""
+    rng = np.random.default_rng(seed)
+    w = rng.uniform(0, 1, n)
+    wg = w * rng.uniform(0, 1, n)
+    wb = wg * rng.uniform(0, 1, n)
+    lg = (1 - w) * rng.uniform(0, 1, n)
+    lb = lg * rng.uniform(0, 1, n)
+    p = np.stack([w, wg, wb, lg, lb], axis=1)
+    p[:10] = [0.0, 0.0, 0.0, 0.4, 0.1]
+    p[10:20] = [1.0, 0.3, 0.1, 0.0, 0.0]
+    a, b = rng.integers(1, 30, n), rng.integers(1, 30, n)
+    cube = 2 ** rng.integers(0, 5, n)
+    owner = rng.integers(0, 3, n)
+    life = np.where(rng.uniform(0, 1, n) < 0.1, 1.0, rng.uniform(0, 1, n))
+    return p, a, b, cube, owner, life
+
+
+@pytest.mark.parametrize("crawford", [False, True])
+def test_cubeful_rows_are_cubeful_mwc_bit_for_bit(crawford):
+    """The compiled rows against the vectorised conversion, owner by owner: the same bits
+    (centred, owned and unavailable cubes, dead and live, Crawford and post-Crawford)."""
+    p, a, b, cube, owner, life = _rows(3000, 7)
+    if crawford:  # a side 1-away in every row
+        b = np.where(np.arange(len(a)) % 2 == 0, 1, np.maximum(b, 2))
+        a = np.where(b == 1, np.maximum(a, 2), 1)
+    got = cubeful.cubeful_mwc_rows(p, KXG2, (a, b), cube, owner, life, crawford=crawford)
+    assert got.shape == (len(p),)
+    for name, code in cubeful.OWNER_CODES.items():
+        g = owner == code
+        want = cubeful.cubeful_mwc(p[g], KXG2, (a[g], b[g]), cube=cube[g], owner=name,
+                                   cube_life=life[g], crawford=crawford)  # fmt: skip
+        assert got[g].tobytes() == np.asarray(want, dtype=np.float64).tobytes(), name
+
+
+def test_cubeful_rows_take_scalars_and_no_rows():
+    p = probs_for(0.7)[None]
+    one = cubeful.cubeful_mwc(p[0], KXG2, (4, 6), cube=2, owner="opponent", cube_life=0.5)
+    assert cubeful.cubeful_mwc_rows(p, KXG2, (4, 6), 2, 2, 0.5)[0] == one
+    assert cubeful.cubeful_mwc_rows(np.zeros((0, 5)), KXG2, (4, 6), 1, 0, 0.68).shape == (0,)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"owner": 3}, InvalidParameterError),
+        ({"owner": -1}, InvalidParameterError),
+        ({"crawford": True}, InvalidScoreError),  # 3-away/5-away has no side 1-away
+        ({"away": (0, 5)}, InvalidScoreError),
+        ({"cube": 3}, InvalidScoreError),
+        ({"cube_life": 1.5}, InvalidParameterError),
+        ({"probs": [0.6, 0.1, 0.0, 0.1, 0.0]}, InvalidParameterError),  # not (n, 5)
+        ({"probs": [[0.6, 0.7, 0.0, 0.1, 0.0]]}, InvalidParameterError),  # wg > w
+    ],
+)
+def test_cubeful_rows_refuse_bad_input(kwargs, error):
+    args = {"probs": [probs_for(0.6)], "met": KXG2, "away": (3, 5), "cube": 1, "owner": 0,
+            "cube_life": 0.68, **kwargs}  # fmt: skip
+    crawford = args.pop("crawford", False)
+    with pytest.raises(error):
+        cubeful.cubeful_mwc_rows(**args, crawford=crawford)

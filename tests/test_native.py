@@ -113,6 +113,12 @@ def _outputs() -> dict[str, object]:
     out["hyper score"] = (score.values, score.gammons, score.opening(),
                           score.decision("AACAAAAAAgAAAA").optimal)  # fmt: skip
     out["hyper met"] = hyper_met(1, 3, store=False).mwc((2, 3))
+    from mathbg.cube.cubeful import cubeful_mwc_rows
+
+    probs = evaluate_boards(boards)[0]
+    n = len(probs)
+    out["cubeful rows"] = cubeful_mwc_rows(probs, "kazaross-xg2", (np.arange(n) % 7 + 1, 5),
+                                           2 ** (np.arange(n) % 3), np.arange(n) % 3, 0.68)
     return out
 
 

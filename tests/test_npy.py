@@ -173,3 +173,48 @@ def test_memmap_of_a_truncated_file_is_corrupt(tmp_path):
     path.write_bytes(path.read_bytes()[:-8])
     with pytest.raises(DatabaseCorruptError):
         _npy.memmap(path)
+
+
+def test_map_npz_reads_what_numpy_writes_as_read_only_views(tmp_path, monkeypatch):
+    arrays = {
+        "a": np.arange(12, dtype="<u2").reshape(3, 4),
+        "b": np.array(b"digest"),
+        "c": np.zeros((0, 5)),
+        "d": np.asfortranarray(np.eye(3)),
+    }
+    path = tmp_path / "x.npz"
+    np.savez(path, **arrays)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the reader compiled something")
+
+    monkeypatch.setattr(ast, "literal_eval", refuse)
+    monkeypatch.setattr(builtins, "compile", refuse)
+    got = _npy.map_npz(path)
+    assert sorted(got) == sorted(arrays)
+    for name, want in arrays.items():
+        assert got[name].dtype == want.dtype and got[name].shape == want.shape
+        np.testing.assert_array_equal(got[name], want)
+    with pytest.raises(ValueError):
+        got["a"][0, 0] = 1  # read-only
+
+
+@pytest.mark.parametrize(
+    "mutate", [lambda d: d[: len(d) // 2], lambda d: b"PK" + d[2:40], lambda d: b"",
+               lambda d: b"XXXX" + d[4:]],  # a member's local header
+)  # fmt: skip
+def test_map_npz_of_a_damaged_archive_is_corrupt(tmp_path, mutate):
+    path = tmp_path / "x.npz"
+    np.savez(path, x=np.arange(100.0))
+    path.write_bytes(mutate(path.read_bytes()))
+    with pytest.raises(DatabaseCorruptError):
+        _npy.map_npz(path)
+
+
+def test_map_npz_refuses_a_compressed_archive(tmp_path):
+    """A compressed member cannot be mapped: refused, never decoded from its deflated
+    bytes."""
+    path = tmp_path / "x.npz"
+    np.savez_compressed(path, x=np.arange(100.0))
+    with pytest.raises(DatabaseCorruptError, match="compressed"):
+        _npy.map_npz(path)

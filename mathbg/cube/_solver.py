@@ -50,7 +50,7 @@ def view_mwc(
     """
     a, b = np.asarray(a), np.asarray(b)
     n = int(max(a.max(initial=1), b.max(initial=1)))
-    grids, size = _mwc_grids(v.met, v.player, n)
+    grids, size = mwc_grids(v.met, v.player, n)
     # one gather from both grids, flattened: [post-Crawford read][a][b]
     flat = np.maximum(a, 0) * (size + 1) + np.maximum(b, 0)
     post_now = post & ((a == 1) | (b == 1))
@@ -60,7 +60,7 @@ def view_mwc(
 _GRIDS: dict[tuple[int, int], tuple[MET, int, Arr]] = {}
 
 
-def _mwc_grids(met: MET, player: int, n: int) -> tuple[Arr, int]:
+def mwc_grids(met: MET, player: int, n: int) -> tuple[Arr, int]:
     """:meth:`MET.mwc_array` of ``player`` at every score up to ``size``-away (``size >=
     n``), read once per table, flattened: ``[0, a, b]`` (offset ``a (size + 1) + b``) the
     pre-Crawford (Crawford-game) entries, ``[1, a, b]`` the post-Crawford ones where a side

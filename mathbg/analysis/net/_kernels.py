@@ -226,6 +226,15 @@ def _network(inputs: Any, hw: Any, ow: Any, ht: Any, ot: Any, beta_h: Any, beta_
             # gnubg adds the weights of an input of 1 without multiplying: the same bits
             for k in range(nh):
                 hidden[k] += hw[i, k] * a
+    _squash(hidden, den, beta_h, nh)
+    for o in range(5):
+        out[o] = _sigmoid(-(beta_o * (_output_sum(hidden, ow, o, nh) + ot[o])))
+
+
+@nb.njit(cache=True, inline="always")
+def _squash(hidden: Any, den: Any, beta_h: Any, nh: Any) -> None:
+    """gnubg's SSE sigmoid of the hidden layer in place: its table, then the processor's
+    approximate reciprocal four at a time (``den`` is scratch)."""
     for k in range(nh):
         y = hidden[k] * beta_h
         hidden[k] = y
@@ -235,18 +244,21 @@ def _network(inputs: Any, hw: Any, ow: Any, ht: Any, ot: Any, beta_h: Any, beta_
     _reciprocals(den, nh)
     for k in range(nh):
         hidden[k] = den[k] if hidden[k] < F32(0.0) else F32(1.0) - den[k]
-    for o in range(5):  # four lanes, as SSE sums
-        s0 = F32(0.0)
-        s1 = F32(0.0)
-        s2 = F32(0.0)
-        s3 = F32(0.0)
-        for k in range(0, nh, 4):
-            s0 += hidden[k] * ow[o, k]
-            s1 += hidden[k + 1] * ow[o, k + 1]
-            s2 += hidden[k + 2] * ow[o, k + 2]
-            s3 += hidden[k + 3] * ow[o, k + 3]
-        r = (s0 + s1) + (s2 + s3)
-        out[o] = _sigmoid(-(beta_o * (r + ot[o])))
+
+
+@nb.njit(cache=True, inline="always")
+def _output_sum(hidden: Any, ow: Any, o: Any, nh: Any) -> Any:
+    """Output ``o``'s weighted sum of the hidden layer in four lanes, as SSE sums it."""
+    s0 = F32(0.0)
+    s1 = F32(0.0)
+    s2 = F32(0.0)
+    s3 = F32(0.0)
+    for k in range(0, nh, 4):
+        s0 += hidden[k] * ow[o, k]
+        s1 += hidden[k + 1] * ow[o, k + 1]
+        s2 += hidden[k + 2] * ow[o, k + 2]
+        s3 += hidden[k + 3] * ow[o, k + 3]
+    return (s0 + s1) + (s2 + s3)
 
 
 @no_refcounts
@@ -626,11 +638,12 @@ def prune_score(board: Any, klass: Any, model: Any, work: Any, weights: Any) -> 
     """``outputs @ weights`` of gnubg's pruning network of the class (race, crashed,
     contact) for ranking plays: the hidden sums from the network's point tables (each
     cell's four inputs summed once, :func:`mathbg.analysis.net.tables.point_tables`; 16
-    hidden units, the race network's 8 padded with units of no weight), the sigmoids
-    computed exactly, no sanity check (the ranking is all it serves)."""
+    hidden units, the race network's 8 padded with units of no weight), gnubg's sigmoids
+    as in :func:`forward` (gnubg evaluates its pruning networks with its SSE code too), no
+    sanity check (the ranking is all it serves)."""
     table, ow, ht, ot, beta_h, beta_o = (
         model[8] if klass == RACE else (model[9] if klass == CRASHED else model[7]))
-    hidden, active = work[1], work[3]
+    hidden, den, active = work[1], work[2], work[3]
     m = 0
     for c in range(50):  # the rows of the occupied cells, without a branch
         n = board[c]
@@ -639,14 +652,11 @@ def prune_score(board: Any, klass: Any, model: Any, work: Any, weights: Any) -> 
     for h in range(16):
         hidden[h] = ht[h]
     _ADD_ROWS_16(hidden, table, active, m)
-    for h in range(16):
-        hidden[h] = F32(1.0) / (F32(1.0) + np.exp(-beta_h * hidden[h]))
+    _squash(hidden, den, beta_h, 16)
     s = 0.0
     for o in range(5):
-        r = ot[o]
-        for h in range(16):
-            r += hidden[h] * ow[o, h]
-        s += weights[o] / (1.0 + np.exp(-np.float64(beta_o * r)))
+        s += weights[o] * np.float64(_sigmoid(-(beta_o * (_output_sum(hidden, ow, o, 16)
+                                                         + ot[o]))))  # fmt: skip
     return s
 
 

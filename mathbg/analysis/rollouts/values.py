@@ -64,7 +64,8 @@ def table_digest(met: MET) -> str:
 
 
 def _relative(side: Ints, owner: Ints) -> Ints:
-    """The cube owner as the side sees it: 0 centre, 1 the side, 2 the other side."""
+    """The cube owner as the side sees it: 0 centre, 1 the side, 2 the other side
+    (:data:`mathbg.cube.cubeful.OWNER_CODES`)."""
     return np.where(owner < 0, 0, np.where(owner == side, 1, 2))
 
 
@@ -208,18 +209,12 @@ class MatchValues(ScoreValues):
         return np.where(side == 0, a, b), np.where(side == 0, b, a)
 
     def cubeful(self, probs: Floats, x: Floats, side: Ints, cube: Ints, owner: Ints) -> Floats:
-        from mathbg.cube.cubeful import cubeful_mwc
+        from mathbg.cube.cubeful import cubeful_mwc_rows
 
-        out = np.empty(len(side))
-        ar, br = self.aways(side)
-        rel = _relative(side, owner)
-        crawford = self.kind is ScoreState.CRAWFORD
-        for k in np.unique(rel):
-            g = rel == k
-            out[g] = cubeful_mwc(probs[g], self.met, (ar[g], br[g]), cube=cube[g],
-                                 owner=_OWNERS[int(k)], cube_life=x[g],
-                                 crawford=crawford)  # fmt: skip
-        return out
+        # every row at its own score, cube and owner in one compiled call (the owner codes
+        # of _relative are cubeful_mwc_rows' own)
+        return cubeful_mwc_rows(probs, self.met, self.aways(side), cube, _relative(side, owner),
+                                x, crawford=self.kind is ScoreState.CRAWFORD)  # fmt: skip
 
     def win(self, side: int, points: int) -> float:
         key = (int(side), int(points))

@@ -822,7 +822,8 @@ def _load(
 def _read_cache(
     path: Path, points: int, checkers: int, a: int, b: int, kind: str, name: str, identity: str
 ) -> GameSolution:
-    data = _npy.decode_npz(path.read_bytes(), str(path))
+    # mapped, not read: the digest below checks every array (and the identity)
+    data = _npy.map_npz(path, str(path))
     arrays = {k: data[k] for k in ("no_double", "win", "access", "levels")}
     stored = bytes(data["checksum"]).decode("ascii")
     if stored != _arrays_digest(arrays, identity):
