@@ -393,3 +393,29 @@ def test_money_cube_decision_inside_the_two_sided_database_sees_the_owned_cube(t
             assert d.values.double_take == pytest.approx(2 * float(v[3]), abs=1e-12)
             owned += d.owner == "player"
     assert owned >= 2
+
+
+def test_the_audit_keeps_the_exact_solutions_on_disk_and_reads_them_back(tmp_path, monkeypatch):
+    """``disk_cache`` (what ``mathbg audit`` sets): the first audit writes the score's exact
+    bearoff solution to the cache directory, a later process reads it instead of solving,
+    and the exact values are the same."""
+    from mathbg.analysis import get_evaluator
+    from mathbg.bearoff.exact import match as M
+
+    monkeypatch.setenv("MATHBG_DATA", str(tmp_path))
+    M._MEMORY.clear()
+    chances = get_evaluator("given", probabilities=[0.7, 0.0, 0.0, 0.0, 0.0])
+    path = DATA / "handbuilt_last_roll.mat"
+    first = audit(path, engine=chances, checker=False, take_points=False, disk_cache=True)
+    assert list((tmp_path / "bearoff" / "match").glob("match-*.npz"))
+    M._MEMORY.clear()
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("solved again instead of read")
+
+    monkeypatch.setattr(M, "solve_game", refuse)
+    again = audit(path, engine=chances, checker=False, take_points=False, disk_cache=True)
+    exact = [d.values.exact for d in first.decisions]
+    assert exact[-1] is not None and str(exact[-1].action) == "double, take"
+    assert [d.values.exact for d in again.decisions] == exact
+    M._MEMORY.clear()

@@ -136,7 +136,7 @@ def _run(args: argparse.Namespace) -> int:
     options = AuditOptions(engine=args.engine, plies=args.plies, met=load_met(args.met),
                            compare_met=load_met(args.compare_met) if args.compare_met else None,
                            exact=not args.no_exact, checker=not args.cube_only,
-                           luck=not args.cube_only)  # fmt: skip
+                           luck=not args.cube_only, disk_cache=True)  # fmt: skip
     result = audit(records, options)
     if rechecking is not None:
         from mathbg.analysis.match_audit import recheck

@@ -202,32 +202,34 @@ def _plays(
     out_p = np.empty((int(new_ptr[-1]), 5))
     keep = np.ones(boards.shape[0], dtype=bool)
     keep[empty] = False
-    src = np.concatenate([np.arange(ptr[i], ptr[i + 1]) for i in np.nonzero(keep)[0]]
-                         or [np.zeros(0, dtype=np.int64)]).astype(np.int64)  # fmt: skip
-    dst = np.concatenate([np.arange(new_ptr[i], new_ptr[i + 1]) for i in np.nonzero(keep)[0]]
-                         or [np.zeros(0, dtype=np.int64)]).astype(np.int64)  # fmt: skip
+    kept = np.nonzero(keep)[0]
+    src, dst = _ranges(ptr, kept), _ranges(new_ptr, kept)
     out[dst], out_p[dst] = results[src], probs[src]
     out[new_ptr[empty]], out_p[new_ptr[empty]] = stay, stay_probs
     return new_ptr, out, out_p, legal
+
+
+def _ranges(ptr: I64, which: I64) -> I64:
+    """The rows ``ptr[j]:ptr[j + 1]`` of each ``j`` in ``which``, one after the other."""
+    counts = ptr[which + 1] - ptr[which]
+    starts = np.repeat(ptr[which] - np.cumsum(counts) + counts, counts)
+    return (starts + np.arange(int(counts.sum()), dtype=np.int64)).astype(np.int64)
 
 
 # ----------------------------------------------------------------------------- values
 
 
 def _distinct(tasks: _Tasks) -> tuple[NDArray[np.uint8], I64, I64]:
-    """The distinct (board, roll) pairs of the tasks and each task's pair."""
-    keys: dict[bytes, int] = {}
-    index = np.empty(tasks.rolls.shape[0], dtype=np.int64)
-    first: list[int] = []
-    for i, (b, r) in enumerate(zip(tasks.boards, tasks.rolls, strict=True)):
-        k = b.tobytes() + bytes((int(r[0]), int(r[1])))
-        j = keys.get(k)
-        if j is None:
-            j = keys[k] = len(first)
-            first.append(i)
-        index[i] = j
-    sel = np.array(first, dtype=np.int64)
-    return tasks.boards[sel], tasks.rolls[sel], index
+    """The distinct (board, roll) pairs of the tasks, in the order they first come, and
+    each task's pair."""
+    keys = np.concatenate([tasks.boards, tasks.rolls.astype(np.uint8)], axis=1)
+    rows = np.ascontiguousarray(keys).view(np.dtype((np.void, keys.shape[1]))).reshape(-1)
+    _, first, inverse = np.unique(rows, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # first-come order
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    sel = first[order].astype(np.int64)
+    return tasks.boards[sel], tasks.rolls[sel], rank[inverse.reshape(-1)].astype(np.int64)
 
 
 def _valued(
@@ -239,7 +241,7 @@ def _valued(
     pptr, results, probs, legal = _plays(evaluator, boards, rolls)
     counts = np.diff(pptr)[pair]
     ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    rows = np.concatenate([np.arange(pptr[j], pptr[j + 1]) for j in pair]).astype(np.int64)
+    rows = _ranges(pptr, pair)
     task_of = np.repeat(np.arange(pair.size, dtype=np.int64), counts)
     values = play_values(results[rows], probs[rows], tasks.states.take(task_of), met, two_sided)
     return ptr, results[rows], probs[rows], values, legal[pair]

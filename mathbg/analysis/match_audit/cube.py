@@ -375,6 +375,7 @@ def value_points(
     jacoby: bool = False,
     beavers: bool = False,
     take_points: bool = True,
+    disk_cache: bool = False,
     two_sided: Callable[[], Any] | None = None,
 ) -> list[DoublerValues]:
     """The doubler's :class:`DoublerValues` at each decision point (shared positions valued
@@ -394,6 +395,8 @@ def value_points(
         Money rules.
     take_points : bool, optional
         Compute the taker's take point (slower).
+    disk_cache : bool, optional
+        Keep the exact solver's solutions in mathbg's cache directory.
     two_sided : callable, optional
         Returns the two-sided database the engine's cube lives there are backed out of
         (called only when a decision is inside it; None: those keep the double-precision
@@ -432,7 +435,8 @@ def value_points(
             lengths.append(p.match.length or None)
         index.append(keys[key])
     rows = rows_at(uniq_pos, uniq_ev, uniq_st, met, lengths=lengths, exact=exact,
-                   jacoby=jacoby, beavers=beavers, take_points=take_points)  # fmt: skip
+                   jacoby=jacoby, beavers=beavers, take_points=take_points,
+                   disk_cache=disk_cache)  # fmt: skip
     values = [DoublerValues.from_row(r, ev.probabilities)
               for r, ev in zip(rows, uniq_ev, strict=True)]  # fmt: skip
     single: dict[tuple[int, int], DoublerValues] = {}

@@ -104,6 +104,9 @@ class AuditOptions:
         Value every roll's luck (needs ``checker``).
     options : int
         How many of the best plays each checker decision lists.
+    disk_cache : bool
+        Keep the exact solver's solutions in mathbg's cache directory and read them from
+        there (:func:`mathbg.bearoff.match_equity`; the ``mathbg audit`` command does).
     """
 
     engine: str | Evaluator = "auto"
@@ -116,6 +119,7 @@ class AuditOptions:
     checker: bool = True
     luck: bool = True
     options: int = 5
+    disk_cache: bool = False
 
 
 # ----------------------------------------------------------------------------- engines
@@ -272,7 +276,7 @@ def _value(record: MatchRecord, evaluator: Evaluator, met: MET, o: AuditOptions)
     r = record.rules
     evs = evaluate_points(points, evaluator)
     values = value_points(points, evs, met, exact=o.exact, jacoby=r.jacoby, beavers=r.beavers,
-                          take_points=o.take_points,
+                          take_points=o.take_points, disk_cache=o.disk_cache,
                           two_sided=lambda: two_sided_database(evaluator))  # fmt: skip
     tv: list[TurnValues] = []
     if o.checker:
