@@ -601,10 +601,12 @@ def sanity(board: Any, last: Any, out: Any) -> None:
                 out[i] = F32(0.0)
 
 
-@no_refcounts
+@nb.njit(cache=True, inline="always")
 def evaluate(board: Any, model: Any, work: Any, out: Any) -> Any:
     """gnubg 1.07's 0-ply outputs of ``board`` for the side on roll into ``out`` (float32
-    W, WG, WB, LG, LB, gammons cumulative); returns the position class."""
+    W, WG, WB, LG, LB, gammons cumulative); returns the position class. Inlined where it
+    is called (as :func:`cached_evaluate` is): a call passes every array of the model's
+    tuples as an argument, hundreds of words copied a call."""
     inputs, hit, spare = work[0], work[4], work[5]
     contact, race, crashed, dist, last, two_sided, race_bg = model[:7]
     klass = classify(board)
@@ -634,16 +636,14 @@ def evaluate(board: Any, model: Any, work: Any, out: Any) -> Any:
 
 
 @no_refcounts
-def prune_score(board: Any, klass: Any, model: Any, work: Any, weights: Any) -> Any:
+def prune_score(board: Any, net: Any, hidden: Any, den: Any, active: Any, weights: Any) -> Any:
     """``outputs @ weights`` of gnubg's pruning network of the class (race, crashed,
     contact) for ranking plays: the hidden sums from the network's point tables (each
     cell's four inputs summed once, :func:`mathbg.analysis.net.tables.point_tables`; 16
     hidden units, the race network's 8 padded with units of no weight), gnubg's sigmoids
     as in :func:`forward` (gnubg evaluates its pruning networks with its SSE code too), no
     sanity check (the ranking is all it serves)."""
-    table, ow, ht, ot, beta_h, beta_o = (
-        model[8] if klass == RACE else (model[9] if klass == CRASHED else model[7]))
-    hidden, den, active = work[1], work[2], work[3]
+    table, ow, ht, ot, beta_h, beta_o = net
     m = 0
     for c in range(50):  # the rows of the occupied cells, without a branch
         n = board[c]
@@ -664,7 +664,7 @@ def prune_score(board: Any, klass: Any, model: Any, work: Any, weights: Any) -> 
 _CACHE_LOAD = CACHE_SLOTS // 2
 
 
-@no_refcounts
+@nb.njit(cache=True, inline="always")
 def cached_evaluate(board: Any, model: Any, work: Any, cache: Any, out: Any) -> Any:
     """:func:`evaluate` through the cache (a board's four words of 4-bit counts are its
     key); returns the class."""
@@ -747,6 +747,7 @@ def choose_play(board: Any, d1: Any, d2: Any, weights: Any, keep: Any, model: An
             plays[j, c] = plays[j, 25 + c]
             plays[j, 25 + c] = t
     pruned = keep > 0 and n > keep
+    hidden, den, active = work[1], work[2], work[3]
     best = -1
     best_score = -np.inf
     if pruned:
@@ -755,7 +756,14 @@ def choose_play(board: Any, d1: Any, d2: Any, weights: Any, keep: Any, model: An
             if klass < RACE:
                 pruned = False
                 break
-            scores[j] = prune_score(plays[j], klass, model, work, weights)
+            # the class's network and the scratch, not the model and the workspace: a
+            # call passes each array of its tuples as arguments, hundreds for the model
+            if klass == RACE:
+                scores[j] = prune_score(plays[j], model[8], hidden, den, active, weights)
+            elif klass == CRASHED:
+                scores[j] = prune_score(plays[j], model[9], hidden, den, active, weights)
+            else:
+                scores[j] = prune_score(plays[j], model[7], hidden, den, active, weights)
     if pruned:
         for _ in range(keep):  # the best ``keep`` by score, the first of equals first
             j = 0
