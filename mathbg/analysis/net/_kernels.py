@@ -638,11 +638,12 @@ def evaluate(board: Any, model: Any, work: Any, out: Any) -> Any:
 @nb.njit(cache=True, inline="always")
 def prune_score(board: Any, net: Any, hidden: Any, den: Any, active: Any, weights: Any) -> Any:
     """``outputs @ weights`` of gnubg's pruning network ``net`` (of the play's class: race,
-    crashed, contact) for ranking plays, inlined into :func:`choose_play`: the hidden sums from the network's point tables (each
-    cell's four inputs summed once, :func:`mathbg.analysis.net.tables.point_tables`; 16
-    hidden units, the race network's 8 padded with units of no weight), gnubg's sigmoids
-    as in :func:`forward` (gnubg evaluates its pruning networks with its SSE code too), no
-    sanity check (the ranking is all it serves)."""
+    crashed, contact) for ranking plays, inlined into :func:`choose_play`: the hidden sums
+    from the network's point tables (each cell's four inputs summed once,
+    :func:`mathbg.analysis.net.tables.point_tables`; 16 hidden units, the race network's 8
+    padded with units of no weight), gnubg's sigmoids as in :func:`forward` (gnubg
+    evaluates its pruning networks with its SSE code too), no sanity check (the ranking is
+    all it serves)."""
     table, ow, ht, ot, beta_h, beta_o = net
     m = 0
     for c in range(50):  # the rows of the occupied cells, without a branch
