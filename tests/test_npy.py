@@ -108,14 +108,20 @@ def test_encode_round_trip():
     np.testing.assert_array_equal(_npy.decode(data), arr)
 
 
-@pytest.mark.parametrize("save", [np.savez, np.savez_compressed])
-def test_decode_npz_reads_what_numpy_writes_without_compiling(monkeypatch, save):
-    arrays = {
+def _members() -> dict[str, np.ndarray]:
+    """An archive's arrays of every kind the readers meet: a dtype with its byte order,
+    bytes, an empty array, Fortran order."""
+    return {
         "a": np.arange(12, dtype="<u2").reshape(3, 4),
         "b": np.array(b"digest"),
         "c": np.zeros((0, 5)),
         "d": np.asfortranarray(np.eye(3)),
     }
+
+
+@pytest.mark.parametrize("save", [np.savez, np.savez_compressed])
+def test_decode_npz_reads_what_numpy_writes_without_compiling(monkeypatch, save):
+    arrays = _members()
     buf = io.BytesIO()
     save(buf, **arrays)
 
@@ -176,12 +182,7 @@ def test_memmap_of_a_truncated_file_is_corrupt(tmp_path):
 
 
 def test_map_npz_reads_what_numpy_writes_as_read_only_views(tmp_path, monkeypatch):
-    arrays = {
-        "a": np.arange(12, dtype="<u2").reshape(3, 4),
-        "b": np.array(b"digest"),
-        "c": np.zeros((0, 5)),
-        "d": np.asfortranarray(np.eye(3)),
-    }
+    arrays = _members()
     path = tmp_path / "x.npz"
     np.savez(path, **arrays)
 
