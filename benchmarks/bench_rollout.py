@@ -13,7 +13,8 @@ no truncation of gnubg's rollouts, Kazaross-XG2):
    double line, CPU-s, trials, SE x sqrt(CPU-s) and the ratio mathbg / gnubg; with and
    without variance reduction, at 0 ply and 1 ply. Also the paired SE of DT - ND (mathbg)
    against gnubg's unpaired one (two independent runs: sqrt(SE1^2 + SE2^2)).
-2. Dask: the same rollout with ``--scheduler local:2`` against locally, wall time ratio
+2. Dask: the same rollout with ``--scheduler local:2`` against locally, wall time ratio, at
+   144 and 1,296 trials (``--dask-trials``)
    (goal <= 1.3) and whether the numbers are identical.
 3. As typed (``--typed-trials``, default the command's own 1,296): ``mathbg rollout
    4HPwATDgc/ABMA --away 3,5`` exactly so, on a terminal (under ``script``: the progress
@@ -34,6 +35,7 @@ Usage::
     python benchmarks/bench_rollout.py --repeat 2   # each program twice, turn about
     python benchmarks/bench_rollout.py --blas       # one BLAS thread against two
     python benchmarks/bench_rollout.py --typed      # only section 3 (about 6 minutes)
+    python benchmarks/bench_rollout.py --dask       # only section 2
     python benchmarks/bench_rollout.py --no-typed   # sections 1-2 only
 
 mathbg's runs share a data cache of the benchmark's own (``MATHBG_DATA``, empty at the
@@ -288,12 +290,17 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=144, help="trials at 0 ply (default 144)")
     parser.add_argument("--trials-1ply", type=int, default=36, help="trials at 1 ply")
     parser.add_argument("--no-dask", action="store_true", help="skip the Dask comparison")
+    parser.add_argument("--dask-trials", type=int, nargs="+", default=[144, 1296],
+                        help="trials of the Dask comparison, each size in turn (default 144 "
+                        "and 1296: a LocalCluster's start-up is a fixed cost, a user's run "
+                        "the command's own 1,296 trials)")
     parser.add_argument("--blas", action="store_true",
                         help="only time one against two BLAS threads (0-ply rollout)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs of each program, turn about, the least CPU kept (default 1)")
     typed = parser.add_mutually_exclusive_group()
     typed.add_argument("--typed", action="store_true", help="only the command as typed (3.)")
+    typed.add_argument("--dask", action="store_true", help="only the Dask comparison (2.)")
     typed.add_argument("--no-typed", action="store_true", help="skip the command as typed")
     parser.add_argument("--typed-trials", type=int, default=1296,
                         help="trials of the command as typed (default 1296, its own)")
@@ -316,11 +323,17 @@ def run_all(args: argparse.Namespace) -> None:
         return blas_ratio(args.trials, args.repeat)
     if args.typed:
         return as_typed(args.typed_trials, gnubg)
+    if args.dask:
+        mathbg_run(36, 0, True)  # the first-ever run (solves the score's exact solutions)
+        for trials in args.dask_trials:
+            dask_ratio(trials)
+        return None
     for vr in (True, False):
         efficiency(args.trials, 0, vr, gnubg, args.repeat)
     efficiency(args.trials_1ply, 1, True, gnubg, args.repeat)
     if not args.no_dask:
-        dask_ratio(args.trials)
+        for trials in args.dask_trials:
+            dask_ratio(trials)
     if not args.no_typed:
         as_typed(args.typed_trials, gnubg)
 

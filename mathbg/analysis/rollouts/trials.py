@@ -468,7 +468,9 @@ class _Trials:
 #: 3-away/5-away (720 trials on the same dice, the no double line; double/take alike or
 #: more so), against the best 3: valuing every play leaves 0.72 of the variance at about
 #: 2.5 times the CPU; the best 5, 0.87 at about 1.2 times; the best 2, 1.09; the best 1,
-#: 1.6. Per CPU-second, 3 to 5 are as good as each other and better than the rest.
+#: 1.6. Per CPU-second, 3 to 5 are as good as each other and better than the rest. (Measured
+#: with the pruning networks' sigmoids computed exactly; gnubg's table sigmoids, used since,
+#: can only reorder near-ties.)
 LOOKAHEAD_KEEP = 3
 _ROLLS = np.array(ROLLS, dtype=np.int64)
 #: The lookahead ranks plays by the next side's cubeless money equity (lowest first).
