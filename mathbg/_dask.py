@@ -36,6 +36,7 @@ __all__ = [
     "check_scheduler",
     "check_scheduler_address",
     "dask_client",
+    "local_workers",
 ]
 
 #: Dask comm protocols a scheduler in another process can be reached by.
@@ -119,9 +120,15 @@ def _running(client: Any) -> tuple[str, int]:
 # ----------------------------------------------------------------------------- the client
 
 
-def _local_workers(text: str) -> int | None:
+def local_workers(text: str) -> int | None:
     """``N`` of ``local`` / ``local:N`` (``LOCAL_WORKERS`` for plain ``local``), None for
-    anything else."""
+    anything else (a scheduler's address).
+
+    Examples
+    --------
+    >>> local_workers("local"), local_workers("local:3"), local_workers("tcp://host:8786")
+    (2, 3, None)
+    """
     name, colon, n = text.partition(":")
     if name.strip().lower() != "local":
         return None
@@ -201,7 +208,7 @@ def check_scheduler(scheduler: str) -> None:
     >>> check_scheduler("local"), check_scheduler("local:4"), check_scheduler("host:8786")
     (None, None, None)
     """
-    if _local_workers(str(scheduler)) is None:
+    if local_workers(str(scheduler)) is None:
         check_scheduler_address(scheduler)
 
 
@@ -237,7 +244,7 @@ def dask_client(scheduler: str | None) -> Iterator[Any]:
     if scheduler is None:
         yield None
         return
-    workers = _local_workers(str(scheduler))
+    workers = local_workers(str(scheduler))
     if workers is None:
         check_scheduler_address(scheduler)
     try:

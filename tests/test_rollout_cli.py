@@ -121,12 +121,36 @@ def test_a_damaged_or_foreign_store_is_refused(tmp_path: Path) -> None:
     assert batch.name in line and "delete" in line
 
 
+def test_one_batch_is_played_here_without_starting_a_local_cluster(monkeypatch) -> None:
+    """``--scheduler local:2`` on a run of one batch (at most 144 trials): a LocalCluster
+    would have nothing to share out, so the command plays it here, says so, and gives the
+    numbers of the run without a scheduler."""
+    from mathbg import _dask
+
+    argv = ("rollout", START, "--away", "3,5", "--trials", "36", "--no-variance-reduction",
+            "--json")  # fmt: skip
+    status, local, err = run(*argv)
+    assert status == 0, err
+    real = _dask.dask_client
+
+    def no_cluster(scheduler):
+        assert scheduler is None, "a LocalCluster was started for one batch"
+        return real(scheduler)
+
+    monkeypatch.setattr(_dask, "dask_client", no_cluster)
+    status, here, err = run(*argv, "--scheduler", "local:2")
+    assert status == 0, err
+    assert json.loads(here) == json.loads(local)
+    assert "36 trials are one batch" in err and "LocalCluster" in err
+
+
 @pytest.mark.slow  # a LocalCluster of 2 workers: ~15 CPU-s, its start-up mostly
 @pytest.mark.dask
 @pytest.mark.extra("engine", "dask")
 def test_local_2_gives_the_same_bits(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
-    argv = ("rollout", START, "--away", "3,5", "--trials", "72", "--no-variance-reduction",
+    # two batches of 144 (one batch is played without the cluster)
+    argv = ("rollout", START, "--away", "3,5", "--trials", "288", "--no-variance-reduction",
             "--json")  # fmt: skip
     status, local, err = run(*argv)
     assert status == 0, err

@@ -182,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, notes: list[str]) -> int:
-    from mathbg._dask import dask_client
+    from mathbg._dask import dask_client, local_workers
     from mathbg.analysis.rollouts import RolloutOptions, rollout, rollout_matrix
     from mathbg.errors import InvalidParameterError
 
@@ -212,7 +212,15 @@ def _run(args: argparse.Namespace, notes: list[str]) -> int:
     made = RolloutOptions(args.position, **opts)  # bad input stops here, before any work
     _note_rounding(notes, opts["trials"], made.total_trials,
                    "--trials" if opts["target_se"] is None else "--max-trials")  # fmt: skip
-    with dask_client(args.scheduler) as client:
+    scheduler = args.scheduler
+    if scheduler is not None and local_workers(scheduler) and made.total_trials <= (
+            made.batch_size):  # fmt: skip
+        # one batch has nothing to share out: a LocalCluster would add only its start-up
+        # (about a second and a half); a scheduler at an address is used as asked
+        notes.append(f"mathbg rollout: note: {made.total_trials} trials are one batch: played "
+                     "in this process, without starting the LocalCluster (the same numbers)")
+        scheduler = None
+    with dask_client(scheduler) as client:
         result = rollout(made, client=client, store=args.store, progress=progress,
                          disk_cache=True)  # fmt: skip
     return _emit(result, args)
