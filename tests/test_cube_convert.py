@@ -189,6 +189,8 @@ def test_cubeful_rows_take_scalars_and_no_rows():
         ({"cube_life": 1.5}, InvalidParameterError),
         ({"probs": [0.6, 0.1, 0.0, 0.1, 0.0]}, InvalidParameterError),  # not (n, 5)
         ({"probs": [[0.6, 0.7, 0.0, 0.1, 0.0]]}, InvalidParameterError),  # wg > w
+        ({"away": ([3, 4], 5)}, InvalidParameterError),  # two scores for one row
+        ({"owner": [[0]]}, InvalidParameterError),
     ],
 )
 def test_cubeful_rows_refuse_bad_input(kwargs, error):

@@ -374,14 +374,17 @@ def cubeful_mwc_rows(
     n = p.shape[0]
     first, second = away_pair(away)
 
-    def rows(v: Any, dtype: Any) -> Any:
-        return np.ascontiguousarray(np.broadcast_to(v, (n,)), dtype=dtype)
+    def rows(v: Any, dtype: Any, name: str) -> Any:
+        if np.ndim(v) > 1 or np.size(v) not in (1, n):
+            raise InvalidParameterError(
+                f"{name} must be one value or one per row ({n}); got shape {np.shape(v)}")
+        return np.ascontiguousarray(np.broadcast_to(np.reshape(v, -1), (n,)), dtype=dtype)
 
-    a = rows(check_away(first, "away[0]"), np.int64)
-    b = rows(check_away(second, "away[1]"), np.int64)
-    c = rows(check_cube(cube), np.int64)
-    x = rows(check_cube_life(cube_life), np.float64)
-    o = rows(np.asarray(owner), np.int64)
+    a = rows(check_away(first, "away[0]"), np.int64, "away[0]")
+    b = rows(check_away(second, "away[1]"), np.int64, "away[1]")
+    c = rows(check_cube(cube), np.int64, "cube")
+    x = rows(check_cube_life(cube_life), np.float64, "cube_life")
+    o = rows(np.asarray(owner), np.int64, "owner")
     if n and (o.min() < 0 or o.max() > 2):
         raise InvalidParameterError(f"owner codes are 0, 1 and 2 (OWNER_CODES); got {owner!r}")
     if crawford and n and not np.all((a == 1) ^ (b == 1)):
