@@ -1,7 +1,8 @@
 """mathbg's hot kernels compiled ahead of time (internal).
 
 The native engine's entry point, the move generator, the exact bearoff solver, the
-cubeful MWCs of many rows and the Hypergammon solver are numba kernels. numba compiles a
+cubeful MWCs of many rows, the audit's board classes and the Hypergammon solver are numba
+kernels. numba compiles a
 kernel on a process's first call and keeps the machine code in its cache; even from the
 cache, a process pays about 0.4 CPU-s to import numba and load the code, and the very
 first run pays the compile itself (about 20 CPU-s for the engine, 10 s for the Hypergammon
@@ -64,6 +65,7 @@ EXPORTS: dict[str, tuple[str, str]] = {
     "movegen_count_plays": ("mathbg.rules._movegen_kernels", "count_plays_kernel"),
     "exact_shells": ("mathbg.bearoff.exact._kernels", "shells_serial"),
     "cube_cubeful_rows": ("mathbg.cube._kernels", "cubeful_rows"),
+    "audit_classes_into": ("mathbg.analysis.match_audit._kernels", "classes_into"),
     "hyper_build_candidates": ("mathbg.hyper._kernels", "build_candidates"),
     "hyper_opponent_table": ("mathbg.hyper._kernels", "opponent_table"),
     "hyper_pair_plays": ("mathbg.hyper._kernels", "pair_plays"),
@@ -80,6 +82,7 @@ SOURCES = (
     "rules/_movegen_kernels.py",
     "bearoff/exact/_kernels.py",
     "cube/_kernels.py",
+    "analysis/match_audit/_kernels.py",
     "bearoff/_play_kernels.py",
     "hyper/_kernels.py",
     "hyper/_layout.py",
@@ -252,6 +255,7 @@ def signatures() -> dict[str, Any]:
         "cube_cubeful_rows": t.none(arr(f64, 2), arr(f64, 1), arr(i64, 1), arr(i64, 1),
                                     arr(i64, 1), arr(i64, 1), t.boolean, arr(f64, 1), i64,
                                     arr(f64, 1), i64, arr(f64, 3), arr(f64, 1)),
+        "audit_classes_into": t.none(arr(t.uint8, 2), arr(i64, 1), arr(i64, 1)),
         "hyper_build_candidates": tup((arr(i64, 1), arr(i64, 2)))(arr(i64, 2),
                                                                   arr(i64, 2, True)),
         "hyper_opponent_table": arr(i64, 2)(arr(i64, 2), arr(i64, 2, True)),

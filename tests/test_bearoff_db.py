@@ -113,6 +113,73 @@ def test_corrupt_database_is_detected_and_rebuilt(tmp_path):
     OneSided.open(path, verify=True)
 
 
+def _new_process(monkeypatch):
+    """Forget this process's verifications, as a new process starts."""
+    monkeypatch.setattr(db_mod, "_VERIFIED", set())
+
+
+def _no_hashing(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("the arrays were hashed")
+
+    monkeypatch.setattr(db_mod, "_full_digest", refuse)
+
+
+def test_a_verified_database_is_not_hashed_again_by_a_later_process(tmp_path, monkeypatch):
+    path = tmp_path / "os"
+    OneSided.build(3, 4, path=path, progress=False)
+    stamp = json.loads((path / db_mod.STAMP).read_text())
+    assert stamp["checksum"] == json.loads((path / "header.json").read_text())["checksum"]
+    _new_process(monkeypatch)
+    _no_hashing(monkeypatch)
+    assert OneSided.open(path, verify=True).distribution([0, 0, 0]).tolist()[:1] == [1.0]
+
+
+def test_a_file_changed_behind_a_stamp_is_hashed_and_refused(tmp_path, monkeypatch):
+    path = tmp_path / "os"
+    OneSided.build(3, 4, path=path, progress=False)
+    f = path / "dist.npy"
+    before = f.stat()
+    raw = bytearray(f.read_bytes())
+    raw[-1] ^= 0xFF
+    f.write_bytes(bytes(raw))
+    import os
+
+    os.utime(f, ns=(before.st_atime_ns, before.st_mtime_ns))  # same size, same mtime
+    assert f.stat().st_mtime_ns == before.st_mtime_ns and f.stat().st_size == before.st_size
+    _new_process(monkeypatch)
+    with pytest.raises(DatabaseError, match="checksum"):
+        OneSided.open(path, verify=True)
+
+
+@pytest.mark.parametrize("text", ["", "{", "[]", '{"checksum": "sha256:0", "files": []}'])
+def test_a_bad_stamp_means_a_full_verification(tmp_path, monkeypatch, text):
+    path = tmp_path / "ts"
+    TwoSided.build(2, 3, path=path, progress=False)
+    (path / db_mod.STAMP).write_text(text)
+    _new_process(monkeypatch)
+    calls = []
+    digest = db_mod._full_digest
+    monkeypatch.setattr(db_mod, "_full_digest", lambda *a: calls.append(1) or digest(*a))
+    TwoSided.open(path, verify=True)
+    assert calls == [1]
+    assert json.loads((path / db_mod.STAMP).read_text())["files"]  # written afresh
+
+
+def test_a_read_only_database_opens_without_a_stamp(tmp_path, monkeypatch):
+    path = tmp_path / "os"
+    OneSided.build(3, 4, path=path, progress=False)
+    (path / db_mod.STAMP).unlink()
+    _new_process(monkeypatch)
+    path.chmod(0o555)
+    try:
+        OneSided.open(path, verify=True)
+        assert not (path / db_mod.STAMP).exists() or __import__("os").geteuid() == 0
+        assert [p.name for p in path.iterdir() if p.name.startswith(".")] == []
+    finally:
+        path.chmod(0o755)
+
+
 def test_interrupted_build_leaves_nothing_loadable(tmp_path, monkeypatch):
     path = tmp_path / "ts"
 

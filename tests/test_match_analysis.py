@@ -538,6 +538,15 @@ def test_board_classes_follow_their_definition() -> None:
     check()
 
 
+def test_the_class_kernel_uses_the_class_codes() -> None:
+    from mathbg.analysis.match_audit import _kernels
+    from mathbg.analysis.match_audit.plays import CLASS_NAMES
+
+    codes = [_kernels.OVER, _kernels.CONTACT, _kernels.RACE, _kernels.BEAROFF1, _kernels.BEAROFF2]
+    assert [CLASS_NAMES[c] for c in codes] == [
+        "over", "contact", "race", "one-sided bearoff", "two-sided bearoff"]
+
+
 def _one_state_value(p: np.ndarray, a: int, b: int, cube: int, owner: int,
                      crawford: bool) -> tuple[float, float, float]:  # fmt: skip
     """One play's EMG, MWC and cubeless EMG with scalar scores (gnubg's rules written out:

@@ -117,6 +117,9 @@ def _outputs() -> dict[str, object]:
 
     probs = evaluate_boards(boards)[0]
     n = len(probs)
+    from mathbg.analysis.match_audit.plays import board_classes
+
+    out["board classes"] = board_classes(np.concatenate([boards, play_outputs(boards, rolls)[1]]))
     out["cubeful rows"] = cubeful_mwc_rows(probs, "kazaross-xg2", (np.arange(n) % 7 + 1, 5),
                                            2 ** (np.arange(n) % 3), np.arange(n) % 3, 0.68)
     return out

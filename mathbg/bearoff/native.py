@@ -28,13 +28,18 @@ refusal of a target that is not a database of the same kind (unless ``force``).
 The classes' ``build`` reuse a valid database at the target path (checksum verified,
 :func:`reuse`) and rebuild an invalid one (a damaged one with a one-line
 :class:`~mathbg.errors.MathbgWarning`). Opening checks the header and the file sizes
-always and the full checksum once per process (``verify=False`` skips it); a damaged
+always and the full checksum once per state of the files (``verify=False`` skips it): a
+verification that passed is recorded beside the arrays (``verified.json``: each array
+file's inode, size, modification and status-change times, and the checksum), and a later
+process that finds the files in the same state does not read and hash them again (any
+write to a file changes its status-change time, which no user call can set back); a damaged
 database raises :class:`~mathbg.errors.DatabaseCorruptError`. Arrays are opened
 memory-mapped.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -79,7 +84,10 @@ PathLike = str | os.PathLike[str]
 
 
 #: The files a native database directory may hold (anything else is foreign).
-_DB_FILES = frozenset({"header.json", "dist.npy", "gammon.npy", "gnubg.npy", "equity.npy"})
+_DB_FILES = frozenset({"header.json", "dist.npy", "gammon.npy", "gnubg.npy", "equity.npy",
+                       "verified.json"})
+#: The record of the last full verification (:func:`load_arrays`).
+STAMP = "verified.json"
 #: What :meth:`OneSided.open` / :meth:`TwoSided.open` fully verified in this process.
 _VERIFIED: set[tuple[Any, ...]] = set()
 
@@ -112,7 +120,8 @@ def is_native(kind: str) -> Callable[[Path], bool]:
         except (OSError, ValueError, RecursionError):
             pass
         names = {p.name for p in path.iterdir()}
-        return names <= _DB_FILES  # only our file names: a damaged database
+        # only our file names (a stamp being written included): a damaged database
+        return all(n in _DB_FILES or n.startswith(f".{STAMP}.") for n in names)
 
     return check
 
@@ -206,26 +215,56 @@ def _check_fields(directory: Path, header: dict[str, Any], kind: str) -> None:
         whole("gammon_start", 0, n)
 
 
-def _verified_key(directory: Path, header: dict[str, Any]) -> tuple[Any, ...]:
-    """What a full verification covers: the directory, its checksum, and each array
-    file's inode, size and modification time (a changed file is verified again)."""
-    stamps = []
+def _file_states(directory: Path, header: dict[str, Any]) -> list[list[Any]]:
+    """Each array file's name, inode, size, modification and status-change times."""
+    states: list[list[Any]] = []
     for name in header["arrays"]:
         st = (directory / f"{name}.npy").stat()
-        stamps.append((name, st.st_ino, st.st_size, st.st_mtime_ns))
-    return (str(directory.resolve()), header.get("checksum"), tuple(stamps))
+        states.append([name, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns])
+    return states
+
+
+def _verified_key(directory: Path, header: dict[str, Any]) -> tuple[Any, ...]:
+    """What a full verification covers: the directory, its checksum, and each array
+    file's state (:func:`_file_states`; a changed file is verified again)."""
+    states = tuple(tuple(s) for s in _file_states(directory, header))
+    return (str(directory.resolve()), header.get("checksum"), states)
+
+
+def _stamped(directory: Path, header: dict[str, Any]) -> bool:
+    """Does the directory's stamp record a verification of its files as they are now?"""
+    try:
+        stamp = json.loads((directory / STAMP).read_text())
+    except (OSError, ValueError, RecursionError):
+        return False
+    return (isinstance(stamp, dict) and stamp.get("checksum") == header.get("checksum")
+            and stamp.get("files") == _file_states(directory, header))  # fmt: skip
+
+
+def _stamp(directory: Path, header: dict[str, Any]) -> None:
+    """Record that the files, as they are now, passed the full checksum (written to a
+    temporary name and renamed; a directory that cannot be written keeps no stamp)."""
+    body = {"checksum": header.get("checksum"), "files": _file_states(directory, header)}
+    tmp = directory / f".{STAMP}.{os.getpid()}"
+    try:
+        tmp.write_text(json.dumps(body))
+        os.replace(tmp, directory / STAMP)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
 
 
 def remember_written(directory: Path, header: dict[str, Any]) -> None:
     """A database just written: :func:`write_header` hashed its files as they are on
-    disk, so opening it in this process does not read and hash them a second time (for
-    a 6x15 two-sided table, 22 GiB)."""
+    disk, so opening it (in this process or a later one) does not read and hash them a
+    second time (for a 6x15 two-sided table, 22 GiB)."""
     _VERIFIED.add(_verified_key(directory, header))
+    _stamp(directory, header)
 
 
 def load_arrays(directory: Path, header: dict[str, Any], verify: bool) -> dict[str, NDArray[Any]]:
     """Memory-map the arrays, checking shape, dtype and file size (always) and the full
-    checksum (when ``verify``, once per process and file state)."""
+    checksum (when ``verify``, once per state of the files: see the module notes)."""
     arrays = {}
     for name, info in header["arrays"].items():
         f = directory / f"{name}.npy"
@@ -243,8 +282,10 @@ def load_arrays(directory: Path, header: dict[str, Any], verify: bool) -> dict[s
         arrays[name] = arr
     key = _verified_key(directory, header)
     if verify and key not in _VERIFIED:
-        if _full_digest(directory, header) != header.get("checksum"):
-            raise _corrupt(directory, "checksum mismatch")
+        if not _stamped(directory, header):
+            if _full_digest(directory, header) != header.get("checksum"):
+                raise _corrupt(directory, "checksum mismatch")
+            _stamp(directory, header)
         _VERIFIED.add(key)
     return arrays
 

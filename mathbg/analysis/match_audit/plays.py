@@ -62,11 +62,6 @@ CLASS_NAMES: tuple[str, ...] = ("over", "contact", "race", "one-sided bearoff",
 _OVER, _CONTACT, _RACE, _BEAROFF1, _BEAROFF2 = range(5)
 #: Owner codes of :class:`ScoreStates` (seen by the side the state belongs to).
 OWNERS: tuple[CubeOwner, ...] = (CubeOwner.CENTRE, CubeOwner.PLAYER, CubeOwner.OPPONENT)
-_IDX = np.arange(25, dtype=np.int64)
-
-#: Each point's pips (the bar 25), for :func:`board_classes`'s integer product (at most
-#: 15 x 25 = 375: exact in int16).
-_PIPS = (_IDX + 1).astype(np.int16)
 #: Column of a two-sided database's 4-vector holding each owner's money value.
 _COLUMN = {CubeOwner.PLAYER: 1, CubeOwner.CENTRE: 2, CubeOwner.OPPONENT: 3}
 
@@ -219,20 +214,22 @@ def board_classes(boards: NDArray[np.uint8]) -> tuple[I64, I64]:
     >>> [CLASS_NAMES[int(c)] for c in board_classes(b)[0]], int(board_classes(b)[1][0])
     (['contact'], 167)
     """
-    b = np.asarray(boards, dtype=np.uint8).reshape(-1, 50)
-    # both sides at once, each side's 25 cells along the last axis (no BLAS: a matrix
-    # product would start BLAS threads, whose spinning costs more CPU than it saves)
-    sides = b.reshape(-1, 2, 25)
-    n_off, n_on = sides.sum(axis=2, dtype=np.int32).T
-    occupied = sides > 0
-    back_off, back_on = (24 - np.argmax(occupied[:, :, ::-1], axis=2)).T  # highest occupied
-    home = ~occupied[:, :, 6:].any(axis=(1, 2))
-    klass = np.where(back_on + back_off > 22, _CONTACT, _RACE)
-    klass = np.where(home, _BEAROFF1, klass)
-    klass = np.where(home & (n_off <= 6) & (n_on <= 6), _BEAROFF2, klass)
-    klass = np.where((n_off == 0) | (n_on == 0), _OVER, klass)
-    pips = b[:, 25:].astype(np.int16) @ _PIPS
-    return klass.astype(np.int64), pips.astype(np.int64)
+    b = np.ascontiguousarray(np.asarray(boards, dtype=np.uint8).reshape(-1, 50))
+    classes = np.empty(b.shape[0], dtype=np.int64)
+    pips = np.empty(b.shape[0], dtype=np.int64)
+    _classes_kernel()(b, classes, pips)
+    return classes, pips
+
+
+def _classes_kernel() -> Any:
+    """:func:`mathbg.analysis.match_audit._kernels.classes_into`: compiled ahead of time,
+    else numba's."""
+    from mathbg._native import compiled
+
+    kernel = compiled("audit_classes_into")
+    if kernel is None:
+        from mathbg.analysis.match_audit._kernels import classes_into as kernel
+    return kernel
 
 
 def cube_lives(classes: I64, pips: I64) -> F64:
