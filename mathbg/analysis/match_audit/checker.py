@@ -156,7 +156,10 @@ def _evaluate_boards(evaluator: Evaluator, boards: NDArray[np.uint8]) -> F64:
         kind = int(classify_result(make_position(bytes(_swap(boards[i:i + 1])[0]))) or 1)
         out[i, 3:] = (float(kind >= 2), float(kind >= 3))  # the side on roll has lost
     rest = np.flatnonzero(~over)
-    if rest.size:
+    fast = getattr(evaluator, "board_chances", None)  # an engine's array call
+    if rest.size and fast is not None:
+        out[rest] = fast(np.ascontiguousarray(boards[rest]))
+    elif rest.size:
         evs = evaluator.evaluate_many([make_position(bytes(boards[i])) for i in rest], None)
         out[rest] = np.array([e.probabilities for e in evs], dtype=np.float64).reshape(-1, 5)
     return out
@@ -198,14 +201,9 @@ def _plays(
     counts = np.diff(ptr)
     counts[empty] = 1
     new_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    out = np.empty((int(new_ptr[-1]), 50), dtype=np.uint8)
-    out_p = np.empty((int(new_ptr[-1]), 5))
-    keep = np.ones(boards.shape[0], dtype=bool)
-    keep[empty] = False
-    kept = np.nonzero(keep)[0]
-    src, dst = _ranges(ptr, kept), _ranges(new_ptr, kept)
-    out[dst], out_p[dst] = results[src], probs[src]
-    out[new_ptr[empty]], out_p[new_ptr[empty]] = stay, stay_probs
+    # each unplayable roll's row goes where its (empty) range starts: one copy of the rows
+    out = np.insert(results, ptr[empty], stay, axis=0)
+    out_p = np.insert(probs, ptr[empty], stay_probs, axis=0)
     return new_ptr, out, out_p, legal
 
 

@@ -440,20 +440,17 @@ def value_points(
     values = [DoublerValues.from_row(r, ev.probabilities)
               for r, ev in zip(rows, uniq_ev, strict=True)]  # fmt: skip
     single: dict[tuple[int, int], DoublerValues] = {}
-    out = []
+    scored: dict[tuple[int, int], CubePoint] = {}
     for p, i in zip(points, index, strict=True):
-        v = values[i]
         at = (i, p.roller)
         if p.match.length:
-            if at not in single:
-                single[at] = _in_single(v, p, met, two_sided)
-            v = single[at]
-        elif two_sided is not None:
-            if at not in single:
-                single[at] = _money_two_sided(v, p, two_sided, beavers)
-            v = single[at]
-        out.append(v)
-    return out
+            scored.setdefault(at, p)
+        elif two_sided is not None and at not in single:
+            single[at] = _money_two_sided(values[i], p, two_sided, beavers)
+    ats = list(scored)
+    single.update(zip(ats, _in_single([values[i] for i, _ in ats], list(scored.values()), met,
+                                      two_sided), strict=True))  # fmt: skip
+    return [single.get((i, p.roller), values[i]) for p, i in zip(points, index, strict=True)]
 
 
 def _money_two_sided(
@@ -487,12 +484,14 @@ def _money_two_sided(
 
 
 def _in_single(
-    v: DoublerValues, p: CubePoint, met: MET, two_sided: Callable[[], Any] | None
-) -> DoublerValues:
-    """``v``'s no double, double/take and double/pass in gnubg's single precision
-    (:mod:`~mathbg.analysis.match_audit.single`: its 0-ply cube analysis, ``FindCubeDecision``,
-    to the bit given the same chances); inside the two-sided database the chance and the
-    cube lives are gnubg's from the database's values (``v`` as it is without one)."""
+    vs: Sequence[DoublerValues], ps: Sequence[CubePoint], met: MET,
+    two_sided: Callable[[], Any] | None,
+) -> list[DoublerValues]:  # fmt: skip
+    """Each ``v``'s no double, double/take and double/pass at its point ``p`` in gnubg's
+    single precision (:mod:`~mathbg.analysis.match_audit.single`: its 0-ply cube analysis,
+    ``FindCubeDecision``, to the bit given the same chances), the points of one score and
+    cube state in one call; inside the two-sided database the chance and the cube lives
+    are gnubg's from the database's values (``v`` as it is without one)."""
     import dataclasses
 
     import numpy as np
@@ -501,32 +500,55 @@ def _in_single(
     from mathbg.analysis.match_audit.plays import board_classes, single_cube_lives
     from mathbg.cube.decisions import classify
 
-    cells = np.frombuffer(p.position.cells, dtype=np.uint8)[None]
-    classes, pips = board_classes(cells)
-    x = x_dt = single_cube_lives(classes, pips)
-    probs = np.asarray(v.probabilities, dtype=np.float64).astype(np.float32)[None]
-    m = p.match
-    if np.isnan(x[0]):  # the two-sided database: gnubg's chance and lives from its values
-        if two_sided is None:
-            return v
-        eq = single.table_equities(two_sided(), cells)
-        x, w = single.two_sided_cube_life(eq, str(CubeOwner.of(m.cube_owner, p.roller)))
-        x_dt = single.two_sided_cube_life(eq, "opponent")[0]
-        probs = np.zeros((1, 5), dtype=np.float32)
-        probs[0, 0] = w[0]
-    away = (m.length - m.score[0], m.length - m.score[1])
-    crawford = bool(m.crawford) and (away[0] == 1) != (away[1] == 1)
-    ci = single.CubeInfo(away, m.cube, -1 if m.cube_owner is None else m.cube_owner,
-                         p.roller, crawford)  # fmt: skip
-    nd = single.cubeful_mwc(probs, met, ci, x)[0]
-    dt = single.cubeful_mwc(probs, met, ci.doubled(), x_dt)[0]
-    dp = single.double_pass(met, ci)[1]
-    emg = tuple(float(single.mwc2eq(w, met, ci)) for w in (nd, dt, dp))
-    gammons = len(v.probabilities) > 1 and float(v.probabilities[1]) > 0.0
-    action = classify(float(nd), float(dt), float(dp), can_gammon=gammons, money=False)
-    return dataclasses.replace(v, action=str(action), no_double=float(nd),
-                               double_take=float(dt), double_pass=float(dp),
-                               emg=emg)  # type: ignore[arg-type]
+    if not ps:
+        return []
+    cells = np.array([np.frombuffer(p.position.cells, dtype=np.uint8) for p in ps],
+                     dtype=np.uint8).reshape(-1, 50)  # fmt: skip
+    x = single_cube_lives(*board_classes(cells))
+    x_dt = x.copy()
+    probs = np.array([v.probabilities for v in vs], dtype=np.float64).astype(np.float32)
+    owners = [str(CubeOwner.of(p.match.cube_owner, p.roller)) for p in ps]
+    inside = np.flatnonzero(np.isnan(x))  # the two-sided database: gnubg's chance and lives
+    keep = np.zeros(len(ps), dtype=bool)
+    if inside.size and two_sided is None:
+        keep[inside] = True
+    elif inside.size:
+        assert two_sided is not None
+        eq = single.table_equities(two_sided(), cells[inside])
+        for owner in sorted({owners[k] for k in inside}):
+            rows = np.array([j for j, k in enumerate(inside) if owners[k] == owner])
+            life, w = single.two_sided_cube_life(eq[rows], owner)
+            x[inside[rows]] = life
+            probs[inside[rows]] = 0.0
+            probs[inside[rows], 0] = w
+        x_dt[inside] = single.two_sided_cube_life(eq, "opponent")[0]
+    groups: dict[single.CubeInfo, list[int]] = {}
+    for k, p in enumerate(ps):
+        m = p.match
+        away = (m.length - m.score[0], m.length - m.score[1])
+        crawford = bool(m.crawford) and (away[0] == 1) != (away[1] == 1)
+        ci = single.CubeInfo(away, m.cube, -1 if m.cube_owner is None else m.cube_owner,
+                             p.roller, crawford)  # fmt: skip
+        groups.setdefault(ci, []).append(k)
+    out = list(vs)
+    for ci, members in groups.items():
+        rows = np.array(members)
+        nd = single.cubeful_mwc(probs[rows], met, ci, x[rows])
+        dt = single.cubeful_mwc(probs[rows], met, ci.doubled(), x_dt[rows])
+        dp = single.double_pass(met, ci)[1]
+        nd_emg, dt_emg = single.mwc2eq(nd, met, ci), single.mwc2eq(dt, met, ci)
+        dp_emg = float(single.mwc2eq(dp, met, ci))
+        for j, k in enumerate(members):
+            if keep[k]:
+                continue
+            v = vs[k]
+            gammons = len(v.probabilities) > 1 and float(v.probabilities[1]) > 0.0
+            action = classify(float(nd[j]), float(dt[j]), float(dp), can_gammon=gammons,
+                              money=False)  # fmt: skip
+            out[k] = dataclasses.replace(
+                v, action=str(action), no_double=float(nd[j]), double_take=float(dt[j]),
+                double_pass=float(dp), emg=(float(nd_emg[j]), float(dt_emg[j]), dp_emg))
+    return out
 
 
 def given_values(

@@ -158,6 +158,28 @@ class AuditAutoEvaluator(BatchEvaluator):
                 out[i] = ev
         return [e for e in out if e is not None]
 
+    def board_chances(self, boards: NDArray[np.uint8]) -> F64:
+        """The chances :meth:`evaluate_many` gives, of boards (flat ``TanBoard``, the side
+        on roll in cells 25-49; games not over): away from the bearoff databases (contact
+        and races) the engine's in one call, the others position by position."""
+        from mathbg.analysis.match_audit.plays import CLASS_NAMES, board_classes
+        from mathbg.rules.position import make_position
+
+        classes, _ = board_classes(boards)
+        far = (classes == CLASS_NAMES.index("contact")) | (classes == CLASS_NAMES.index("race"))
+        out = np.empty((boards.shape[0], 5))
+        fast = getattr(self._nn, "board_chances", None)
+        if fast is None:
+            far[:] = False
+        rows = np.flatnonzero(far)
+        if rows.size and fast is not None:
+            out[rows] = fast(np.ascontiguousarray(boards[rows]))
+        rest = np.flatnonzero(~far)
+        if rest.size:
+            evs = self.evaluate_many([make_position(bytes(boards[i])) for i in rest])
+            out[rest] = np.array([e.probabilities for e in evs], dtype=np.float64).reshape(-1, 5)
+        return out
+
     def evaluate_plays(
         self, boards: NDArray[np.uint8], rolls: NDArray[np.int64]
     ) -> tuple[NDArray[np.int64], NDArray[np.uint8], F64]:

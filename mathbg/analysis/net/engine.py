@@ -289,6 +289,13 @@ class NativeEvaluator(BatchEvaluator):
         """Every play of each (board, roll) with its 0-ply outputs (:func:`play_outputs`)."""
         return play_outputs(boards, rolls)
 
+    def board_chances(self, boards: U8) -> F64:
+        """The chances :meth:`evaluate_many` gives, of boards (flat ``TanBoard``, the side
+        on roll in cells 25-49; games not over), in one call and without positions."""
+        from mathbg.analysis.base import clip_chances
+
+        return clip_chances(evaluate_boards(boards)[0])
+
     def two_sided_database(self) -> Any:
         """gnubg's 16-bit two-sided 6 x 6 table this engine reads (gnubg backs the cube life
         of its bearoffs out of it)."""
