@@ -126,9 +126,9 @@ class AuditOptions:
 
 
 def _version(name: str) -> str | None:
-    from importlib import metadata
-
     if name == "gnubg-nn":
+        from importlib import metadata
+
         try:
             return metadata.version("gnubg-nn")
         except metadata.PackageNotFoundError:  # pragma: no cover
