@@ -781,3 +781,46 @@ def sha256_files(files: list[Path], prefix: bytes = b"") -> str:
             while chunk := fh.read(1 << 24):
                 digest.update(chunk)
     return digest.hexdigest()
+
+
+# ------------------------------------------------------------------------------ verification stamps
+
+
+def file_states(files: list[Path]) -> list[list[int]]:
+    """Each file's inode, size, modification and status-change times (ns): what a write
+    to it changes (the status-change time cannot be set back by any user call)."""
+    out = []
+    for f in files:
+        st = f.stat()
+        out.append([st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns])
+    return out
+
+
+def stamped(stamp: Path, files: list[Path], token: str) -> bool:
+    """Does ``stamp`` record a full verification of ``files`` as they are now, for
+    ``token`` (what was verified: a checksum, an identity)? A missing, unreadable or
+    malformed stamp is a no."""
+    import json
+
+    try:
+        record = json.loads(stamp.read_text())
+        return (isinstance(record, dict) and record.get("token") == token
+                and record.get("files") == file_states(files))  # fmt: skip
+    except (OSError, ValueError, RecursionError):
+        return False
+
+
+def write_stamp(stamp: Path, files: list[Path], token: str) -> None:
+    """Record that ``files``, as they are now, passed a full verification for ``token``
+    (written to a temporary name beside and renamed; where it cannot be written there is
+    no stamp, and the next reader verifies again)."""
+    import json
+
+    tmp = stamp.with_name(f".{stamp.name}.{os.getpid()}")
+    try:
+        tmp.write_text(json.dumps({"token": token, "files": file_states(files)}))
+        os.replace(tmp, stamp)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+

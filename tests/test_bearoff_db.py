@@ -129,7 +129,7 @@ def test_a_verified_database_is_not_hashed_again_by_a_later_process(tmp_path, mo
     path = tmp_path / "os"
     OneSided.build(3, 4, path=path, progress=False)
     stamp = json.loads((path / db_mod.STAMP).read_text())
-    assert stamp["checksum"] == json.loads((path / "header.json").read_text())["checksum"]
+    assert stamp["token"] == json.loads((path / "header.json").read_text())["checksum"]
     _new_process(monkeypatch)
     _no_hashing(monkeypatch)
     assert OneSided.open(path, verify=True).distribution([0, 0, 0]).tolist()[:1] == [1.0]
@@ -152,7 +152,7 @@ def test_a_file_changed_behind_a_stamp_is_hashed_and_refused(tmp_path, monkeypat
         OneSided.open(path, verify=True)
 
 
-@pytest.mark.parametrize("text", ["", "{", "[]", '{"checksum": "sha256:0", "files": []}'])
+@pytest.mark.parametrize("text", ["", "{", "[]", '{"token": "sha256:0", "files": []}'])
 def test_a_bad_stamp_means_a_full_verification(tmp_path, monkeypatch, text):
     path = tmp_path / "ts"
     TwoSided.build(2, 3, path=path, progress=False)

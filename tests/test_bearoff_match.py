@@ -427,3 +427,40 @@ def test_disk_cache_round_trip(tmp_path, monkeypatch):
     assert again is not first
     np.testing.assert_array_equal(again.no_double, first.no_double)
     assert again.decision(SIX, SIX) == first.decision(SIX, SIX)
+
+
+def test_a_checked_cache_file_is_not_hashed_again_until_it_changes(tmp_path, monkeypatch):
+    """The first read of a cache file checks its digest and records it in a stamp beside
+    it; later reads of the same file state skip the digest, and a file changed in place
+    (even with its size and modification time put back) is checked again and refused."""
+    import os
+
+    from mathbg.errors import MathbgWarning
+
+    monkeypatch.setenv("MATHBG_DATA", str(tmp_path))
+    M._MEMORY.clear()
+    first = M.solve_score((4, 5), checkers=2, disk_cache=True)
+    (path,) = (tmp_path / "bearoff" / "match").glob("*.npz")
+    M._MEMORY.clear()
+    M.solve_score((4, 5), checkers=2, disk_cache=True)  # checked, and stamped
+    assert (path.parent / (path.name + M.STAMP_SUFFIX)).is_file()
+    digest = M._arrays_digest
+    monkeypatch.setattr(M, "_arrays_digest", lambda *a: pytest.fail("hashed again"))
+    M._MEMORY.clear()
+    again = M.solve_score((4, 5), checkers=2, disk_cache=True)
+    np.testing.assert_array_equal(again.no_double, first.no_double)
+    monkeypatch.setattr(M, "_arrays_digest", digest)
+    before = path.stat()
+    import zipfile
+
+    with zipfile.ZipFile(path) as z:  # a byte in the middle of the table's values
+        info = z.getinfo("no_double.npy")
+        middle = info.header_offset + 30 + len(info.filename) + info.compress_size // 2
+    raw = bytearray(path.read_bytes())
+    raw[middle] ^= 0x01
+    path.write_bytes(bytes(raw))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    M._MEMORY.clear()
+    with pytest.warns(MathbgWarning, match="damaged match cache"):
+        M.solve_score((4, 5), checkers=2, disk_cache=True)
+

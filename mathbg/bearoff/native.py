@@ -39,7 +39,6 @@ memory-mapped.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -215,43 +214,27 @@ def _check_fields(directory: Path, header: dict[str, Any], kind: str) -> None:
         whole("gammon_start", 0, n)
 
 
-def _file_states(directory: Path, header: dict[str, Any]) -> list[list[Any]]:
-    """Each array file's name, inode, size, modification and status-change times."""
-    states: list[list[Any]] = []
-    for name in header["arrays"]:
-        st = (directory / f"{name}.npy").stat()
-        states.append([name, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns])
-    return states
+def _array_files(directory: Path, header: dict[str, Any]) -> list[Path]:
+    return [directory / f"{name}.npy" for name in header["arrays"]]
 
 
 def _verified_key(directory: Path, header: dict[str, Any]) -> tuple[Any, ...]:
     """What a full verification covers: the directory, its checksum, and each array
-    file's state (:func:`_file_states`; a changed file is verified again)."""
-    states = tuple(tuple(s) for s in _file_states(directory, header))
+    file's state (:func:`mathbg._files.file_states`; a changed file is verified again)."""
+    states = tuple(tuple(s) for s in _files.file_states(_array_files(directory, header)))
     return (str(directory.resolve()), header.get("checksum"), states)
 
 
 def _stamped(directory: Path, header: dict[str, Any]) -> bool:
     """Does the directory's stamp record a verification of its files as they are now?"""
-    try:
-        stamp = json.loads((directory / STAMP).read_text())
-    except (OSError, ValueError, RecursionError):
-        return False
-    return (isinstance(stamp, dict) and stamp.get("checksum") == header.get("checksum")
-            and stamp.get("files") == _file_states(directory, header))  # fmt: skip
+    return _files.stamped(directory / STAMP, _array_files(directory, header),
+                          str(header.get("checksum")))  # fmt: skip
 
 
 def _stamp(directory: Path, header: dict[str, Any]) -> None:
-    """Record that the files, as they are now, passed the full checksum (written to a
-    temporary name and renamed; a directory that cannot be written keeps no stamp)."""
-    body = {"checksum": header.get("checksum"), "files": _file_states(directory, header)}
-    tmp = directory / f".{STAMP}.{os.getpid()}"
-    try:
-        tmp.write_text(json.dumps(body))
-        os.replace(tmp, directory / STAMP)
-    except OSError:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+    """Record that the files, as they are now, passed the full checksum."""
+    _files.write_stamp(directory / STAMP, _array_files(directory, header),
+                       str(header.get("checksum")))  # fmt: skip
 
 
 def remember_written(directory: Path, header: dict[str, Any]) -> None:

@@ -201,10 +201,22 @@ def _plays(
     counts = np.diff(ptr)
     counts[empty] = 1
     new_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    # each unplayable roll's row goes where its (empty) range starts: one copy of the rows
-    out = np.insert(results, ptr[empty], stay, axis=0)
-    out_p = np.insert(probs, ptr[empty], stay_probs, axis=0)
+    # each unplayable roll's row goes where its (empty) range starts: the rows between
+    # copied as whole blocks
+    out = _interleave(results, ptr[empty], stay)
+    out_p = _interleave(probs, ptr[empty], stay_probs)
     return new_ptr, out, out_p, legal
+
+
+def _interleave(rows: Any, at: I64, extra: Any) -> Any:
+    """``rows`` with ``extra[k]`` inserted before row ``at[k]`` (``at`` ascending; equal
+    ones in the order given): ``np.insert``'s result, copied block by block."""
+    pieces = []
+    for k, block in enumerate(np.split(rows, at)):
+        pieces.append(block)
+        if k < len(at):
+            pieces.append(extra[k : k + 1])
+    return np.concatenate(pieces)
 
 
 def _ranges(ptr: I64, which: I64) -> I64:
@@ -241,8 +253,10 @@ def _valued(
     ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
     rows = _ranges(pptr, pair)
     task_of = np.repeat(np.arange(pair.size, dtype=np.int64), counts)
-    values = play_values(results[rows], probs[rows], tasks.states.take(task_of), met, two_sided)
-    return ptr, results[rows], probs[rows], values, legal[pair]
+    if not np.array_equal(rows, np.arange(rows.size)):  # some (board, roll) repeated
+        results, probs = results.take(rows, axis=0), probs.take(rows, axis=0)
+    values = play_values(results, probs, tasks.states.take(task_of), met, two_sided)
+    return ptr, results, probs, values, legal[pair]
 
 
 def _best(ptr: I64, equity: F64) -> F64:

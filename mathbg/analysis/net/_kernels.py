@@ -831,8 +831,9 @@ def run(mode: Any, boards: Any, rolls: Any, weights: Any, keep: Any, model: Any,
 
     Returns ``(ptr, boards, outputs, classes, pips, ok)``: for the one-row modes ``ptr`` is
     ``0..n``, ``boards`` the boards after (BEST_PLAY) or the plays (ALL_PLAYS), ``classes``
-    and ``pips`` (of the side on roll) those of each output row; ``ok`` False when the
-    move generator's workspace was too small (enlarge it and call again)."""
+    and ``pips`` (of the side on roll) those of each output row (empty for ALL_PLAYS);
+    ``ok`` False when the move generator's workspace was too small (enlarge it and call
+    again)."""
     n = boards.shape[0]
     cap = n if mode != ALL_PLAYS else max(64, 24 * n)
     ptr = np.arange(n + 1).astype(np.int64)
@@ -882,9 +883,10 @@ def run(mode: Any, boards: Any, rolls: Any, weights: Any, keep: Any, model: Any,
             if k < 0:
                 return ptr, res[:0], probs[:0], ptr[:0], ptr[:0], False
     rows = total if mode == ALL_PLAYS else n
-    classes = np.empty(rows, np.int64)
-    pips = np.empty(rows, np.int64)
-    for j in range(rows):
+    labelled = 0 if mode == ALL_PLAYS else rows  # the plays' callers classify what they need
+    classes = np.empty(labelled, np.int64)
+    pips = np.empty(labelled, np.int64)
+    for j in range(labelled):
         classes[j] = classify(res[j])
         pips[j] = _pips(res[j])
-    return ptr, res[:rows].copy(), probs[:rows].copy(), classes, pips, True
+    return ptr, res[:rows], probs[:rows], classes, pips, True

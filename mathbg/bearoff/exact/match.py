@@ -747,6 +747,11 @@ def _cache_identity(points: int, checkers: int, a: int, b: int, kind: str, met_d
     )
 
 
+#: The suffix of the stamp beside a cache file that records its last passed check
+#: (:func:`mathbg._files.write_stamp`).
+STAMP_SUFFIX = ".verified"
+
+
 def _cache_path(points: int, checkers: int, a: int, b: int, kind: str, key: str) -> Path:
     from mathbg._paths import cache_dir
 
@@ -822,11 +827,17 @@ def _load(
 def _read_cache(
     path: Path, points: int, checkers: int, a: int, b: int, kind: str, name: str, identity: str
 ) -> GameSolution:
-    # mapped, not read: the digest below checks every array (and the identity)
+    from mathbg import _files
+
+    # mapped, not read: the digest below checks every array (and the identity), once per
+    # state of the file (a stamp beside it records a check that passed)
     data = _npy.map_npz(path, str(path))
     arrays = {k: data[k] for k in ("no_double", "win", "access", "levels")}
     stored = bytes(data["checksum"]).decode("ascii")
-    if stored != _arrays_digest(arrays, identity):
+    stamp = path.with_name(path.name + STAMP_SUFFIX)
+    token = f"{stored} {hashlib.sha256(identity.encode()).hexdigest()}"
+    checked = _files.stamped(stamp, [path], token)
+    if not checked and stored != _arrays_digest(arrays, identity):
         raise DatabaseError("checksum mismatch (damaged, or another score, space or MET)")
     levels = int(arrays["levels"])
     if not 1 <= levels <= 13:
@@ -840,8 +851,10 @@ def _read_cache(
         raise DatabaseError("cube-access array malformed")
     # NaN (a state not solved) compares false both ways; two passes without temporaries of
     # the table's size (a tenth of the time of the NaN-or-inside mask)
-    if np.any(nd < -1e-12) or np.any(nd > 1 + 1e-12):
+    if not checked and (np.any(nd < -1e-12) or np.any(nd > 1 + 1e-12)):
         raise DatabaseError("match winning chances outside [0, 1]")
+    if not checked:
+        _files.write_stamp(stamp, [path], token)
     nd.setflags(write=False)
     return GameSolution(
         points, checkers, (a, b), as_kind(kind), name, levels, states, nd, win, access
