@@ -145,8 +145,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The CLI's first cyclic-garbage threshold: a command allocates millions of objects that
+#: form no cycles (numbers, tuples, arrays), and Python's default (700) runs a collection
+#: every few hundred of them, about 3 % of a match audit's CPU.
+GC_THRESHOLD = 20_000
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``mathbg`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    import gc
+
+    before = gc.get_threshold()
+    gc.set_threshold(max(GC_THRESHOLD, before[0]), *before[1:])
+    try:
+        return _main(argv)
+    finally:
+        gc.set_threshold(*before)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     _ARGV[:] = list(argv) if argv is not None else sys.argv[1:]
     try:
