@@ -112,8 +112,10 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The top-level parser with every available subcommand registered."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The top-level parser with every available subcommand registered (``only``: that
+    one alone, when it is one: the command line names it, and the others' modules and
+    options are neither imported nor built)."""
     parser = _Parser(
         prog="mathbg",
         description="mathbg: match equity tables, cube theory, bearoff databases and race "
@@ -124,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version, nargs=0,
                         help="show the version and how mathbg runs its kernels, and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in SUBCOMMANDS:
+    for name in [only] if only in SUBCOMMANDS else SUBCOMMANDS:
         try:
             module = importlib.import_module(f"mathbg.cli.{name}")
         except ModuleNotFoundError as exc:  # a subcommand not built yet
@@ -164,8 +166,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
     _ARGV[:] = list(argv) if argv is not None else sys.argv[1:]
+    parser = build_parser(_ARGV[0] if _ARGV else None)
     try:
         args = parser.parse_args(list(argv) if argv is not None else None)
     except SystemExit as exc:  # --help, --version, usage errors

@@ -18,11 +18,9 @@ analysed gnubg ``.sgf``), :mod:`~.recheck` (:func:`recheck`: the costliest cube 
 re-checked by cubeful rollouts at their score).
 """
 
-from typing import TYPE_CHECKING
-
-from mathbg._lazy import lazy_exports
 from mathbg.analysis.match_audit.cube import ERROR_TOLERANCE, DoublerValues, judge
 from mathbg.analysis.match_audit.driver import AuditOptions, audit, resolve_engine
+from mathbg.analysis.match_audit.recheck import RecheckOptions, recheck
 from mathbg.analysis.match_audit.results import (
     DECISION_COLUMNS,
     VERDICTS,
@@ -39,13 +37,6 @@ from mathbg.analysis.match_audit.results import (
     RolloutCheck,
 )
 from mathbg.analysis.match_audit.statistics import MatchStatistics, PlayerStatistics
-
-if TYPE_CHECKING:  # pragma: no cover
-    from mathbg.analysis.match_audit.recheck import RecheckOptions, recheck
-
-#: Loaded on first use: the rollouts the re-check runs are not imported by an audit.
-_LAZY = {"RecheckOptions": "mathbg.analysis.match_audit.recheck",
-         "recheck": "mathbg.analysis.match_audit.recheck"}  # fmt: skip
 
 __all__ = [
     "DECISION_COLUMNS",
@@ -72,5 +63,3 @@ __all__ = [
     "recheck",
     "resolve_engine",
 ]
-
-__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())

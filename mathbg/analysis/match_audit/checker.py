@@ -45,6 +45,10 @@ __all__ = ["ROLL_WEIGHTS", "MatchValues", "TurnValues", "deeper", "turn_values"]
 ROLL_WEIGHTS: NDArray[np.float64] = np.array([1.0 if a == b else 2.0 for a, b in ROLLS])
 _ROLL_INDEX = {r: i for i, r in enumerate(ROLLS)}
 _NON_DOUBLES = [i for i, (a, b) in enumerate(ROLLS) if a != b]
+_ALL_ROLLS = list(range(len(ROLLS)))
+_ROLLER = [0] * len(ROLLS)
+_OPENING_SIDES = [0] * len(_NON_DOUBLES) + [1] * len(_NON_DOUBLES)
+_ROLL_ARRAY = np.array(ROLLS, dtype=np.int64).reshape(-1, 2)
 
 
 @dataclass(frozen=True)
@@ -112,28 +116,20 @@ class _Tasks:
 
 
 def _tasks(turns: Sequence[Turn], luck: bool) -> _Tasks:
-    boards, rolls, turn, roll, side, who = [], [], [], [], [], []
-    for t_i, t in enumerate(turns):
-        cells = np.frombuffer(t.position.cells, dtype=np.uint8)
-        if not luck:
-            wanted = [(_ROLL_INDEX[t.dice], 0)]
-        elif t.opening:
-            wanted = [(r, s) for s in (0, 1) for r in _NON_DOUBLES]
-        else:
-            wanted = [(r, 0) for r in range(len(ROLLS))]
-        for r, s in wanted:
-            boards.append(cells)
-            rolls.append(ROLLS[r])
-            turn.append(t_i)
-            roll.append(r)
-            side.append(s)
-            who.append(t.player if s == 0 else 1 - t.player)
-    matches = [turns[i].match for i in turn]
-    states = score_states(matches, who)
-    return _Tasks(np.array(boards, dtype=np.uint8).reshape(-1, 50),
-                  np.array(rolls, dtype=np.int64).reshape(-1, 2), states,
-                  np.array(turn, dtype=np.int64), np.array(roll, dtype=np.int64),
-                  np.array(side, dtype=np.int64))  # fmt: skip
+    n = len(turns)
+    rolls_of = [[_ROLL_INDEX[t.dice]] if not luck
+                else _NON_DOUBLES * 2 if t.opening else _ALL_ROLLS for t in turns]  # fmt: skip
+    sides_of = [[0] if not luck else _OPENING_SIDES if t.opening else _ROLLER for t in turns]
+    counts = np.array([len(r) for r in rolls_of], dtype=np.int64)
+    turn = np.repeat(np.arange(n, dtype=np.int64), counts)
+    roll = np.array([r for rs in rolls_of for r in rs], dtype=np.int64)
+    side = np.array([s for ss in sides_of for s in ss], dtype=np.int64)
+    cells = np.frombuffer(b"".join(t.position.cells for t in turns), dtype=np.uint8)
+    # each turn's state seen by its roller (rows 0..n-1) and by the opponent (n..2n-1)
+    players = [t.player for t in turns]
+    both = score_states([t.match for t in turns] * 2, players + [1 - p for p in players])
+    return _Tasks(cells.reshape(n, 50)[turn], _ROLL_ARRAY[roll], both.take(turn + n * side),
+                  turn, roll, side)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- engines
@@ -274,19 +270,23 @@ def _luck(tasks: _Tasks, best: F64, n_turns: int) -> NDArray[np.float32]:
     value = np.where(tasks.side == 0, best, -best).astype(np.float32)
     lo = np.array([b for _, b in ROLLS])[tasks.roll]
     hi = np.array([a for a, _ in ROLLS])[tasks.roll]
-    two = np.float32(2.0)
-    for t in range(n_turns):
-        k = np.nonzero(tasks.turn == t)[0]
+    counts = np.bincount(tasks.turn, minlength=n_turns)
+    start = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    # the tasks of a turn are consecutive, the 21 rolls in ROLLS order; the sums run one
+    # value after another in single precision (a cumulative sum: numpy's sums pair them)
+    full = np.flatnonzero(counts == len(ROLLS))
+    if full.size:
+        k = start[full][:, None] + np.arange(len(ROLLS))
+        weighted = np.where(lo[k] == hi[k], value[k], value[k] * np.float32(2.0))
+        sums = np.cumsum(weighted.astype(np.float32), axis=1, dtype=np.float32)[:, -1]
+        means[full] = sums * np.float32(1.0 / 36.0)
+    for t in np.flatnonzero((counts > 0) & (counts != len(ROLLS))):  # openings
+        k = np.arange(start[t], start[t] + counts[t])
         total = np.float32(0.0)
-        if k.size == len(ROLLS):
-            for i in k[np.argsort(tasks.roll[k], kind="stable")]:
-                total += value[i] if lo[i] == hi[i] else value[i] * two
-            means[t] = total * np.float32(1.0 / 36.0)
-        else:
-            key = np.where(tasks.side[k] == 0, tasks.roll[k], 100 + 10 * lo[k] + hi[k])
-            for i in k[np.argsort(key, kind="stable")]:
-                total += value[i]
-            means[t] = total * np.float32(1.0 / 30.0)
+        key = np.where(tasks.side[k] == 0, tasks.roll[k], 100 + 10 * lo[k] + hi[k])
+        for i in k[np.argsort(key, kind="stable")]:
+            total += value[i]
+        means[t] = total * np.float32(1.0 / 30.0)
     return means
 
 
