@@ -154,3 +154,22 @@ def test_the_command_runs_blas_on_one_thread_unless_told(given: str | None) -> N
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout.split()  # fmt: skip
     assert out == [given or "1", "1"]
+
+
+def test_a_command_line_that_names_a_command_builds_that_parser_alone() -> None:
+    """The parser of the command run is the one the full parser holds (same options), and
+    the others are not built; a name that is not a command gets the full parser."""
+    from mathbg.cli import SUBCOMMANDS
+
+    def options(parser: argparse.ArgumentParser, name: str) -> list[list[str]]:
+        (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        return [a.option_strings or [a.dest] for a in sub.choices[name]._actions]
+
+    everything = build_parser()
+    for name in SUBCOMMANDS:
+        alone = list(_commands(build_parser(name)))
+        assert {c[0] for c in alone} == {name}
+        assert alone == [c for c in COMMANDS if c[0] == name]
+        assert options(build_parser(name), name) == options(everything, name)
+    assert list(_commands(build_parser("no-such-command"))) == COMMANDS
+    assert list(_commands(build_parser("--help"))) == COMMANDS
