@@ -173,3 +173,28 @@ def test_a_command_line_that_names_a_command_builds_that_parser_alone() -> None:
         assert options(build_parser(name), name) == options(everything, name)
     assert list(_commands(build_parser("no-such-command"))) == COMMANDS
     assert list(_commands(build_parser("--help"))) == COMMANDS
+
+
+def test_the_allocator_is_tuned_for_the_command_line_only(monkeypatch) -> None:
+    """``main()`` reading the command line keeps freed memory for its process (glibc's
+    ``mallopt``); ``main(argv)`` in another program's process leaves the allocator alone,
+    and the garbage collector's thresholds as they were."""
+    import gc
+    import sys
+
+    import mathbg.cli as cli
+
+    calls: list[int] = []
+    monkeypatch.setattr(cli, "_keep_freed_memory", lambda: calls.append(1))
+    before = gc.get_threshold()
+    assert main(["--version"]) == 0
+    assert calls == [] and gc.get_threshold() == before
+    monkeypatch.setattr(sys, "argv", ["mathbg", "--version"])
+    assert main() == 0
+    assert calls == [1] and gc.get_threshold() == before
+
+
+def test_keeping_freed_memory_is_harmless_here() -> None:
+    import mathbg.cli as cli
+
+    cli._keep_freed_memory()  # glibc: two mallopt calls; elsewhere nothing
