@@ -27,6 +27,7 @@ __all__ = [
     "check_space",
     "format_bytes",
     "free_space",
+    "parse_memory",
 ]
 
 _CGROUP_ROOT = Path("/sys/fs/cgroup")
@@ -190,3 +191,39 @@ def check_space(path: str | os.PathLike[str], needed: int, what: str) -> None:
             f"{what} needs {format_bytes(needed)} of disk space at {path}, but only "
             f"{format_bytes(free)} is free"
         )
+
+
+def parse_memory(text: str | int | float | None) -> int | None:
+    """Bytes from ``"12GiB"``, ``"500MB"``, ``"2G"``, ``12e9`` or an int (None stays None).
+
+    Raises
+    ------
+    InvalidParameterError
+        For anything that is not a positive size.
+
+    Examples
+    --------
+    >>> parse_memory("12GiB"), parse_memory("500MB"), parse_memory(None)
+    (12884901888, 500000000, None)
+    """
+    from mathbg.errors import InvalidParameterError
+
+    if text is None:
+        return None
+    if isinstance(text, int | float) and not isinstance(text, bool):
+        if not 0 < text < 2**63:  # nan and inf fail too
+            raise InvalidParameterError(f"memory must be a positive size in bytes, got {text}")
+        return int(text)
+    units = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "kib": 2**10, "m": 10**6, "mb": 10**6,
+             "mib": 2**20, "g": 10**9, "gb": 10**9, "gib": 2**30, "t": 10**12, "tb": 10**12,
+             "tib": 2**40}  # fmt: skip
+    s = str(text).strip().lower().replace(" ", "")
+    num = s.rstrip("abcdefghijklmnopqrstuvwxyz")
+    unit = s[len(num) :]
+    try:
+        value = float(num)
+    except ValueError:
+        value = -1.0
+    if unit not in units or not 0 < value * units[unit] < 2.0**63:  # 1e400: not a size
+        raise InvalidParameterError(f"memory must look like 12GiB, 500MB or 8G, got {text!r}")
+    return int(value * units[unit])

@@ -91,6 +91,16 @@ def test_missing_engine_is_one_line_before_any_work(monkeypatch: pytest.MonkeyPa
         RecheckOptions(1, engine="gnubg-nn")
 
 
+def test_the_default_trials_are_the_rollouts() -> None:
+    """The re-check's and the command's defaults are written out (an audit does not import
+    the rollouts): they are the rollouts' own."""
+    from mathbg.analysis.match_audit.recheck import TRIALS, RecheckOptions
+    from mathbg.analysis.rollouts import DEFAULT_TRIALS
+    from mathbg.cli import audit as command
+
+    assert TRIALS == command.DEFAULT_TRIALS == RecheckOptions(1).trials == DEFAULT_TRIALS
+
+
 def test_verdict_rule() -> None:
     # 2 standard errors either way: unresolved; beyond, the rollout's best against the audit's
     assert verdict("double", "double", 0.0039, 0.002) == "unresolved"

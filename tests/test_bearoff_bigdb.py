@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mathbg._resources import parse_memory
 from mathbg.bearoff import TwoSided, rank
 from mathbg.bearoff.generate.blockbuild import (
     BlockStore,
@@ -28,7 +29,6 @@ from mathbg.bearoff.generate.blockbuild import (
     assemble,
     build_blocks,
     minimum_memory,
-    parse_memory,
 )
 from mathbg.bearoff.generate.pipblocks import MAX_DROP, layout
 from mathbg.bearoff.index import all_positions, n_positions

@@ -39,7 +39,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -48,7 +48,6 @@ from mathbg import _files, _resources
 from mathbg._output import FrameMixin
 from mathbg.bearoff import gnubg_bd, native
 from mathbg.bearoff import index as _index
-from mathbg.bearoff.generate.phases import BuildReport, PhaseClock
 from mathbg.bearoff.index import is_position, position_side
 from mathbg.cube.decisions import CubeAction, CubeDecision, classify
 from mathbg.errors import (
@@ -58,6 +57,9 @@ from mathbg.errors import (
     InvalidParameterError,
 )
 from mathbg.rules.cube import CubeOwner
+
+if TYPE_CHECKING:  # pragma: no cover - the builder's modules are imported to build
+    from mathbg.bearoff.generate.phases import BuildReport
 
 __all__ = [
     "CUBE_STATES",
@@ -226,15 +228,9 @@ class TwoSided:
             Replace whatever is at ``path`` (see :meth:`OneSided.build`; concurrency as
             there: a second build of the same target waits for the first).
         """
-        from mathbg.bearoff.generate import blockbuild as _bb
-
         _index.check_size(points, checkers)
         dtype = cls.default_dtype(points, checkers, cubeful) if dtype is None else dtype
-        spec = _bb.BuildSpec(int(points), int(checkers), bool(cubeful), dtype)
-        budget = _bb.parse_memory(memory)
-        if budget is None:
-            available = _resources.available_memory()
-            budget = None if available is None else int(0.8 * available)
+        budget = _resources.parse_memory(memory)
         default = path is None
         target = (
             Path(path) if path is not None
@@ -245,6 +241,13 @@ class TwoSided:
         reused = None if rebuild else native.reuse(cls, target, wanted, default, warn=False)
         if reused is not None:
             return reused
+        from mathbg.bearoff.generate import blockbuild as _bb  # the builder: only to build
+        from mathbg.bearoff.generate.phases import PhaseClock
+
+        spec = _bb.BuildSpec(int(points), int(checkers), bool(cubeful), dtype)
+        if budget is None:
+            available = _resources.available_memory()
+            budget = None if available is None else int(0.8 * available)
         n = _index.n_positions(points, checkers)
         table_bytes = n * n * spec.nv * spec.numpy_dtype.itemsize
         same_kind = native.is_native("two-sided")

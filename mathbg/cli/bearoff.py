@@ -235,7 +235,7 @@ def _check_build_args(args: argparse.Namespace, checkers: int) -> None:
                 raise InvalidParameterError(f"--{flag.replace('_', '-')} needs --two-sided")
         return
     if args.memory is not None:
-        from mathbg.bearoff.generate.blockbuild import parse_memory
+        from mathbg._resources import parse_memory
 
         try:
             parse_memory(args.memory)

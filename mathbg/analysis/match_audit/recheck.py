@@ -27,16 +27,23 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mathbg.analysis.match_audit.cube import DoublerValues, judge
 from mathbg.analysis.match_audit.results import AuditedDecision, MatchAudit, RolloutCheck
-from mathbg.analysis.rollouts import DEFAULT_TRIALS, LINES, RolloutOptions, RolloutResult
 from mathbg.cube.decisions import CubeDecision, classify
 from mathbg.errors import InvalidParameterError
 from mathbg.met.table import MET
 
+if TYPE_CHECKING:  # pragma: no cover - the rollouts are imported when a re-check runs
+    from mathbg.analysis.rollouts import RolloutOptions, RolloutResult
+
 __all__ = ["RecheckOptions", "check_of", "margin_of", "recheck", "verdict"]
+
+#: The rollouts' trials by default: :data:`mathbg.analysis.rollouts.DEFAULT_TRIALS` (every
+#: pair of first and second roll once; written out so that an audit does not import the
+#: rollouts, and tested equal).
+TRIALS = 1296
 
 #: A position any rollout accepts: the options are checked on it before any work.
 _PROBE = "4HPwATDgc/ABMA"
@@ -79,7 +86,7 @@ class RecheckOptions:
     """
 
     k: int
-    trials: int = DEFAULT_TRIALS
+    trials: int = TRIALS
     seed: int = 0
     engine: str = "auto"
     plies: int = 0
@@ -108,6 +115,8 @@ class RecheckOptions:
         -------
         RolloutOptions
         """
+        from mathbg.analysis.rollouts import RolloutOptions
+
         return RolloutOptions(position, trials=self.trials, seed=self.seed, engine=self.engine,
                               plies=self.plies, variance_reduction=self.variance_reduction,
                               **score)  # fmt: skip
@@ -321,6 +330,7 @@ def recheck(
     True
     """
     from mathbg._validate import options_or_keywords
+    from mathbg.analysis.rollouts import LINES
     from mathbg.analysis.rollouts.driver import RolloutRun, progress_bar, run_rollouts
     from mathbg.met.catalogue import as_met
 

@@ -51,7 +51,6 @@ __all__ = [
     "build_blocks",
     "compile_kernels",
     "minimum_memory",
-    "parse_memory",
     "pip_csr",
     "table",
     "uses_parallel",
@@ -69,29 +68,6 @@ DTYPES: dict[str, tuple[type[np.generic], bool]] = {
 _BASE_BYTES = 300 * 2**20
 
 Hook = Callable[[int, float], None]
-
-
-def parse_memory(text: str | int | float | None) -> int | None:
-    """Bytes from ``"12GiB"``, ``"500MB"``, ``"2G"``, ``12e9`` or an int (None stays None)."""
-    if text is None:
-        return None
-    if isinstance(text, int | float) and not isinstance(text, bool):
-        if not 0 < text < 2**63:  # nan and inf fail too
-            raise InvalidParameterError(f"memory must be a positive size in bytes, got {text}")
-        return int(text)
-    units = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "kib": 2**10, "m": 10**6, "mb": 10**6,
-             "mib": 2**20, "g": 10**9, "gb": 10**9, "gib": 2**30, "t": 10**12, "tb": 10**12,
-             "tib": 2**40}  # fmt: skip
-    s = str(text).strip().lower().replace(" ", "")
-    num = s.rstrip("abcdefghijklmnopqrstuvwxyz")
-    unit = s[len(num) :]
-    try:
-        value = float(num)
-    except ValueError:
-        value = -1.0
-    if unit not in units or not 0 < value * units[unit] < 2.0**63:  # 1e400: not a size
-        raise InvalidParameterError(f"memory must look like 12GiB, 500MB or 8G, got {text!r}")
-    return int(value * units[unit])
 
 
 @dataclass(frozen=True)
