@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -133,6 +134,17 @@ def encode_position_id(cells: Sequence[int] | bytes) -> str:
         If the board does not fit the 80-bit key (more than 30 checkers in all, or more
         than 15 for a side).
     """
+    if isinstance(cells, bytes):  # a position's own cells: the same board, the same ID
+        return _position_id_of_bytes(cells)
+    return _position_id(cells)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _position_id_of_bytes(cells: bytes) -> str:
+    return _position_id(cells)
+
+
+def _position_id(cells: Sequence[int] | bytes) -> str:
     if len(cells) != 50:
         raise InvalidIdError(f"a board has 50 cells (2 x 25), got {len(cells)}")
     sides = (sum(cells[:25]), sum(cells[25:]))
