@@ -673,3 +673,28 @@ def test_money_session_statistics_equal_gnubg(gnubg, tmp_path) -> None:
                 assert np.float32(d.values.double_take) == np.float32(g["dt-cubeful-eq"])
                 bearoffs += 1
     assert owned > 100 and bearoffs >= 3
+
+
+def test_gnubgs_steps_lead_to_the_plays_results() -> None:
+    """The gnubg program's analysis names each play by its single-die steps: applied to
+    the board (a blot landed on goes to the bar) they give the legal play's result, for
+    every play of random contact, race and bar positions; steps that are no legal play
+    are resolved as notation, which refuses them."""
+    from mathbg.analysis.match_audit.engines import _result, _stepped
+    from mathbg.analysis.sample import random_positions
+    from mathbg.errors import MathbgError
+    from mathbg.rules.dice import ROLLS
+
+    checked = 0
+    for i, pos in enumerate(random_positions(60, seed=11, kind="contact")
+                            + random_positions(20, seed=12, kind="race")):  # fmt: skip
+        plays = pos.legal_plays(ROLLS[i % len(ROLLS)])
+        for play in plays:
+            assert _stepped(pos.cells, play.moves) == play.result.cells
+            assert _result(plays, pos.cells, play.moves) == play.result.cells
+            checked += 1
+    assert checked > 1000
+    pos = random_positions(1, seed=13, kind="contact")[0]
+    plays = pos.legal_plays((6, 5))
+    with pytest.raises(MathbgError):
+        _result(plays, pos.cells, [(25, 19), (19, 14)])  # no checker on the bar

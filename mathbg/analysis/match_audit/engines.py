@@ -267,6 +267,34 @@ def _text(steps: Sequence[Sequence[int]]) -> str:
     return " ".join(f"{'bar' if f == 25 else f}/{'off' if t == 0 else t}" for f, t in steps)
 
 
+def _stepped(cells: bytes, steps: Sequence[Sequence[int]]) -> bytes | None:
+    """The board (mover's view: the mover in cells 25-49) after gnubg's single-die steps
+    ``(from, to)`` (25 the bar, 0 off), a blot landed on sent to the bar; None when a step
+    starts where the mover has no checker or goes beyond the board."""
+    b = bytearray(cells)
+    for step in steps:
+        f, t = int(step[0]), int(step[1])
+        if not (1 <= f <= 25 and 0 <= t < f) or b[24 + f] == 0:
+            return None
+        b[24 + f] -= 1
+        if t:
+            b[24 + t] += 1
+            if b[24 - t] == 1:  # the opponent's blot on the mover's point t: hit
+                b[24 - t] = 0
+                b[24] += 1
+    return bytes(b)
+
+
+def _result(plays: Any, cells: bytes, steps: Sequence[Sequence[int]]) -> bytes:
+    """The result of the legal play gnubg wrote as ``steps`` (mover's view): its steps
+    applied to the board when that leads to a legal play's result, else the notation
+    resolved among the legal plays (which names a play that is not legal)."""
+    board = _stepped(cells, steps)
+    if board is not None and plays.find_index(board) >= 0:
+        return board
+    return bytes(plays.parse(_text(steps)).result.cells)
+
+
 def _gnubg_turn(t: Turn, record: GnubgDocument) -> TurnValues:
     """A gnubg move record's analysis as :class:`TurnValues` (the plays in gnubg's order,
     its scores)."""
@@ -278,7 +306,7 @@ def _gnubg_turn(t: Turn, record: GnubgDocument) -> TurnValues:
         return TurnValues(cells, np.zeros(1), None, np.zeros((1, 5)), 0,
                           None if luck is None else float(luck), 0)  # fmt: skip
     plays = t.position.legal_plays(t.dice)
-    results = np.array([np.frombuffer(plays.parse(_text(m["move"])).result.cells, dtype=np.uint8)
+    results = np.array([np.frombuffer(_result(plays, t.position.cells, m["move"]), dtype=np.uint8)
                         for m in moves])  # fmt: skip
     equity = np.array([float(m["score"]) for m in moves])
     probs = np.array([m["probs"] for m in moves], dtype=np.float64)
