@@ -582,6 +582,8 @@ def given_values(
     ...                                 as_met("kazaross-xg2"))]
     ['no double, take']
     """
+    import numpy as np
+
     from mathbg.analysis.match_audit.equity import scale_of
     from mathbg.cube.cubeful import emg
     from mathbg.cube.decisions import classify
@@ -600,8 +602,8 @@ def given_values(
         wl = scale_of(met, p.match, p.roller)
         dp = wl[0] if wl is not None else 1.0
         action = classify(nd, dt, dp, can_gammon=can_gammon, money=False)
-        e = tuple(float(emg(v, met, (a, b), st.cube, crawford=st.crawford, undefined="nan"))
-                  for v in (nd, dt, dp))  # fmt: skip
+        e = tuple(float(x) for x in np.ravel(emg([nd, dt, dp], met, (a, b), st.cube,
+                                                 crawford=st.crawford, undefined="nan")))
         out.append(DoublerValues(str(action), nd, dt, dp, e, None, None, 0.0,  # type: ignore[arg-type]
                                  False, None, tuple(probs)))  # fmt: skip
     return out
