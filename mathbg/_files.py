@@ -786,6 +786,12 @@ def sha256_files(files: list[Path], prefix: bytes = b"") -> str:
 # ------------------------------------------------------------------------------ verification stamps
 
 
+#: Whether a file's ``st_ctime`` is its status-change time (POSIX), which every write
+#: updates: stamps are kept only then (on Windows it is the creation time, and every
+#: opening checks the files in full).
+STAMPS = os.name == "posix"
+
+
 def file_states(files: list[Path]) -> list[list[int]]:
     """Each file's inode, size, modification and status-change times (ns): what a write
     to it changes (the status-change time cannot be set back by any user call)."""
@@ -802,6 +808,8 @@ def stamped(stamp: Path, files: list[Path], token: str) -> bool:
     malformed stamp is a no."""
     import json
 
+    if not STAMPS:
+        return False
     try:
         record = json.loads(stamp.read_text())
         return (isinstance(record, dict) and record.get("token") == token
@@ -816,6 +824,8 @@ def write_stamp(stamp: Path, files: list[Path], token: str) -> None:
     no stamp, and the next reader verifies again)."""
     import json
 
+    if not STAMPS:
+        return
     tmp = stamp.with_name(f".{stamp.name}.{os.getpid()}")
     try:
         tmp.write_text(json.dumps({"token": token, "files": file_states(files)}))

@@ -135,6 +135,23 @@ def test_a_verified_database_is_not_hashed_again_by_a_later_process(tmp_path, mo
     assert OneSided.open(path, verify=True).distribution([0, 0, 0]).tolist()[:1] == [1.0]
 
 
+def test_without_status_change_times_every_opening_hashes(tmp_path, monkeypatch):
+    """Where a file's ctime is not its status-change time (Windows), no stamp is kept or
+    read: every process checks the files in full."""
+    from mathbg import _files
+
+    path = tmp_path / "os"
+    OneSided.build(3, 4, path=path, progress=False)
+    assert (path / db_mod.STAMP).exists()
+    monkeypatch.setattr(_files, "STAMPS", False)
+    _new_process(monkeypatch)
+    calls = []
+    digest = db_mod._full_digest
+    monkeypatch.setattr(db_mod, "_full_digest", lambda *a: calls.append(1) or digest(*a))
+    OneSided.open(path, verify=True)
+    assert calls == [1]
+
+
 def test_a_file_changed_behind_a_stamp_is_hashed_and_refused(tmp_path, monkeypatch):
     path = tmp_path / "os"
     OneSided.build(3, 4, path=path, progress=False)

@@ -179,7 +179,9 @@ def test_the_allocator_is_tuned_for_the_command_line_only(monkeypatch) -> None:
     """``main()`` reading the command line keeps freed memory for its process (glibc's
     ``mallopt``); ``main(argv)`` in another program's process leaves the allocator alone,
     and the garbage collector's thresholds as they were."""
+    import contextlib
     import gc
+    import io
     import sys
 
     import mathbg.cli as cli
@@ -192,6 +194,10 @@ def test_the_allocator_is_tuned_for_the_command_line_only(monkeypatch) -> None:
     monkeypatch.setattr(sys, "argv", ["mathbg", "--version"])
     assert main() == 0
     assert calls == [1] and gc.get_threshold() == before
+    monkeypatch.setattr(sys, "argv", ["mathbg", "bearoff", "--help"])  # a memory budget
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main() == 0
+    assert calls == [1]
 
 
 def test_keeping_freed_memory_is_harmless_here() -> None:

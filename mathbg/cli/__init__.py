@@ -156,6 +156,9 @@ GC_THRESHOLD = 20_000
 #: glibc's ``mallopt`` parameters (``malloc.h``) and the values the command sets.
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
 _HEAP_BLOCKS = 256 << 20
+#: The commands that build large tables under a memory budget: their allocator is left as
+#: it is (their arrays are large and long-lived; freed memory goes back to the system).
+_OWN_MEMORY = frozenset({"bearoff", "hyper"})
 
 
 def _keep_freed_memory() -> None:
@@ -165,8 +168,9 @@ def _keep_freed_memory() -> None:
     and given back when freed, so each of a command's large temporary arrays faults in
     fresh zeroed pages (about a tenth of a match audit's CPU). A command is one short
     process: its peak memory is what it needs anyway. Called for the command line only
-    (not for :func:`main` called with arguments, in another program's process); nothing
-    happens outside glibc.
+    (not for :func:`main` called with arguments, in another program's process), and not
+    for the commands that build tables under a memory budget (:data:`_OWN_MEMORY`);
+    nothing happens outside glibc.
     """
     if not sys.platform.startswith("linux"):
         return
@@ -185,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     the exit status."""
     import gc
 
-    if argv is None:
+    if argv is None and (sys.argv[1:2] or [""])[0] not in _OWN_MEMORY:
         _keep_freed_memory()
     before = gc.get_threshold()
     gc.set_threshold(max(GC_THRESHOLD, before[0]), *before[1:])
