@@ -277,7 +277,8 @@ class OneSided:
 
         Native arrays are memory-mapped. The header (fields and its own checksum) and the
         file sizes are always checked; ``verify`` (default) also checks the full
-        checksum, over the header and every array, once per process and file. A gnubg
+        checksum, over the header and every array, once per state of the files (a check
+        that passed is recorded beside them: :mod:`mathbg.bearoff.native`). A gnubg
         file is read into memory, checked for plausibility (:mod:`mathbg.bearoff.gnubg_bd`)
         and converted from 16-bit fixed point (``u / 65535``).
 
