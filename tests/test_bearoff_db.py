@@ -118,6 +118,14 @@ def _new_process(monkeypatch):
     monkeypatch.setattr(db_mod, "_VERIFIED", set())
 
 
+def _count_hashing(monkeypatch):
+    """A list that gets one item each time the arrays are hashed."""
+    calls = []
+    digest = db_mod._full_digest
+    monkeypatch.setattr(db_mod, "_full_digest", lambda *a: calls.append(1) or digest(*a))
+    return calls
+
+
 def _no_hashing(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("the arrays were hashed")
@@ -145,9 +153,7 @@ def test_without_status_change_times_every_opening_hashes(tmp_path, monkeypatch)
     assert (path / db_mod.STAMP).exists()
     monkeypatch.setattr(_files, "STAMPS", False)
     _new_process(monkeypatch)
-    calls = []
-    digest = db_mod._full_digest
-    monkeypatch.setattr(db_mod, "_full_digest", lambda *a: calls.append(1) or digest(*a))
+    calls = _count_hashing(monkeypatch)
     OneSided.open(path, verify=True)
     assert calls == [1]
 
@@ -175,9 +181,7 @@ def test_a_bad_stamp_means_a_full_verification(tmp_path, monkeypatch, text):
     TwoSided.build(2, 3, path=path, progress=False)
     (path / db_mod.STAMP).write_text(text)
     _new_process(monkeypatch)
-    calls = []
-    digest = db_mod._full_digest
-    monkeypatch.setattr(db_mod, "_full_digest", lambda *a: calls.append(1) or digest(*a))
+    calls = _count_hashing(monkeypatch)
     TwoSided.open(path, verify=True)
     assert calls == [1]
     assert json.loads((path / db_mod.STAMP).read_text())["files"]  # written afresh
