@@ -161,7 +161,7 @@ _HEAP_BLOCKS = 256 << 20
 _OWN_MEMORY = frozenset({"bearoff", "hyper"})
 
 
-def _keep_freed_memory() -> None:
+def _keep_freed_memory() -> bool:
     """Let glibc keep freed blocks of up to 256 MiB in the heap for the next allocation.
 
     By default a block above a threshold (128 KiB at first) is mapped from the kernel
@@ -170,18 +170,19 @@ def _keep_freed_memory() -> None:
     process: its peak memory is what it needs anyway. Called for the command line only
     (not for :func:`main` called with arguments, in another program's process), and not
     for the commands that build tables under a memory budget (:data:`_OWN_MEMORY`);
-    nothing happens outside glibc.
+    nothing happens outside glibc. Returns whether the allocator took both settings.
     """
     if not sys.platform.startswith("linux"):
-        return
+        return False
     try:
         import ctypes
 
         mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError):  # pragma: no cover - not glibc
-        return
-    mallopt(_M_MMAP_THRESHOLD, _HEAP_BLOCKS)
-    mallopt(_M_TRIM_THRESHOLD, 2 * _HEAP_BLOCKS)
+        return False
+    # mallopt returns 1 on success
+    return bool(mallopt(_M_MMAP_THRESHOLD, _HEAP_BLOCKS) == 1
+                and mallopt(_M_TRIM_THRESHOLD, 2 * _HEAP_BLOCKS) == 1)  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> int:

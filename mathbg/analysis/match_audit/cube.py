@@ -497,31 +497,27 @@ def _in_single(
     import numpy as np
 
     from mathbg.analysis.match_audit import single
-    from mathbg.analysis.match_audit.plays import board_classes, single_cube_lives
+    from mathbg.analysis.match_audit.plays import (
+        board_classes,
+        single_cube_lives,
+        two_sided_single,
+    )
+    from mathbg.analysis.match_audit.turns import score_states
     from mathbg.cube.decisions import classify
 
     if not ps:
         return []
     cells = np.array([np.frombuffer(p.position.cells, dtype=np.uint8) for p in ps],
                      dtype=np.uint8).reshape(-1, 50)  # fmt: skip
-    x = single_cube_lives(*board_classes(cells))
+    classes, pips = board_classes(cells)
+    x = single_cube_lives(classes, pips)
     x_dt = x.copy()
     probs = np.array([v.probabilities for v in vs], dtype=np.float64).astype(np.float32)
-    owners = [str(CubeOwner.of(p.match.cube_owner, p.roller)) for p in ps]
-    inside = np.flatnonzero(np.isnan(x))  # the two-sided database: gnubg's chance and lives
-    keep = np.zeros(len(ps), dtype=bool)
-    if inside.size and two_sided is None:
-        keep[inside] = True
-    elif inside.size:
-        assert two_sided is not None
-        eq = single.table_equities(two_sided(), cells[inside])
-        for owner in sorted({owners[k] for k in inside}):
-            rows = np.array([j for j, k in enumerate(inside) if owners[k] == owner])
-            life, w = single.two_sided_cube_life(eq[rows], owner)
-            x[inside[rows]] = life
-            probs[inside[rows]] = 0.0
-            probs[inside[rows], 0] = w
-        x_dt[inside] = single.two_sided_cube_life(eq, "opponent")[0]
+    # the two-sided database: gnubg's chance and lives from its values (none: kept as is)
+    keep = np.isnan(x) if two_sided is None else np.zeros(len(ps), dtype=bool)
+    if two_sided is not None and np.isnan(x).any():
+        states = score_states([p.match for p in ps], [p.roller for p in ps])
+        two_sided_single(cells, classes, states, two_sided(), probs, (x, x_dt))
     groups: dict[single.CubeInfo, list[int]] = {}
     for k, p in enumerate(ps):
         m = p.match

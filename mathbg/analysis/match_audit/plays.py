@@ -54,6 +54,7 @@ __all__ = [
     "invert",
     "play_values",
     "single_cube_lives",
+    "two_sided_single",
 ]
 
 #: Class codes of :func:`board_classes`, by name.
@@ -316,7 +317,7 @@ def _two_sided_money(boards: NDArray[np.uint8], classes: I64, database: Any) -> 
     return exact
 
 
-def _two_sided_single(
+def two_sided_single(
     boards: NDArray[np.uint8], classes: I64, states: ScoreStates, database: Any,
     p32: NDArray[np.float32], x32: tuple[NDArray[np.float32], ...],
 ) -> None:  # fmt: skip
@@ -391,7 +392,7 @@ def play_values(
     p32 = np.asarray(probs, dtype=np.float64).reshape(-1, 5).astype(np.float32)
     lives = single_cube_lives(classes, pips)
     x32 = (lives, lives.copy())
-    _two_sided_single(boards, classes, opp, two_sided, p32, x32)
+    two_sided_single(boards, classes, opp, two_sided, p32, x32)
     equity, mwc, cubeless, passed = (np.empty(len(p32)) for _ in range(4))
     key = np.stack([states.away[:, 0], states.away[:, 1], states.cube, states.owner,
                     states.crawford.astype(np.int64), states.players()], axis=1)  # fmt: skip
