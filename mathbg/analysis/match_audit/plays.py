@@ -324,7 +324,41 @@ def two_sided_single(
     """Inside the two-sided database, match play: gnubg's chances and cube lives there in
     its single precision (:func:`~mathbg.analysis.match_audit.single.two_sided_cube_life`:
     the winning chance from the database's cubeless equity, the lives backed out of its
-    money values for no double and double/take), written into ``p32`` and ``x32``."""
+    money values for no double and double/take), written into ``p32`` and ``x32``.
+
+    Parameters
+    ----------
+    boards : uint8 array (n, 50)
+        The boards, the side the states belong to on roll (cells 25-49).
+    classes : int array (n,)
+        Their classes (:func:`board_classes`); only the two-sided bearoffs are written.
+    states : ScoreStates
+        The cube state of each board, seen by the side on roll (its ``owner`` codes).
+    database : TwoSided or None
+        The two-sided database (None: mathbg's largest cubeful one, else the 6 x 6).
+    p32 : float32 array (n, 5)
+        The chances: a two-sided row becomes the database's winning chance, no gammons.
+    x32 : (float32 array (n,), float32 array (n,))
+        The cube lives of no double (the side's cube state) and of double/take (the
+        cube on the other side).
+
+    Returns
+    -------
+    None
+        ``p32`` and ``x32`` are written in place.
+
+    Examples
+    --------
+    A board outside the two-sided database (here the opening) is left as it is:
+
+    >>> from mathbg.rules.position import Position
+    >>> b = np.frombuffer(Position.initial().cells, dtype=np.uint8)[None]
+    >>> st = ScoreStates(np.array([[3, 3]]), np.array([1]), np.array([0]), np.array([False]))
+    >>> p, x = np.full((1, 5), 0.5, np.float32), (np.ones(1, np.float32), np.ones(1, np.float32))
+    >>> two_sided_single(b, board_classes(b)[0], st, None, p, x)
+    >>> p.tolist(), x[0].tolist()
+    ([[0.5, 0.5, 0.5, 0.5, 0.5]], [1.0])
+    """
     rows = np.nonzero(classes == _BEAROFF2)[0]
     if rows.size == 0:
         return
