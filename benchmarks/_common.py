@@ -20,6 +20,9 @@ TESTS = Path(__file__).resolve().parent.parent / "tests"
 # Without it every timed process would compile mathbg's sources first (about 0.2 CPU-s).
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
+# Nor does a user's shell unbuffer Python's output: the timed processes write their reports
+# through the buffer, as they do there.
+os.environ.pop("PYTHONUNBUFFERED", None)
 
 
 def timed(func: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[float, Any]:

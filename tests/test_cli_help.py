@@ -208,3 +208,78 @@ def test_glibc_takes_the_allocator_settings() -> None:
 
     glibc = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
     assert cli._keep_freed_memory() is glibc  # both mallopt calls accepted; elsewhere none
+
+
+def _program(code: str, tmp_path) -> subprocess.CompletedProcess:
+    """``code`` then the ``mathbg`` program (:func:`mathbg.cli.script`) in a new process,
+    its output buffered as in a user's shell (``PYTHONUNBUFFERED`` unset)."""
+    env = dict(os.environ, MATHBG_DATA=str(tmp_path), MPLBACKEND="Agg")
+    env.pop("PYTHONUNBUFFERED", None)
+    program = code + "\nfrom mathbg.cli import script\nscript()"
+    return subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          env=env, timeout=300)  # fmt: skip
+
+
+def test_the_program_is_the_script_entry_point() -> None:
+    from importlib.metadata import entry_points
+
+    (ep,) = (e for e in entry_points(group="console_scripts") if e.name == "mathbg")
+    assert ep.value == "mathbg.cli:script"
+
+
+def test_the_program_writes_all_of_its_output_and_keeps_its_status(tmp_path) -> None:
+    """The program ends without taking the interpreter apart: its output must still be
+    whole (a report larger than any buffer, the same as :func:`main` prints in this
+    process), its exit status :func:`main`'s, on success and on bad input."""
+    import contextlib
+    import io
+
+    match = os.path.join(os.path.dirname(__file__), "data", "matches", "match10014006.txt")
+    argv = ["audit", match, "--engine", "gnubg-nn", "--no-exact", "--json"]
+    proc = _program(f"import sys; sys.argv = ['mathbg', *{argv!r}]", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    here = io.StringIO()
+    with contextlib.redirect_stdout(here):
+        assert main(argv) == 0
+    assert len(proc.stdout) > 65536 and proc.stdout == here.getvalue()
+    bad = _program("import sys; sys.argv = ['mathbg', 'audit', 'no-such.mat']", tmp_path)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.count("\n") == 1 and "no-such.mat" in bad.stderr
+
+
+def test_the_program_runs_the_exit_handlers(tmp_path) -> None:
+    """What an exit must do still happens: :mod:`atexit` handlers run (after the command),
+    and so do the finalizers they guard (a temporary directory is removed)."""
+    code = ("import atexit, sys, tempfile\n"
+            "atexit.register(lambda: print('handler ran'))\n"
+            "held = tempfile.TemporaryDirectory()\n"
+            "print(held.name)\n"
+            "sys.argv = ['mathbg', '--version']")  # fmt: skip
+    proc = _program(code, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[1].startswith("mathbg ") and lines[-1] == "handler ran"
+    assert not os.path.exists(lines[0])
+
+
+def test_the_program_waits_for_its_threads(tmp_path) -> None:
+    """A thread still running when the command ends is waited for, as Python does."""
+    code = ("import sys, threading, time\n"
+            "threading.Thread(target=lambda: (time.sleep(0.5), print('thread done'))).start()\n"
+            "sys.argv = ['mathbg', '--version']")  # fmt: skip
+    proc = _program(code, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "thread done"
+
+
+def test_the_program_piped_into_a_closed_pipe_exits_quietly(tmp_path) -> None:
+    """``mathbg ... | head -c 1``: the reader leaves, the program exits 0 without a word."""
+    match = os.path.join(os.path.dirname(__file__), "data", "matches", "match10014006.txt")
+    env = dict(os.environ, MATHBG_DATA=str(tmp_path), MPLBACKEND="Agg")
+    env.pop("PYTHONUNBUFFERED", None)
+    proc = subprocess.run(
+        f"'{sys.executable}' -m mathbg audit '{match}' --engine gnubg-nn --no-exact --json "
+        f"| head -c 1 > /dev/null; echo ${{PIPESTATUS[0]}}",
+        shell=True, executable="/bin/bash", capture_output=True, text=True, env=env,
+        timeout=300)  # fmt: skip
+    assert proc.stdout.strip() == "0" and proc.stderr == ""

@@ -1,5 +1,3 @@
-import sys
+from mathbg.cli import script
 
-from mathbg.cli import main
-
-sys.exit(main())
+script()
