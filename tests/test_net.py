@@ -284,3 +284,42 @@ def test_hidden_sums_in_registers_are_the_plain_loops_bits_and_refuse_other_arra
             np.int64(active.size))  # fmt: skip
     with pytest.raises(TypingError):
         add(start.copy(), rows.astype(np.float64), inputs, active, np.int64(active.size))
+
+
+def _point_inputs_of(n: int, bar: bool) -> tuple[float, ...]:
+    """gnubg's four inputs of a point holding ``n`` checkers (``baseInputs``; on the bar
+    the first two count at least one and at least two)."""
+    return (float(n >= 1 if bar else n == 1), float(n >= 2 if bar else n == 2), float(n >= 3),
+            (n - 3) / 2 if n > 3 else 0.0)  # fmt: skip
+
+
+def _point_table_of(weights: np.ndarray) -> np.ndarray:
+    hidden = weights.shape[1]
+    table = np.zeros((50, 16, hidden), dtype=np.float32)
+    for c in range(50):
+        side, i = divmod(c, 25)
+        rows = weights[100 * side + 4 * i : 100 * side + 4 * i + 4].astype(np.float64)
+        for n in range(1, 16):
+            v = _point_inputs_of(n, i == 24)
+            for h in range(hidden):  # the exactly rounded sum: no order in it
+                table[c, n, h] = math.fsum(v[k] * rows[k, h] for k in range(4)) + 0.0
+    return table
+
+
+def test_the_pruning_point_tables_are_each_cells_inputs_times_its_weights() -> None:
+    """``point_tables[c, n]``: the four inputs of ``n`` checkers on cell ``c`` times their
+    rows of hidden weights, summed (exactly, then rounded to single precision; a sum of
+    zeros is +0), for gnubg's three pruning networks and a network of random weights."""
+    from dataclasses import replace
+
+    from mathbg.analysis.net.tables import point_tables
+
+    nets = shipped_networks()
+    rng = np.random.default_rng(32)
+    random = replace(nets.prune_race,
+                     hidden_weights=rng.normal(0, 2, (200, 8)).astype(np.float32))
+    for net in (nets.prune_contact, nets.prune_crashed, nets.prune_race, random):
+        got = point_tables(net)
+        want = _point_table_of(net.hidden_weights)
+        assert got.dtype == np.float32 and got.shape == want.shape
+        assert np.array_equal(got.view(np.uint32), want.view(np.uint32))

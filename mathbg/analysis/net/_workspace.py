@@ -47,15 +47,20 @@ def scratch() -> Arrays:
             np.zeros(50, np.uint8))  # fmt: skip
 
 
-def new_cache() -> Arrays:
+def new_cache(slots: int = CACHE_SLOTS) -> Arrays:
     """An empty position cache: keys (4 words a board), outputs, classes, each slot's
     stamp, and the current stamp and count of entries.
+
+    Parameters
+    ----------
+    slots : int
+        A power of two; a cache of one slot stands in where a kernel's mode has none.
 
     Examples
     --------
     >>> new_cache()[0].shape
     (131072, 4)
     """
-    return (np.zeros((CACHE_SLOTS, 4), np.int64), np.zeros((CACHE_SLOTS, 5), np.float32),
-            np.zeros(CACHE_SLOTS, np.int64), np.zeros(CACHE_SLOTS, np.int64),
+    return (np.zeros((slots, 4), np.int64), np.zeros((slots, 5), np.float32),
+            np.zeros(slots, np.int64), np.zeros(slots, np.int64),
             np.ones(2, np.int64))  # fmt: skip

@@ -97,16 +97,21 @@ def point_tables(net: Network) -> NDArray[np.float32]:
     >>> point_tables(shipped_networks().prune_contact).shape
     (50, 16, 16)
     """
-    table = np.zeros((50, 16, net.hidden), dtype=np.float64)
-    w = net.hidden_weights.astype(np.float64)
-    for c in range(50):
-        side, i = divmod(c, 25)
-        rows = w[100 * side + 4 * i : 100 * side + 4 * i + 4]
-        for n in range(1, 16):
-            v = np.array([n >= 1 if i == 24 else n == 1, n >= 2 if i == 24 else n == 2, n >= 3,
-                          (n - 3) / 2 if n > 3 else 0.0], dtype=np.float64)  # fmt: skip
-            table[c, n] = v @ rows
-    return table.astype(np.float32)
+    # the four inputs of n checkers on a point (on the bar, cell 24 of a side: the first
+    # two count "at least"), for every point and count at once
+    n = np.arange(16, dtype=np.float64)
+    v = np.zeros((25, 16, 4), dtype=np.float64)
+    v[:, :, 0], v[:, :, 1], v[:, :, 2] = n == 1, n == 2, n >= 3
+    v[24, :, 0], v[24, :, 1] = n >= 1, n >= 2
+    v[:, :, 3] = np.where(n > 3, (n - 3) / 2, 0.0)
+    w = net.hidden_weights.astype(np.float64)[:200].reshape(2, 25, 1, 4, net.hidden)
+    v = v[None, :, :, :, None]
+    # the four products summed in order, in double precision: exact for float32 weights
+    # (each product has at most 28 significant bits), so the same as any order; + 0.0
+    # writes a sum of zeros as +0
+    table = ((v[..., 0, :] * w[..., 0, :] + v[..., 1, :] * w[..., 1, :])
+             + v[..., 2, :] * w[..., 2, :]) + v[..., 3, :] * w[..., 3, :] + 0.0  # fmt: skip
+    return table.reshape(50, 16, net.hidden).astype(np.float32)
 
 
 def _network(net: Network) -> tuple[Any, ...]:
