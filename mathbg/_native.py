@@ -48,6 +48,7 @@ __all__ = [
     "compiled",
     "digest",
     "no_refcounts",
+    "no_refcounts_ieee",
     "processor",
     "signatures",
     "status",
@@ -66,6 +67,7 @@ EXPORTS: dict[str, tuple[str, str]] = {
     "exact_shells": ("mathbg.bearoff.exact._kernels", "shells_serial"),
     "cube_cubeful_rows": ("mathbg.cube._kernels", "cubeful_rows"),
     "audit_classes_into": ("mathbg.analysis.match_audit._kernels", "classes_into"),
+    "audit_play_values_into": ("mathbg.analysis.match_audit._kernels", "play_values_into"),
     "hyper_build_candidates": ("mathbg.hyper._kernels", "build_candidates"),
     "hyper_opponent_table": ("mathbg.hyper._kernels", "opponent_table"),
     "hyper_pair_plays": ("mathbg.hyper._kernels", "pair_plays"),
@@ -83,6 +85,7 @@ SOURCES = (
     "bearoff/exact/_kernels.py",
     "cube/_kernels.py",
     "analysis/match_audit/_kernels.py",
+    "analysis/match_audit/_layout.py",
     "bearoff/_play_kernels.py",
     "hyper/_kernels.py",
     "hyper/_layout.py",
@@ -105,6 +108,17 @@ def no_refcounts(function: F) -> Dispatcher[F]:
     import numba
 
     options: dict[str, Any] = {"cache": True, "_nrt": False}
+    return cast("Dispatcher[F]", numba.njit(**options)(function))
+
+
+def no_refcounts_ieee(function: F) -> Dispatcher[F]:
+    """:func:`no_refcounts` with numpy's error model: a float division by zero is inf or
+    nan (IEEE arithmetic, as numpy's arrays) instead of a ZeroDivisionError. The compiled
+    extension keeps it: a kernel listed in :data:`EXPORTS` that calls such a function (not
+    inlined into it) runs it under its own model."""
+    import numba
+
+    options: dict[str, Any] = {"cache": True, "_nrt": False, "error_model": "numpy"}
     return cast("Dispatcher[F]", numba.njit(**options)(function))
 
 
@@ -256,6 +270,9 @@ def signatures() -> dict[str, Any]:
                                     arr(i64, 1), arr(i64, 1), t.boolean, arr(f64, 1), i64,
                                     arr(f64, 1), i64, arr(f64, 3), arr(f64, 1)),
         "audit_classes_into": t.none(arr(t.uint8, 2), arr(i64, 1), arr(i64, 1)),
+        "audit_play_values_into": t.none(arr(f32, 2), arr(f32, 1), arr(f32, 1), arr(i64, 1),
+                                         arr(i64, 2), arr(f32, 2), arr(i64, 1), arr(f32, 2),
+                                         arr(f32, 2), arr(f64, 2)),
         "hyper_build_candidates": tup((arr(i64, 1), arr(i64, 2)))(arr(i64, 2),
                                                                   arr(i64, 2, True)),
         "hyper_opponent_table": arr(i64, 2)(arr(i64, 2), arr(i64, 2, True)),

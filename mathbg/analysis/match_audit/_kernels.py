@@ -1,15 +1,45 @@
-"""numba kernel of :func:`mathbg.analysis.match_audit.plays.board_classes` (internal).
+"""numba kernels of :func:`mathbg.analysis.match_audit.plays.board_classes` and
+:func:`~mathbg.analysis.match_audit.plays.play_values` (internal).
 
-A match's audit classifies every play of every roll it values (two hundred thousand boards
-for a 13-point match): one pass over each board's 50 cells instead of a dozen numpy passes
-over all of them.
+A match's audit classifies and values every play of every roll it looks at (two hundred
+thousand boards for a 13-point match): one pass over the rows instead of a dozen numpy
+passes over all of them, or dozens of passes for each score and cube state.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from mathbg._native import no_refcounts
+import numba as nb
+import numpy as np
+
+from mathbg._native import no_refcounts, no_refcounts_ieee
+from mathbg.analysis.match_audit._layout import (
+    ALIVE,
+    BP_ME,
+    BP_OP,
+    CASH,
+    CENTRED,
+    DP,
+    GET_POINTS,
+    GP_ME,
+    GP_OP,
+    LEVEL_WIDTH,
+    LEVELS,
+    LOSE,
+    LOSE_B,
+    LOSE_G,
+    MOVE,
+    MOVER_LOSE,
+    MOVER_WIN,
+    OPP_CASH,
+    OWNED,
+    OWNER,
+    TOP,
+    WIN,
+    WIN_B,
+    WIN_G,
+)
 
 #: Class codes (:data:`mathbg.analysis.match_audit.plays.CLASS_NAMES`).
 OVER, CONTACT, RACE, BEAROFF1, BEAROFF2 = 0, 1, 2, 3, 4
@@ -52,3 +82,114 @@ def classes_into(boards: Any, classes: Any, pips: Any) -> None:
             k = RACE
         classes[j] = k
         pips[j] = pip
+
+
+# ----------------------------------------------------------------------------- play values
+# The mover's single-precision cubeful value of every play (plays.play_values), row by row:
+# gnubg's Utility, eq2mwc, GetPoints and Cl2CfMatch (mathbg.analysis.match_audit.single)
+# with each state's match equities looked up once beforehand (plays.state_tables). Every
+# operation is the numpy code's, in its order and single precision, so the bits are the
+# same; where that code divides by zero (a cash point of a degenerate state) the IEEE
+# result (inf, nan) flows on as it does there.
+
+F32 = np.float32
+_ONE, _ZERO, _TWO, _HALF = F32(1.0), F32(0.0), F32(2.0), F32(0.5)
+
+
+@nb.njit(cache=True, inline="always")
+def _utility(p: Any, sf: Any) -> Any:
+    base = p[0] + p[0] - _ONE
+    return ((p[2] * sf[BP_ME] - p[3] * sf[GP_OP]) + (p[1] * sf[GP_ME] + base)) - p[4] * sf[BP_OP]
+
+
+@nb.njit(cache=True, inline="always")
+def _cubeful(p: Any, si: Any, sf: Any, x: Any, live: Any) -> Any:
+    """``single.cubeful_mwc`` of one row; ``live`` scratch (2, levels + 2)."""
+    win_c, lose_c = sf[WIN], sf[LOSE]
+    dead = _HALF * (_utility(p, sf) * (win_c - lose_c) + (win_c + lose_c))
+    if si[ALIVE] == 0:
+        return dead
+    w = p[0]
+    g0 = (p[1] - p[2]) / w if w > 0 else _ZERO
+    b0 = p[2] / w if w > 0 else _ZERO
+    lost = _ONE - w
+    g1 = (p[3] - p[4]) / lost if w < 1 else _ZERO
+    b1 = p[4] / lost if w < 1 else _ZERO
+    win_single = _ONE - b0 - g0 if w > 0 else _ONE
+    loss_single = _ONE - p[3] / (_ONE - w) if w < 1 else _ONE
+    me = si[MOVE]
+    # by player: 0 first
+    if me == 0:
+        gam0, gam1, bg0, bg1, s0, s1 = g0, g1, b0, b1, win_single, loss_single
+    else:
+        gam0, gam1, bg0, bg1, s0, s1 = g1, g0, b1, b0, loss_single, win_single
+    for n in range(si[TOP], -1, -1):
+        for k in range(2):
+            c = GET_POINTS + LEVEL_WIDTH * n + 7 * k
+            gk, bk, sk = (gam0, bg0, s0) if k == 0 else (gam1, bg1, s1)
+            go, bo, so = (gam1, bg1, s1) if k == 0 else (gam0, bg0, s0)
+            if si[LEVELS + n] == 1:
+                dtl = (so * sf[c] + go * sf[c + 1]) + bo * sf[c + 2]
+                tw = gk * sf[c + 4] + bk * sf[c + 5]
+                den = (dtl - sk * sf[c + 6]) - tw
+                live[k, n] = (dtl - sf[c + 3]) / den
+            else:
+                dtw = (sk * sf[c + 2] + gk * sf[c + 3]) + bk * sf[c + 4]
+                live[k, n] = (sf[c + 1] - dtw) * live[1 - k, n + 1] / (dtw - sf[c]) + _ONE
+    tg, cp_opp = live[me, 0], live[1 - me, 0]
+    opp_tg = _ONE - cp_opp
+    cash, opp_cash = sf[CASH], sf[OPP_CASH]
+    lose = (g1 * sf[LOSE_G] + b1 * sf[LOSE_B]) + (_ONE - (g1 + b1)) * opp_cash
+    win_g = g0 * sf[WIN_G] + b0 * sf[WIN_B]
+    win = win_g + (_ONE - (g0 + b0)) * cash
+    if si[OWNER] == OWNED:
+        if w <= tg:
+            value = lose + (cash - lose) * w / tg if tg > 0 else lose
+        else:
+            value = cash + (win - cash) * (w - tg) / (_ONE - tg) if tg < 1 else win
+    elif w <= opp_tg:
+        value = lose + (opp_cash - lose) * w / opp_tg if opp_tg > 0 else lose
+    elif si[OWNER] == CENTRED:
+        if w < tg:
+            value = (opp_cash + (cash - opp_cash) * (w + (cp_opp - _ONE))
+                     / ((cp_opp - _ONE) + tg))  # fmt: skip
+        else:
+            value = cash + (win - cash) * (w - tg) / (_ONE - tg) if tg < 1 else win
+    else:
+        value = (win_g + ((_ONE - (g0 + b0)) * cash - opp_cash)) * ((w - _ONE) + cp_opp) \
+            / cp_opp + opp_cash  # fmt: skip
+    return dead * (_ONE - x) + value * x
+
+
+@no_refcounts_ieee
+def _values_rows(p: Any, x_nd: Any, x_dt: Any, group: Any, si: Any, sf: Any, may: Any,
+                 gf: Any, live: Any, out: Any) -> None:  # fmt: skip
+    for r in range(p.shape[0]):
+        g = group[r]
+        t, d = 2 * g, 2 * g + 1
+        value = _cubeful(p[r], si[t], sf[t], x_nd[r], live)
+        if may[g]:
+            dt = _cubeful(p[r], si[d], sf[d], x_dt[r], live)
+            dp = gf[g, DP]
+            if dt >= value and dp >= value:
+                value = dp if dt >= dp else dt
+        mwc = _ONE - value
+        win, lose = gf[g, MOVER_WIN], gf[g, MOVER_LOSE]
+        out[0, r] = (_TWO * mwc - (win + lose)) / (win - lose)
+        out[1, r] = mwc
+        out[2, r] = -_utility(p[r], sf[t])
+        win, lose = sf[t, WIN], sf[t, LOSE]
+        out[3, r] = -((_TWO * value - (win + lose)) / (win - lose))
+
+
+@no_refcounts
+def play_values_into(p: Any, x_nd: Any, x_dt: Any, group: Any, si: Any, sf: Any, may: Any,
+                     gf: Any, live: Any, out: Any) -> None:  # fmt: skip
+    """The mover's EMG, MWC, cubeless EMG and EMG as a pass-through of each play into the
+    rows of ``out`` (4, n), from the opponent's chances ``p`` (n, 5) float32 and cube
+    lives (``x_nd``: the opponent's cube state; ``x_dt``: doubled and taken), play ``r`` in
+    group ``group[r]`` whose cube states ``2 g`` (the opponent on roll) and ``2 g + 1``
+    (after its double) are rows of ``si``/``sf``, ``may[g]`` whether it may double and
+    ``gf[g]`` the group's constants. The arithmetic runs in a function of numpy's error
+    model (a division by zero is inf or nan, as in numpy)."""
+    _values_rows(p, x_nd, x_dt, group, si, sf, may, gf, live, out)

@@ -31,6 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mathbg.analysis.match_audit import single
+from mathbg.analysis.match_audit._layout import LEVELS
 from mathbg.cube.life import (
     BEAROFF_CUBE_LIFE,
     CONTACT_CUBE_LIFE,
@@ -427,30 +428,58 @@ def play_values(
     lives = single_cube_lives(classes, pips)
     x32 = (lives, lives.copy())
     two_sided_single(boards, classes, opp, two_sided, p32, x32)
-    equity, mwc, cubeless, passed = (np.empty(len(p32)) for _ in range(4))
+    return _single_values(p32, x32, states, met)
+
+
+def _single_values(p32: NDArray[np.float32], x32: tuple[NDArray[np.float32], NDArray[np.float32]],
+                   states: ScoreStates, met: MET) -> PlayValues:  # fmt: skip
+    """:func:`play_values` at match scores from the opponent's chances and cube lives in
+    single precision (no double; doubled and taken), as gnubg's ``ScoreMove`` computes
+    them: the opponent, on roll, doubles when that is right (``GetECF3``), the mover's MWC
+    is one minus the opponent's (``InvertEvaluationR``), its EMG ``mwc2eq`` at the mover's
+    state; all rows in one kernel call (:mod:`mathbg.analysis.match_audit._kernels`), the
+    match equities of each score and cube state looked up once
+    (:func:`~mathbg.analysis.match_audit.single.state_tables`)."""
     key = np.stack([states.away[:, 0], states.away[:, 1], states.cube, states.owner,
                     states.crawford.astype(np.int64), states.players()], axis=1)  # fmt: skip
-    for (a, b, c, owner, crawford, player), rows in _groups(key):
+    if len(p32) == 0:
+        return PlayValues(*(np.zeros(0) for _ in range(4)))
+    group, keys = _groups(key)
+    movers = []
+    for a, b, c, owner, crawford, player in keys:
         away = (a, b) if player == 0 else (b, a)
         holder = {0: -1, 1: player, 2: 1 - player}[owner]
-        ci = single.CubeInfo(away, c, holder, player, bool(crawford))
-        e, m, cl, ps = _group_values(p32[rows], met, ci, x32[0][rows], x32[1][rows])
-        equity[rows], mwc[rows], cubeless[rows], passed[rows] = e, m, cl, ps
-    return PlayValues(equity, mwc, cubeless, passed)
+        movers.append(single.CubeInfo(away, c, holder, player, bool(crawford)))
+    si, sf, may, gf = single.state_tables(met, movers)
+    out = np.empty((4, len(p32)))
+    live = np.empty((2, si.shape[1] - LEVELS + 1), dtype=np.float32)
+    _values_kernel()(np.ascontiguousarray(p32), x32[0], x32[1], group, si, sf, may, gf, live,
+                     out)  # fmt: skip
+    return PlayValues(out[0], out[1], out[2], out[3])
 
 
-def _groups(key: I64) -> list[tuple[tuple[int, ...], I64]]:
-    """The distinct rows of ``key`` (n, k), each with the indices of the rows equal to it, in
-    order of first appearance. Rows of one state come in runs (a turn's plays, its 21
-    rolls), so the runs are found in one pass and only their heads are compared."""
+def _groups(key: I64) -> tuple[I64, list[tuple[int, ...]]]:
+    """Each row's group (the index of its distinct row of ``key`` (n, k)) and the distinct
+    rows, in order of first appearance. Rows of one state come in runs (a turn's plays,
+    its 21 rolls), so the runs are found in one pass and only their heads are compared."""
     if len(key) == 0:
-        return []
+        return np.zeros(0, dtype=np.int64), []
     new_run = np.r_[True, np.any(key[1:] != key[:-1], axis=1)]
     starts, run = np.flatnonzero(new_run), np.cumsum(new_run) - 1
     group_of: dict[tuple[int, ...], int] = {}
     heads = [group_of.setdefault(tuple(k), len(group_of)) for k in key[starts].tolist()]
-    which = np.asarray(heads, dtype=np.int64)[run]
-    return [(k, np.flatnonzero(which == g)) for k, g in group_of.items()]
+    return np.asarray(heads, dtype=np.int64)[run], list(group_of)
+
+
+def _values_kernel() -> Any:
+    """:func:`mathbg.analysis.match_audit._kernels.play_values_into`: compiled ahead of
+    time, else numba's."""
+    from mathbg._native import compiled
+
+    kernel = compiled("audit_play_values_into")
+    if kernel is None:
+        from mathbg.analysis.match_audit._kernels import play_values_into as kernel
+    return kernel
 
 
 def single_cube_lives(classes: I64, pips: I64) -> NDArray[np.float32]:
@@ -477,27 +506,3 @@ def single_cube_lives(classes: I64, pips: I64) -> NDArray[np.float32]:
                           np.float32(BEAROFF_CUBE_LIFE))).astype(np.float32)  # fmt: skip
     x = np.where(classes == _OVER, np.float32(0.0), x)
     return np.where(classes == _BEAROFF2, np.float32(np.nan), x).astype(np.float32)
-
-
-def _group_values(
-    p: NDArray[np.float32], met: MET, mover: single.CubeInfo, x_nd: NDArray[np.float32],
-    x_dt: NDArray[np.float32],
-) -> tuple[F64, F64, F64, F64]:  # fmt: skip
-    """The plays of one score and cube state (``mover``: the mover on roll): their EMG,
-    MWC, cubeless EMG and EMG as a roll that cannot be played (see :func:`play_values`),
-    as gnubg's ``ScoreMove`` computes them in single precision: the opponent, on roll,
-    doubles when that is right (``GetECF3``), the mover's MWC is one minus the opponent's
-    (``InvertEvaluationR``), its EMG ``mwc2eq`` at the mover's state."""
-    ci = mover.turned()
-    value = single.cubeful_mwc(p, met, ci, x_nd)
-    may, dp = single.double_pass(met, ci)
-    if may:
-        dt = single.cubeful_mwc(p, met, ci.doubled(), x_dt)
-        doubles = (dt >= value) & (dp >= value)
-        value = np.where(doubles, np.where(dt >= dp, dp, dt), value).astype(np.float32)
-    mwc = np.float32(1.0) - value
-    equity = single.mwc2eq(mwc, met, mover)
-    cubeless = -single.utility(p, met, ci)
-    passed = -single.mwc2eq(value, met, ci)
-    return (equity.astype(np.float64), mwc.astype(np.float64), cubeless.astype(np.float64),
-            passed.astype(np.float64))  # fmt: skip

@@ -63,6 +63,7 @@ __all__ = [
     "live_cash_points",
     "mwc2eq",
     "race_cube_life",
+    "state_tables",
     "table_equities",
     "two_sided_cube_life",
     "two_sided_equities",
@@ -458,6 +459,103 @@ def cubeful_mwc(p: F32, met: MET, ci: CubeInfo, x: F32 | np.float32) -> F32:
                 live = np.where(w <= opp_tg, low, high)
     out: F32 = np.asarray(dead * (ONE - x) + live * x, dtype=np.float32)
     return out
+
+
+def _state_rows(met: MET, ci: CubeInfo) -> tuple[list[int], list[np.float32]]:
+    """One cube state's rows of the play values' kernel
+    (:mod:`mathbg.analysis.match_audit._layout`): what :func:`utility`, :func:`eq2mwc`,
+    :func:`live_cash_points` and :func:`cubeful_mwc` look up in the table, in their order."""
+    from mathbg.analysis.match_audit import _layout as lay
+
+    me, op = ci.move, 1 - ci.move
+    gp = gammon_prices(met, ci.away, ci.cube)
+    win, lose = _win_lose(met, ci)
+
+    def get(won: bool, points: int) -> np.float32:
+        return get_me(met, ci.away, ci.crawford, me, points, me if won else op)
+
+    owner = lay.OWNED if ci.owner == me else lay.CENTRED if ci.owner == -1 else lay.OTHER
+    f = [gp[me], gp[op], gp[2 + me], gp[2 + op], win, lose, get(True, ci.cube),
+         get(False, ci.cube), get(False, 2 * ci.cube), get(False, 3 * ci.cube),
+         get(True, 2 * ci.cube), get(True, 3 * ci.cube)]  # fmt: skip
+    i, j = ci.away[0] - 1, ci.away[1] - 1
+    dead, top = ci.cube, 0
+    while i >= 2 * dead and j >= 2 * dead:
+        top += 1
+        dead *= 2
+    kinds = [0] * (top + 1)
+    level: dict[int, list[np.float32]] = {}
+    value, n = dead, top
+    while value >= ci.cube:
+        kinds[n] = int(i < 2 * value or j < 2 * value)
+        level[n] = []
+        for k in (0, 1):
+            if kinds[n]:
+                pk = (_prime(i, j, value), _prime(j, i, value))[k]
+                level[n] += [_me(met, ci, k, w, pts) for w, pts in (
+                    (False, 2 * pk), (False, 4 * pk), (False, 6 * pk), (True, value),
+                    (True, 4 * pk), (True, 6 * pk), (True, 2 * pk))]  # fmt: skip
+            else:
+                level[n] += [_me(met, ci, k, w, pts) for w, pts in (
+                    (False, 2 * value), (True, value), (True, 2 * value), (True, 4 * value),
+                    (True, 6 * value))] + [ZERO, ZERO]  # fmt: skip
+        value //= 2
+        n -= 1
+    for n in range(top + 1):
+        f += level[n]
+    return [int(cube_alive(ci)), me, owner, top, *kinds], f
+
+
+def state_tables(
+    met: MET, movers: list[CubeInfo]
+) -> tuple[NDArray[np.int64], F32, NDArray[np.int64], F32]:
+    """The tables the play values' kernel reads for plays of the movers' states
+    (:mod:`mathbg.analysis.match_audit._layout`): for each mover ``g``, cube states
+    ``2 g`` (the opponent on roll, :meth:`CubeInfo.turned`) and ``2 g + 1`` (after its
+    double and a take), whether the opponent may double, and the group's constants.
+
+    Parameters
+    ----------
+    met : MET
+        The table.
+    movers : list of CubeInfo
+        Each group's state with the mover on roll.
+
+    Returns
+    -------
+    (int64 array, float32 array, int64 array, float32 array)
+        The cube states' integer and float32 rows (padded), ``may`` (1: the opponent may
+        double) and the groups' float32 rows (double/pass MWC, the mover's MWC after the
+        cube is won and lost).
+
+    Examples
+    --------
+    At 3-away/3-away, cube centred, the opponent may double (and the mover's MWC after
+    winning the cube is its MWC at 2-away/3-away):
+
+    >>> from mathbg.met import as_met
+    >>> t = as_met("kazaross-xg2")
+    >>> si, sf, may, gf = state_tables(t, [CubeInfo((3, 3), 1, -1, 0, False)])
+    >>> si.shape[0], int(may[0]), bool(gf[0, 1] == np.float32(t.mwc((2, 3))))
+    (2, 1, True)
+    """
+    rows = []
+    may = np.zeros(len(movers), dtype=np.int64)
+    groups = np.zeros((len(movers), 3), dtype=np.float32)
+    for g, mover in enumerate(movers):
+        ci = mover.turned()
+        rows += [_state_rows(met, ci), _state_rows(met, ci.doubled())]
+        ok, dp = double_pass(met, ci)
+        may[g] = int(ok)
+        groups[g] = (dp, *_win_lose(met, mover))
+    width_i = max((len(r[0]) for r in rows), default=0)
+    width_f = max((len(r[1]) for r in rows), default=0)
+    si = np.zeros((len(rows), width_i), dtype=np.int64)
+    sf = np.zeros((len(rows), width_f), dtype=np.float32)
+    for r, (ints, floats) in enumerate(rows):
+        si[r, : len(ints)] = ints
+        sf[r, : len(floats)] = floats
+    return si, sf, may, groups
 
 
 def race_cube_life(pips: NDArray[np.int64]) -> F32:

@@ -1,0 +1,63 @@
+"""The array layout of the play values' kernel (internal), without numba: the tables
+:func:`mathbg.analysis.match_audit.plays.state_tables` writes and
+:func:`mathbg.analysis.match_audit._kernels.play_values_into` reads.
+
+A cube state (a score, cube and owner, a player on roll) is one row of integers and one of
+float32 match equities, looked up once for all of its plays:
+
+- integers: the cube is alive (:data:`ALIVE`), the player on roll (:data:`MOVE`), the
+  owner (:data:`OWNER`: :data:`OWNED` by the player on roll, :data:`CENTRED`,
+  :data:`OTHER`), the top level of the cash points' recursion (:data:`TOP`, gnubg
+  ``GetPoints``: the cube values from the dead cube down to the state's), then each level's
+  kind from :data:`LEVELS` on (1: the cube after a redouble is dead for a player, the live
+  cash point comes from the double/take and double/pass values; 0: from the next level's);
+- float32: the gammon prices of the player on roll and the opponent (:data:`GP_ME` ..
+  :data:`BP_OP`), the MWC after the cube is won and lost (:data:`WIN`, :data:`LOSE`), after
+  a single, gammon and backgammon win and loss at the cube (:data:`CASH` ..
+  :data:`WIN_B`), then from :data:`GET_POINTS` on 7 values for each level ``n`` and player
+  ``k`` (column ``GET_POINTS + 14 n + 7 k``).
+
+A group of plays (one mover's state) is cube states ``2 g`` (the opponent on roll) and
+``2 g + 1`` (after its double and a take), whether that opponent may double, and a float32
+row: the double/pass MWC (:data:`DP`), the mover's MWC after the cube is won and lost
+(:data:`MOVER_WIN`, :data:`MOVER_LOSE`).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ALIVE",
+    "BP_ME",
+    "BP_OP",
+    "CASH",
+    "CENTRED",
+    "DP",
+    "GET_POINTS",
+    "GP_ME",
+    "GP_OP",
+    "LEVELS",
+    "LEVEL_WIDTH",
+    "LOSE",
+    "LOSE_B",
+    "LOSE_G",
+    "MOVE",
+    "MOVER_LOSE",
+    "MOVER_WIN",
+    "OPP_CASH",
+    "OTHER",
+    "OWNED",
+    "OWNER",
+    "TOP",
+    "WIN",
+    "WIN_B",
+    "WIN_G",
+]
+
+ALIVE, MOVE, OWNER, TOP, LEVELS = 0, 1, 2, 3, 4
+OWNED, CENTRED, OTHER = 0, 1, 2
+GP_ME, GP_OP, BP_ME, BP_OP, WIN, LOSE = 0, 1, 2, 3, 4, 5
+CASH, OPP_CASH, LOSE_G, LOSE_B, WIN_G, WIN_B = 6, 7, 8, 9, 10, 11
+GET_POINTS = 12
+#: The float32 columns of one level (7 for each player).
+LEVEL_WIDTH = 14
+DP, MOVER_WIN, MOVER_LOSE = 0, 1, 2
