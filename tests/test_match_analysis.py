@@ -18,7 +18,13 @@ import pytest
 from mathbg.analysis import audit
 from mathbg.analysis.match_audit import single
 from mathbg.analysis.match_audit.checker import ROLL_WEIGHTS, turn_values
-from mathbg.analysis.match_audit.plays import ScoreStates, invert, play_values
+from mathbg.analysis.match_audit.plays import (
+    CLASS_NAMES,
+    ScoreStates,
+    board_classes,
+    invert,
+    play_values,
+)
 from mathbg.analysis.match_audit.statistics import (
     CubeEvent,
     MatchStatistics,
@@ -790,3 +796,36 @@ def test_the_play_values_kernel_is_singles_arithmetic_to_the_bit() -> None:
         seeded.append((probs, a, b, cube, owner, crawford, int(rng.integers(2)),
                        float(rng.random())))  # fmt: skip
     _assert_single_bits(seeded)
+
+
+@pytest.mark.parametrize("money", [False, True])
+def test_play_values_of_shared_states_are_those_of_each_plays_own(money: bool) -> None:
+    """``state_of`` (each play indexes one of a few states, as a turn's plays share its
+    state) gives the values of the states copied to every play, to the bit: contact,
+    race and two-sided bearoff boards (whose cube lives come from the database at each
+    play's state), match and money states."""
+    from mathbg.analysis.sample import random_positions
+
+    rng = np.random.default_rng(7)
+    pos = (random_positions(8, seed=3, kind="contact") + random_positions(8, seed=4, kind="race")
+           + random_positions(8, seed=5, kind="two-sided bearoff"))  # fmt: skip
+    boards = np.array([np.frombuffer(p.cells, dtype=np.uint8) for p in pos])
+    boards = boards[rng.integers(0, len(boards), 300)]
+    w = rng.random(300)
+    probs = np.stack([w, 0.3 * w, 0.1 * w, 0.3 * (1 - w), 0.1 * (1 - w)], axis=1)
+    assert (board_classes(boards)[0] == CLASS_NAMES.index("two-sided bearoff")).any()
+    if money:
+        states = ScoreStates(np.zeros((3, 2), np.int64), np.array([1, 2, 4]), np.array([0, 1, 2]),
+                             np.zeros(3, bool), money=True)  # fmt: skip
+    else:
+        states = ScoreStates(np.array([[3, 5], [7, 2], [1, 4]]), np.array([1, 2, 1]),
+                             np.array([0, 2, 0]), np.array([False, False, True]),
+                             player=np.array([0, 1, 1]))  # fmt: skip
+    state_of = rng.integers(0, 3, 300)
+    shared = play_values(boards, probs, states, KXG2, state_of=state_of)
+    copied = play_values(boards, probs, states.take(state_of), KXG2)
+    for name in ("equity", "mwc", "cubeless", "passed"):
+        a, b = getattr(shared, name), getattr(copied, name)
+        assert (a is None) == (b is None), name
+        if a is not None:
+            assert a.tobytes() == b.tobytes(), name

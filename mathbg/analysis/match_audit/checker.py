@@ -251,7 +251,7 @@ def _valued(
     task_of = np.repeat(np.arange(pair.size, dtype=np.int64), counts)
     if not np.array_equal(rows, np.arange(rows.size)):  # some (board, roll) repeated
         results, probs = results.take(rows, axis=0), probs.take(rows, axis=0)
-    values = play_values(results, probs, tasks.states.take(task_of), met, two_sided)
+    values = play_values(results, probs, tasks.states, met, two_sided, state_of=task_of)
     return ptr, results, probs, values, legal[pair]
 
 

@@ -380,6 +380,8 @@ def play_values(
     states: ScoreStates,
     met: MET,
     two_sided: Any = None,
+    *,
+    state_of: I64 | None = None,
 ) -> PlayValues:
     """The mover's 0-ply cubeful value of each play (see the module notes).
 
@@ -390,12 +392,17 @@ def play_values(
     probs : float array (n, 5)
         The engine's cubeless outputs for those positions, the opponent's view.
     states : ScoreStates
-        The mover's score and cube state of each play.
+        The mover's score and cube state of each play (with ``state_of``: the states the
+        plays index).
     met : MET
         The match equity table (unused for money).
     two_sided : TwoSided, optional
         The two-sided database whose money equities the cube lives are backed out of
         (default mathbg's exact one; the engines' own: gnubg's 16-bit file).
+    state_of : int array (n,), optional
+        Play ``r``'s state is ``states[state_of[r]]``: a match's plays share a few
+        thousand states (a turn's), which are then not copied for each of its two hundred
+        thousand plays.
 
     Returns
     -------
@@ -417,6 +424,8 @@ def play_values(
     (0.0, 0.5)
     """
     classes, pips = board_classes(boards)
+    if state_of is not None and states.money:
+        states, state_of = states.take(state_of), None
     opp = states.opponent()
     if states.money:
         p = consistent(probs)
@@ -427,24 +436,36 @@ def play_values(
     p32 = np.asarray(probs, dtype=np.float64).reshape(-1, 5).astype(np.float32)
     lives = single_cube_lives(classes, pips)
     x32 = (lives, lives.copy())
-    two_sided_single(boards, classes, opp, two_sided, p32, x32)
-    return _single_values(p32, x32, states, met)
+    if state_of is None:
+        two_sided_single(boards, classes, opp, two_sided, p32, x32)
+    else:  # the few plays in the two-sided database, with their states
+        rows = np.flatnonzero(classes == _BEAROFF2)
+        if rows.size:
+            sub_p, sub_x = p32[rows], (x32[0][rows], x32[1][rows])
+            two_sided_single(boards[rows], classes[rows], opp.take(state_of[rows]), two_sided,
+                             sub_p, sub_x)  # fmt: skip
+            p32[rows], x32[0][rows], x32[1][rows] = sub_p, sub_x[0], sub_x[1]
+    return _single_values(p32, x32, states, met, state_of)
 
 
 def _single_values(p32: NDArray[np.float32], x32: tuple[NDArray[np.float32], NDArray[np.float32]],
-                   states: ScoreStates, met: MET) -> PlayValues:  # fmt: skip
+                   states: ScoreStates, met: MET, state_of: I64 | None = None,
+                   ) -> PlayValues:  # fmt: skip
     """:func:`play_values` at match scores from the opponent's chances and cube lives in
     single precision (no double; doubled and taken), as gnubg's ``ScoreMove`` computes
     them: the opponent, on roll, doubles when that is right (``GetECF3``), the mover's MWC
     is one minus the opponent's (``InvertEvaluationR``), its EMG ``mwc2eq`` at the mover's
     state; all rows in one kernel call (:mod:`mathbg.analysis.match_audit._kernels`), the
     match equities of each score and cube state looked up once
-    (:func:`~mathbg.analysis.match_audit.single.state_tables`)."""
+    (:func:`~mathbg.analysis.match_audit.single.state_tables`); row ``r``'s state is
+    ``states[state_of[r]]`` (default ``states[r]``)."""
     key = np.stack([states.away[:, 0], states.away[:, 1], states.cube, states.owner,
                     states.crawford.astype(np.int64), states.players()], axis=1)  # fmt: skip
     if len(p32) == 0:
         return PlayValues(*(np.zeros(0) for _ in range(4)))
     group, keys = _groups(key)
+    if state_of is not None:
+        group = group[state_of]
     movers = []
     for a, b, c, owner, crawford, player in keys:
         away = (a, b) if player == 0 else (b, a)
