@@ -283,3 +283,15 @@ def test_the_program_piped_into_a_closed_pipe_exits_quietly(tmp_path) -> None:
         shell=True, executable="/bin/bash", capture_output=True, text=True, env=env,
         timeout=300)  # fmt: skip
     assert proc.stdout.strip() == "0" and proc.stderr == ""
+
+
+def test_the_program_under_a_profiler_exits_the_normal_way(tmp_path) -> None:
+    """``python -m cProfile -o FILE -m mathbg ...``: the profiler writes its file when the
+    program ends, which it does only at the normal exit."""
+    out = tmp_path / "run.prof"
+    env = dict(os.environ, MATHBG_DATA=str(tmp_path))
+    proc = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), "-m", "mathbg",
+                           "--version"], capture_output=True, text=True, env=env,
+                          timeout=120)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert out.stat().st_size > 0

@@ -214,7 +214,9 @@ def script() -> NoReturn:
     and stderr are flushed, and the exit handlers run (:mod:`atexit`, which also closes
     what :func:`weakref.finalize` guards, e.g. temporary directories, and mathbg's long
     lived gnubg process). A process with other threads still running exits the normal way
-    (Python waits for them). Never returns: the exit status is :func:`main`'s.
+    (Python waits for them), and so does one under a profiler, a tracer or a debugger
+    (``python -m cProfile -m mathbg ...``, coverage: they write their files at the normal
+    exit). Never returns: the exit status is :func:`main`'s.
 
     Examples
     --------
@@ -227,8 +229,9 @@ def script() -> NoReturn:
     code = main()
     import threading
 
-    if threading.active_count() > 1:
-        sys.exit(code)
+    if threading.active_count() > 1 or sys.gettrace() is not None or (
+            sys.getprofile() is not None):  # a profiler, coverage or a debugger: they
+        sys.exit(code)  # finish their work (write their files) in the normal exit
     import atexit
 
     atexit._run_exitfuncs()
