@@ -829,3 +829,21 @@ def test_play_values_of_shared_states_are_those_of_each_plays_own(money: bool) -
         assert (a is None) == (b is None), name
         if a is not None:
             assert a.tobytes() == b.tobytes(), name
+
+
+def test_a_turn_keeps_the_legal_plays_its_replay_found() -> None:
+    """The checker's notations come from the plays the replay generated (not generated
+    again): a turn's plays are its replay decision's, the same plays as its position's
+    :meth:`legal_plays` of its dice (a turn made without them generates those)."""
+    from dataclasses import replace
+
+    from mathbg.rules.formats.example import example_match
+
+    record = example_match()
+    turns = match_turns(record)
+    moves = [d for d in record.replay() if d.plays is not None]
+    assert len(moves) == len(turns) and all(t.plays is not None for t in turns)
+    for t in turns:
+        want = [p.result for p in t.position.legal_plays(t.dice)]
+        assert [p.result for p in t.legal_plays()] == want
+        assert [p.result for p in replace(t, plays=None).legal_plays()] == want

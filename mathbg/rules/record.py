@@ -41,11 +41,11 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.match import MatchState
-    from mathbg.rules.plays import Play
+    from mathbg.rules.plays import Play, Plays
     from mathbg.rules.position import Position
     from mathbg.rules.ruleset import RuleSet
 
@@ -464,6 +464,13 @@ class Decision:
         return self._play
 
     @property
+    def plays(self) -> Plays[Position] | None:
+        """For a :class:`Move` of a checked replay, the legal plays of its roll (the
+        replay's own, which a caller that wants them again need not generate); None for
+        another action or an unchecked replay."""
+        return cast("Plays[Position] | None", self._plays)
+
+    @property
     def before_roll(self) -> MatchState:
         """The match state of the on-roll player's cube decision before this turn's roll
         (no dice, nothing on offer): for a :class:`Move` or a :class:`Double`, the state in
@@ -755,7 +762,7 @@ def _replay_game(
             play = None
             plays_of, play_index = None, -1
             if check:
-                plays = _legal_plays(ruleset, position, hi, lo)
+                plays = plays_of = _legal_plays(ruleset, position, hi, lo)
                 if not action.moves:
                     if len(plays) == 0:
                         result = position

@@ -314,7 +314,7 @@ def _checker(record: MatchRecord, v: MatchValues, met: MET, keep: int) -> list[C
     out = []
     for t, tv in zip(v.turns, v.turn_values, strict=True):
         st = matrix_state(t.match, t.player)
-        plays = t.position.legal_plays(t.dice) if tv.legal else None
+        plays = t.legal_plays() if tv.legal else None
         shown = list(range(min(keep, tv.plays)))
         if tv.played >= keep:
             shown.append(tv.played)

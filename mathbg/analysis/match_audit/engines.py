@@ -305,7 +305,7 @@ def _gnubg_turn(t: Turn, record: GnubgDocument) -> TurnValues:
         cells = np.frombuffer(t.position.cells, dtype=np.uint8)[None].copy()
         return TurnValues(cells, np.zeros(1), None, np.zeros((1, 5)), 0,
                           None if luck is None else float(luck), 0)  # fmt: skip
-    plays = t.position.legal_plays(t.dice)
+    plays = t.legal_plays()
     results = np.array([np.frombuffer(_result(plays, t.position.cells, m["move"]), dtype=np.uint8)
                         for m in moves])  # fmt: skip
     equity = np.array([float(m["score"]) for m in moves])

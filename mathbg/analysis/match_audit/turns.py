@@ -10,7 +10,7 @@ it. :func:`match_turns` lists them in the match's order.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,6 +20,7 @@ from mathbg.analysis.match_audit.plays import ScoreStates
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.match import MatchState
+    from mathbg.rules.plays import Plays
     from mathbg.rules.position import Position
     from mathbg.rules.record import MatchRecord
 
@@ -48,6 +49,9 @@ class Turn:
     opening : bool
         The board is the starting position and the roll not a double: gnubg values the
         luck of such a roll against both players' 15 non-double rolls (``LuckFirst``).
+    plays : Plays or None
+        The legal plays of the roll, as the replay found them (None: not given; the
+        position's :meth:`~mathbg.rules.position.Position.legal_plays`).
     """
 
     game: int
@@ -58,6 +62,11 @@ class Turn:
     dice: tuple[int, int]
     result: bytes
     opening: bool
+    plays: Plays[Position] | None = field(default=None, compare=False, repr=False)
+
+    def legal_plays(self) -> Plays[Position]:
+        """The legal plays of the roll (the replay's when it kept them)."""
+        return self.plays if self.plays is not None else self.position.legal_plays(self.dice)
 
     @property
     def position_id(self) -> str:
@@ -102,7 +111,8 @@ def match_turns(record: MatchRecord) -> list[Turn]:
         play = d.play
         result = play.result.cells if play is not None else d.position.cells
         opening = d.position.cells == INITIAL.cells and dice[0] != dice[1]
-        out.append(Turn(d.game, d.move, d.player, d.position, d.match, dice, result, opening))
+        out.append(Turn(d.game, d.move, d.player, d.position, d.match, dice, result, opening,
+                        d.plays))  # fmt: skip
     return out
 
 
