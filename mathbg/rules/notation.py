@@ -25,6 +25,7 @@ import itertools
 import re
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from mathbg.errors import AmbiguousPlayError, IllegalPlayError, InvalidNotationError
@@ -78,15 +79,32 @@ class PlaysLike(Protocol[_PlayT]):
         ...
 
 
+#: The names of the points 0..25 as notation writes them.
+_POINT_NAMES = tuple("bar" if p == _BAR else "off" if p == _OFF else str(p) for p in range(26))
+
+
 def _point_name(p: int) -> str:
-    return "bar" if p == _BAR else "off" if p == _OFF else str(p)
+    return _POINT_NAMES[p] if 0 <= p <= 25 else str(p)
 
 
-def _blots(position: BasePosition) -> set[int]:
+def _from_high(move: Sequence[int]) -> int:
+    return -move[0]
+
+
+def _chain_order(chain: list[int]) -> tuple[int, int]:
+    return -chain[0], -chain[-1]
+
+
+def _blots(position: BasePosition) -> frozenset[int]:
     """Points (mover's numbering 1..24) holding exactly one opposing checker."""
-    opp = position.cells[:25]
+    return _blots_of(position.cells[:24])
+
+
+@lru_cache(maxsize=4096)
+def _blots_of(opp: bytes) -> frozenset[int]:
+    """:func:`_blots` of the opponent's cells 0..23 (a position's plays share them)."""
     # the mover's point p is the opponent's point 25 - p, i.e. its 0-based cell 24 - p
-    return {p for p in range(1, 25) if opp[24 - p] == 1}
+    return frozenset(p for p in range(1, 25) if opp[24 - p] == 1)
 
 
 def hits_of(position: BasePosition, moves: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
@@ -121,31 +139,32 @@ def format_moves(
     hit is marked on the first path (in writing order) landing on the blot's point, so
     every way of finding the same play is written the same way.
     """
-    order = sorted(range(len(moves)), key=lambda i: -moves[i][0])  # stable
     chains: list[list[int]] = []  # each: [from, p1, ..., pk]
-    for i in order:
-        f, t = moves[i][0], moves[i][1]
+    for m in sorted(moves, key=_from_high):  # stable
+        f = m[0]
         for chain in chains:
             if chain[-1] == f and f != _OFF:
-                chain.append(t)
+                chain.append(m[1])
                 break
         else:
-            chains.append([f, t])
-    chains.sort(key=lambda c: (-c[0], -c[-1]))
-    blots = _blots(position) if marks is None else set(marks)
+            chains.append([f, m[1]])
+    if len(chains) > 1:
+        chains.sort(key=_chain_order)
+    blots = _blots(position) if marks is None else frozenset(marks)
     marked: set[int] = set()
     counts: dict[str, int] = {}
     for chain in chains:
-        parts = [_point_name(chain[0])]
-        for j, p in enumerate(chain[1:], start=1):
+        last = len(chain) - 1
+        text = _point_name(chain[0])
+        for j in range(1, last + 1):
+            p = chain[j]
             hit = p in blots and p not in marked
             if hit:
                 marked.add(p)
-            if j == len(chain) - 1:
-                parts.append(_point_name(p) + ("*" if hit else ""))
+            if j == last:
+                text += "/" + _point_name(p) + ("*" if hit else "")
             elif hit:
-                parts.append(f"{p}*")
-        text = "/".join(parts)
+                text += f"/{p}*"
         counts[text] = counts.get(text, 0) + 1
     return " ".join(s if n == 1 else f"{s}({n})" for s, n in counts.items())
 
