@@ -240,10 +240,10 @@ def signatures() -> dict[str, Any]:
         return tup((arr(f32, ndim), arr(f32, 2), arr(f32, 1), arr(f32, 1), f32, f32))
 
     # mathbg.analysis.net.tables.model(): contact, race, crashed networks, the one-sided
-    # table and its last rolls, the two-sided table, the race backgammon table, then the
-    # three pruning networks
-    model = tup((net(2), net(2), net(2), arr(t.uint16, 2, True), arr(i64, 1),
-                     arr(t.uint16, 2), arr(i64, 3), net(3), net(3), net(3)))  # fmt: skip
+    # table, the two-sided table, the race backgammon table, then the three pruning
+    # networks
+    model = tup((net(2), net(2), net(2), arr(t.uint16, 2, True), arr(t.uint16, 2),
+                 arr(i64, 3), net(3), net(3), net(3)))  # fmt: skip
     work = tup((arr(f32, 1), arr(f32, 1), arr(f32, 1), arr(i64, 1), arr(i64, 1),
                     arr(t.uint8, 1)))  # fmt: skip
     ws = tup((arr(i64, 1), arr(t.int32, 1), arr(i64, 1), arr(i64, 2), arr(t.int8, 3),

@@ -120,6 +120,16 @@ def _outputs() -> dict[str, object]:
     from mathbg.analysis.match_audit.plays import board_classes
 
     out["board classes"] = board_classes(np.concatenate([boards, play_outputs(boards, rolls)[1]]))
+    from mathbg.analysis.match_audit.plays import ScoreStates, play_values
+    from mathbg.met import as_met
+
+    results, plays_probs = play_outputs(boards, rolls)[1:]
+    m = len(results)
+    cubes = 2 ** (np.arange(m) % 3)
+    states = ScoreStates(np.stack([np.arange(m) % 7 + 1, np.full(m, 5)], axis=1), cubes,
+                         np.where(cubes == 1, 0, np.arange(m) % 3), np.zeros(m, bool))  # fmt: skip
+    v = play_values(results, plays_probs, states, as_met("kazaross-xg2"))
+    out["play values"] = (v.equity, v.mwc, v.cubeless, v.passed)
     out["cubeful rows"] = cubeful_mwc_rows(probs, "kazaross-xg2", (np.arange(n) % 7 + 1, 5),
                                            2 ** (np.arange(n) % 3), np.arange(n) % 3, 0.68)
     return out

@@ -11,9 +11,9 @@ bits match the peer's.
 ``model`` is the tuple :func:`mathbg.analysis.net.tables.model` assembles: for each of the
 contact, race and crashed networks its hidden weights (inputs x hidden, float32), output
 weights (outputs x hidden), hidden and output thresholds and the two sigmoid scales; then
-the one-sided 6 x 15 bearoff table (gnubg's 16-bit distributions, rows of 64), the last
-roll of each distribution, the two-sided 6 x 6 table (gnubg's 16-bit cubeless equities)
-and the race backgammon table.
+the one-sided 6 x 15 bearoff table (gnubg's 16-bit distributions, rows of 64), the
+two-sided 6 x 6 table (gnubg's 16-bit cubeless equities), the race backgammon table and
+the three pruning networks.
 """
 
 from __future__ import annotations
@@ -515,8 +515,14 @@ def _race_backgammons(board: Any, dist: Any, race_bg: Any, out: Any, scratch_boa
 
 
 @no_refcounts
-def _max_turns(board: Any, side: Any, last: Any) -> Any:
-    return int(last[bearoff_rank(board[25 * side : 25 * side + 6], 6)])
+def _max_turns(board: Any, side: Any, dist: Any) -> Any:
+    """The last turn with a non-zero chance in the side's bearoff distribution (-1: none):
+    read where it is needed, the table's pages the race touches and no more."""
+    row = bearoff_rank(board[25 * side : 25 * side + 6], 6)
+    for c in range(31, -1, -1):
+        if dist[row, c] != 0:
+            return c
+    return -1
 
 
 @no_refcounts
@@ -547,7 +553,7 @@ def _crossovers(board: Any, side: Any) -> Any:
 
 
 @no_refcounts
-def sanity(board: Any, last: Any, out: Any) -> None:
+def sanity(board: Any, dist: Any, out: Any) -> None:
     """gnubg 1.07's ``SanityCheck`` of a network's outputs: in a race, certain wins and
     losses (crossovers against the most turns the other side needs), impossible and certain
     gammons, impossible backgammons; a side that has borne off loses no gammon; then WG <= W,
@@ -558,8 +564,8 @@ def sanity(board: Any, last: Any, out: Any) -> None:
     turns0 = 0
     turns1 = 0
     if not contact:
-        turns0 = _max_turns(board, np.int64(0), last) if back0 < 6 else cross0 * 2
-        turns1 = _max_turns(board, np.int64(1), last) if back1 < 6 else cross1 * 2
+        turns0 = _max_turns(board, np.int64(0), dist) if back0 < 6 else cross0 * 2
+        turns1 = _max_turns(board, np.int64(1), dist) if back1 < 6 else cross1 * 2
         if turns1 == 0:
             turns1 = 1
         if cross0 > 4 * (turns1 - 1):
@@ -608,7 +614,7 @@ def evaluate(board: Any, model: Any, work: Any, out: Any) -> Any:
     is called (as :func:`cached_evaluate` is): a call passes every array of the model's
     tuples as an argument, hundreds of words copied a call."""
     inputs, hit, spare = work[0], work[4], work[5]
-    contact, race, crashed, dist, last, two_sided, race_bg = model[:7]
+    contact, race, crashed, dist, two_sided, race_bg = model[:6]
     klass = classify(board)
     if klass == OVER:
         _over(board, out)
@@ -621,12 +627,12 @@ def evaluate(board: Any, model: Any, work: Any, out: Any) -> Any:
         forward(inputs[:214], race, work, out)
         # the hidden layer's denominators are free once the network has run
         _race_backgammons(board, dist, race_bg, out, spare, work[2])
-        sanity(board, last, out)
+        sanity(board, dist, out)
     else:
         crashed_net = klass == CRASHED
         contact_inputs(board, crashed_net, inputs, hit)
         forward(inputs, crashed if crashed_net else contact, work, out)
-        sanity(board, last, out)
+        sanity(board, dist, out)
     return klass
 
 
@@ -760,11 +766,11 @@ def choose_play(board: Any, d1: Any, d2: Any, weights: Any, keep: Any, model: An
             # the class's network and the scratch, not the model and the workspace: a
             # call passes each array of its tuples as arguments, hundreds for the model
             if klass == RACE:
-                scores[j] = prune_score(plays[j], model[8], hidden, den, active, weights)
-            elif klass == CRASHED:
-                scores[j] = prune_score(plays[j], model[9], hidden, den, active, weights)
-            else:
                 scores[j] = prune_score(plays[j], model[7], hidden, den, active, weights)
+            elif klass == CRASHED:
+                scores[j] = prune_score(plays[j], model[8], hidden, den, active, weights)
+            else:
+                scores[j] = prune_score(plays[j], model[6], hidden, den, active, weights)
     if pruned:
         for _ in range(keep):  # the best ``keep`` by score, the first of equals first
             j = 0

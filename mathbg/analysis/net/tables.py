@@ -66,13 +66,6 @@ def two_sided_table(progress: bool = False) -> Any:
                           path=cache_dir("native") / "twosided-06x06-u16")  # fmt: skip
 
 
-def _last_rolls(dist: NDArray[np.uint16]) -> NDArray[np.int64]:
-    """The last roll with a non-zero probability of each distribution (-1: none)."""
-    nonzero = dist[:, :32] != 0
-    last = 31 - np.argmax(nonzero[:, ::-1], axis=1)
-    return np.where(nonzero.any(axis=1), last, -1).astype(np.int64)
-
-
 def point_tables(net: Network) -> NDArray[np.float32]:
     """A pruning network's hidden sums by board cell.
 
@@ -124,7 +117,7 @@ def _network(net: Network) -> tuple[Any, ...]:
 def model(progress: bool = False) -> Model:
     """The kernels' tuple: the contact, race and crashed networks (each its hidden and
     output weights, hidden and output thresholds and two sigmoid scales), the one-sided
-    distributions (rows of 64), their last rolls, the two-sided cubeless equities
+    distributions (rows of 64), the two-sided cubeless equities
     (924 x 924), the race backgammon table, and the contact, race and crashed pruning
     networks (:func:`point_tables`, padded to 16 hidden units).
 
@@ -142,7 +135,7 @@ def model(progress: bool = False) -> Model:
     cubeless = np.ascontiguousarray(np.asarray(two.stored)[:, :, 0], dtype=np.uint16)
     dist = np.ascontiguousarray(table, dtype=np.uint16)
     return (_network(nets.contact), _network(nets.race), _network(nets.crashed), dist,
-            _last_rolls(dist), cubeless, race_backgammon_table(),
+            cubeless, race_backgammon_table(),
             _pruning(nets.prune_contact), _pruning(nets.prune_race),
             _pruning(nets.prune_crashed))  # fmt: skip
 
