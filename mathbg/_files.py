@@ -61,7 +61,6 @@ import functools
 import hashlib
 import os
 import re
-import secrets
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -130,10 +129,20 @@ def xg_marker_line() -> str:
 
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _HEAD = 1 << 16
-_SVG_CREATOR = re.compile(rb"<dc:creator>\s*<cc:Agent>\s*<dc:title>mathbg[ <]")
-_PDF_CREATOR = re.compile(rb"/Creator\s*\(mathbg[ )]")
-_XG_COMMENT = re.compile(rb"^[ \t]*; written by mathbg ", re.M)
-_XML_COMMENT = re.compile(rb"<!--(?:(?!-->).)*?written by mathbg\.", re.S)
+#: mathbg's marks in the files it writes, by kind: compiled on first use (most processes
+#: never look for them).
+_MARKS: dict[str, tuple[bytes, int]] = {
+    "svg": (rb"<dc:creator>\s*<cc:Agent>\s*<dc:title>mathbg[ <]", 0),
+    "pdf": (rb"/Creator\s*\(mathbg[ )]", 0),
+    "xg": (rb"^[ \t]*; written by mathbg ", re.M),
+    "xml": (rb"<!--(?:(?!-->).)*?written by mathbg\.", re.S),
+}
+
+
+@functools.cache
+def _mark(kind: str) -> re.Pattern[bytes]:
+    pattern, flags = _MARKS[kind]
+    return re.compile(pattern, flags)
 
 
 def tmp_name(target: Path) -> Path:
@@ -141,7 +150,7 @@ def tmp_name(target: Path) -> Path:
 
     The name ends with the target's name, so its suffix (``.png``, ...) is the target's.
     """
-    return target.parent / f"{TMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}-{target.name}"
+    return target.parent / f"{TMP_PREFIX}{os.getpid()}-{os.urandom(4).hex()}-{target.name}"
 
 
 def fsync_dir(d: Path) -> None:
@@ -209,19 +218,19 @@ def written_by_mathbg(path: PathLike) -> bool:
         software = _png_software(head)
         return software is not None and software.startswith("mathbg ")
     if head.startswith(b"%PDF"):
-        return bool(_PDF_CREATOR.search(head) or _PDF_CREATOR.search(tail))
+        return bool(_mark("pdf").search(head) or _mark("pdf").search(tail))
     if head.startswith(b"; written by mathbg "):  # a match file (.mat)
         return True
     if head.startswith(b"(;"):  # a match file (.sgf): the application property
         return b"AP[mathbg:" in head
     text_head = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if text_head.startswith(b"["):  # an INI-style XG .met
-        return bool(_XG_COMMENT.search(head))
+        return bool(_mark("xg").search(head))
     if text_head.startswith(b"<"):
         if b"<svg" in head:
-            return bool(_SVG_CREATOR.search(head))
+            return bool(_mark("svg").search(head))
         if b"<met" in head:
-            return bool(_XML_COMMENT.search(head))
+            return bool(_mark("xml").search(head))
     return False
 
 
@@ -442,12 +451,12 @@ def check_target(
 
 
 #: The name :func:`tmp_name` gives (and nothing else is a temporary of mathbg's).
-_TMP_NAME = re.compile(re.escape(TMP_PREFIX) + r"([0-9]{1,10})-[0-9a-f]{8}-(.+)", re.S)
+_TMP_NAME = re.escape(TMP_PREFIX) + r"([0-9]{1,10})-[0-9a-f]{8}-(.+)"
 
 
 def _pid_of(name: str) -> int | None:
     """The writer's pid of a temporary's name, None for a name mathbg does not give."""
-    m = _TMP_NAME.fullmatch(name)
+    m = re.fullmatch(_TMP_NAME, name, re.S)
     return int(m.group(1)) if m else None
 
 

@@ -32,7 +32,6 @@ gnubg ``makebearoff.c`` (``BearOff2``, ``CubeEquity``), ``eval.c``
 
 from __future__ import annotations
 
-import logging
 import os
 import shutil
 import tempfile
@@ -59,6 +58,8 @@ from mathbg.errors import (
 from mathbg.rules.cube import CubeOwner
 
 if TYPE_CHECKING:  # pragma: no cover - the builder's modules are imported to build
+    import logging
+
     from mathbg.bearoff.generate.phases import BuildReport
 
 __all__ = [
@@ -72,7 +73,13 @@ __all__ = [
 
 PathLike = str | os.PathLike[str]
 
-_log = logging.getLogger(__name__)
+
+def _log() -> logging.Logger:
+    """This module's logger (:mod:`logging` imported when a build reports)."""
+    import logging
+
+    return logging.getLogger(__name__)
+
 
 #: Column of each value in a two-sided table: the cubeless equity, then the cubeful ones by
 #: who owns the cube (:class:`~mathbg.rules.cube.CubeOwner`'s names; ``player`` = the
@@ -317,7 +324,7 @@ class TwoSided:
             shutil.rmtree(work, ignore_errors=True)
             db = cls.open(target)
             db.build_report = clock.report()
-            _log.info("two-sided %dx%d %s build %s", points, checkers, dtype,
+            _log().info("two-sided %dx%d %s build %s", points, checkers, dtype,
                       db.build_report.line())  # fmt: skip
             return db
 
