@@ -200,6 +200,28 @@ def test_the_allocator_is_tuned_for_the_command_line_only(monkeypatch) -> None:
     assert calls == [1]
 
 
+def test_the_command_line_freezes_the_start_up_for_the_collector(monkeypatch) -> None:
+    """On the command line, what the start-up made is frozen for the garbage collector
+    (:func:`gc.freeze`) while the command runs, and thawed when it is done; ``main(argv)``
+    in another program's process freezes nothing."""
+    import gc
+    import sys
+
+    import mathbg.cli as cli
+
+    seen: list[int] = []
+
+    def handler(*args: object) -> int:
+        seen.append(gc.get_freeze_count())
+        return 0
+
+    monkeypatch.setattr(cli, "run_handler", handler)
+    assert main(["audit", "x.mat"]) == 0
+    monkeypatch.setattr(sys, "argv", ["mathbg", "audit", "x.mat"])
+    assert main() == 0
+    assert seen[0] == 0 and seen[1] > 1000 and gc.get_freeze_count() == 0
+
+
 def test_glibc_takes_the_allocator_settings() -> None:
     import platform
     import sys
