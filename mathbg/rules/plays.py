@@ -113,7 +113,7 @@ class Plays(Sequence[Play[P]]):
         The roll, higher die first.
     """
 
-    __slots__ = ("_boards", "_cache", "_moves", "_nets", "position", "roll")
+    __slots__ = ("_boards", "_bytes", "_cache", "_moves", "_nets", "position", "roll")
 
     #: The class of the plays built (a variant's Plays uses its own).
     _play_class: type[Play[Any]] = Play
@@ -125,6 +125,7 @@ class Plays(Sequence[Play[P]]):
         self._moves = moves
         self._cache: dict[int, Play[P]] = {}
         self._nets: np.ndarray | None = None
+        self._bytes: bytes | None = None
 
     def __len__(self) -> int:
         return int(self._boards.shape[0])
@@ -251,7 +252,9 @@ class Plays(Sequence[Play[P]]):
         ``cells``, or -1 when no legal play leads there."""
         if len(cells) != 50 or not len(self):
             return -1
-        buf = self._boards.tobytes()  # rows of 50 bytes; a match must start on a row
+        if self._bytes is None:
+            self._bytes = self._boards.tobytes()
+        buf = self._bytes  # rows of 50 bytes; a match must start on a row
         i = buf.find(cells)
         while i > 0 and i % 50:
             i = buf.find(cells, i + 1)
