@@ -339,11 +339,15 @@ def turn_values(
         stuck = np.flatnonzero(legal == 0)
         best[stuck] = values.passed[ptr[stuck]]
     means = _luck(tasks, best, len(turns)) if luck else None
+    # each turn's task of its roller and roll (the first, where the opening lists a roll
+    # twice), found for all turns at once
+    mine = np.flatnonzero(tasks.side == 0)[::-1]
+    task_of = np.empty(len(turns) * len(ROLLS), dtype=np.int64)
+    task_of[tasks.turn[mine] * len(ROLLS) + tasks.roll[mine]] = mine
     out = []
     for t_i, t in enumerate(turns):
-        k = np.nonzero((tasks.turn == t_i) & (tasks.side == 0)
-                       & (tasks.roll == _ROLL_INDEX[t.dice]))[0][0]  # fmt: skip
-        out.append(_turn(t, ptr, int(k), results, probs, values, int(legal[k]),
+        k = int(task_of[t_i * len(ROLLS) + _ROLL_INDEX[t.dice]])
+        out.append(_turn(t, ptr, k, results, probs, values, int(legal[k]),
                          None if means is None
                          else float(np.float32(best[k]) - means[t_i])))  # fmt: skip
     return out
