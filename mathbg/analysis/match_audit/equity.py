@@ -13,6 +13,7 @@ its double/pass value (``GetDPEq``) and its actual result of a game.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -26,6 +27,7 @@ __all__ = ["mwc_after", "mwc_now", "scale_of", "win_lose"]
 f32 = np.float32
 
 
+@lru_cache(maxsize=65536)
 def _lookup(met: MET, away: tuple[int, int], player: int, post: bool) -> float:
     a0, a1 = away
     if a0 <= 0:
