@@ -276,13 +276,18 @@ class CubePoint:
     taken: str
 
 
-def cube_points(record: MatchRecord) -> list[CubePoint]:
+def cube_points(
+    record: MatchRecord, *, decisions: Sequence[RecordDecision] | None = None
+) -> list[CubePoint]:
     """The cube decisions of ``record`` in order (see the module notes).
 
     Parameters
     ----------
     record : MatchRecord
         The match.
+    decisions : sequence of Decision, optional
+        The record's checked replay (``list(record.replay())``) when the caller has it;
+        default: replayed here.
 
     Returns
     -------
@@ -302,7 +307,7 @@ def cube_points(record: MatchRecord) -> list[CubePoint]:
     last_double: RecordDecision | None = None
     prev: Any = None
     prev_game = None
-    for d in record.replay():
+    for d in record.replay() if decisions is None else decisions:
         a = d.action
         if d.game != prev_game:
             prev, prev_game, last_double = None, d.game, None

@@ -262,9 +262,10 @@ def _names(record: MatchRecord) -> tuple[str, str]:
     return record.players[0], record.players[1]
 
 
-def _value(record: MatchRecord, evaluator: Evaluator, met: MET, o: AuditOptions) -> MatchValues:
-    points = cube_points(record)
-    turns = match_turns(record) if o.checker else []
+def _value(record: MatchRecord, evaluator: Evaluator, met: MET, o: AuditOptions,
+           decisions: list[Any]) -> MatchValues:  # fmt: skip
+    points = cube_points(record, decisions=decisions)
+    turns = match_turns(record, decisions=decisions) if o.checker else []
     own = getattr(evaluator, "analyse_match", None)
     if own is not None:
         from mathbg.analysis.match_audit.engines import from_gnubg
@@ -394,11 +395,12 @@ def _audit_one(record: MatchRecord, evaluator: Evaluator, info: EngineInfo, met:
                compare: MET | None, o: AuditOptions) -> MatchAudit:  # fmt: skip
     from mathbg.analysis.match_audit.events import match_statistics
 
-    v = _value(record, evaluator, met, o)
+    replayed = list(record.replay())  # once for the cube points, the turns and the statistics
+    v = _value(record, evaluator, met, o, replayed)
     decisions = _decisions(record, v)
     plays = _checker(record, v, met, o.options) if o.checker else []
     games, whole = match_statistics(record, v.points, v.values, v.turns, v.turn_values, met,
-                                    o.checker)  # fmt: skip
+                                    o.checker, decisions=replayed)  # fmt: skip
     result = MatchAudit(record.source, record.length, _names(record), record.rules, info,
                         _met_name(met), _games(record), decisions, plays, whole, games)
     if compare is not None:

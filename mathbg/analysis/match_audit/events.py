@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from mathbg.analysis.match_audit.turns import Turn
     from mathbg.met.table import MET
     from mathbg.rules.match import MatchState
-    from mathbg.rules.record import MatchRecord
+    from mathbg.rules.record import Decision, MatchRecord
 
 __all__ = ["ar_double", "match_statistics"]
 
@@ -113,6 +113,8 @@ def match_statistics(
     turn_values: Sequence[TurnValues],
     met: MET,
     checker: bool = True,
+    *,
+    decisions: Sequence[Decision] | None = None,
 ) -> tuple[list[MatchStatistics], MatchStatistics]:
     """gnubg's statistics of each game and of the match (see the module notes).
 
@@ -129,6 +131,9 @@ def match_statistics(
         The match equity table.
     checker : bool, optional
         Whether the checker play was analysed (gnubg's ``fMoves``/``fDice``).
+    decisions : sequence of Decision, optional
+        The record's checked replay (``list(record.replay())``) when the caller has it;
+        default: replayed here.
 
     Returns
     -------
@@ -148,7 +153,7 @@ def match_statistics(
     names = record.players
     contexts: dict[int, Statistics] = {}
     pi = ti = 0
-    for d in record.replay():
+    for d in record.replay() if decisions is None else decisions:
         sc = contexts.get(d.game)
         if sc is None:
             sc = contexts[d.game] = _game_context(record, d.game, met)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from mathbg.rules.match import MatchState
     from mathbg.rules.plays import Plays
     from mathbg.rules.position import Position
-    from mathbg.rules.record import MatchRecord
+    from mathbg.rules.record import Decision, MatchRecord
 
 __all__ = ["Turn", "match_turns", "score_states"]
 
@@ -79,13 +79,18 @@ class Turn:
         return self.match.id
 
 
-def match_turns(record: MatchRecord) -> list[Turn]:
+def match_turns(
+    record: MatchRecord, *, decisions: Sequence[Decision] | None = None
+) -> list[Turn]:
     """Every roll of ``record`` in order (see :class:`Turn`).
 
     Parameters
     ----------
     record : MatchRecord
         A match (replayed with every play checked).
+    decisions : sequence of Decision, optional
+        The record's checked replay (``list(record.replay())``) when the caller has it;
+        default: replayed here.
 
     Returns
     -------
@@ -103,7 +108,7 @@ def match_turns(record: MatchRecord) -> list[Turn]:
     from mathbg.rules.record import Move
 
     out: list[Turn] = []
-    for d in record.replay():
+    for d in record.replay() if decisions is None else decisions:
         if not isinstance(d.action, Move):
             continue
         dice = d.match.dice
