@@ -847,3 +847,23 @@ def test_a_turn_keeps_the_legal_plays_its_replay_found() -> None:
         want = [p.result for p in t.position.legal_plays(t.dice)]
         assert [p.result for p in t.legal_plays()] == want
         assert [p.result for p in replace(t, plays=None).legal_plays()] == want
+
+
+def test_one_replay_serves_the_cube_points_turns_and_statistics() -> None:
+    """The audit replays a match once: the cube points, the turns and the statistics made
+    from that replay's decisions equal those each function replays for itself."""
+    from pathlib import Path
+
+    from mathbg.analysis.match_audit.cube import cube_points
+    from mathbg.analysis.match_audit.events import match_statistics
+    from mathbg.rules.formats import read_match
+
+    record = read_match(Path(__file__).parent / "data" / "matches" / "match10014006.txt")
+    replayed = list(record.replay())
+    points = cube_points(record)
+    assert cube_points(record, decisions=replayed) == points and len(points) > 10
+    turns = match_turns(record)
+    assert match_turns(record, decisions=replayed) == turns and len(turns) > 50
+    alone = match_statistics(record, [], [], [], [], KXG2, checker=False)
+    shared = match_statistics(record, [], [], [], [], KXG2, checker=False, decisions=replayed)
+    assert shared == alone
