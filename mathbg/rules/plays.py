@@ -137,11 +137,11 @@ class Plays(Sequence[Play[P]]):
     def _play(self, i: int) -> Play[P]:
         play = self._cache.get(i)
         if play is None:
-            mv = self._moves[i]
-            k = 0
-            while k < 4 and mv[k, 0] >= 0:
-                k += 1
-            rows = mv[:k].tolist()
+            rows = []
+            for row in self._moves[i].tolist()[:4]:  # (from, to, die) rows; -1 after the last
+                if row[0] < 0:
+                    break
+                rows.append(row)
             play = self._play_class(
                 position=self.position,
                 roll=self.roll,
