@@ -26,7 +26,6 @@ from mathbg.analysis.match_audit._layout import (
     GP_OP,
     LEVEL_WIDTH,
     LEVELS,
-    LOSE,
     LOSE_B,
     LOSE_G,
     MOVE,
@@ -36,7 +35,6 @@ from mathbg.analysis.match_audit._layout import (
     OWNED,
     OWNER,
     TOP,
-    WIN,
     WIN_B,
     WIN_G,
 )
@@ -105,7 +103,7 @@ def _utility(p: Any, sf: Any) -> Any:
 @nb.njit(cache=True, inline="always")
 def _cubeful(p: Any, si: Any, sf: Any, x: Any, live: Any) -> Any:
     """``single.cubeful_mwc`` of one row; ``live`` scratch (2, levels + 2)."""
-    win_c, lose_c = sf[WIN], sf[LOSE]
+    win_c, lose_c = sf[CASH], sf[OPP_CASH]
     dead = _HALF * (_utility(p, sf) * (win_c - lose_c) + (win_c + lose_c))
     if si[ALIVE] == 0:
         return dead
@@ -178,7 +176,7 @@ def _values_rows(p: Any, x_nd: Any, x_dt: Any, group: Any, si: Any, sf: Any, may
         out[0, r] = (_TWO * mwc - (win + lose)) / (win - lose)
         out[1, r] = mwc
         out[2, r] = -_utility(p[r], sf[t])
-        win, lose = sf[t, WIN], sf[t, LOSE]
+        win, lose = sf[t, CASH], sf[t, OPP_CASH]
         out[3, r] = -((_TWO * value - (win + lose)) / (win - lose))
 
 

@@ -12,10 +12,11 @@ float32 match equities, looked up once for all of its plays:
   kind from :data:`LEVELS` on (1: the cube after a redouble is dead for a player, the live
   cash point comes from the double/take and double/pass values; 0: from the next level's);
 - float32: the gammon prices of the player on roll and the opponent (:data:`GP_ME` ..
-  :data:`BP_OP`), the MWC after the cube is won and lost (:data:`WIN`, :data:`LOSE`), after
-  a single, gammon and backgammon win and loss at the cube (:data:`CASH` ..
-  :data:`WIN_B`), then from :data:`GET_POINTS` on 7 values for each level ``n`` and player
-  ``k`` (column ``GET_POINTS + 14 n + 7 k``).
+  :data:`BP_OP`), the MWC after a single win and loss at the cube (:data:`CASH`,
+  :data:`OPP_CASH`: also what ``eq2mwc`` and ``mwc2eq`` interpolate between), after a
+  gammon and a backgammon loss and win (:data:`LOSE_G` .. :data:`WIN_B`), then from
+  :data:`GET_POINTS` on 7 values for each level ``n`` and player ``k`` (column
+  ``GET_POINTS + 14 n + 7 k``).
 
 A group of plays (one mover's state) is cube states ``2 g`` (the opponent on roll) and
 ``2 g + 1`` (after its double and a take), whether that opponent may double, and a float32
@@ -37,7 +38,6 @@ __all__ = [
     "GP_OP",
     "LEVELS",
     "LEVEL_WIDTH",
-    "LOSE",
     "LOSE_B",
     "LOSE_G",
     "MOVE",
@@ -48,16 +48,15 @@ __all__ = [
     "OWNED",
     "OWNER",
     "TOP",
-    "WIN",
     "WIN_B",
     "WIN_G",
 ]
 
 ALIVE, MOVE, OWNER, TOP, LEVELS = 0, 1, 2, 3, 4
 OWNED, CENTRED, OTHER = 0, 1, 2
-GP_ME, GP_OP, BP_ME, BP_OP, WIN, LOSE = 0, 1, 2, 3, 4, 5
-CASH, OPP_CASH, LOSE_G, LOSE_B, WIN_G, WIN_B = 6, 7, 8, 9, 10, 11
-GET_POINTS = 12
+GP_ME, GP_OP, BP_ME, BP_OP = 0, 1, 2, 3
+CASH, OPP_CASH, LOSE_G, LOSE_B, WIN_G, WIN_B = 4, 5, 6, 7, 8, 9
+GET_POINTS = 10
 #: The float32 columns of one level (7 for each player).
 LEVEL_WIDTH = 14
 DP, MOVER_WIN, MOVER_LOSE = 0, 1, 2

@@ -469,15 +469,16 @@ def _state_rows(met: MET, ci: CubeInfo) -> tuple[list[int], list[np.float32]]:
 
     me, op = ci.move, 1 - ci.move
     gp = gammon_prices(met, ci.away, ci.cube)
-    win, lose = _win_lose(met, ci)
 
     def get(won: bool, points: int) -> np.float32:
         return get_me(met, ci.away, ci.crawford, me, points, me if won else op)
 
     owner = lay.OWNED if ci.owner == me else lay.CENTRED if ci.owner == -1 else lay.OTHER
-    f = [gp[me], gp[op], gp[2 + me], gp[2 + op], win, lose, get(True, ci.cube),
-         get(False, ci.cube), get(False, 2 * ci.cube), get(False, 3 * ci.cube),
-         get(True, 2 * ci.cube), get(True, 3 * ci.cube)]  # fmt: skip
+    # a single win and loss at the cube: cubeful_mwc's cash points and the values eq2mwc
+    # interpolates between (_win_lose) are the same lookups
+    f = [gp[me], gp[op], gp[2 + me], gp[2 + op], get(True, ci.cube), get(False, ci.cube),
+         get(False, 2 * ci.cube), get(False, 3 * ci.cube), get(True, 2 * ci.cube),
+         get(True, 3 * ci.cube)]  # fmt: skip
     i, j = ci.away[0] - 1, ci.away[1] - 1
     dead, top = ci.cube, 0
     while i >= 2 * dead and j >= 2 * dead:
