@@ -256,8 +256,7 @@ def test_the_program_writes_all_of_its_output_and_keeps_its_status(tmp_path) -> 
     import contextlib
     import io
 
-    match = os.path.join(os.path.dirname(__file__), "data", "matches", "match10014006.txt")
-    argv = ["audit", match, "--engine", "native", "--no-exact", "--json"]
+    argv = ["met", "--model", "zadeh", "--length", "64", "--format", "json"]  # 80 KB
     proc = _program(f"import sys; sys.argv = ['mathbg', *{argv!r}]", tmp_path)
     assert proc.returncode == 0, proc.stderr
     here = io.StringIO()
@@ -296,11 +295,10 @@ def test_the_program_waits_for_its_threads(tmp_path) -> None:
 
 def test_the_program_piped_into_a_closed_pipe_exits_quietly(tmp_path) -> None:
     """``mathbg ... | head -c 1``: the reader leaves, the program exits 0 without a word."""
-    match = os.path.join(os.path.dirname(__file__), "data", "matches", "match10014006.txt")
     env = dict(os.environ, MATHBG_DATA=str(tmp_path), MPLBACKEND="Agg")
     env.pop("PYTHONUNBUFFERED", None)
     proc = subprocess.run(
-        f"'{sys.executable}' -m mathbg audit '{match}' --engine native --no-exact --json "
+        f"'{sys.executable}' -m mathbg met --model zadeh --length 64 --format json "
         f"| head -c 1 > /dev/null; echo ${{PIPESTATUS[0]}}",
         shell=True, executable="/bin/bash", capture_output=True, text=True, env=env,
         timeout=300)  # fmt: skip
