@@ -218,6 +218,24 @@ def test_plays_are_the_move_generators_with_their_outputs(boards):
     assert np.array_equal(probs, again)
 
 
+def test_a_play_reached_by_several_rolls_is_valued_as_the_position(boards):
+    """A board's rows in a run (its 21 rolls, as the audit asks them) share a cache: a
+    position that another roll reaches again is looked up. Every output is the position's
+    own evaluation, also where the run goes back to an earlier board."""
+    order = [*range(len(boards)), 0, 1, 0]  # back to earlier boards: the cache was emptied
+    rows = np.repeat(boards[order], 21, axis=0)
+    rolls = np.array(ROLLS * len(order))
+    ptr, results, probs = play_outputs(rows, rolls)
+    again, _ = evaluate_boards(results)
+    assert np.array_equal(probs, again)
+    for i in range(len(rows)):
+        _, res = successors(rows[i][None], [tuple(rolls[i])])
+        assert np.array_equal(results[ptr[i] : ptr[i + 1]], _swap(res))
+    # the run does reach positions again (else the cache was never read)
+    first = {bytes(r) for r in results[ptr[0] : ptr[21]]}
+    assert len(first) < ptr[21] - ptr[0]
+
+
 def test_the_best_play_is_the_largest_value_and_pruning_keeps_a_legal_one(boards):
     rolls = np.array([ROLLS[(3 * i) % 21] for i in range(len(boards))])
     weights = np.tile(MONEY, (len(boards), 1))

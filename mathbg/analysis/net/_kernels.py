@@ -33,7 +33,6 @@ from mathbg._native import no_refcounts
 from mathbg.analysis.net._inputs import contact_inputs, race_inputs
 from mathbg.analysis.net._workspace import (
     ALL_PLAYS,
-    CACHE_SLOTS,
     EVALUATE,
     EVALUATE_CACHED,
 )
@@ -667,14 +666,15 @@ def prune_score(board: Any, net: Any, hidden: Any, den: Any, active: Any, weight
     return s
 
 
-#: The largest share of the position cache's slots in use.
-_CACHE_LOAD = CACHE_SLOTS // 2
+#: Slots of the cache that finds the plays a board reaches by more than one roll (the same
+#: checkers moved the same pips by other dice: about one play in ten of a match's).
+PLAY_CACHE_SLOTS = 1 << 12
 
 
 @nb.njit(cache=True, inline="always")
 def cached_evaluate(board: Any, model: Any, work: Any, cache: Any, out: Any) -> Any:
     """:func:`evaluate` through the cache (a board's four words of 4-bit counts are its
-    key); returns the class."""
+    key; at most half its slots in use, then it starts again); returns the class."""
     keys, values, classes, stamps, state = cache
     k0 = np.int64(0)
     k1 = np.int64(0)
@@ -700,7 +700,7 @@ def cached_evaluate(board: Any, model: Any, work: Any, cache: Any, out: Any) -> 
             return classes[slot]
         slot = (slot + 1) & mask
     klass = evaluate(board, model, work, out)
-    if state[1] >= _CACHE_LOAD:  # full: start again (entries of older stamps are free)
+    if state[1] >= keys.shape[0] // 2:  # full: start again (entries of older stamps are free)
         state[0] += 1
         state[1] = 0
         slot = h & mask
@@ -803,11 +803,20 @@ def _pips(board: Any) -> Any:
 
 
 @no_refcounts
-def _all_plays(board: Any, d1: Any, d2: Any, model: Any, work: Any, ws: Any, res: Any,
-               probs: Any, total: Any) -> Any:  # fmt: skip
-    """Every play of a roll (the next side on roll) with its outputs, appended to ``res``
-    and ``probs`` from row ``total``; returns the new total (-1: the workspace was too
-    small, -2: the arrays were)."""
+def _differ(a: Any, b: Any) -> Any:
+    """Whether two boards differ."""
+    for c in range(50):
+        if a[c] != b[c]:
+            return True
+    return False
+
+
+@no_refcounts
+def _all_plays(board: Any, d1: Any, d2: Any, model: Any, work: Any, ws: Any, cache: Any,
+               res: Any, probs: Any, total: Any) -> Any:  # fmt: skip
+    """Every play of a roll (the next side on roll) with its outputs (through ``cache``),
+    appended to ``res`` and ``probs`` from row ``total``; returns the new total (-1: the
+    workspace was too small, -2: the arrays were)."""
     n = _SEARCH(board, d1, d2, ws)
     if n < 0:
         return -1
@@ -819,7 +828,7 @@ def _all_plays(board: Any, d1: Any, d2: Any, model: Any, work: Any, ws: Any, res
             t = res[j, c]
             res[j, c] = res[j, 25 + c]
             res[j, 25 + c] = t
-        evaluate(res[j], model, work, probs[j])
+        cached_evaluate(res[j], model, work, cache, probs[j])
     return total + n
 
 
@@ -832,7 +841,9 @@ def run(mode: Any, boards: Any, rolls: Any, weights: Any, keep: Any, model: Any,
     - ``EVALUATE``, ``EVALUATE_CACHED``: the board's outputs (through ``cache`` for the
       latter);
     - ``ALL_PLAYS``: every play of the roll ``rolls[i]`` with its outputs (rows ``ptr[i]:
-      ptr[i + 1]`` of the results);
+      ptr[i + 1]`` of the results; a play a run of rows of the same board reaches again,
+      by another roll, is looked up, not evaluated again: a cache of its own, emptied when
+      the board changes);
     - ``BEST_PLAY``: :func:`choose_play` with ``weights[i]`` and ``keep``.
 
     Returns ``(ptr, boards, outputs, classes, pips, ok)``: for the one-row modes ``ptr`` is
@@ -848,6 +859,9 @@ def run(mode: Any, boards: Any, rolls: Any, weights: Any, keep: Any, model: Any,
     plays = np.empty((1024, 50), np.uint8)
     scores = np.empty(1024, np.float64)
     best_probs = np.empty(5, np.float32)
+    slots = PLAY_CACHE_SLOTS if mode == ALL_PLAYS else 2
+    seen = (np.empty((slots, 4), np.int64), np.empty((slots, 5), np.float32),
+            np.empty(slots, np.int64), np.zeros(slots, np.int64), np.ones(2, np.int64))
     total = np.int64(0)
     for i in range(n):
         if mode == EVALUATE or mode == EVALUATE_CACHED:
@@ -858,8 +872,11 @@ def run(mode: Any, boards: Any, rolls: Any, weights: Any, keep: Any, model: Any,
             else:
                 cached_evaluate(res[i], model, work, cache, probs[i])
         elif mode == ALL_PLAYS:
-            got = _all_plays(boards[i], rolls[i, 0], rolls[i, 1], model, work, ws, res, probs,
-                             total)  # fmt: skip
+            if i > 0 and _differ(boards[i], boards[i - 1]):  # a new board: empty the cache
+                seen[4][0] += 1
+                seen[4][1] = 0
+            got = _all_plays(boards[i], rolls[i, 0], rolls[i, 1], model, work, ws, seen, res,
+                             probs, total)  # fmt: skip
             while got == -2:
                 bigger = np.empty((2 * res.shape[0], 50), np.uint8)
                 wider = np.empty((2 * probs.shape[0], 5), np.float32)
@@ -870,8 +887,8 @@ def run(mode: Any, boards: Any, rolls: Any, weights: Any, keep: Any, model: Any,
                         wider[r, c] = probs[r, c]
                 res = bigger
                 probs = wider
-                got = _all_plays(boards[i], rolls[i, 0], rolls[i, 1], model, work, ws, res,
-                                 probs, total)  # fmt: skip
+                got = _all_plays(boards[i], rolls[i, 0], rolls[i, 1], model, work, ws, seen,
+                                 res, probs, total)  # fmt: skip
             if got < 0:
                 return ptr, res[:0], probs[:0], ptr[:0], ptr[:0], False
             total = got
