@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import gnubg_single_reference as reference
 import numpy as np
 import pytest
 
@@ -709,21 +711,21 @@ def test_gnubgs_steps_lead_to_the_plays_results() -> None:
 
 def _composed_values(p: np.ndarray, mover: single.CubeInfo, x_nd: np.ndarray,
                    x_dt: np.ndarray) -> tuple[np.ndarray, ...]:  # fmt: skip
-    """gnubg's ``ScoreMove`` values of plays in single precision, composed of
-    :mod:`~mathbg.analysis.match_audit.single`'s vectorised functions: the opponent, on
-    roll, doubles when that is right (``GetECF3``), the mover's MWC is one minus the
-    opponent's, its EMG ``mwc2eq`` at the mover's state; the cubeless EMG and the EMG as
-    a pass-through (the opponent's value, negated)."""
+    """gnubg's ``ScoreMove`` values of plays in single precision, composed of the numpy
+    reference's functions (tests/gnubg_single_reference.py): the opponent, on roll,
+    doubles when that is right (``GetECF3``), the mover's MWC is one minus the opponent's,
+    its EMG ``mwc2eq`` at the mover's state; the cubeless EMG and the EMG as a
+    pass-through (the opponent's value, negated)."""
     ci = mover.turned()
-    value = single.cubeful_mwc(p, KXG2, ci, x_nd)
+    value = reference.cubeful_mwc(p, KXG2, ci, x_nd)
     may, dp = single.double_pass(KXG2, ci)
     if may:
-        dt = single.cubeful_mwc(p, KXG2, ci.doubled(), x_dt)
+        dt = reference.cubeful_mwc(p, KXG2, ci.doubled(), x_dt)
         doubles = (dt >= value) & (dp >= value)
         value = np.where(doubles, np.where(dt >= dp, dp, dt), value).astype(np.float32)
     mwc = np.float32(1.0) - value
-    return (single.mwc2eq(mwc, KXG2, mover), mwc, -single.utility(p, KXG2, ci),
-            -single.mwc2eq(value, KXG2, ci))  # fmt: skip
+    return (reference.mwc2eq(mwc, KXG2, mover), mwc, -reference.utility(p, KXG2, ci),
+            -reference.mwc2eq(value, KXG2, ci))  # fmt: skip
 
 
 def _assert_single_bits(rows: list[tuple[list[float], int, int, int, int, bool, int, float]],
@@ -750,22 +752,21 @@ def _assert_single_bits(rows: list[tuple[list[float], int, int, int, int, bool, 
             assert np.float64(w[0]).tobytes() == np.float64(h).tobytes(), (rows[k], h, w)
 
 
-def test_the_play_values_kernel_is_singles_arithmetic_to_the_bit() -> None:
-    """The kernel that values every play (:func:`play_values`) does
-    :mod:`~mathbg.analysis.match_audit.single`'s operations in their order: its four
-    values equal theirs to the bit (signed zeros, infinities and NaN included), for
-    random chances (certain wins and losses, no gammons, all gammons among them), cube
-    lives and states: scores to 25-away (deep cash-point recursions), cubes 1-64 owned
-    anywhere, the Crawford and post-Crawford games, both players moving; drawn by
-    hypothesis, and 3,000 rows of a seeded generator (a change of one operation's order
-    moves the last bit of about one row in a hundred)."""
-    from hypothesis import given, settings
+_Row = tuple[list[float], int, int, int, int, bool, int, float]
+
+
+def _rows_strategy() -> Any:
+    """hypothesis rows (chances, the mover's and the opponent's away, cube, owner code,
+    Crawford, the mover's player, cube life): scores to 25-away (deep cash-point
+    recursions), cubes 1-64 owned anywhere, the Crawford and post-Crawford games, both
+    players moving; certain wins and losses, no gammons and all gammons among the
+    chances."""
     from hypothesis import strategies as st
 
     unit = st.one_of(st.sampled_from([0.0, 1.0, 0.5]), st.floats(0.0, 1.0, width=32))
 
     @st.composite
-    def row(draw: st.DrawFn) -> tuple[list[float], int, int, int, int, bool, int, float]:
+    def row(draw: st.DrawFn) -> _Row:
         a, b = draw(st.integers(1, 25)), draw(st.integers(1, 25))
         crawford = (a == 1) != (b == 1) and draw(st.booleans())
         cube, owner = (1, 0) if crawford else (
@@ -778,15 +779,15 @@ def test_the_play_values_kernel_is_singles_arithmetic_to_the_bit() -> None:
         probs = [w, wg, wg * draw(unit), lg, lg * draw(unit)]
         return probs, a, b, cube, owner, crawford, draw(st.integers(0, 1)), draw(unit)
 
-    @settings(max_examples=60, deadline=None)
-    @given(st.lists(row(), min_size=1, max_size=20))
-    def check(rows: list[tuple[list[float], int, int, int, int, bool, int, float]]) -> None:
-        _assert_single_bits(rows)
+    return st.lists(row(), min_size=1, max_size=20)
 
-    check()
+
+def _seeded_rows(n: int = 3000) -> list[_Row]:
+    """``n`` rows like :func:`_rows_strategy`'s from a seeded generator (scores to
+    13-away, cubes to 8)."""
     rng = np.random.default_rng(32)
     seeded = []
-    for _ in range(3000):
+    for _ in range(n):
         a, b = (int(v) for v in rng.integers(1, 14, 2))
         crawford = (a == 1) != (b == 1) and bool(rng.integers(2))
         cube = 1 if crawford else int(2 ** rng.integers(0, 4))
@@ -795,7 +796,65 @@ def test_the_play_values_kernel_is_singles_arithmetic_to_the_bit() -> None:
         probs = [w, w * u[0], w * u[0] * u[1], (1 - w) * u[2], (1 - w) * u[2] * u[3]]
         seeded.append((probs, a, b, cube, owner, crawford, int(rng.integers(2)),
                        float(rng.random())))  # fmt: skip
-    _assert_single_bits(seeded)
+    return seeded
+
+
+def test_the_play_values_kernel_is_singles_arithmetic_to_the_bit() -> None:
+    """The kernel that values every play (:func:`play_values`) does the operations of
+    gnubg's compiled code in their order, as the numpy reference transcribes them
+    (tests/gnubg_single_reference.py): its four values equal the reference's to the bit
+    (signed zeros, infinities and NaN included), for random chances, cube lives and
+    states; drawn by hypothesis, and 3,000 rows of a seeded generator (a change of one
+    operation's order moves the last bit of about one row in a hundred)."""
+    from hypothesis import given, settings
+
+    @settings(max_examples=60, deadline=None)
+    @given(_rows_strategy())
+    def check(rows: list[_Row]) -> None:
+        _assert_single_bits(rows)
+
+    check()
+    _assert_single_bits(_seeded_rows())
+
+
+def _assert_cube_bits(rows: list[_Row]) -> None:
+    """:func:`plays.single_cube_values` of ``rows`` (the mover of a row is the roller)
+    equal the reference's ``cubeful_mwc`` (no double; doubled and taken), ``double_pass``
+    and ``mwc2eq`` at the roller's state, to the bit."""
+    from mathbg.analysis.match_audit.plays import single_cube_values
+
+    p32 = np.array([r[0] for r in rows], dtype=np.float32)
+    x = np.array([r[7] for r in rows], dtype=np.float32)
+    x_dt = x[::-1].copy()
+    rollers = []
+    for _, a, b, cube, owner, crawford, player, _ in rows:
+        away = (a, b) if player == 0 else (b, a)
+        holder = {0: -1, 1: player, 2: 1 - player}[owner]
+        rollers.append(single.CubeInfo(away, cube, holder, player, crawford))
+    got = single_cube_values(p32, (x, x_dt), rollers, KXG2)
+    for k, ci in enumerate(rollers):
+        nd = reference.cubeful_mwc(p32[k : k + 1], KXG2, ci, x[k : k + 1])
+        dt = reference.cubeful_mwc(p32[k : k + 1], KXG2, ci.doubled(), x_dt[k : k + 1])
+        dp = np.asarray([single.double_pass(KXG2, ci)[1]], dtype=np.float32)
+        want = (nd, dt, dp, *(reference.mwc2eq(v, KXG2, ci) for v in (nd, dt, dp)))
+        for h, w in zip(got, want, strict=True):
+            assert np.float64(w[0]).tobytes() == np.float64(h[k]).tobytes(), (rows[k], h[k], w)
+
+
+def test_the_cube_decisions_kernel_is_singles_arithmetic_to_the_bit() -> None:
+    """The audit's cube decisions go through the plays' arithmetic (one implementation of
+    gnubg's cube step): no double, double/take, double/pass and the three as EMG equal
+    the numpy reference's to the bit, on the same rows as the plays' test (a roller at
+    every score, cube and owner)."""
+    from hypothesis import given, settings
+
+    @settings(max_examples=60, deadline=None)
+    @given(_rows_strategy())
+    def check(rows: list[_Row]) -> None:
+        _assert_cube_bits(rows)
+
+    check()
+    _assert_cube_bits(_seeded_rows(1500))
 
 
 @pytest.mark.parametrize("money", [False, True])

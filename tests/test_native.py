@@ -130,6 +130,14 @@ def _outputs() -> dict[str, object]:
                          np.where(cubes == 1, 0, np.arange(m) % 3), np.zeros(m, bool))  # fmt: skip
     v = play_values(results, plays_probs, states, as_met("kazaross-xg2"))
     out["play values"] = (v.equity, v.mwc, v.cubeless, v.passed)
+    from mathbg.analysis.match_audit.plays import single_cube_values
+    from mathbg.analysis.match_audit.single import CubeInfo
+
+    rollers = [CubeInfo((1 + k % 7, 5), 2 ** (k % 3), -1 if k % 3 == 0 else k % 2, k % 2, False)
+               for k in range(len(probs))]  # fmt: skip
+    lives = np.full(len(probs), 0.68, np.float32)
+    out["cube values"] = single_cube_values(probs.astype(np.float32), (lives, lives), rollers,
+                                            as_met("kazaross-xg2"))  # fmt: skip
     out["cubeful rows"] = cubeful_mwc_rows(probs, "kazaross-xg2", (np.arange(n) % 7 + 1, 5),
                                            2 ** (np.arange(n) % 3), np.arange(n) % 3, 0.68)
     return out

@@ -1,9 +1,11 @@
-"""numba kernels of :func:`mathbg.analysis.match_audit.plays.board_classes` and
-:func:`~mathbg.analysis.match_audit.plays.play_values` (internal).
+"""numba kernels of :func:`mathbg.analysis.match_audit.plays.board_classes`,
+:func:`~mathbg.analysis.match_audit.plays.play_values` and
+:func:`~mathbg.analysis.match_audit.plays.single_cube_values` (internal).
 
 A match's audit classifies and values every play of every roll it looks at (two hundred
 thousand boards for a 13-point match): one pass over the rows instead of a dozen numpy
-passes over all of them, or dozens of passes for each score and cube state.
+passes over all of them, or dozens of passes for each score and cube state. Its cube
+decisions go through the same arithmetic (one implementation of gnubg's cube step).
 """
 
 from __future__ import annotations
@@ -83,12 +85,13 @@ def classes_into(boards: Any, classes: Any, pips: Any) -> None:
 
 
 # ----------------------------------------------------------------------------- play values
-# The mover's single-precision cubeful value of every play (plays.play_values), row by row:
-# gnubg's Utility, eq2mwc, GetPoints and Cl2CfMatch (mathbg.analysis.match_audit.single)
-# with each state's match equities looked up once beforehand (plays.state_tables). Every
-# operation is the numpy code's, in its order and single precision, so the bits are the
-# same; where that code divides by zero (a cash point of a degenerate state) the IEEE
-# result (inf, nan) flows on as it does there.
+# gnubg 1.07's 0-ply cube step in its single precision, row by row: Utility, eq2mwc,
+# mwc2eq, GetPoints (the live cash points, by the recursion down the cube levels) and
+# Cl2CfMatch, each operation in the order gnubg's compiled code (-ffast-math) follows, with
+# each state's match equities looked up once beforehand (single.state_tables): the mover's
+# value of every play (plays.play_values) and the roller's values of its cube decisions
+# (plays.single_cube_values). Where gnubg divides by zero (a cash point of a degenerate
+# state) the IEEE result (inf, nan) flows on as it does there.
 
 F32 = np.float32
 _ONE, _ZERO, _TWO, _HALF = F32(1.0), F32(0.0), F32(2.0), F32(0.5)
@@ -102,7 +105,10 @@ def _utility(p: Any, sf: Any) -> Any:
 
 @nb.njit(cache=True, inline="always")
 def _cubeful(p: Any, si: Any, sf: Any, x: Any, live: Any) -> Any:
-    """``single.cubeful_mwc`` of one row; ``live`` scratch (2, levels + 2)."""
+    """The cubeful MWC of the player on roll (gnubg ``Cl2CfMatch``: ``(1 - x) MWC_dead +
+    x MWC_live``) of one row of chances ``p`` at the cube state ``si``/``sf``, cube life
+    ``x``; ``live`` scratch (2, levels + 2) for the two players' cash points at each
+    level (``GetPoints``)."""
     win_c, lose_c = sf[CASH], sf[OPP_CASH]
     dead = _HALF * (_utility(p, sf) * (win_c - lose_c) + (win_c + lose_c))
     if si[ALIVE] == 0:
@@ -191,3 +197,34 @@ def play_values_into(p: Any, x_nd: Any, x_dt: Any, group: Any, si: Any, sf: Any,
     ``gf[g]`` the group's constants. The arithmetic runs in a function of numpy's error
     model (a division by zero is inf or nan, as in numpy)."""
     _values_rows(p, x_nd, x_dt, group, si, sf, may, gf, live, out)
+
+
+@no_refcounts_ieee
+def _cube_rows(p: Any, x_nd: Any, x_dt: Any, group: Any, si: Any, sf: Any, gf: Any,
+               live: Any, out: Any) -> None:  # fmt: skip
+    for r in range(p.shape[0]):
+        g = group[r]
+        t, d = 2 * g, 2 * g + 1
+        nd = _cubeful(p[r], si[t], sf[t], x_nd[r], live)
+        dt = _cubeful(p[r], si[d], sf[d], x_dt[r], live)
+        dp = gf[g, DP]
+        win, lose = sf[t, CASH], sf[t, OPP_CASH]
+        out[0, r] = nd
+        out[1, r] = dt
+        out[2, r] = dp
+        out[3, r] = (_TWO * nd - (win + lose)) / (win - lose)
+        out[4, r] = (_TWO * dt - (win + lose)) / (win - lose)
+        out[5, r] = (_TWO * dp - (win + lose)) / (win - lose)
+
+
+@no_refcounts
+def cube_values_into(p: Any, x_nd: Any, x_dt: Any, group: Any, si: Any, sf: Any, gf: Any,
+                     live: Any, out: Any) -> None:  # fmt: skip
+    """The roller's no double, double/take and double/pass MWC and the three as EMG
+    (``mwc2eq`` at its state) of each cube decision into the rows of ``out`` (6, n), from
+    its chances ``p`` (n, 5) float32 and cube lives (``x_nd`` at its state, ``x_dt``
+    doubled and taken); decision ``r`` in group ``group[r]``, whose cube states ``2 g``
+    (the roller's) and ``2 g + 1`` (after its double) are rows of ``si``/``sf`` and ``gf[g]``
+    the group's constants (the tables of the plays that lead to the decision: the mover is
+    the roller's opponent). numpy's error model, as :func:`play_values_into`."""
+    _cube_rows(p, x_nd, x_dt, group, si, sf, gf, live, out)

@@ -21,7 +21,9 @@ float32 match equities, looked up once for all of its plays:
 A group of plays (one mover's state) is cube states ``2 g`` (the opponent on roll) and
 ``2 g + 1`` (after its double and a take), whether that opponent may double, and a float32
 row: the double/pass MWC (:data:`DP`), the mover's MWC after the cube is won and lost
-(:data:`MOVER_WIN`, :data:`MOVER_LOSE`).
+(:data:`MOVER_WIN`, :data:`MOVER_LOSE`). A cube decision is valued from the same tables:
+its roller is the opponent on roll after the mover's play (state ``2 g``, the double/take
+state ``2 g + 1``, the double/pass :data:`DP`).
 """
 
 from __future__ import annotations

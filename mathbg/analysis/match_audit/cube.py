@@ -493,10 +493,10 @@ def _in_single(
     two_sided: Callable[[], Any] | None,
 ) -> list[DoublerValues]:  # fmt: skip
     """Each ``v``'s no double, double/take and double/pass at its point ``p`` in gnubg's
-    single precision (:mod:`~mathbg.analysis.match_audit.single`: its 0-ply cube analysis,
-    ``FindCubeDecision``, to the bit given the same chances), the points of one score and
-    cube state in one call; inside the two-sided database the chance and the cube lives
-    are gnubg's from the database's values (``v`` as it is without one)."""
+    single precision (:func:`~mathbg.analysis.match_audit.plays.single_cube_values`: its
+    0-ply cube analysis, ``FindCubeDecision``, to the bit given the same chances), all
+    points in one call; inside the two-sided database the chance and the cube lives are
+    gnubg's from the database's values (``v`` as it is without one)."""
     import dataclasses
 
     import numpy as np
@@ -505,6 +505,7 @@ def _in_single(
     from mathbg.analysis.match_audit.plays import (
         board_classes,
         single_cube_lives,
+        single_cube_values,
         two_sided_single,
     )
     from mathbg.analysis.match_audit.turns import score_states
@@ -523,32 +524,25 @@ def _in_single(
     if two_sided is not None and np.isnan(x).any():
         states = score_states([p.match for p in ps], [p.roller for p in ps])
         two_sided_single(cells, classes, states, two_sided(), probs, (x, x_dt))
-    groups: dict[single.CubeInfo, list[int]] = {}
-    for k, p in enumerate(ps):
+    rollers = []
+    for p in ps:
         m = p.match
         away = (m.length - m.score[0], m.length - m.score[1])
         crawford = bool(m.crawford) and (away[0] == 1) != (away[1] == 1)
-        ci = single.CubeInfo(away, m.cube, -1 if m.cube_owner is None else m.cube_owner,
-                             p.roller, crawford)  # fmt: skip
-        groups.setdefault(ci, []).append(k)
+        rollers.append(single.CubeInfo(away, m.cube,
+                                       -1 if m.cube_owner is None else m.cube_owner, p.roller,
+                                       crawford))  # fmt: skip
+    values = single_cube_values(probs, (x, x_dt), rollers, met)
+    nd, dt, dp, nd_emg, dt_emg, dp_emg = (a.tolist() for a in values)
     out = list(vs)
-    for ci, members in groups.items():
-        rows = np.array(members)
-        nd = single.cubeful_mwc(probs[rows], met, ci, x[rows])
-        dt = single.cubeful_mwc(probs[rows], met, ci.doubled(), x_dt[rows])
-        dp = single.double_pass(met, ci)[1]
-        nd_emg, dt_emg = single.mwc2eq(nd, met, ci), single.mwc2eq(dt, met, ci)
-        dp_emg = float(single.mwc2eq(dp, met, ci))
-        for j, k in enumerate(members):
-            if keep[k]:
-                continue
-            v = vs[k]
-            gammons = len(v.probabilities) > 1 and float(v.probabilities[1]) > 0.0
-            action = classify(float(nd[j]), float(dt[j]), float(dp), can_gammon=gammons,
-                              money=False)  # fmt: skip
-            out[k] = dataclasses.replace(
-                v, action=str(action), no_double=float(nd[j]), double_take=float(dt[j]),
-                double_pass=float(dp), emg=(float(nd_emg[j]), float(dt_emg[j]), dp_emg))
+    for k, v in enumerate(vs):
+        if keep[k]:
+            continue
+        gammons = len(v.probabilities) > 1 and float(v.probabilities[1]) > 0.0
+        action = classify(nd[k], dt[k], dp[k], can_gammon=gammons, money=False)
+        out[k] = dataclasses.replace(v, action=str(action), no_double=nd[k],
+                                     double_take=dt[k], double_pass=dp[k],
+                                     emg=(nd_emg[k], dt_emg[k], dp_emg[k]))  # fmt: skip
     return out
 
 

@@ -55,6 +55,7 @@ __all__ = [
     "invert",
     "play_values",
     "single_cube_lives",
+    "single_cube_values",
     "two_sided_single",
 ]
 
@@ -219,19 +220,8 @@ def board_classes(boards: NDArray[np.uint8]) -> tuple[I64, I64]:
     b = np.ascontiguousarray(np.asarray(boards, dtype=np.uint8).reshape(-1, 50))
     classes = np.empty(b.shape[0], dtype=np.int64)
     pips = np.empty(b.shape[0], dtype=np.int64)
-    _classes_kernel()(b, classes, pips)
+    _kernel("audit_classes_into", "classes_into")(b, classes, pips)
     return classes, pips
-
-
-def _classes_kernel() -> Any:
-    """:func:`mathbg.analysis.match_audit._kernels.classes_into`: compiled ahead of time,
-    else numba's."""
-    from mathbg._native import compiled
-
-    kernel = compiled("audit_classes_into")
-    if kernel is None:
-        from mathbg.analysis.match_audit._kernels import classes_into as kernel
-    return kernel
 
 
 def cube_lives(classes: I64, pips: I64) -> F64:
@@ -474,9 +464,63 @@ def _single_values(p32: NDArray[np.float32], x32: tuple[NDArray[np.float32], NDA
     si, sf, may, gf = single.state_tables(met, movers)
     out = np.empty((4, len(p32)))
     live = np.empty((2, si.shape[1] - LEVELS + 1), dtype=np.float32)
-    _values_kernel()(np.ascontiguousarray(p32), x32[0], x32[1], group, si, sf, may, gf, live,
-                     out)  # fmt: skip
+    _kernel("audit_play_values_into", "play_values_into")(
+        np.ascontiguousarray(p32), x32[0], x32[1], group, si, sf, may, gf, live, out)
     return PlayValues(out[0], out[1], out[2], out[3])
+
+
+def single_cube_values(
+    p32: NDArray[np.float32], lives: tuple[NDArray[np.float32], NDArray[np.float32]],
+    rollers: list[single.CubeInfo], met: MET,
+) -> tuple[F64, F64, F64, F64, F64, F64]:  # fmt: skip
+    """Cube decisions valued as gnubg 1.07 values them at 0 plies (``FindCubeDecision``),
+    in its single precision: the roller's cubeful MWC with no double (at its state) and
+    after double/take (the cube doubled, owned by the taker), the double/pass MWC
+    (``GetDPEq``), and the three as EMG at the roller's state (``mwc2eq``); all decisions in
+    one kernel call, through the same arithmetic as :func:`play_values` (a cube decision
+    is the state the opponent's play leads to).
+
+    Parameters
+    ----------
+    p32 : float32 array (n, 5)
+        The roller's cubeless chances.
+    lives : (float32 array, float32 array)
+        The cube lives at the roller's state and after double/take (``x`` and ``x_dt``).
+    rollers : list of CubeInfo
+        Each decision's state, the roller on roll.
+    met : MET
+        The match equity table.
+
+    Returns
+    -------
+    (nd, dt, dp, nd_emg, dt_emg, dp_emg) : float64 arrays (n,)
+        Single-precision values.
+
+    Examples
+    --------
+    Double/pass at 3-away/3-away leaves the roller 2-away against 3-away:
+
+    >>> from mathbg.met import as_met
+    >>> t = as_met("kazaross-xg2")
+    >>> p = np.array([[0.7, 0.1, 0.0, 0.05, 0.0]], np.float32)
+    >>> x = np.array([0.68], np.float32)
+    >>> v = single_cube_values(p, (x, x.copy()), [single.CubeInfo((3, 3), 1, -1, 0, False)], t)
+    >>> bool(v[2][0] == np.float32(t.mwc((2, 3))))
+    True
+    """
+    n = len(rollers)
+    if n == 0:
+        return tuple(np.zeros(0) for _ in range(6))  # type: ignore[return-value]
+    index: dict[single.CubeInfo, int] = {}
+    group = np.array([index.setdefault(ci, len(index)) for ci in rollers], dtype=np.int64)
+    si, sf, _, gf = single.state_tables(met, [ci.turned() for ci in index])
+    out = np.empty((6, n))
+    live = np.empty((2, si.shape[1] - LEVELS + 1), dtype=np.float32)
+    _kernel("audit_cube_values_into", "cube_values_into")(
+        np.ascontiguousarray(p32, dtype=np.float32),
+        np.ascontiguousarray(lives[0], dtype=np.float32),
+        np.ascontiguousarray(lives[1], dtype=np.float32), group, si, sf, gf, live, out)
+    return out[0], out[1], out[2], out[3], out[4], out[5]
 
 
 def _groups(key: I64) -> tuple[I64, list[tuple[int, ...]]]:
@@ -492,14 +536,16 @@ def _groups(key: I64) -> tuple[I64, list[tuple[int, ...]]]:
     return np.asarray(heads, dtype=np.int64)[run], list(group_of)
 
 
-def _values_kernel() -> Any:
-    """:func:`mathbg.analysis.match_audit._kernels.play_values_into`: compiled ahead of
-    time, else numba's."""
+def _kernel(export: str, name: str) -> Any:
+    """The kernel ``name`` of :mod:`mathbg.analysis.match_audit._kernels`: compiled ahead
+    of time (as ``export``), else numba's."""
     from mathbg._native import compiled
 
-    kernel = compiled("audit_play_values_into")
+    kernel = compiled(export)
     if kernel is None:
-        from mathbg.analysis.match_audit._kernels import play_values_into as kernel
+        from mathbg.analysis.match_audit import _kernels
+
+        kernel = getattr(_kernels, name)
     return kernel
 
 
