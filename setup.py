@@ -10,12 +10,19 @@
    (``MATHBG_NATIVE_CPU=generic``: for any x86-64, for a wheel that travels). The extension
    is optional: without a C compiler (or with ``MATHBG_NATIVE=0`` at build time) the build
    says so and goes on, and mathbg compiles the kernels with numba on first use.
+   ``MATHBG_BUILD_CACHE=DIR`` (opt-in; CI sets it for its run) keeps a copy of each
+   extension built, under a key of everything it is built from (the kernels' sources, the
+   processor tag, Python, numba and numpy, this file): a later build with the same key
+   copies it instead of compiling again (about a minute).
 
 Everything else is in ``pyproject.toml``.
 """
 
+import hashlib
 import importlib
 import os
+import platform
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -65,6 +72,13 @@ class BuildNative(build_ext):
                 tag = 0
             else:
                 cc.target_cpu = "host"
+            stored = _cached_build(native.digest(), tag, target)
+            if stored is not None and stored.is_file():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(stored, target)
+                print(f"mathbg's kernels: {target.name} copied from the build cache "
+                      f"(MATHBG_BUILD_CACHE), built earlier from the same sources", flush=True)
+                return
             stamp: dict[str, object] = {}
             exec(f"def digest():\n    return {native.digest()}\n"
                  f"def processor():\n    return {tag}\n", stamp)
@@ -73,8 +87,32 @@ class BuildNative(build_ext):
             target.parent.mkdir(parents=True, exist_ok=True)
             print(f"compiling mathbg's kernels ahead of time into {target.name}", flush=True)
             cc.compile()
+            if stored is not None:  # the whole file or nothing under the key
+                stored.parent.mkdir(parents=True, exist_ok=True)
+                part = stored.with_name(f"{stored.name}.{os.getpid()}.part")
+                shutil.copy2(target, part)
+                os.replace(part, stored)
         finally:
             sys.path.remove(str(HERE))
+
+
+def _cached_build(digest: int, tag: int, target: Path) -> Path | None:
+    """Where ``MATHBG_BUILD_CACHE`` keeps the extension built from these inputs (None: no
+    cache). The key covers what the compiled file depends on: the kernels' sources (their
+    digest), the processor tag, the interpreter, numba and numpy of the build, this file
+    and the extension's file name (its ABI tag)."""
+    cache = os.environ.get("MATHBG_BUILD_CACHE", "").strip()
+    if not cache:
+        return None
+    import numba
+    import numpy
+
+    h = hashlib.sha256()
+    for part in (str(digest), str(tag), sys.version, numba.__version__, numpy.__version__,
+                 platform.machine(), target.name):  # fmt: skip
+        h.update(part.encode() + b"\0")
+    h.update(Path(__file__).read_bytes())
+    return Path(cache) / f"{h.hexdigest()[:40]}-{target.name}"
 
 
 setup(
