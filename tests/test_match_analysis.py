@@ -799,7 +799,7 @@ def _seeded_rows(n: int = 3000) -> list[_Row]:
     return seeded
 
 
-def test_the_play_values_kernel_is_singles_arithmetic_to_the_bit() -> None:
+def test_the_play_values_kernel_is_the_reference_arithmetic_to_the_bit() -> None:
     """The kernel that values every play (:func:`play_values`) does the operations of
     gnubg's compiled code in their order, as the numpy reference transcribes them
     (tests/gnubg_single_reference.py): its four values equal the reference's to the bit
@@ -841,7 +841,7 @@ def _assert_cube_bits(rows: list[_Row]) -> None:
             assert np.float64(w[0]).tobytes() == np.float64(h[k]).tobytes(), (rows[k], h[k], w)
 
 
-def test_the_cube_decisions_kernel_is_singles_arithmetic_to_the_bit() -> None:
+def test_the_cube_decisions_kernel_is_the_reference_arithmetic_to_the_bit() -> None:
     """The audit's cube decisions go through the plays' arithmetic (one implementation of
     gnubg's cube step): no double, double/take, double/pass and the three as EMG equal
     the numpy reference's to the bit, on the same rows as the plays' test (a roller at
