@@ -1,27 +1,31 @@
 """Benchmark: the whole match analysed, mathbg against gnubg 1.07 (issue 32).
 
 Run: ``python benchmarks/bench_match_analysis.py [--plies 0 2] [--repeat 2]
-[--corpus-repeat 5] [--no-corpus] [--no-dask] [--blas]``.
+[--deep-repeat 1] [--corpus-repeat 5] [--no-corpus] [--no-dask] [--blas]``.
 
 1. The same matches analysed by both programs, checker play, cube and luck, at 0 and at 2
    plies: a 13-point match gnubg played against itself (its 0-ply players; kept in
    ``benchmarks/data/selfplay13.mat`` so that every run measures the same match; the shared
    collection has no 13-point match) and the longest shared 7-point match. mathbg runs as
-   a user types it, ``mathbg audit FILE`` (default settings:
-   ``auto`` engine, the exact bearoff solver beside; ``--plies 2``), one whole process;
-   gnubg runs ``import mat`` and ``analyse match`` in one ``gnubg -t`` process, measured as
-   a whole process and inside it (its embedded Python's clock around ``analyse match``), its
-   start-up (an empty script) apart. All times are CPU seconds of the process (user +
-   system; the machine is shared, wall time is printed beside), warm (best of ``--repeat``
-   after a first run that fills the caches); the two programs' whole processes run turn
-   about, so that the host's drifting speed weighs on both alike. Ratios: whole process
-   against whole process, in one process against in one process (mathbg's best run after
-   the first in a process, gnubg's ``analyse match``), and mathbg's whole process against
-   gnubg's analysis alone. At 0 plies mathbg's command also runs with numba's JIT kernels
-   (``MATHBG_NATIVE=0``: what a build without a C compiler runs) turn about with the kernels
-   compiled ahead of time (:mod:`mathbg._native`), and the two reports are compared. Goal:
-   mathbg's 0-ply whole process at most gnubg's CPU for the same match (about 1.3-1.5 s for
-   a 13-point match), and mathbg's 2-ply at most gnubg's 2-ply.
+   a user types it, ``mathbg audit FILE`` (default settings: ``auto`` engine, the exact
+   bearoff solver beside; ``--plies 2``), one whole process; gnubg runs ``import mat`` and
+   ``analyse match`` in one ``gnubg -t`` process, measured as a whole process and inside
+   it (its embedded Python's clock around ``analyse match``), its start-up (an empty
+   script) apart. At 2 plies both programs run with one calculation thread (gnubg's
+   default; ``mathbg audit --threads 1``) and with one a CPU (mathbg's default; gnubg's
+   ``set threads N``), the four commands turn about, ``--deep-repeat`` times each without
+   a warm-up run (a second is lost in a 2-ply analysis): CPU ratios at the same threads,
+   and wall ratios. All times are CPU seconds of the process (user + system; the machine
+   is shared, wall time is printed beside), warm (best of ``--repeat`` after a first run
+   that fills the caches); the two programs' whole processes run turn about, so that the
+   host's drifting speed weighs on both alike. Ratios: whole process against whole
+   process, in one process against in one process (mathbg's best run after the first in a
+   process, gnubg's ``analyse match``), and mathbg's whole process against gnubg's
+   analysis alone. At 0 plies mathbg's command also runs with numba's JIT kernels
+   (``MATHBG_NATIVE=0``: what a build without a C compiler runs) turn about with the
+   kernels compiled ahead of time (:mod:`mathbg._native`), and the two reports are
+   compared. Goal: mathbg's 0-ply whole process at most gnubg's CPU for the same match
+   (about 1.3-1.5 s for a 13-point match), and mathbg's 2-ply at most gnubg's 2-ply.
 2. A corpus of 1,000+ matches (the 212 shared matches ``--corpus-repeat`` times) analysed
    by ``corpus_stats(..., audit=True)`` locally (one process) and on a Dask
    ``LocalCluster`` of 2 single-threaded worker processes: wall times, their ratio (goal:
@@ -145,13 +149,22 @@ def best_pair(first: list[str], second: list[str], repeat: int, kw: dict[str, An
               ) -> tuple[tuple[float, float, str], tuple[float, float, str]]:  # fmt: skip
     """:func:`best` of two commands run turn about (``kw`` for the second), so that a
     shared host's speed, which drifts within minutes, weighs on both alike."""
-    run(first)
-    run(second, **kw)
-    a, b = [], []
+    a, b = best_turns([(first, {}), (second, kw)], repeat)
+    return a, b
+
+
+def best_turns(commands: list[tuple[list[str], dict[str, Any]]], repeat: int,
+               warm: bool = True) -> list[tuple[float, float, str]]:  # fmt: skip
+    """:func:`best` of each command (argv, keywords of :func:`run`), all run turn about
+    ``repeat`` times after one run each that fills the caches (``warm``)."""
+    if warm:
+        for argv, kw in commands:
+            run(argv, **kw)
+    runs: list[list[tuple[float, float, str]]] = [[] for _ in commands]
     for _ in range(max(1, repeat)):
-        a.append(run(first))
-        b.append(run(second, **kw))
-    return min(a, key=lambda r: r[0]), min(b, key=lambda r: r[0])
+        for got, (argv, kw) in zip(runs, commands, strict=True):
+            got.append(run(argv, **kw))
+    return [min(got, key=lambda r: r[0]) for got in runs]
 
 
 def gnubg_script(gnubg: Path, home: str, text: str, flag: str = "-p") -> list[str]:
@@ -181,6 +194,12 @@ def _gnubg_env(home: str) -> dict[str, str]:
     return dict(os.environ, HOME=home, LANG="C", LC_ALL="C")
 
 
+def _threads() -> int:
+    from mathbg.analysis.gnubg_program import analysis_threads
+
+    return analysis_threads()
+
+
 def native_status() -> str:
     """How a mathbg process runs its kernels here (:func:`mathbg._native.status`)."""
     code = "from mathbg import _native; print(_native.status())"
@@ -202,13 +221,33 @@ def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: s
     cmds = [*analysis_settings(plies), f"import mat {path}", "analyse match"]
     g_argv = (gnubg_script(gnubg, home, "\n".join(cmds) + "\n", "-c") if gnubg is not None
               else None)  # fmt: skip
+    one = g_threads = None
     if g_argv is None:
         cpu, wall, _ = best(argv, repeat)
         g_best = None
+    elif plies:  # mathbg and gnubg, each with one thread and with one a CPU, turn about
+        n = _threads()
+        g_many = gnubg_script(gnubg, home, f"set threads {n}\n" + "\n".join(cmds) + "\n", "-c")
+        g_many[-1] = str(Path(g_many[-1]).rename(Path(home) / "threads.cmd"))
+        g_argv = gnubg_script(gnubg, home, "\n".join(cmds) + "\n", "-c")
+        gkw = {"env": env, "cwd": home}
+        (cpu, wall, _), one, g_best, g_threads = best_turns(
+            [(argv, {}), ([*argv, "--threads", "1"], {}), (g_argv, gkw), (g_many, gkw)],
+            repeat, warm=False)  # fmt: skip
     else:  # the two programs turn about
         (cpu, wall, _), g_best = best_pair(argv, g_argv, repeat, {"env": env, "cwd": home})
     print(f"  mathbg audit (whole process, as typed):       {cpu:7.2f} CPU-s ({wall:.2f} s wall); "
           f"kernels: {native_status()}")  # fmt: skip
+    if one is not None and g_best is not None and g_threads is not None:
+        n = _threads()
+        print(f"  mathbg audit --threads 1:                     {one[0]:7.2f} CPU-s "
+              f"({one[1]:.2f} s wall; the default gives gnubg {n} calculation threads)")
+        print(f"  gnubg with set threads {n} (whole process):     {g_threads[0]:7.2f} CPU-s "
+              f"({g_threads[1]:.2f} s wall)")  # fmt: skip
+        print(f"  ratios mathbg / gnubg at the same threads: one thread {one[0] / g_best[0]:.2f}x "
+              f"CPU; {n} threads {cpu / g_threads[0]:.2f}x CPU, {wall / g_threads[1]:.2f}x wall; "
+              f"mathbg's default against gnubg's (one thread): {wall / g_best[1]:.2f}x "
+              f"wall")  # fmt: skip
     if not plies:  # the same with numba's JIT kernels, turn about with the compiled ones
         jit_env = dict(os.environ, MATHBG_NATIVE="0")
         (aot, _, out), (jit, _, jit_out) = best_pair(argv, argv, repeat, {"env": jit_env})
@@ -309,6 +348,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--plies", type=int, nargs="*", default=[0, 2])
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--deep-repeat", type=int, default=1,
+                    help="runs of each command at plies >= 1, turn about (default 1)")
     ap.add_argument("--corpus-repeat", type=int, default=5)
     ap.add_argument("--no-corpus", action="store_true")
     ap.add_argument("--no-dask", action="store_true")
@@ -328,7 +369,8 @@ def main() -> None:
             matches.append(SHARED / SEVEN)
         for plies in args.plies:
             for path in matches:
-                bench_match(path, plies, args.repeat if plies == 0 else 1, gnubg, home)
+                bench_match(path, plies, args.repeat if plies == 0 else args.deep_repeat,
+                            gnubg, home)  # fmt: skip
         if args.blas and matches:
             bench_blas_threads(matches[0], args.repeat)
     if not args.no_corpus:

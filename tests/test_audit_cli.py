@@ -128,3 +128,28 @@ def test_a_corpus_audit_replays_with_the_move_kernel(monkeypatch: pytest.MonkeyP
         monkeypatch.setattr(movegen, "_port_calls_left", movegen.PORT_CALLS)
         assert "stop here" in str(file_stats(str(FIVE), audit=audit).error)
         assert seen.pop() == left
+
+
+def test_threads_below_one_is_refused_before_any_work(capsys) -> None:
+    """``--threads 0`` is one line naming the option (exit 2), before a file is read."""
+    from mathbg.cli import main
+
+    assert main(["audit", "no-such-file.mat", "--threads", "0"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--threads" in err and "got 0" in err
+
+
+@pytest.mark.slow  # a LocalCluster: a few CPU-s
+@pytest.mark.dask
+def test_a_dask_worker_analyses_with_one_gnubg_thread() -> None:
+    """Outside Dask gnubg analyses a match with one thread per CPU this process may use;
+    inside a Dask worker with one (the cluster already runs a task per core)."""
+    distributed = pytest.importorskip("distributed")
+    from mathbg.analysis.gnubg_program import analysis_threads
+
+    assert analysis_threads() == len(os.sched_getaffinity(0))
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster:  # fmt: skip
+        with distributed.Client(cluster) as client:
+            assert client.submit(analysis_threads, pure=False).result() == 1
+    assert analysis_threads() == len(os.sched_getaffinity(0))

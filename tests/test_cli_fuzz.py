@@ -435,6 +435,7 @@ def case_audit(rng, tmp, k):
     _opt(argv, rng, 0.4, "--engine", rng.choice(["race", "exact", "auto", "bogus", "gnubg-nn",
                                                  "given", ""]))  # fmt: skip
     _opt(argv, rng, 0.2, "--plies", rng.choice(MATCH_PLIES))
+    _opt(argv, rng, 0.1, "--threads", rng.choice(["0", "1", "2", "-3", "x", ""]))
     _opt(argv, rng, 0.2, "--met", rng.choice(["kazaross-xg2", "zadeh", "bogus", ""]))
     _opt(argv, rng, 0.2, "--compare-met", rng.choice(["woolsey", "g11", "bogus"]))
     _opt(argv, rng, 0.2, "--player", rng.choice(["lasse", "nobody", "", "\u00e9" * 9]))

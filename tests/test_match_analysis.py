@@ -204,8 +204,8 @@ class _Capture:
         self.name, self.plies, self.texts = "gnubg", 0, []
         self.evaluate_many = self.engine.evaluate_many
 
-    def analyse_match(self, record):  # type: ignore[no-untyped-def]
-        out = self.engine.analyse_match(record, statistics=True)
+    def analyse_match(self, record, progress=None):  # type: ignore[no-untyped-def]
+        out = self.engine.analyse_match(record, statistics=True, progress=progress)
         self.texts.append(out["statistics"])
         return out
 
@@ -310,6 +310,77 @@ def test_play_scores_equal_gnubg(gnubg) -> None:
             if len(listed) > 1 and listed[0]["score"] - listed[1]["score"] > 1e-4:
                 assert p.equity_best == pytest.approx(listed[0]["score"], abs=0)
     assert worst < 5e-6 and checked > 1000 and exact > 10_000
+
+
+def _analysed_in_one(rec: Any, plies: int) -> str:
+    """gnubg's own ``analyse match`` of ``rec`` in one process, as canonical JSON."""
+    from mathbg.analysis.gnubg_program import gnubg_session
+    from mathbg.rules.formats import render_match
+
+    return json.dumps(gnubg_session().analyse(render_match(rec, "mat"), plies=plies),
+                      sort_keys=True)  # fmt: skip
+
+
+@pytest.mark.gnubg(kind="exact")
+@pytest.mark.slow  # gnubg analyses 16 matches four times: about 6 CPU-s
+def test_games_analysed_one_by_one_are_gnubgs_analyse_match(gnubg, capsys) -> None:
+    """A match analysed game by game (``analyse game``) with 1, 2 or 3 of gnubg's
+    calculation threads is gnubg's own ``analyse match`` of it with one thread, document
+    for document: every game's analysis and the match's records; a requested progress bar
+    counts the rolls."""
+    from mathbg.analysis.gnubg_program import GnubgEvaluator
+    from mathbg.rules.formats import read_match
+
+    games = 0
+    for path in MATCHES:
+        rec = read_match(path)
+        ref = _analysed_in_one(rec, 0)
+        for threads in (1, 2, 3):
+            doc = GnubgEvaluator(plies=0, threads=threads).analyse_match(rec)
+            assert json.dumps(doc, sort_keys=True) == ref, (path.name, threads)
+        games += len(rec.games)
+    assert games > 40
+    GnubgEvaluator(plies=0).analyse_match(read_match(FIVE), progress=True)
+    assert "gnubg 0-ply analysis" in capsys.readouterr().err
+
+
+@pytest.mark.gnubg(kind="exact")
+@pytest.mark.slow  # two gnubg processes start: about 1 CPU-s
+def test_an_interrupted_job_leaves_no_answer_for_the_next(gnubg) -> None:
+    """An interrupt while gnubg works (Ctrl-C in a notebook) stops that process: its
+    answer would otherwise reach the next job; the next analysis starts a new one."""
+    from mathbg.analysis import gnubg_program
+    from mathbg.rules.formats import read_match
+
+    session = gnubg_program.gnubg_session()
+
+    class Interrupted:
+        def readline(self) -> str:
+            raise KeyboardInterrupt
+
+    read, session._read = session._read, Interrupted()
+    rec = read_match(FIVE)
+    with pytest.raises(KeyboardInterrupt):
+        gnubg_program.GnubgEvaluator(plies=0).analyse_match(rec)
+    session._read = read
+    assert session._proc.poll() is not None
+    assert gnubg_program.gnubg_session() is not session
+    assert json.dumps(gnubg_program.GnubgEvaluator(plies=0).analyse_match(rec),
+                      sort_keys=True) == _analysed_in_one(rec, 0)  # fmt: skip
+
+
+@pytest.mark.gnubg(kind="multi-ply")
+@pytest.mark.slow  # gnubg analyses a 7-point match at 1 ply twice: about 2 CPU-s
+def test_games_analysed_one_by_one_are_gnubgs_analyse_match_at_one_ply(gnubg) -> None:
+    """The same at 1 ply (gnubg's n-ply search with its pruning nets), on this machine."""
+    from mathbg.analysis.gnubg_program import GnubgEvaluator
+    from mathbg.rules.formats import read_match
+
+    rec = read_match(DATA / "match2287710.txt")
+    doc = GnubgEvaluator(plies=1, threads=2).analyse_match(rec)
+    assert json.dumps(doc, sort_keys=True) == _analysed_in_one(rec, 1)
+    assert all(a.get("analysis") for g in doc["games"] for a in g["game"]
+               if a["action"] == "move" and a.get("dice"))
 
 
 @pytest.mark.gnubg(kind="exact")

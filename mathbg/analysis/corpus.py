@@ -343,7 +343,8 @@ def file_stats(
         games = _game_rows(record)
         decisions: list[DecisionFacts] = []
         if audit:
-            o = replace(options or AuditOptions(), exact=False, take_points=False, player=None)
+            o = replace(options or AuditOptions(), exact=False, take_points=False, player=None,
+                        progress=False)  # the files' bar is the corpus's
             decisions = _audit_rows(record, o)
     except (MathbgError, OSError, UnicodeDecodeError, ValueError) as exc:
         return FileFacts(name, error=str(exc).splitlines()[0] if str(exc) else

@@ -33,6 +33,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -65,6 +66,8 @@ __all__ = [
     "GnubgEvaluator",
     "GnubgSession",
     "Situation",
+    "analyse_games",
+    "analysis_threads",
     "find_gnubg",
     "gnubg_action",
     "gnubg_session",
@@ -378,10 +381,15 @@ class GnubgEvaluator(BatchEvaluator):
 
     name = "gnubg"
 
-    def __init__(self, plies: int = 0) -> None:
+    def __init__(self, plies: int = 0, threads: int | None = None) -> None:
         if int(plies) < 0 or int(plies) > 4:
             raise InvalidParameterError(f"gnubg plies must be 0..4, got {plies}")
+        if threads is not None and int(threads) < 1:
+            raise InvalidParameterError(f"gnubg threads must be at least 1, got {threads}")
         self.plies: int | None = int(plies)
+        #: gnubg's calculation threads when it analyses a whole match (:func:`analyse_games`;
+        #: None: :func:`analysis_threads`).
+        self.threads = None if threads is None else int(threads)
         if find_gnubg() is None:
             raise EngineNotAvailableError(
                 "the GNU Backgammon program is not installed: apt-get install gnubg"
@@ -419,10 +427,14 @@ class GnubgEvaluator(BatchEvaluator):
         raw = run_gnubg([p.board for p in positions], sits, plies=self.plies or 0)
         return [[_decision(d) for d in r["decisions"]] for r in raw]
 
-    def analyse_match(self, record: MatchRecord, *, statistics: bool = False) -> GnubgDocument:
-        """gnubg's own analysis of a whole match at this engine's plies (``analyse match``
-        in the shared long-lived process, :func:`gnubg_session`): the ``gnubg.match()``
-        dictionary with every move record's analysis.
+    def analyse_match(self, record: MatchRecord, *, statistics: bool = False,
+                      progress: bool | None = None) -> GnubgDocument:  # fmt: skip
+        """gnubg's own analysis of a whole match at this engine's plies: the
+        ``gnubg.match()`` dictionary with every move record's analysis.
+
+        gnubg analyses one game after another (``analyse game``) with :attr:`threads`
+        calculation threads, in the shared long-lived process (:func:`analyse_games`); with
+        ``statistics`` it runs ``analyse match``, whose statistics cover the whole match.
 
         Parameters
         ----------
@@ -431,15 +443,22 @@ class GnubgEvaluator(BatchEvaluator):
         statistics : bool
             Also gnubg's ``show statistics match`` text of the analysis (key
             ``"statistics"``).
+        progress : bool, optional
+            A progress bar over the rolls analysed (default: when the output is a terminal).
 
         Returns
         -------
         dict
         """
         from mathbg.rules.formats import render_match
+        from mathbg.rules.record import Move
 
-        return gnubg_session().analyse(render_match(record, "mat"), plies=self.plies or 0,
-                                       statistics=statistics)
+        text = render_match(record, "mat")
+        if statistics:
+            return gnubg_session().analyse(text, plies=self.plies or 0, statistics=True)
+        rolls = [sum(isinstance(a, Move) for a in g.actions) for g in record.games]
+        return analyse_games(text, rolls, plies=self.plies or 0, threads=self.threads,
+                             progress=progress)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- whole matches
@@ -457,7 +476,8 @@ def conv(o):
     if isinstance(o, (list, tuple)):
         return [conv(v) for v in o]
     return o if isinstance(o, (int, float, str, type(None))) else str(o)
-plies = None
+plies = loaded = None
+threads = 1
 for line in fin:
     job = json.loads(line)
     try:
@@ -466,10 +486,24 @@ for line in fin:
             for what in ("chequerplay", "cubedecision"):
                 gnubg.command("set analysis %s evaluation plies %d" % (what, plies))
                 gnubg.command("set analysis %s evaluation prune on" % what)
-        gnubg.command("import mat " + job["path"])
-        gnubg.command("analyse match")
-        out = {"ok": True, "match": conv(gnubg.match(analysis=1, boards=1, statistics=0,
-                                                      verbose=0))}
+        if job.get("threads", 1) != threads:
+            threads = job.get("threads", 1)
+            gnubg.command("set threads %d" % threads)
+        part = "game" in job or "export" in job
+        if not part or job["path"] != loaded:
+            gnubg.command("import mat " + job["path"])
+            loaded = job["path"] if part else None
+        if "game" in job:  # one game of the match loaded: the k-th (from 0)
+            gnubg.command("first game")
+            if job["game"]:
+                gnubg.command("next game %d" % job["game"])
+            gnubg.command("analyse game")
+            fout.write(json.dumps({"ok": True}) + "\n")
+            fout.flush()
+            continue
+        if not part:
+            gnubg.command("analyse match")
+        out = {"ok": True, "match": gnubg.match(analysis=1, boards=1, statistics=0, verbose=0)}
         if job.get("statistics"):  # gnubg's own text, printed to a file
             import sys
             sys.stdout.flush()
@@ -484,7 +518,11 @@ for line in fin:
                 os.close(saved)
     except Exception as exc:  # the request's error, the process goes on
         out = {"ok": False, "error": "%s: %s" % (type(exc).__name__, exc)}
-    fout.write(json.dumps(out) + "\n")
+    try:  # gnubg's dictionaries hold JSON's types (a copy only when they do not)
+        text = json.dumps(out)
+    except (TypeError, ValueError):
+        text = json.dumps(conv(out))
+    fout.write(text + "\n")
     fout.flush()
 """
 
@@ -592,32 +630,59 @@ class GnubgSession:
         EngineNotAvailableError
             When gnubg fails or stops.
         """
+        path = self.load(mat_text)
+        text = path.with_suffix(".txt")
+        job: GnubgDocument = {"path": str(path), "plies": int(plies)}
+        if statistics:
+            job["statistics"] = str(text)
+        try:
+            out = dict(self._job(job)["match"])
+        finally:
+            path.unlink(missing_ok=True)
+        if statistics:
+            out["statistics"] = text.read_text() if text.exists() else ""
+            text.unlink(missing_ok=True)
+        return out
+
+    def load(self, mat_text: str) -> Path:
+        """A new file of the session holding ``mat_text`` (its jobs name it; the caller
+        removes it)."""
         self._count += 1
         path = Path(self._home.name, f"match{self._count}.mat")
         path.write_text(mat_text)
-        text = Path(self._home.name, f"stats{self._count}.txt")
-        job = {"path": str(path), "plies": int(plies)}
-        if statistics:
-            job["statistics"] = str(text)
+        return path
+
+    def analyse_game(self, path: Path, game: int, plies: int = 0, threads: int = 1) -> None:
+        """gnubg's ``analyse game`` of the ``game``-th game (from 0) of the match file
+        ``path`` (:meth:`load`; imported once for all its games) with ``threads``
+        calculation threads, kept in the process for :meth:`export`."""
+        self._job({"path": str(path), "plies": int(plies), "game": int(game),
+                   "threads": int(threads)})  # fmt: skip
+
+    def export(self, path: Path, plies: int = 0) -> GnubgDocument:
+        """gnubg's ``gnubg.match()`` dictionary of the match file ``path`` as this process
+        holds it: the games :meth:`analyse_game` analysed carry their analysis."""
+        return dict(self._job({"path": str(path), "plies": int(plies), "export": True})["match"])
+
+    def _job(self, job: GnubgDocument) -> GnubgDocument:
+        """Send one job, return gnubg's answer (raises when it failed or gnubg stopped)."""
         try:
             self._write.write(json.dumps(job) + "\n")
             self._write.flush()
             line = self._read.readline()
         except OSError as exc:  # pragma: no cover - the process died
             raise EngineNotAvailableError(f"gnubg stopped: {exc}") from None
-        finally:
-            path.unlink(missing_ok=True)
+        except BaseException:  # e.g. an interrupt: this job's answer would reach the next
+            self._proc.kill()  # so the process goes (the next job starts a new one)
+            self._proc.wait()
+            raise
         if not line:
             tail = (self._proc.stderr.read() if self._proc.stderr else "")[-500:].strip()
             raise EngineNotAvailableError(f"gnubg stopped (exit {self._proc.poll()}): {tail}")
-        answer = json.loads(line)
+        answer: GnubgDocument = json.loads(line)
         if not answer.get("ok"):
             raise EngineNotAvailableError(f"gnubg could not analyse the match: {answer['error']}")
-        out = dict(answer["match"])
-        if statistics:
-            out["statistics"] = text.read_text() if text.exists() else ""
-            text.unlink(missing_ok=True)
-        return out
+        return answer
 
     def close(self) -> None:
         """Stop the process (it ends when its input closes)."""
@@ -661,6 +726,99 @@ def gnubg_session() -> GnubgSession:
         _SESSION = GnubgSession()
         atexit.register(_SESSION.close)
     return _SESSION
+
+
+def analysis_threads() -> int:
+    """gnubg's calculation threads for a match by default: one per CPU this process may
+    run on, but one inside a Dask worker (its cluster already runs a task per core).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> analysis_threads() >= 1
+    True
+    """
+    if "distributed" in sys.modules:  # only then can this be a Dask worker
+        from distributed import get_worker
+
+        try:
+            get_worker()
+            return 1
+        except ValueError:
+            pass
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)  # pragma: no cover - not Linux
+
+
+def analyse_games(
+    mat_text: str, rolls: Sequence[int], plies: int = 0, threads: int | None = None,
+    progress: bool | None = None,
+) -> GnubgDocument:  # fmt: skip
+    """gnubg's analysis of a whole match, game by game, with its calculation threads.
+
+    The shared process (:func:`gnubg_session`) imports the match once, runs ``analyse
+    game`` on each game in turn with ``set threads`` (gnubg shares a game's moves among its
+    threads, one evaluation cache for all) and exports the match (``gnubg.match()``). A
+    game's analysis depends on nothing outside the game (its score comes with it), so the
+    document is the one ``analyse match`` gives with one thread (the tests compare them),
+    and the games are the progress bar's steps.
+
+    Parameters
+    ----------
+    mat_text : str
+        The match as a Jellyfish ``.mat`` text.
+    rolls : sequence of int
+        The rolls of each game (the progress counted).
+    plies : int
+        gnubg's analysis plies (chequer play and cube).
+    threads : int, optional
+        gnubg's calculation threads (default :func:`analysis_threads`).
+    progress : bool, optional
+        A progress bar over the rolls analysed (default: when the output is a terminal).
+
+    Returns
+    -------
+    dict
+        gnubg's ``gnubg.match()`` dictionary with every move record's analysis.
+
+    Raises
+    ------
+    EngineNotAvailableError
+        When gnubg fails, stops, or reads a different number of games.
+
+    Examples
+    --------
+    >>> from mathbg.rules.formats import render_match
+    >>> from mathbg.rules.formats.example import example_match
+    >>> rec = example_match()
+    >>> doc = analyse_games(render_match(rec, "mat"), [len(g.actions) for g in rec.games],
+    ...                     threads=2)  # doctest: +SKIP
+    >>> len(doc["games"])  # doctest: +SKIP
+    2
+    """
+    from tqdm.auto import tqdm
+
+    session = gnubg_session()
+    count = max(1, threads or analysis_threads())
+    path = session.load(mat_text)
+    bar = tqdm(total=sum(rolls), desc=f"gnubg {plies}-ply analysis", unit="roll",
+               disable=None if progress is None else not progress, leave=False)  # fmt: skip
+    try:
+        for game, n in enumerate(rolls):
+            session.analyse_game(path, game, plies, count)
+            bar.update(n)
+        out = session.export(path, plies)
+    finally:
+        path.unlink(missing_ok=True)
+        bar.close()
+    if len(out.get("games") or []) != len(rolls):
+        raise EngineNotAvailableError(f"gnubg read {len(out.get('games') or [])} games of the "
+                                      f"match, mathbg {len(rolls)}")  # fmt: skip
+    return out
 
 
 def _situation(setting: CubeSetting) -> Situation:

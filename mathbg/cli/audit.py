@@ -80,6 +80,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_engine_argument(p, "where the chances come from", "evaluate")
     p.add_argument("--plies", type=int, metavar="K",
                    help="the engine's plies (default 0; deeper: gnubg or gnubg-nn)")  # fmt: skip
+    p.add_argument("--threads", type=int, metavar="N",
+                   help="gnubg's calculation threads when the gnubg program analyses the "
+                   "match (--engine gnubg, or auto with --plies; default one per CPU; the "
+                   "same numbers with any N)")  # fmt: skip
     add_met_argument(p)
     p.add_argument("--compare-met", metavar="NAME",
                    help="a second MET: the cube decisions whose verdict changes")  # fmt: skip
@@ -125,6 +129,10 @@ def _run(args: argparse.Namespace) -> int:
     check_output(args.csv, args.force, marked=False)
     check_output(args.sgf, args.force)
     rechecking = _recheck_options(args)
+    if args.threads is not None and args.threads < 1:
+        from mathbg.errors import InvalidParameterError
+
+        raise InvalidParameterError(f"--threads wants a whole number >= 1, got {args.threads}")
     from mathbg.analysis.match_audit import AuditOptions, audit
     from mathbg.analysis.match_audit.driver import expect_native
     from mathbg.rules.formats import read_match
@@ -136,7 +144,8 @@ def _run(args: argparse.Namespace) -> int:
     options = AuditOptions(engine=args.engine, plies=args.plies, met=load_met(args.met),
                            compare_met=load_met(args.compare_met) if args.compare_met else None,
                            exact=not args.no_exact, checker=not args.cube_only,
-                           luck=not args.cube_only, disk_cache=True)  # fmt: skip
+                           luck=not args.cube_only, disk_cache=True,
+                           threads=args.threads)  # fmt: skip
     result = audit(records, options)
     if rechecking is not None:
         from mathbg.analysis.match_audit import recheck

@@ -17,9 +17,10 @@ Engines
     gnubg's pruning nets, which gnubg-nn lacks, so its numbers are gnubg's and it takes
     gnubg's time (gnubg-nn's 2-ply takes twice as long and differs by up to about 3e-4).
 ``gnubg``
-    The gnubg program analyses the whole match (its ``analyse match``, one long-lived
-    process for every match of a run): its cubeless chances, its cubeful values of each
-    play and cube decision and its luck of each roll.
+    The gnubg program analyses the whole match: its cubeless chances, its cubeful values of
+    each play and cube decision and its luck of each roll: ``analyse game`` of each game in
+    one long-lived process, with gnubg's calculation threads (one per CPU, ``threads``),
+    which gives gnubg's own ``analyse match`` document game by game.
 any other evaluator
     Its chances of every position; mathbg's 0-ply cube step values the plays and cube
     decisions. An evaluator with ``evaluate_plays`` (``gnubg-nn``) values the plays of many
@@ -107,6 +108,14 @@ class AuditOptions:
     disk_cache : bool
         Keep the exact solver's solutions in mathbg's cache directory and read them from
         there (:func:`mathbg.bearoff.match_equity`; the ``mathbg audit`` command does).
+    threads : int or None
+        gnubg's calculation threads when the gnubg program analyses the match (``gnubg``,
+        or ``auto`` at ``plies`` >= 1; default one per CPU:
+        :func:`~mathbg.analysis.gnubg_program.analysis_threads`). The numbers are the same
+        with any count.
+    progress : bool or None
+        A progress bar over the rolls the gnubg program analyses (default: when the
+        output is a terminal).
     """
 
     engine: str | Evaluator = "auto"
@@ -120,6 +129,8 @@ class AuditOptions:
     luck: bool = True
     options: int = 5
     disk_cache: bool = False
+    threads: int | None = None
+    progress: bool | None = None
 
 
 # ----------------------------------------------------------------------------- engines
@@ -142,7 +153,8 @@ def _version(name: str) -> str | None:
     return None
 
 
-def resolve_engine(engine: str | Evaluator, plies: int | None) -> tuple[Evaluator, EngineInfo]:
+def resolve_engine(engine: str | Evaluator, plies: int | None, threads: int | None = None
+                   ) -> tuple[Evaluator, EngineInfo]:  # fmt: skip
     """The evaluator of an audit and what it is (:class:`EngineInfo`; see the module notes).
 
     Parameters
@@ -151,10 +163,18 @@ def resolve_engine(engine: str | Evaluator, plies: int | None) -> tuple[Evaluato
         A registered engine name or an evaluator.
     plies : int or None
         The search depth (engines that take it).
+    threads : int or None
+        gnubg's calculation threads when the engine named is the gnubg program
+        (:class:`AuditOptions`); an evaluator given keeps its own.
 
     Returns
     -------
     (Evaluator, EngineInfo)
+
+    Raises
+    ------
+    InvalidParameterError
+        For an unknown engine, or ``threads`` below 1.
 
     Examples
     --------
@@ -172,6 +192,10 @@ def resolve_engine(engine: str | Evaluator, plies: int | None) -> tuple[Evaluato
         evaluator = get_evaluator(engine, plies=plies)
     else:
         evaluator = engine
+    if threads is not None and int(threads) < 1:
+        raise InvalidParameterError(f"threads must be at least 1, got {threads}")
+    if isinstance(engine, str) and threads is not None and hasattr(evaluator, "threads"):
+        evaluator.threads = int(threads)  # made here: not a caller's object
     name = getattr(evaluator, "engine_name", None) or evaluator.name
     own = hasattr(evaluator, "analyse_match")
     step = "gnubg's own cubeful analysis" if own else "0-ply cube step"
@@ -270,7 +294,7 @@ def _value(record: MatchRecord, evaluator: Evaluator, met: MET, o: AuditOptions,
     if own is not None:
         from mathbg.analysis.match_audit.engines import from_gnubg
 
-        analysis = own(record)
+        analysis = own(record, progress=o.progress)
         return from_gnubg(record, analysis, points, turns, met, o.checker)
     from mathbg.analysis.match_audit.engines import two_sided_database
 
@@ -475,7 +499,7 @@ def audit(
                 f"player {o.player!r} is not in the match(es): "
                 + ", ".join(sorted({n for rec in records for n in rec.players}))
             )
-    evaluator, info = resolve_engine(o.engine, o.plies)
+    evaluator, info = resolve_engine(o.engine, o.plies, o.threads)
     met = metmod.as_met(o.met)
     compare = None if o.compare_met is None else metmod.as_met(o.compare_met)
     return AuditResult([_audit_one(rec, evaluator, info, met, compare, o) for rec in records])
