@@ -154,9 +154,11 @@ def best_pair(first: list[str], second: list[str], repeat: int, kw: dict[str, An
 
 
 def best_turns(commands: list[tuple[list[str], dict[str, Any]]], repeat: int,
-               warm: bool = True) -> list[tuple[float, float, str]]:  # fmt: skip
+               warm: bool = True, cpus: list[list[float]] | None = None
+               ) -> list[tuple[float, float, str]]:  # fmt: skip
     """:func:`best` of each command (argv, keywords of :func:`run`), all run turn about
-    ``repeat`` times after one run each that fills the caches (``warm``)."""
+    ``repeat`` times after one run each that fills the caches (``warm``); ``cpus`` gets
+    every run's CPU seconds, a list per command."""
     if warm:
         for argv, kw in commands:
             run(argv, **kw)
@@ -164,6 +166,8 @@ def best_turns(commands: list[tuple[list[str], dict[str, Any]]], repeat: int,
     for _ in range(max(1, repeat)):
         for got, (argv, kw) in zip(runs, commands, strict=True):
             got.append(run(argv, **kw))
+    if cpus is not None:
+        cpus.extend([r[0] for r in got] for got in runs)
     return [min(got, key=lambda r: r[0]) for got in runs]
 
 
@@ -222,6 +226,7 @@ def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: s
     g_argv = (gnubg_script(gnubg, home, "\n".join(cmds) + "\n", "-c") if gnubg is not None
               else None)  # fmt: skip
     one = g_threads = None
+    cpus: list[list[float]] = []
     if g_argv is None:
         cpu, wall, _ = best(argv, repeat)
         g_best = None
@@ -233,7 +238,7 @@ def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: s
         gkw = {"env": env, "cwd": home}
         (cpu, wall, _), one, g_best, g_threads = best_turns(
             [(argv, {}), ([*argv, "--threads", "1"], {}), (g_argv, gkw), (g_many, gkw)],
-            repeat, warm=False)  # fmt: skip
+            repeat, warm=False, cpus=cpus)  # fmt: skip
     else:  # the two programs turn about
         (cpu, wall, _), g_best = best_pair(argv, g_argv, repeat, {"env": env, "cwd": home})
     print(f"  mathbg audit (whole process, as typed):       {cpu:7.2f} CPU-s ({wall:.2f} s wall); "
@@ -248,6 +253,10 @@ def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: s
               f"CPU; {n} threads {cpu / g_threads[0]:.2f}x CPU, {wall / g_threads[1]:.2f}x wall; "
               f"mathbg's default against gnubg's (one thread): {wall / g_best[1]:.2f}x "
               f"wall")  # fmt: skip
+        names = ("mathbg", "mathbg --threads 1", "gnubg", f"gnubg {n} threads")
+        print("  every run's CPU-s, turn about (the host's drift): " + "; ".join(
+            f"{name} {', '.join(f'{c:.2f}' for c in got)}"
+            for name, got in zip(names, cpus, strict=True)))
     if not plies:  # the same with numba's JIT kernels, turn about with the compiled ones
         jit_env = dict(os.environ, MATHBG_NATIVE="0")
         (aot, _, out), (jit, _, jit_out) = best_pair(argv, argv, repeat, {"env": jit_env})
