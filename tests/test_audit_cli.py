@@ -142,12 +142,13 @@ def test_threads_below_one_is_refused_before_any_work(capsys) -> None:
 @pytest.mark.slow  # a LocalCluster: a few CPU-s
 @pytest.mark.dask
 def test_a_dask_worker_analyses_with_one_gnubg_thread() -> None:
-    """Outside Dask gnubg analyses a match with one thread per CPU this process may use;
-    inside a Dask worker with one (the cluster already runs a task per core)."""
+    """Outside Dask gnubg analyses a match with one thread per CPU this process may use
+    (at 0 plies one); inside a Dask worker with one (the cluster already runs a task per
+    core)."""
     distributed = pytest.importorskip("distributed")
     from mathbg.analysis.gnubg_program import analysis_threads
 
-    assert analysis_threads() == len(os.sched_getaffinity(0))
+    assert analysis_threads() == len(os.sched_getaffinity(0)) and analysis_threads(0) == 1
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                                   dashboard_address=":0") as cluster:  # fmt: skip
         with distributed.Client(cluster) as client:

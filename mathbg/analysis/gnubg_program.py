@@ -728,9 +728,16 @@ def gnubg_session() -> GnubgSession:
     return _SESSION
 
 
-def analysis_threads() -> int:
+def analysis_threads(plies: int = 1) -> int:
     """gnubg's calculation threads for a match by default: one per CPU this process may
-    run on, but one inside a Dask worker (its cluster already runs a task per core).
+    run on, but one at 0 plies (a move's work is too small to share: a 13-point match
+    took more CPU and more wall time with two threads than with one) and one inside a Dask
+    worker (its cluster already runs a task per core).
+
+    Parameters
+    ----------
+    plies : int
+        The analysis plies.
 
     Returns
     -------
@@ -738,9 +745,13 @@ def analysis_threads() -> int:
 
     Examples
     --------
-    >>> analysis_threads() >= 1
+    >>> analysis_threads(0)
+    1
+    >>> analysis_threads(2) >= 1
     True
     """
+    if not plies:
+        return 1
     if "distributed" in sys.modules:  # only then can this be a Dask worker
         from distributed import get_worker
 
@@ -776,7 +787,8 @@ def analyse_games(
     plies : int
         gnubg's analysis plies (chequer play and cube).
     threads : int, optional
-        gnubg's calculation threads (default :func:`analysis_threads`).
+        gnubg's calculation threads (default :func:`analysis_threads`: one per CPU at 1
+        ply or more).
     progress : bool, optional
         A progress bar over the rolls analysed (default: when the output is a terminal).
 
@@ -803,7 +815,7 @@ def analyse_games(
     from tqdm.auto import tqdm
 
     session = gnubg_session()
-    count = max(1, threads or analysis_threads())
+    count = max(1, threads or analysis_threads(plies))
     path = session.load(mat_text)
     bar = tqdm(total=sum(rolls), desc=f"gnubg {plies}-ply analysis", unit="roll",
                disable=None if progress is None else not progress, leave=False)  # fmt: skip

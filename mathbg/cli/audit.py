@@ -82,8 +82,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the engine's plies (default 0; deeper: gnubg or gnubg-nn)")  # fmt: skip
     p.add_argument("--threads", type=int, metavar="N",
                    help="gnubg's calculation threads when the gnubg program analyses the "
-                   "match (--engine gnubg, or auto with --plies; default one per CPU; the "
-                   "same numbers with any N)")  # fmt: skip
+                   "match (--engine gnubg, or auto with --plies; default one per CPU at 1 "
+                   "ply or more, else one; the same numbers with any N)")  # fmt: skip
     add_met_argument(p)
     p.add_argument("--compare-met", metavar="NAME",
                    help="a second MET: the cube decisions whose verdict changes")  # fmt: skip

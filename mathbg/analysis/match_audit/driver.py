@@ -19,8 +19,8 @@ Engines
 ``gnubg``
     The gnubg program analyses the whole match: its cubeless chances, its cubeful values of
     each play and cube decision and its luck of each roll: ``analyse game`` of each game in
-    one long-lived process, with gnubg's calculation threads (one per CPU, ``threads``),
-    which gives gnubg's own ``analyse match`` document game by game.
+    one long-lived process, with gnubg's calculation threads (``threads``: one per CPU at
+    1 ply or more), which gives gnubg's own ``analyse match`` document game by game.
 any other evaluator
     Its chances of every position; mathbg's 0-ply cube step values the plays and cube
     decisions. An evaluator with ``evaluate_plays`` (``gnubg-nn``) values the plays of many
@@ -110,7 +110,7 @@ class AuditOptions:
         there (:func:`mathbg.bearoff.match_equity`; the ``mathbg audit`` command does).
     threads : int or None
         gnubg's calculation threads when the gnubg program analyses the match (``gnubg``,
-        or ``auto`` at ``plies`` >= 1; default one per CPU:
+        or ``auto`` at ``plies`` >= 1; default one per CPU at 1 ply or more, else one:
         :func:`~mathbg.analysis.gnubg_program.analysis_threads`). The numbers are the same
         with any count.
     progress : bool or None
