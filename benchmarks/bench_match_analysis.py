@@ -171,8 +171,11 @@ def best_turns(commands: list[tuple[list[str], dict[str, Any]]], repeat: int,
     return [min(got, key=lambda r: r[0]) for got in runs]
 
 
-def gnubg_script(gnubg: Path, home: str, text: str, flag: str = "-p") -> list[str]:
-    script = Path(home) / ("s.py" if flag == "-p" else "s.cmd")
+def gnubg_script(gnubg: Path, home: str, text: str, flag: str = "-p", name: str = "s"
+                 ) -> list[str]:  # fmt: skip
+    """The command running ``text`` in gnubg (``-p``: Python, ``-c``: gnubg commands), the
+    script written to ``home`` as ``name`` (the last script of that name wins)."""
+    script = Path(home) / (name + (".py" if flag == "-p" else ".cmd"))
     script.write_text(text)
     return [str(gnubg), "-t", "-q", "-r", flag, str(script)]
 
@@ -232,9 +235,8 @@ def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: s
         g_best = None
     elif plies:  # mathbg and gnubg, each with one thread and with one a CPU, turn about
         n = _threads()
-        g_many = gnubg_script(gnubg, home, f"set threads {n}\n" + "\n".join(cmds) + "\n", "-c")
-        g_many[-1] = str(Path(g_many[-1]).rename(Path(home) / "threads.cmd"))
-        g_argv = gnubg_script(gnubg, home, "\n".join(cmds) + "\n", "-c")
+        g_many = gnubg_script(gnubg, home, f"set threads {n}\n" + "\n".join(cmds) + "\n", "-c",
+                              name="threads")  # fmt: skip
         gkw = {"env": env, "cwd": home}
         (cpu, wall, _), one, g_best, g_threads = best_turns(
             [(argv, {}), ([*argv, "--threads", "1"], {}), (g_argv, gkw), (g_many, gkw)],
