@@ -15,8 +15,11 @@ Run: ``python benchmarks/bench_match_analysis.py [--plies 0 2] [--repeat 2]
    default; ``mathbg audit --threads 1``) and with one a CPU (mathbg's default; gnubg's
    ``set threads N``), the four commands turn about, ``--deep-repeat`` times each without
    a warm-up run (a second is lost in a 2-ply analysis): CPU ratios at the same threads,
-   and wall ratios. All times are CPU seconds of the process (user + system; the machine
-   is shared, wall time is printed beside), warm (best of ``--repeat`` after a first run
+   and wall ratios. mathbg's analysis kept from the run before is removed before each of
+   these runs (each analyses the match); then ``mathbg audit`` is typed once more and
+   reads the analysis the last run kept (its CPU, and whether the report is the same).
+   All times are CPU seconds of the process (user + system; the machine is shared, wall
+   time is printed beside), warm (best of ``--repeat`` after a first run
    that fills the caches); the two programs' whole processes run turn about, so that the
    host's drifting speed weighs on both alike. Ratios: whole process against whole
    process, in one process against in one process (mathbg's best run after the first in a
@@ -41,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -127,9 +131,12 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run(argv: list[str], env: dict[str, str] | None = None, cwd: str | None = None
-        ) -> tuple[float, float, str]:  # fmt: skip
-    """CPU and wall seconds of one process, and its stdout (raises when it fails)."""
+def run(argv: list[str], env: dict[str, str] | None = None, cwd: str | None = None,
+        before: Callable[[], object] | None = None) -> tuple[float, float, str]:  # fmt: skip
+    """CPU and wall seconds of one process, and its stdout (raises when it fails);
+    ``before`` is called first, outside the time."""
+    if before is not None:
+        before()
     cpu, start = _children_cpu(), time.perf_counter()
     proc = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd,
                           stdin=subprocess.DEVNULL)  # fmt: skip
@@ -214,6 +221,21 @@ def native_status() -> str:
                           check=True).stdout.strip()  # fmt: skip
 
 
+def _forget(rec: Any, plies: int) -> Callable[[], None]:
+    """Remove the gnubg analysis ``mathbg audit`` keeps of ``rec`` at ``plies`` (in the
+    cache directory the benchmark's commands share), so that the next run analyses."""
+    from mathbg.analysis.gnubg_program import kept_analysis_path
+    from mathbg.rules.formats import render_match
+
+    path = kept_analysis_path(render_match(rec, "mat"), plies)
+
+    def forget() -> None:
+        if path is not None:
+            path.unlink(missing_ok=True)
+
+    return forget
+
+
 def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: str) -> None:
     from mathbg.rules import read_match
 
@@ -228,7 +250,7 @@ def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: s
     cmds = [*analysis_settings(plies), f"import mat {path}", "analyse match"]
     g_argv = (gnubg_script(gnubg, home, "\n".join(cmds) + "\n", "-c") if gnubg is not None
               else None)  # fmt: skip
-    one = g_threads = None
+    one = g_threads = again = None
     cpus: list[list[float]] = []
     if g_argv is None:
         cpu, wall, _ = best(argv, repeat)
@@ -238,14 +260,16 @@ def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: s
         g_many = gnubg_script(gnubg, home, f"set threads {n}\n" + "\n".join(cmds) + "\n", "-c",
                               name="threads")  # fmt: skip
         gkw = {"env": env, "cwd": home}
-        (cpu, wall, _), one, g_best, g_threads = best_turns(
-            [(argv, {}), ([*argv, "--threads", "1"], {}), (g_argv, gkw), (g_many, gkw)],
+        fresh = {"before": _forget(rec, plies)}  # every run analyses: none kept before it
+        (cpu, wall, out), one, g_best, g_threads = best_turns(
+            [(argv, fresh), ([*argv, "--threads", "1"], fresh), (g_argv, gkw), (g_many, gkw)],
             repeat, warm=False, cpus=cpus)  # fmt: skip
+        again = run(argv)  # typed again: the analysis the last run kept is read
     else:  # the two programs turn about
         (cpu, wall, _), g_best = best_pair(argv, g_argv, repeat, {"env": env, "cwd": home})
     print(f"  mathbg audit (whole process, as typed):       {cpu:7.2f} CPU-s ({wall:.2f} s wall); "
           f"kernels: {native_status()}")  # fmt: skip
-    if one is not None and g_best is not None and g_threads is not None:
+    if one is not None and g_best is not None and g_threads is not None and again is not None:
         n = _threads()
         print(f"  mathbg audit --threads 1:                     {one[0]:7.2f} CPU-s "
               f"({one[1]:.2f} s wall; the default gives gnubg {n} calculation threads)")
@@ -255,6 +279,9 @@ def bench_match(path: Path, plies: int, repeat: int, gnubg: Path | None, home: s
               f"CPU; {n} threads {cpu / g_threads[0]:.2f}x CPU, {wall / g_threads[1]:.2f}x wall; "
               f"mathbg's default against gnubg's (one thread): {wall / g_best[1]:.2f}x "
               f"wall")  # fmt: skip
+        print(f"  mathbg audit typed again (the analysis kept): {again[0]:7.2f} CPU-s "
+              f"({again[1]:.2f} s wall; {again[0] / g_best[0]:.3f}x gnubg's CPU); the same "
+              f"report: {again[2] == out}")  # fmt: skip
         names = ("mathbg", "mathbg --threads 1", "gnubg", f"gnubg {n} threads")
         print("  every run's CPU-s, turn about (the host's drift): " + "; ".join(
             f"{name} {', '.join(f'{c:.2f}' for c in got)}"

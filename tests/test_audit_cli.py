@@ -154,3 +154,41 @@ def test_a_dask_worker_analyses_with_one_gnubg_thread() -> None:
         with distributed.Client(cluster) as client:
             assert client.submit(analysis_threads, pure=False).result() == 1
     assert analysis_threads() == len(os.sched_getaffinity(0))
+
+
+@pytest.mark.gnubg(kind="exact")
+@pytest.mark.slow  # gnubg analyses three small matches about five times: about 3 CPU-s
+def test_a_killed_corpus_audit_resumes_from_the_kept_analyses(gnubg, tmp_path, monkeypatch,
+                                                              capsys) -> None:  # fmt: skip
+    """``mathbg corpus --audit`` and ``mathbg audit`` keep gnubg's analyses in the cache
+    directory: a corpus run killed after two of three matches and typed again asks gnubg
+    for the third only, and prints what a run that kept nothing prints."""
+    from mathbg.analysis import gnubg_program
+    from mathbg.analysis.corpus import corpus_stats
+    from mathbg.analysis.match_audit import AuditOptions
+    from mathbg.cli import main
+
+    files = [str(FIVE), str(DATA / "match2287710.txt"), str(DATA / "match1988690.txt")]
+    argv = ["corpus", *files, "--audit", "--engine", "gnubg", "--json"]
+    asked: list[int] = []
+    session = gnubg_program.gnubg_session
+    monkeypatch.setattr(gnubg_program, "gnubg_session", lambda: asked.append(1) or session())
+    monkeypatch.setenv("MATHBG_DATA", str(tmp_path / "fresh"))
+    assert main(argv) == 0
+    whole = capsys.readouterr().out
+    assert len(asked) == 3 and len(list((tmp_path / "fresh" / "gnubg").iterdir())) == 3
+
+    monkeypatch.setenv("MATHBG_DATA", str(tmp_path / "resumed"))
+
+    def killed(facts: object) -> None:
+        if len(asked) == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        corpus_stats(files, audit=True, options=AuditOptions(engine="gnubg", disk_cache=True),
+                     on_file=killed, progress=False)  # fmt: skip
+    assert len(asked) == 5 and len(list((tmp_path / "resumed" / "gnubg").iterdir())) == 2
+    assert main(argv) == 0
+    assert len(asked) == 6 and capsys.readouterr().out == whole
+    assert main(["audit", files[0], "--engine", "gnubg", "--plies", "1"]) == 0
+    assert len(asked) == 7 and len(list((tmp_path / "resumed" / "gnubg").iterdir())) == 4

@@ -204,7 +204,7 @@ class _Capture:
         self.name, self.plies, self.texts = "gnubg", 0, []
         self.evaluate_many = self.engine.evaluate_many
 
-    def analyse_match(self, record, progress=None):  # type: ignore[no-untyped-def]
+    def analyse_match(self, record, progress=None, disk_cache=False):  # type: ignore[no-untyped-def]
         out = self.engine.analyse_match(record, statistics=True, progress=progress)
         self.texts.append(out["statistics"])
         return out
@@ -342,6 +342,96 @@ def test_games_analysed_one_by_one_are_gnubgs_analyse_match(gnubg, capsys) -> No
     assert games > 40
     GnubgEvaluator(plies=0).analyse_match(read_match(FIVE), progress=True)
     assert "gnubg 0-ply analysis" in capsys.readouterr().err
+
+
+def _no_gnubg() -> None:
+    raise AssertionError("gnubg was asked")
+
+
+@pytest.mark.gnubg(kind="exact")
+@pytest.mark.slow  # gnubg analyses a 5-point match twice: about 1 CPU-s
+def test_a_kept_analysis_is_gnubgs_and_serves_the_next_run(gnubg, tmp_path, monkeypatch
+                                                           ) -> None:  # fmt: skip
+    """With ``disk_cache`` the analysis is kept in the cache directory, and the same match
+    at the same plies is then read from there, gnubg not asked: the document is gnubg's
+    own ``analyse match``. Other plies, another gnubg, or no ``disk_cache`` ask gnubg."""
+    from mathbg.analysis import gnubg_program
+    from mathbg.rules.formats import read_match, render_match
+
+    monkeypatch.setenv("MATHBG_DATA", str(tmp_path))
+    rec = read_match(FIVE)
+    ref = _analysed_in_one(rec, 0)
+    engine = gnubg_program.GnubgEvaluator(plies=0)
+    assert json.dumps(engine.analyse_match(rec, disk_cache=True), sort_keys=True) == ref
+    kept = sorted((tmp_path / "gnubg").iterdir())
+    assert kept == [gnubg_program.kept_analysis_path(render_match(rec, "mat"), 0)]
+    monkeypatch.setattr(gnubg_program, "gnubg_session", _no_gnubg)
+    assert json.dumps(engine.analyse_match(rec, disk_cache=True), sort_keys=True) == ref
+    with pytest.raises(AssertionError, match="gnubg was asked"):
+        engine.analyse_match(rec)
+    with pytest.raises(AssertionError, match="gnubg was asked"):
+        gnubg_program.GnubgEvaluator(plies=1).analyse_match(rec, disk_cache=True)
+    monkeypatch.setattr(gnubg_program, "_VERSION", "9.99")
+    with pytest.raises(AssertionError, match="gnubg was asked"):
+        engine.analyse_match(rec, disk_cache=True)
+    assert sorted((tmp_path / "gnubg").iterdir()) == kept
+
+
+def _spoil(path: Path, how: str, other: Path) -> None:
+    import gzip
+
+    data = path.read_bytes()
+    if how == "another match's file":
+        path.write_bytes(other.read_bytes())
+    elif how == "a byte changed":
+        path.write_bytes(data[:2000] + bytes([data[2000] ^ 0x55]) + data[2001:])
+    elif how == "cut short":
+        path.write_bytes(data[: len(data) // 2])
+    else:  # the document changed, its identity and digest kept: a value of gnubg's altered
+        text = gzip.decompress(data).decode()
+        i = text.index('"score"')
+        j = i + text[i:].index(".") + 1
+        digit = "1" if text[j] != "1" else "2"
+        path.write_bytes(gzip.compress((text[:j] + digit + text[j + 1:]).encode()))
+
+
+@pytest.mark.gnubg(kind="exact")
+@pytest.mark.slow  # gnubg analyses two matches six times: about 3 CPU-s
+def test_a_damaged_or_foreign_kept_analysis_is_never_served(gnubg, tmp_path, monkeypatch
+                                                            ) -> None:  # fmt: skip
+    """A kept file that fails a check (another match's file under this one's name, a byte
+    changed, cut short, a value altered under its checksum) is a one-line warning and is
+    analysed again, then kept again; a cache directory that cannot be made is a warning,
+    the analysis still gnubg's."""
+    from mathbg.analysis import gnubg_program
+    from mathbg.errors import MathbgWarning
+    from mathbg.rules.formats import read_match, render_match
+
+    monkeypatch.setenv("MATHBG_DATA", str(tmp_path))
+    rec, other = read_match(FIVE), read_match(DATA / "match2287710.txt")
+    ref = _analysed_in_one(rec, 0)
+    engine = gnubg_program.GnubgEvaluator(plies=0)
+    engine.analyse_match(other, disk_cache=True)
+    path = gnubg_program.kept_analysis_path(render_match(rec, "mat"), 0)
+    foreign = gnubg_program.kept_analysis_path(render_match(other, "mat"), 0)
+    assert path is not None and foreign is not None
+    for how, why in [("another match's file", "another match"),
+                     ("a byte changed", "(CRC|Error)"), ("cut short", "(EOF|end)"),
+                     ("a value altered", "checksum mismatch")]:  # fmt: skip
+        engine.analyse_match(rec, disk_cache=True)
+        _spoil(path, how, foreign)
+        with pytest.warns(MathbgWarning, match=f"damaged kept analysis .*{why}"):
+            got = engine.analyse_match(rec, disk_cache=True)
+        assert json.dumps(got, sort_keys=True) == ref, how
+        kept = gnubg_program.kept_analysis(render_match(rec, "mat"), 0)
+        assert json.dumps(kept, sort_keys=True) == ref, how
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory")
+    monkeypatch.setenv("MATHBG_DATA", str(blocked))
+    with pytest.warns(MathbgWarning, match="analysis not kept"):
+        got = engine.analyse_match(rec, disk_cache=True)
+    assert json.dumps(got, sort_keys=True) == ref
+    assert blocked.read_text() == "not a directory"
 
 
 @pytest.mark.gnubg(kind="exact")

@@ -29,6 +29,7 @@ named "No double, take" where ``hint`` says "No double, beaver"). gnubg 1.07.001
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -40,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from mathbg._docstrings import shared_sections
 from mathbg._validate import away_score
 from mathbg.analysis.base import (
     BatchEvaluator,
@@ -72,6 +74,9 @@ __all__ = [
     "gnubg_action",
     "gnubg_session",
     "gnubg_version",
+    "keep_analysis",
+    "kept_analysis",
+    "kept_analysis_path",
     "run_gnubg",
     "run_gnubg_script",
     "situation_of",
@@ -428,7 +433,8 @@ class GnubgEvaluator(BatchEvaluator):
         return [[_decision(d) for d in r["decisions"]] for r in raw]
 
     def analyse_match(self, record: MatchRecord, *, statistics: bool = False,
-                      progress: bool | None = None) -> GnubgDocument:  # fmt: skip
+                      progress: bool | None = None, disk_cache: bool = False
+                      ) -> GnubgDocument:  # fmt: skip
         """gnubg's own analysis of a whole match at this engine's plies: the
         ``gnubg.match()`` dictionary with every move record's analysis.
 
@@ -445,6 +451,10 @@ class GnubgEvaluator(BatchEvaluator):
             ``"statistics"``).
         progress : bool, optional
             A progress bar over the rolls analysed (default: when the output is a terminal).
+        disk_cache : bool
+            Keep the analysis in mathbg's cache directory and read it from there when the
+            same match is analysed again at these plies (:func:`analyse_games`; not with
+            ``statistics``).
 
         Returns
         -------
@@ -458,7 +468,7 @@ class GnubgEvaluator(BatchEvaluator):
             return gnubg_session().analyse(text, plies=self.plies or 0, statistics=True)
         rolls = [sum(isinstance(a, Move) for a in g.actions) for g in record.games]
         return analyse_games(text, rolls, plies=self.plies or 0, threads=self.threads,
-                             progress=progress)  # fmt: skip
+                             progress=progress, disk_cache=disk_cache)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- whole matches
@@ -767,7 +777,7 @@ def analysis_threads(plies: int = 1) -> int:
 
 def analyse_games(
     mat_text: str, rolls: Sequence[int], plies: int = 0, threads: int | None = None,
-    progress: bool | None = None,
+    progress: bool | None = None, disk_cache: bool = False,
 ) -> GnubgDocument:  # fmt: skip
     """gnubg's analysis of a whole match, game by game, with its calculation threads.
 
@@ -791,6 +801,11 @@ def analyse_games(
         ply or more).
     progress : bool, optional
         A progress bar over the rolls analysed (default: when the output is a terminal).
+    disk_cache : bool
+        Read the analysis kept in mathbg's cache directory when there is one
+        (:func:`kept_analysis`: the same match text, plies and gnubg program), else keep
+        this one there (:func:`keep_analysis`): a match analysed again, or a corpus run
+        killed and run again, costs gnubg nothing for the matches already analysed.
 
     Returns
     -------
@@ -814,6 +829,10 @@ def analyse_games(
     """
     from tqdm.auto import tqdm
 
+    if disk_cache:
+        kept = kept_analysis(mat_text, plies)
+        if kept is not None and len(kept["games"]) == len(rolls):
+            return kept
     session = gnubg_session()
     count = max(1, threads or analysis_threads(plies))
     path = session.load(mat_text)
@@ -830,7 +849,179 @@ def analyse_games(
     if len(out.get("games") or []) != len(rolls):
         raise EngineNotAvailableError(f"gnubg read {len(out.get('games') or [])} games of the "
                                       f"match, mathbg {len(rolls)}")  # fmt: skip
+    if disk_cache:
+        keep_analysis(mat_text, plies, out)
     return out
+
+
+# ----------------------------------------------------------------------------- kept analyses
+
+#: The layout of a kept analysis (part of its identity: another layout is analysed again).
+KEPT_FORMAT = 1
+
+_KEPT_PARAMETERS = """
+Parameters
+----------
+mat_text : str
+    The match as a Jellyfish ``.mat`` text.
+plies : int
+    gnubg's analysis plies.
+"""
+
+
+def _kept_identity(mat_text: str, plies: int) -> str | None:
+    """What a kept analysis is the analysis of: the match text, the plies, the gnubg
+    program (its version, size and modification time) and the server that drove it (its
+    digest); None when gnubg's version is unknown (nothing is kept then)."""
+    exe, version = find_gnubg(), gnubg_version()
+    if exe is None or version is None:
+        return None
+    st = exe.stat()
+    digest = hashlib.sha256(mat_text.encode()).hexdigest()
+    server = hashlib.sha256(_SERVER.encode()).hexdigest()[:16]
+    return (f"mathbg-gnubg-analysis v{KEPT_FORMAT} gnubg={version} program={st.st_size}:"
+            f"{st.st_mtime_ns} server={server} plies={int(plies)} match={digest}")  # fmt: skip
+
+
+@shared_sections(kept_parameters=_KEPT_PARAMETERS)
+def kept_analysis_path(mat_text: str, plies: int) -> Path | None:
+    """The file in mathbg's cache directory that keeps gnubg's analysis of a match at
+    ``plies`` (``gnubg/analysis-<plies>ply-<digest>.json.gz``; ``$MATHBG_DATA`` wins), or
+    None when the installed gnubg cannot be identified.
+
+    {kept_parameters}
+
+    Returns
+    -------
+    Path or None
+
+    Examples
+    --------
+    >>> from mathbg.rules.formats import render_match
+    >>> from mathbg.rules.formats.example import example_match
+    >>> TEXT = render_match(example_match(), "mat")
+    >>> path = kept_analysis_path(TEXT, 2)
+    >>> path is None or path.name.startswith("analysis-2ply-")
+    True
+    """
+    kept = _kept(mat_text, plies)
+    return None if kept is None else kept[0]
+
+
+def _kept(mat_text: str, plies: int) -> tuple[Path, str] | None:
+    """The kept file's path and identity (None: gnubg unidentified)."""
+    from mathbg._paths import cache_dir
+
+    identity = _kept_identity(mat_text, plies)
+    if identity is None:
+        return None
+    key = hashlib.sha256(identity.encode()).hexdigest()[:32]
+    return cache_dir("gnubg") / f"analysis-{int(plies)}ply-{key}.json.gz", identity
+
+
+def _read_kept(path: Path, identity: str) -> GnubgDocument:
+    """The document a kept file holds; raises when any check fails: the file is gzip
+    (its CRC), its first line is ``identity`` (another match, plies or gnubg fails) and
+    its second line the SHA-256 of the document's text."""
+    import gzip
+
+    head, digest, text = gzip.decompress(path.read_bytes()).decode().split("\n", 2)
+    if head != identity:
+        raise ValueError("another match, plies or gnubg")
+    if hashlib.sha256(text.encode()).hexdigest() != digest:
+        raise ValueError("checksum mismatch")
+    doc = json.loads(text)
+    if not isinstance(doc, dict) or not isinstance(doc.get("games"), list):
+        raise ValueError("not gnubg's match document")
+    return doc
+
+
+def _warn(message: str) -> None:
+    import warnings
+
+    from mathbg.errors import MathbgWarning
+
+    warnings.warn(message, MathbgWarning, stacklevel=4)
+
+
+@shared_sections(kept_parameters=_KEPT_PARAMETERS)
+def kept_analysis(mat_text: str, plies: int) -> GnubgDocument | None:
+    """gnubg's analysis of the match at ``plies`` as :func:`keep_analysis` kept it, or None:
+    none kept, or (with a one-line warning) a file that fails its checks, which is never
+    served.
+
+    {kept_parameters}
+
+    Returns
+    -------
+    dict or None
+
+    Examples
+    --------
+    >>> kept_analysis("not a match gnubg analysed", 0) is None
+    True
+    """
+    try:
+        kept = _kept(mat_text, plies)
+    except OSError:  # no cache directory can be made: keep_analysis says so
+        return None
+    if kept is None or not kept[0].exists():
+        return None
+    path, identity = kept
+    try:
+        return _read_kept(path, identity)
+    except Exception as exc:  # any damage means: analyse again
+        why = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        _warn(f"{path}: damaged kept analysis ({why}); analysing again")
+        return None
+
+
+@shared_sections(kept_parameters=_KEPT_PARAMETERS)
+def keep_analysis(mat_text: str, plies: int, document: GnubgDocument) -> Path | None:
+    """Keep gnubg's analysis of a match in mathbg's cache directory (atomic: a temporary
+    file renamed into place), best effort: a file that cannot be written (no space, a
+    read-only directory) is a one-line warning.
+
+    {kept_parameters}
+    document : dict
+        gnubg's ``gnubg.match()`` dictionary of the analysis.
+
+    Returns
+    -------
+    Path or None
+        The file written (None when nothing was).
+
+    Examples
+    --------
+    >>> with GnubgSession() as gnubg:  # doctest: +SKIP
+    ...     doc = gnubg.analyse(TEXT, plies=2)
+    >>> keep_analysis(TEXT, 2, doc) == kept_analysis_path(TEXT, 2)  # doctest: +SKIP
+    True
+    """
+    import gzip
+
+    from mathbg import _files
+    from mathbg.errors import ResourceError
+
+    text = json.dumps(document)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    path: Path | str = "mathbg's cache directory"
+    try:
+        kept = _kept(mat_text, plies)
+        if kept is None:
+            return None
+        path, identity = kept
+        data = gzip.compress(f"{identity}\n{digest}\n{text}".encode(), compresslevel=1,
+                             mtime=0)  # fmt: skip
+        with _files.atomic_file(path, what="kept gnubg analysis",
+                                is_same_kind=lambda p: p.name.endswith(".json.gz"),
+                                force=True, needed_bytes=len(data) + 4096) as tmp:  # fmt: skip
+            tmp.write_bytes(data)
+    except (ResourceError, OSError) as exc:
+        why = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        _warn(f"{path}: analysis not kept ({why})")
+        return None
+    return path
 
 
 def _situation(setting: CubeSetting) -> Situation:

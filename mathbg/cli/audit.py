@@ -60,7 +60,10 @@ engine (gnubg 1.07's networks in mathbg's own kernels) elsewhere, and with --pli
 the gnubg program when it is installed (gnubg's own pruned n-ply search: its numbers, in its
 time), else gnubg-nn; --engine gnubg lets
 the gnubg program analyse each match (one long-lived process) and reads its values back.
-The engine used, its version and plies are printed (and in the JSON)."""
+The engine used, its version and plies are printed (and in the JSON). The gnubg program's
+analysis of each match is kept in mathbg's cache directory ($MATHBG_DATA/gnubg, else
+~/.cache/mathbg/gnubg), keyed by the match, the plies and the gnubg program: the same match
+audited again (another output, another player) reads it instead of asking gnubg."""
 
 EPILOG = """\
 examples:

@@ -26,7 +26,10 @@ post-Crawford games are on their own rows. --audit adds the match audit's totals
 score (cube decisions and errors, checker plays and gnubg's checker error rate, mEMG per
 unforced play); --player NAME counts that player's decisions only. Files that cannot be
 read or replayed are skipped and listed with their error. --scheduler runs one task per
-file on a Dask cluster (same numbers)."""
+file on a Dask cluster (same numbers). With the gnubg program as the engine (--engine
+gnubg, or auto with --plies) each match's analysis is kept in mathbg's cache directory, as
+mathbg audit keeps it: a run killed part way and typed again asks gnubg only for the
+matches it had not finished."""
 
 EPILOG = """\
 examples:
@@ -81,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
 
     options = AuditOptions(engine=args.engine, plies=args.plies, met=args.met,
                            player=args.player, checker=not args.cube_only,
-                           luck=False)  # fmt: skip
+                           luck=False, disk_cache=True)  # fmt: skip
     with dask_client(args.scheduler) as client:
         stats = corpus_stats(args.paths, audit=args.audit, options=options, client=client)
     if args.plot:

@@ -21,6 +21,9 @@ Engines
     each play and cube decision and its luck of each roll: ``analyse game`` of each game in
     one long-lived process, with gnubg's calculation threads (``threads``: one per CPU at
     1 ply or more), which gives gnubg's own ``analyse match`` document game by game.
+    With ``disk_cache`` (the commands set it) each match's document is kept in mathbg's
+    cache directory and read from there when the same match is audited again at the same
+    plies with the same gnubg (:func:`~mathbg.analysis.gnubg_program.kept_analysis`).
 any other evaluator
     Its chances of every position; mathbg's 0-ply cube step values the plays and cube
     decisions. An evaluator with ``evaluate_plays`` (``gnubg-nn``) values the plays of many
@@ -106,8 +109,12 @@ class AuditOptions:
     options : int
         How many of the best plays each checker decision lists.
     disk_cache : bool
-        Keep the exact solver's solutions in mathbg's cache directory and read them from
-        there (:func:`mathbg.bearoff.match_equity`; the ``mathbg audit`` command does).
+        Keep the exact solver's solutions (:func:`mathbg.bearoff.match_equity`) and the
+        gnubg program's analyses of whole matches
+        (:func:`~mathbg.analysis.gnubg_program.analyse_games`) in mathbg's cache directory
+        and read them from there: a match analysed again, or a corpus run that was killed
+        and run again, costs gnubg nothing for what it analysed before (the ``mathbg
+        audit`` and ``mathbg corpus --audit`` commands do).
     threads : int or None
         gnubg's calculation threads when the gnubg program analyses the match (``gnubg``,
         or ``auto`` at ``plies`` >= 1; default one per CPU at 1 ply or more, else one:
@@ -294,7 +301,7 @@ def _value(record: MatchRecord, evaluator: Evaluator, met: MET, o: AuditOptions,
     if own is not None:
         from mathbg.analysis.match_audit.engines import from_gnubg
 
-        analysis = own(record, progress=o.progress)
+        analysis = own(record, progress=o.progress, disk_cache=o.disk_cache)
         return from_gnubg(record, analysis, points, turns, met, o.checker)
     from mathbg.analysis.match_audit.engines import two_sided_database
 
