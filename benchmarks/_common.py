@@ -64,3 +64,49 @@ def gnubg_peer() -> Any:
     except ImportError:  # pragma: no cover
         return None
     return find_peer()
+
+
+def descendants(root: int) -> dict[int, float]:
+    """``root`` and every process below it, each with its CPU-s (user + system) so far, from
+    ``/proc`` (a process killed under a killed parent is never waited for: the
+    ``RUSAGE_CHILDREN`` of this one misses it)."""
+    parent, cpu = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        pid = int(stat.parent.name)
+        parent[pid] = int(fields[1])  # ppid; utime and stime at 11 and 12
+        cpu[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tree, grew = {root}, True
+    while grew:
+        more = {p for p, pp in parent.items() if pp in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return {p: cpu.get(p, 0.0) for p in tree}
+
+
+def killed_when(argv: list[str], ready: Callable[[], bool], env: dict[str, str] | None = None
+                ) -> tuple[float, float]:  # fmt: skip
+    """Run ``argv`` until ``ready()`` (polled every 50 ms), then SIGKILL it and everything
+    it started (as a kill of the terminal would): its CPU-s, all processes, and wall-s."""
+    import signal
+    import subprocess
+
+    wall = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    seen: dict[int, float] = {}
+    while proc.poll() is None and not ready():
+        seen.update(descendants(proc.pid))
+        time.sleep(0.05)
+    if proc.poll() is None:
+        tree = descendants(proc.pid)
+        seen.update(tree)
+        for pid in [*(p for p in tree if p != proc.pid), proc.pid]:  # the terminal last
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    proc.wait()
+    return sum(seen.values()), time.perf_counter() - wall

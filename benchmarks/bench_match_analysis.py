@@ -1,7 +1,7 @@
 """Benchmark: the whole match analysed, mathbg against gnubg 1.07 (issue 32).
 
 Run: ``python benchmarks/bench_match_analysis.py [--plies 0 2] [--repeat 2]
-[--deep-repeat 1] [--corpus-repeat 5] [--no-corpus] [--no-dask] [--blas]``.
+[--deep-repeat 1] [--resume [N]] [--corpus-repeat 5] [--no-corpus] [--no-dask] [--blas]``.
 
 1. The same matches analysed by both programs, checker play, cube and luck, at 0 and at 2
    plies: a 13-point match gnubg played against itself (its 0-ply players; kept in
@@ -29,6 +29,9 @@ Run: ``python benchmarks/bench_match_analysis.py [--plies 0 2] [--repeat 2]
    kernels compiled ahead of time (:mod:`mathbg._native`), and the two reports are
    compared. Goal: mathbg's 0-ply whole process at most gnubg's CPU for the same match
    (about 1.3-1.5 s for a 13-point match), and mathbg's 2-ply at most gnubg's 2-ply.
+   With ``--resume N``: ``mathbg corpus --audit --plies 1`` over N shared matches, as
+   typed, uninterrupted, then killed half way and typed again (it reads the analyses the
+   killed run kept): the CPU of each and whether the outputs are the same.
 2. A corpus of 1,000+ matches (the 212 shared matches ``--corpus-repeat`` times) analysed
    by ``corpus_stats(..., audit=True)`` locally (one process) and on a Dask
    ``LocalCluster`` of 2 single-threaded worker processes: wall times, their ratio (goal:
@@ -48,7 +51,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from _common import gnubg_peer
+from _common import gnubg_peer, killed_when
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = next((d / "shared" / "matches" / "galaxy" for d in ROOT.parents
@@ -374,6 +377,37 @@ def bench_corpus(repeat: int, dask: bool) -> None:
                  remote.as_dict() == local.as_dict())  # fmt: skip
 
 
+def bench_resume(plies: int, count: int) -> None:
+    """``mathbg corpus FILES --audit --plies K --json`` as typed over ``count`` shared
+    matches (the gnubg program analyses them; off a terminal, so that the outputs compare):
+    uninterrupted, then killed (SIGKILL to it and its gnubg) once half the matches' analyses
+    are kept and typed again; the CPU of each (all processes) and whether the resumed run
+    prints the uninterrupted one's output."""
+    import shutil
+
+    files = [str(p) for p in sorted(SHARED.glob("*.txt"))[:count]]
+    argv = [sys.executable, "-m", "mathbg", "corpus", *files, "--audit", "--plies", str(plies),
+            "--json"]  # fmt: skip
+    print(f"\ncorpus --audit --plies {plies} over {len(files)} shared matches, as typed "
+          f"(--json), killed half way and typed again")
+    with tempfile.TemporaryDirectory(prefix="bench-resume-") as data:
+        env = dict(os.environ, MATHBG_DATA=data)
+        kept = Path(data) / "gnubg"
+        run(argv, env=env)  # the cache directory's other files made (bearoff databases)
+        shutil.rmtree(kept)
+        cpu, wall, out = run(argv, env=env)
+        shutil.rmtree(kept)
+        k_cpu, k_wall = killed_when(argv, lambda: kept.is_dir() and len(list(
+            kept.glob("*.json.gz"))) >= len(files) // 2, env)  # fmt: skip
+        done = len(list(kept.glob("*.json.gz")))
+        r_cpu, r_wall, again = run(argv, env=env)
+    print(f"  uninterrupted: {cpu:.1f} CPU-s, {wall:.1f} s wall")
+    print(f"  killed after {k_wall:.1f} s wall ({k_cpu:.1f} CPU-s) with {done} of {len(files)} "
+          f"analyses kept; typed again, it resumed in {r_cpu:.1f} CPU-s, {r_wall:.1f} s wall "
+          f"(killed + resumed {(k_cpu + r_cpu) / cpu:.2f}x the uninterrupted run's CPU); the "
+          f"output is the uninterrupted run's: {again == out}")  # fmt: skip
+
+
 def dask_verdict(label: str, t_dask: float, t_local: float, same: bool) -> None:
     """Print Dask's wall time against local's and stop the benchmark when the numbers differ."""
     print(f"{label} {t_dask:.1f} s wall, {t_dask / t_local:.2f}x local (goal: within 1.3x); "
@@ -391,6 +425,9 @@ def main() -> None:
     ap.add_argument("--corpus-repeat", type=int, default=5)
     ap.add_argument("--no-corpus", action="store_true")
     ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--resume", type=int, nargs="?", const=12, default=0, metavar="N",
+                    help="also time corpus --audit --plies 1 over N shared matches (default "
+                         "12), uninterrupted and killed half way then typed again")
     ap.add_argument("--blas", action="store_true",
                     help="also time the 0-ply audit with OPENBLAS_NUM_THREADS=2 against the "
                          "command's default of one BLAS thread, turn about")  # fmt: skip
@@ -411,6 +448,8 @@ def main() -> None:
                             gnubg, home)  # fmt: skip
         if args.blas and matches:
             bench_blas_threads(matches[0], args.repeat)
+    if args.resume and gnubg is not None:
+        bench_resume(1, args.resume)
     if not args.no_corpus:
         bench_corpus(args.corpus_repeat, not args.no_dask)
 

@@ -58,7 +58,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import add_tests_to_path, gnubg_peer
+from _common import add_tests_to_path, gnubg_peer, killed_when
 
 POSITION = "4HPwATDgc/ABMA"  # the opening position (the issue's 3-away/5-away contact case)
 AWAY = (3, 5)
@@ -202,49 +202,12 @@ def _timed(argv: list[str]) -> tuple[str, float, float]:
     return proc.stdout, _children_cpu() - cpu, time.perf_counter() - wall
 
 
-def _descendants(root: int) -> dict[int, float]:
-    """``root`` and every process below it, each with its CPU-s (user + system) so far, from
-    ``/proc`` (a process killed under a killed parent is never waited for: the
-    ``RUSAGE_CHILDREN`` of this one misses it)."""
-    parent, cpu = {}, {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # gone meanwhile
-            continue
-        pid = int(stat.parent.name)
-        parent[pid] = int(fields[1])  # ppid; utime and stime at 11 and 12
-        cpu[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    tree, grew = {root}, True
-    while grew:
-        more = {p for p, pp in parent.items() if pp in tree} - tree
-        tree |= more
-        grew = bool(more)
-    return {p: cpu.get(p, 0.0) for p in tree}
-
-
 def _killed_half_way(argv: list[str], store: Path, batches: int) -> tuple[float, float, int]:
     """Run ``argv`` until half its batches are in ``store``, then SIGKILL it and everything
     it started: CPU-s, wall-s and the batches kept."""
-    import signal
-
-    wall = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env=_typed_env())  # fmt: skip
-    seen: dict[int, float] = {}
-    while proc.poll() is None and len(list(store.glob("trials-*.npz"))) < (batches + 1) // 2:
-        seen.update(_descendants(proc.pid))
-        time.sleep(0.05)
-    if proc.poll() is None:
-        tree = _descendants(proc.pid)
-        seen.update(tree)
-        for pid in [*(p for p in tree if p != proc.pid), proc.pid]:  # the terminal last
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-    proc.wait()
-    return sum(seen.values()), time.perf_counter() - wall, len(list(store.glob("trials-*.npz")))
+    cpu, wall = killed_when(argv, lambda: len(list(store.glob("trials-*.npz")))
+                            >= (batches + 1) // 2, _typed_env())  # fmt: skip
+    return cpu, wall, len(list(store.glob("trials-*.npz")))
 
 
 def as_typed(trials: int, gnubg: Path | None) -> None:
