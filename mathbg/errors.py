@@ -31,6 +31,7 @@ __all__ = [
     "TargetExistsError",
     "UnknownTableError",
     "UnknownVariantError",
+    "reason",
 ]
 
 
@@ -167,3 +168,27 @@ class MatchReplayError(MatchFileError, IllegalPlayError):
     """A match record that breaks the rules when replayed: an illegal play, a cube action
     the state does not allow, a result or score the record contradicts. The message names
     the file, the game, the move number and the play."""
+
+
+def reason(exc: BaseException, limit: int = 200) -> str:
+    """What went wrong, on one line: ``"TypeName: message"`` with its whitespace folded,
+    at most ``limit`` characters (the reason a warning about a damaged or unwritten cache
+    file quotes).
+
+    Parameters
+    ----------
+    exc : BaseException
+        The exception.
+    limit : int
+        The longest reason returned.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> reason(OSError("No space left   on device"))
+    'OSError: No space left on device'
+    """
+    return " ".join(f"{type(exc).__name__}: {exc}".split())[:limit]

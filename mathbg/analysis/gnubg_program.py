@@ -55,7 +55,7 @@ from mathbg.analysis.base import (
 )
 from mathbg.cube.decisions import CubeAction
 from mathbg.cube.life import cube_life
-from mathbg.errors import InvalidParameterError
+from mathbg.errors import InvalidParameterError, reason
 from mathbg.rules.cube import CubeOwner
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -971,7 +971,7 @@ def kept_analysis(mat_text: str, plies: int) -> GnubgDocument | None:
     try:
         return _read_kept(path, identity)
     except Exception as exc:  # any damage means: analyse again
-        why = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        why = reason(exc)
         _warn(f"{path}: damaged kept analysis ({why}); analysing again")
         return None
 
@@ -1018,7 +1018,7 @@ def keep_analysis(mat_text: str, plies: int, document: GnubgDocument) -> Path | 
                                 force=True, needed_bytes=len(data) + 4096) as tmp:  # fmt: skip
             tmp.write_bytes(data)
     except (ResourceError, OSError) as exc:
-        why = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        why = reason(exc)
         _warn(f"{path}: analysis not kept ({why})")
         return None
     return path

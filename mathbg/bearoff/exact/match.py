@@ -799,9 +799,9 @@ def _cache(sol: GameSolution, path: Path, identity: str) -> None:
     except (ResourceError, OSError) as exc:
         import warnings
 
-        from mathbg.errors import MathbgWarning
+        from mathbg.errors import MathbgWarning, reason
 
-        why = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        why = reason(exc)
         warnings.warn(f"{path}: match cache not written ({why})", MathbgWarning, stacklevel=4)
 
 
@@ -814,9 +814,9 @@ def _load(
     except Exception as exc:  # any damage means: solve again
         import warnings
 
-        from mathbg.errors import MathbgWarning
+        from mathbg.errors import MathbgWarning, reason
 
-        why = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        why = reason(exc)
         warnings.warn(
             f"{path}: damaged match cache ({why}); solving again", MathbgWarning, stacklevel=3
         )
