@@ -18,7 +18,9 @@ from mathbg._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
-_SUBMODULES = ("analysis", "bearoff", "cube", "errors", "hyper", "met", "plots", "race", "rules")
+_SUBMODULES = (
+    "analysis", "bearoff", "cache", "cube", "errors", "hyper", "met", "plots", "race", "rules"
+)
 
 __all__ = [
     "MET",
@@ -28,6 +30,7 @@ __all__ = [
     "__version__",
     "analysis",
     "bearoff",
+    "cache",
     "cube",
     "errors",
     "hyper",

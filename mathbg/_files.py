@@ -83,9 +83,11 @@ __all__ = [
     "fsync_dir",
     "fsync_tree",
     "marker",
+    "mathbg_directory",
     "never_ours",
     "output_file",
     "preallocate",
+    "remove_entry",
     "savefig_metadata",
     "sha256_files",
     "space_error",
@@ -382,7 +384,7 @@ def _protected(target: Path) -> str | None:
     return None
 
 
-def _mathbg_directory(path: Path) -> bool:
+def mathbg_directory(path: Path) -> bool:
     """Did mathbg write the directory ``path`` (a database of any kind: its
     ``header.json`` names a mathbg format)?"""
     try:
@@ -433,7 +435,7 @@ def check_target(
         return  # an empty directory holds nothing to lose
     if is_same_kind(p):
         return
-    if p.is_dir() and not p.is_symlink() and not _mathbg_directory(p):
+    if p.is_dir() and not p.is_symlink() and not mathbg_directory(p):
         raise TargetExistsError(
             f"{p}: is a directory mathbg did not write; mathbg never replaces such a "
             f"directory with a {what}, not even with --force: choose another path"
@@ -474,7 +476,9 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _remove(path: Path) -> None:
+def remove_entry(path: Path) -> None:
+    """Remove a file, or a directory with everything in it (a link is unlinked, not
+    followed); a path already gone is no error."""
     if path.is_dir() and not path.is_symlink():
         shutil.rmtree(path, ignore_errors=True)
     else:
@@ -516,7 +520,7 @@ def clean_stale(directory: PathLike, *, locked: str | None = None) -> list[Path]
         if ours and pid == os.getpid():
             ours = False  # this process's own temporary (another thread's write)
         if ours or not _alive(pid) or age > STALE_SECONDS:
-            _remove(entry)
+            remove_entry(entry)
             removed.append(entry)
     return removed
 
@@ -580,7 +584,7 @@ def _install(tmp: Path, target: Path) -> None:
     if tmp.is_dir() == target.is_dir() and not target.is_symlink():
         if tmp.is_dir():
             if _exchange(tmp, target):  # tmp now holds the old content
-                _remove(tmp)
+                remove_entry(tmp)
                 return
         else:
             os.replace(tmp, target)
@@ -592,7 +596,7 @@ def _install(tmp: Path, target: Path) -> None:
     except BaseException:
         os.rename(old, target)
         raise
-    _remove(old)
+    remove_entry(old)
 
 
 # ------------------------------------------------------------------------------ writers
@@ -631,7 +635,7 @@ def _install_on_success(
         _install(tmp, final)
         fsync_dir(final.parent)
     except BaseException as exc:
-        _remove(tmp)
+        remove_entry(tmp)
         if _is_space(exc):
             assert isinstance(exc, OSError)
             raise space_error(exc, final, f"writing the {what} {final}") from None

@@ -21,7 +21,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-__all__ = ["cache_dir", "checkout_data_dir", "published_dir", "published_files"]
+__all__ = ["cache_dir", "cache_root", "checkout_data_dir", "published_dir", "published_files"]
 
 #: Environment variable naming the directory for generated data (wins over the default).
 DATA_ENV = "MATHBG_DATA"
@@ -94,6 +94,31 @@ def _default_cache_root() -> Path:
     return Path(user_cache_dir("mathbg", appauthor=False))
 
 
+def cache_root() -> Path:
+    """The directory for generated data, not created (:func:`cache_dir` creates it).
+
+    ``$MATHBG_DATA`` wins; otherwise the platform's user cache directory for mathbg
+    (``$XDG_CACHE_HOME/mathbg``, by default ``~/.cache/mathbg`` on Linux).
+
+    Raises
+    ------
+    ConfigurationError
+        ``MATHBG_DATA`` starts with a ``~`` that cannot be expanded.
+    """
+    env = os.environ.get(DATA_ENV)
+    if not env:
+        return _default_cache_root()
+    try:
+        return Path(env).expanduser()
+    except RuntimeError:  # '~nouser/...' or no home directory
+        from mathbg.errors import ConfigurationError
+
+        raise ConfigurationError(
+            f"MATHBG_DATA={env[:200]!r}: cannot expand '~' (no such user or no home "
+            "directory); give an absolute path"
+        ) from None
+
+
 def cache_dir(sub: str | None = None) -> Path:
     """Directory for generated data, created on demand.
 
@@ -101,19 +126,7 @@ def cache_dir(sub: str | None = None) -> Path:
     (``$XDG_CACHE_HOME/mathbg``, by default ``~/.cache/mathbg`` on Linux). ``sub`` names a
     sub-directory (e.g. ``"bearoff"``).
     """
-    env = os.environ.get(DATA_ENV)
-    if env:
-        try:
-            base = Path(env).expanduser()
-        except RuntimeError:  # '~nouser/...' or no home directory
-            from mathbg.errors import ConfigurationError
-
-            raise ConfigurationError(
-                f"MATHBG_DATA={env[:200]!r}: cannot expand '~' (no such user or no home "
-                "directory); give an absolute path"
-            ) from None
-    else:
-        base = _default_cache_root()
+    base = cache_root()
     path = base / sub if sub else base
     path.mkdir(parents=True, exist_ok=True)
     return path

@@ -465,6 +465,22 @@ def case_audit(rng, tmp, k):
     return argv
 
 
+def case_cache(rng, tmp, k):
+    if rng.random() < 0.4:
+        argv = ["cache"] if rng.random() < 0.3 else ["cache", "show"]
+        _opt(argv, rng, 0.5, "--json")  # `mathbg cache --json` is a usage error
+        return argv
+    areas = ["databases", "solutions", "hyper", "analyses", "native", "kernels", "bogus", ""]
+    argv = ["cache", "clear", *rng.sample(areas, rng.randint(1, 3))]
+    if "kernels" in argv:  # numba's folder is the user's, not the test's MATHBG_DATA
+        argv.append("--dry-run")
+    else:
+        _opt(argv, rng, 0.5, "--dry-run")
+    _opt(argv, rng, 0.4, "--older-than", rng.choice(["0", "30", "-1", "nan", "x", "1e400"]))
+    _opt(argv, rng, 0.3, "--json")
+    return argv
+
+
 def case_corpus(rng, tmp, k):
     argv = ["corpus", *(_match_file(tmp, rng, 1000 * k + i) for i in range(rng.randint(1, 3)))]
     _opt(argv, rng, 0.1, "--audit")
@@ -542,6 +558,7 @@ GENERATORS = {
     "analyze": case_analyze,
     "audit": case_audit,
     "corpus": case_corpus,
+    "cache": case_cache,
     "convert": case_convert,
     "rollout": case_rollout,
     "hyper": case_hyper,
@@ -566,6 +583,7 @@ WARM_UP = {
                 "0.7,0.2,0.01,0.05,0.002"],
     "audit": ["audit", str(MATCHES / "handbuilt_last_roll.mat"), "--json"],
     "corpus": ["corpus", str(MATCHES / "handbuilt_last_roll.mat"), "--json"],
+    "cache": ["cache"],
     "convert": ["convert", str(MATCHES / "handbuilt_last_roll.mat"), "warm.sgf", "--force"],
     "rollout": ["rollout", "AwAAWAAAAAAAAA", "--away", "3,3", "--trials", "36"],
     "hyper": ["hyper", "AACAAAAAAgAAAA", "--checkers", "1", "--away", "3,3"],

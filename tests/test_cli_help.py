@@ -33,6 +33,9 @@ COMMANDS = list(_commands(build_parser()))
 #: One bad input per command (each fails before any database is built).
 BAD_INPUT: dict[tuple[str, ...], list[str]] = {
     ("position",): ["position", "NOTANID"],
+    ("cache",): ["cache", "frobnicate"],
+    ("cache", "show"): ["cache", "show", "--older-than", "3"],
+    ("cache", "clear"): ["cache", "clear", "analyses", "--older-than", "-1"],
     ("met",): ["met", "--model", "no-such-table"],
     ("takepoint",): ["takepoint", "--away", "3,5", "--cube", "3"],
     ("cube",): ["cube", "frobnicate"],

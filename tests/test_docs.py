@@ -90,6 +90,7 @@ def test_the_index_lists_the_packages_in_layer_order(pages):
     assert _toctree(pages["index"]) == [
         "mathbg",
         "mathbg.errors",
+        "mathbg.cache",
         "mathbg.rules",
         "mathbg.met",
         "mathbg.cube",

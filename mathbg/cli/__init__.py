@@ -50,6 +50,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "convert",
     "audit",
     "corpus",
+    "cache",
 )
 
 EPILOG = """examples:
@@ -66,6 +67,7 @@ EPILOG = """examples:
   mathbg convert match.txt match.sgf
   mathbg audit match.mat --engine gnubg-nn --compare-met woolsey
   mathbg corpus matches/ --plot gammons.png
+  mathbg cache clear analyses --older-than 30
 
 run 'mathbg COMMAND --help' for a command's options."""
 

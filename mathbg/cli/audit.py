@@ -63,7 +63,8 @@ the gnubg program analyse each match (one long-lived process) and reads its valu
 The engine used, its version and plies are printed (and in the JSON). The gnubg program's
 analysis of each match is kept in mathbg's cache directory ($MATHBG_DATA/gnubg, else
 ~/.cache/mathbg/gnubg), keyed by the match, the plies and the gnubg program: the same match
-audited again (another output, another player) reads it instead of asking gnubg."""
+audited again (another output, another player) reads it instead of asking gnubg
+(`mathbg cache clear analyses` removes them)."""
 
 EPILOG = """\
 examples:

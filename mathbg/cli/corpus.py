@@ -29,7 +29,7 @@ read or replayed are skipped and listed with their error. --scheduler runs one t
 file on a Dask cluster (same numbers). With the gnubg program as the engine (--engine
 gnubg, or auto with --plies) each match's analysis is kept in mathbg's cache directory, as
 mathbg audit keeps it: a run killed part way and typed again asks gnubg only for the
-matches it had not finished."""
+matches it had not finished (`mathbg cache clear analyses` removes them)."""
 
 EPILOG = """\
 examples:
