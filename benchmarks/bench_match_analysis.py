@@ -1,7 +1,8 @@
 """Benchmark: the whole match analysed, mathbg against gnubg 1.07 (issue 32).
 
 Run: ``python benchmarks/bench_match_analysis.py [--plies 0 2] [--repeat 2]
-[--deep-repeat 1] [--resume [N]] [--corpus-repeat 5] [--no-corpus] [--no-dask] [--blas]``.
+[--deep-repeat 1] [--resume [N]] [--cube-only [PLIES ...]] [--corpus-repeat 5] [--no-corpus]
+[--no-dask] [--blas]``.
 
 1. The same matches analysed by both programs, checker play, cube and luck, at 0 and at 2
    plies: a 13-point match gnubg played against itself (its 0-ply players; kept in
@@ -31,7 +32,10 @@ Run: ``python benchmarks/bench_match_analysis.py [--plies 0 2] [--repeat 2]
    (about 1.3-1.5 s for a 13-point match), and mathbg's 2-ply at most gnubg's 2-ply.
    With ``--resume N``: ``mathbg corpus --audit --plies 1`` over N shared matches, as
    typed, uninterrupted, then killed half way and typed again (it reads the analyses the
-   killed run kept): the CPU of each and whether the outputs are the same.
+   killed run kept): the CPU of each and whether the outputs are the same. With
+   ``--cube-only``: ``mathbg audit FILE --cube-only --plies 2`` as typed (gnubg analyses
+   the cube decisions only), turn about with gnubg doing the same and with gnubg's whole
+   analysis.
 2. A corpus of 1,000+ matches (the 212 shared matches ``--corpus-repeat`` times) analysed
    by ``corpus_stats(..., audit=True)`` locally (one process) and on a Dask
    ``LocalCluster`` of 2 single-threaded worker processes: wall times, their ratio (goal:
@@ -224,13 +228,14 @@ def native_status() -> str:
                           check=True).stdout.strip()  # fmt: skip
 
 
-def _forget(rec: Any, plies: int) -> Callable[[], None]:
+def _forget(rec: Any, plies: int, checker: bool = True) -> Callable[[], None]:
     """Remove the gnubg analysis ``mathbg audit`` keeps of ``rec`` at ``plies`` (in the
-    cache directory the benchmark's commands share), so that the next run analyses."""
+    cache directory the benchmark's commands share; ``checker`` False: the cube-only
+    analysis of ``--cube-only``), so that the next run analyses."""
     from mathbg.analysis.gnubg_program import kept_analysis_path
     from mathbg.rules.formats import render_match
 
-    path = kept_analysis_path(render_match(rec, "mat"), plies)
+    path = kept_analysis_path(render_match(rec, "mat"), plies, checker=checker)
 
     def forget() -> None:
         if path is not None:
@@ -342,6 +347,45 @@ def _bench_gnubg(path: Path, plies: int, repeat: int, gnubg: Path | None, home: 
           f"alone")  # fmt: skip
 
 
+def bench_cube_only(path: Path, plies: int, repeat: int, gnubg: Path, home: str) -> None:
+    """``mathbg audit FILE --cube-only --plies P`` as typed (gnubg analyses the cube
+    decisions only; the analysis it kept removed before each run), turn about with gnubg
+    analysing the same (``set analysis moves off``, ``set analysis luck off``) and with
+    gnubg's whole analysis, each a whole process at gnubg's default of one thread."""
+    from mathbg.rules import read_match
+
+    rec = read_match(path)
+    print(f"\n{path.name}: the cube decisions only, {plies}-ply")
+    argv = [sys.executable, "-m", "mathbg", "audit", str(path), "--cube-only",
+            "--plies", str(plies)]  # fmt: skip
+    settings = analysis_settings(plies)
+    cube = [*settings, "set analysis moves off", "set analysis luck off",
+            f"import mat {path}", "analyse match"]  # fmt: skip
+    whole = [*settings, f"import mat {path}", "analyse match"]
+    gkw = {"env": _gnubg_env(home), "cwd": home}
+    g_cube = gnubg_script(gnubg, home, "\n".join(cube) + "\n", "-c", name="cube")
+    g_whole = gnubg_script(gnubg, home, "\n".join(whole) + "\n", "-c", name="whole")
+    cpus: list[list[float]] = []
+    mine, theirs, all_of_it = best_turns(
+        [(argv, {"before": _forget(rec, plies, checker=False)}), (g_cube, gkw), (g_whole, gkw)],
+        repeat, warm=False, cpus=cpus)  # fmt: skip
+    again = run(argv)
+    print(f"  mathbg audit --cube-only (whole process):     {mine[0]:7.2f} CPU-s "
+          f"({mine[1]:.2f} s wall; gnubg's threads: {_threads()})")
+    print(f"  gnubg, cube decisions only (whole process):   {theirs[0]:7.2f} CPU-s "
+          f"({theirs[1]:.2f} s wall)")
+    print(f"  gnubg, the whole analysis (whole process):    {all_of_it[0]:7.2f} CPU-s "
+          f"({all_of_it[1]:.2f} s wall)")
+    print(f"  ratios: {mine[0] / theirs[0]:.2f}x gnubg's cube-only CPU (the same work); "
+          f"{mine[0] / all_of_it[0]:.3f}x the CPU and {mine[1] / all_of_it[1]:.3f}x the wall "
+          f"time of gnubg's whole analysis")  # fmt: skip
+    print(f"  typed again (the cube analysis kept):          {again[0]:7.2f} CPU-s; the same "
+          f"report: {again[2] == mine[2]}")  # fmt: skip
+    print("  every run's CPU-s, turn about: " + "; ".join(
+        f"{name} {', '.join(f'{c:.2f}' for c in got)}"
+        for name, got in zip(("mathbg", "gnubg cube-only", "gnubg whole"), cpus, strict=True)))
+
+
 def bench_blas_threads(path: Path, repeat: int) -> None:
     """``mathbg audit`` as typed (one BLAS thread, the command's default) against the same
     with two OpenBLAS threads, whole processes turn about: the CPU that spinning BLAS
@@ -428,6 +472,9 @@ def main() -> None:
     ap.add_argument("--resume", type=int, nargs="?", const=12, default=0, metavar="N",
                     help="also time corpus --audit --plies 1 over N shared matches (default "
                          "12), uninterrupted and killed half way then typed again")
+    ap.add_argument("--cube-only", type=int, nargs="*", default=None, metavar="PLIES",
+                    help="also time audit --cube-only at these plies (default 2) against "
+                         "gnubg's cube-only and whole analyses, turn about")
     ap.add_argument("--blas", action="store_true",
                     help="also time the 0-ply audit with OPENBLAS_NUM_THREADS=2 against the "
                          "command's default of one BLAS thread, turn about")  # fmt: skip
@@ -446,6 +493,10 @@ def main() -> None:
             for path in matches:
                 bench_match(path, plies, args.repeat if plies == 0 else args.deep_repeat,
                             gnubg, home)  # fmt: skip
+        if args.cube_only is not None and gnubg is not None:
+            for plies in args.cube_only or [2]:
+                for path in matches:
+                    bench_cube_only(path, plies, args.deep_repeat, gnubg, home)
         if args.blas and matches:
             bench_blas_threads(matches[0], args.repeat)
     if args.resume and gnubg is not None:

@@ -63,7 +63,7 @@ class Recorded:
         self.texts: list[str] = []
         self.evaluate_many = peer.evaluate_many
 
-    def analyse_match(self, record: Any) -> Any:
+    def analyse_match(self, record: Any, **options: Any) -> Any:  # the audit's own options
         out = self.peer.analyse_match(record, statistics=True)
         self.texts.append(out["statistics"])
         return out

@@ -80,7 +80,7 @@ AREAS: dict[str, Area] = {a.name: a for a in (
          r"(money|game|met)-c\d+-[A-Za-z0-9_-]+(\.partial|\.json)?", "either"),
     Area("analyses", "gnubg",
          "the gnubg program's analyses of matches (mathbg audit, corpus --audit)",
-         r"analysis-\d+ply-[0-9a-f]{32}\.json\.gz", "file"),
+         r"analysis-\d+ply(-cube)?-[0-9a-f]{32}\.json\.gz", "file"),
     Area("native", "native", "the native engine's two-sided table (first use)",
          r"twosided-\d\dx\d\d(-[A-Za-z0-9_-]+)?", "directory"),
     Area("kernels", "numba", "numba's compiled kernels (first use)",

@@ -81,8 +81,10 @@ def test_a_kept_analysis_is_in_the_analyses_area():
     path = kept_analysis_path("; a match\n", 2)
     if path is None:
         pytest.skip("the gnubg program is not installed (the kept analyses need it)")
-    assert path.parent.name == AREAS["analyses"].folder
-    assert re.fullmatch(AREAS["analyses"].names, path.name)
+    cube_only = kept_analysis_path("; a match\n", 2, checker=False)
+    for p in (path, cube_only):
+        assert p is not None and p.parent.name == AREAS["analyses"].folder
+        assert re.fullmatch(AREAS["analyses"].names, p.name)
 
 
 def test_the_native_table_and_kernel_folders_are_named_as_their_areas_say():

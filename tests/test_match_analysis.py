@@ -204,7 +204,7 @@ class _Capture:
         self.name, self.plies, self.texts = "gnubg", 0, []
         self.evaluate_many = self.engine.evaluate_many
 
-    def analyse_match(self, record, progress=None, disk_cache=False):  # type: ignore[no-untyped-def]
+    def analyse_match(self, record, progress=None, **options):  # type: ignore[no-untyped-def]
         out = self.engine.analyse_match(record, statistics=True, progress=progress)
         self.texts.append(out["statistics"])
         return out
@@ -457,6 +457,62 @@ def test_an_interrupted_job_leaves_no_answer_for_the_next(gnubg) -> None:
     assert gnubg_program.gnubg_session() is not session
     assert json.dumps(gnubg_program.GnubgEvaluator(plies=0).analyse_match(rec),
                       sort_keys=True) == _analysed_in_one(rec, 0)  # fmt: skip
+
+
+#: What gnubg's analysis of a cube decision holds.
+CUBE_KEYS = ("nd-cubeful-eq", "dt-cubeful-eq", "probs")
+
+
+def _cube_analyses(doc: dict) -> list[dict]:
+    return [{k: (a.get("analysis") or {}).get(k) for k in CUBE_KEYS}
+            for g in doc["games"] for a in g["game"]]  # fmt: skip
+
+
+@pytest.mark.gnubg(kind="multi-ply")
+@pytest.mark.slow  # gnubg analyses a 7-point match at 1 ply three times: about 4 CPU-s
+def test_a_cube_only_analysis_values_the_cube_as_the_whole_analysis(gnubg, tmp_path,
+                                                                    monkeypatch) -> None:
+    """gnubg told to analyse the cube decisions only (``set analysis moves off``, ``luck
+    off``) gives each one the numbers of its whole ``analyse match`` and values no play; the
+    audit's cube decisions are the same. The cube-only analysis is kept apart: it never
+    serves a whole audit, and a whole analysis kept serves a cube-only audit."""
+    from mathbg.analysis import audit, gnubg_program
+    from mathbg.errors import MathbgWarning
+    from mathbg.rules.formats import read_match, render_match
+
+    monkeypatch.setenv("MATHBG_DATA", str(tmp_path))
+    rec = read_match(DATA / "match2287710.txt")
+    text = render_match(rec, "mat")
+    whole = json.loads(_analysed_in_one(rec, 1))
+    engine = gnubg_program.GnubgEvaluator(plies=1)
+    cube = engine.analyse_match(rec, checker=False, disk_cache=True)
+    assert _cube_analyses(cube) == _cube_analyses(whole)
+    assert sum(c["nd-cubeful-eq"] is not None for c in _cube_analyses(whole)) >= 20
+    assert not any((a.get("analysis") or {}).get("moves") for g in cube["games"]
+                   for a in g["game"])  # fmt: skip
+    kept_cube = gnubg_program.kept_analysis_path(text, 1, checker=False)
+    assert kept_cube is not None and sorted((tmp_path / "gnubg").iterdir()) == [kept_cube]
+    options = {"engine": engine, "exact": False, "take_points": False}
+    assert audit(rec, checker=False, **options).decisions \
+        == audit(rec, checker=True, **options).decisions
+    session = gnubg_program.gnubg_session
+    monkeypatch.setattr(gnubg_program, "gnubg_session", _no_gnubg)
+    assert engine.analyse_match(rec, checker=False, disk_cache=True) == cube
+    with pytest.raises(AssertionError, match="gnubg was asked"):
+        engine.analyse_match(rec, disk_cache=True)  # a whole analysis is not kept
+    kept_whole = gnubg_program.kept_analysis_path(text, 1)
+    assert kept_whole is not None
+    kept_whole.write_bytes(kept_cube.read_bytes())  # the cube-only file under the other name
+    with pytest.warns(MathbgWarning, match="damaged kept analysis"), \
+            pytest.raises(AssertionError, match="gnubg was asked"):
+        engine.analyse_match(rec, disk_cache=True)
+    kept_whole.unlink()
+    monkeypatch.setattr(gnubg_program, "gnubg_session", session)
+    assert json.dumps(engine.analyse_match(rec, disk_cache=True), sort_keys=True) \
+        == json.dumps(whole, sort_keys=True)
+    kept_cube.unlink()
+    monkeypatch.setattr(gnubg_program, "gnubg_session", _no_gnubg)
+    assert engine.analyse_match(rec, checker=False, disk_cache=True) == whole
 
 
 @pytest.mark.gnubg(kind="multi-ply")

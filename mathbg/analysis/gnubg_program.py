@@ -433,8 +433,8 @@ class GnubgEvaluator(BatchEvaluator):
         return [[_decision(d) for d in r["decisions"]] for r in raw]
 
     def analyse_match(self, record: MatchRecord, *, statistics: bool = False,
-                      progress: bool | None = None, disk_cache: bool = False
-                      ) -> GnubgDocument:  # fmt: skip
+                      progress: bool | None = None, disk_cache: bool = False,
+                      checker: bool = True) -> GnubgDocument:  # fmt: skip
         """gnubg's own analysis of a whole match at this engine's plies: the
         ``gnubg.match()`` dictionary with every move record's analysis.
 
@@ -455,6 +455,10 @@ class GnubgEvaluator(BatchEvaluator):
             Keep the analysis in mathbg's cache directory and read it from there when the
             same match is analysed again at these plies (:func:`analyse_games`; not with
             ``statistics``).
+        checker : bool
+            Analyse the checker play and luck too (default); False: the cube decisions
+            only, which gnubg values as it does in the whole analysis, in a fraction of
+            the time (:func:`analyse_games`; not with ``statistics``).
 
         Returns
         -------
@@ -468,7 +472,8 @@ class GnubgEvaluator(BatchEvaluator):
             return gnubg_session().analyse(text, plies=self.plies or 0, statistics=True)
         rolls = [sum(isinstance(a, Move) for a in g.actions) for g in record.games]
         return analyse_games(text, rolls, plies=self.plies or 0, threads=self.threads,
-                             progress=progress, disk_cache=disk_cache)  # fmt: skip
+                             progress=progress, disk_cache=disk_cache,
+                             checker=checker)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- whole matches
@@ -488,9 +493,14 @@ def conv(o):
     return o if isinstance(o, (int, float, str, type(None))) else str(o)
 plies = loaded = None
 threads = 1
+moves = True
 for line in fin:
     job = json.loads(line)
     try:
+        if job.get("moves", moves) != moves:  # the checker play and luck, or the cube only
+            moves = job["moves"]
+            gnubg.command("set analysis moves %s" % ("on" if moves else "off"))
+            gnubg.command("set analysis luck %s" % ("on" if moves else "off"))
         if job["plies"] != plies:
             plies = job["plies"]
             for what in ("chequerplay", "cubedecision"):
@@ -642,7 +652,7 @@ class GnubgSession:
         """
         path = self.load(mat_text)
         text = path.with_suffix(".txt")
-        job: GnubgDocument = {"path": str(path), "plies": int(plies)}
+        job: GnubgDocument = {"path": str(path), "plies": int(plies), "moves": True}
         if statistics:
             job["statistics"] = str(text)
         try:
@@ -662,12 +672,14 @@ class GnubgSession:
         path.write_text(mat_text)
         return path
 
-    def analyse_game(self, path: Path, game: int, plies: int = 0, threads: int = 1) -> None:
+    def analyse_game(self, path: Path, game: int, plies: int = 0, threads: int = 1,
+                     checker: bool = True) -> None:  # fmt: skip
         """gnubg's ``analyse game`` of the ``game``-th game (from 0) of the match file
         ``path`` (:meth:`load`; imported once for all its games) with ``threads``
-        calculation threads, kept in the process for :meth:`export`."""
+        calculation threads, kept in the process for :meth:`export`; without ``checker``
+        the cube decisions only (``set analysis moves off``, ``set analysis luck off``)."""
         self._job({"path": str(path), "plies": int(plies), "game": int(game),
-                   "threads": int(threads)})  # fmt: skip
+                   "threads": int(threads), "moves": bool(checker)})  # fmt: skip
 
     def export(self, path: Path, plies: int = 0) -> GnubgDocument:
         """gnubg's ``gnubg.match()`` dictionary of the match file ``path`` as this process
@@ -777,7 +789,7 @@ def analysis_threads(plies: int = 1) -> int:
 
 def analyse_games(
     mat_text: str, rolls: Sequence[int], plies: int = 0, threads: int | None = None,
-    progress: bool | None = None, disk_cache: bool = False,
+    progress: bool | None = None, disk_cache: bool = False, checker: bool = True,
 ) -> GnubgDocument:  # fmt: skip
     """gnubg's analysis of a whole match, game by game, with its calculation threads.
 
@@ -806,11 +818,17 @@ def analyse_games(
         (:func:`kept_analysis`: the same match text, plies and gnubg program), else keep
         this one there (:func:`keep_analysis`): a match analysed again, or a corpus run
         killed and run again, costs gnubg nothing for the matches already analysed.
+    checker : bool
+        Analyse the checker play and luck too (default). False: the cube decisions only
+        (gnubg's ``set analysis moves off`` and ``set analysis luck off``): gnubg values
+        each cube decision as in the whole analysis (the same numbers, tested), about a
+        twentieth of the work at 2 plies; a whole analysis kept serves it too.
 
     Returns
     -------
     dict
-        gnubg's ``gnubg.match()`` dictionary with every move record's analysis.
+        gnubg's ``gnubg.match()`` dictionary with every move record's analysis (without
+        ``checker`` its cube analyses only, unless a whole analysis was kept).
 
     Raises
     ------
@@ -830,17 +848,19 @@ def analyse_games(
     from tqdm.auto import tqdm
 
     if disk_cache:
-        kept = kept_analysis(mat_text, plies)
-        if kept is not None and len(kept["games"]) == len(rolls):
-            return kept
+        for whole in (True,) if checker else (False, True):  # a whole analysis serves both
+            kept = kept_analysis(mat_text, plies, checker=whole)
+            if kept is not None and len(kept["games"]) == len(rolls):
+                return kept
     session = gnubg_session()
     count = max(1, threads or analysis_threads(plies))
     path = session.load(mat_text)
-    bar = tqdm(total=sum(rolls), desc=f"gnubg {plies}-ply analysis", unit="roll",
+    what = "analysis" if checker else "cube analysis"
+    bar = tqdm(total=sum(rolls), desc=f"gnubg {plies}-ply {what}", unit="roll",
                disable=None if progress is None else not progress, leave=False)  # fmt: skip
     try:
         for game, n in enumerate(rolls):
-            session.analyse_game(path, game, plies, count)
+            session.analyse_game(path, game, plies, count, checker)
             bar.update(n)
         out = session.export(path, plies)
     finally:
@@ -850,7 +870,7 @@ def analyse_games(
         raise EngineNotAvailableError(f"gnubg read {len(out.get('games') or [])} games of the "
                                       f"match, mathbg {len(rolls)}")  # fmt: skip
     if disk_cache:
-        keep_analysis(mat_text, plies, out)
+        keep_analysis(mat_text, plies, out, checker=checker)
     return out
 
 
@@ -868,8 +888,13 @@ plies : int
     gnubg's analysis plies.
 """
 
+_KEPT_CHECKER = """
+checker : bool
+    The whole analysis (default), or (False) the cube decisions only.
+"""
 
-def _kept_identity(mat_text: str, plies: int) -> str | None:
+
+def _kept_identity(mat_text: str, plies: int, checker: bool = True) -> str | None:
     """What a kept analysis is the analysis of: the match text, the plies, the gnubg
     program (its version, size and modification time) and the server that drove it (its
     digest); None when gnubg's version is unknown (nothing is kept then)."""
@@ -879,17 +904,21 @@ def _kept_identity(mat_text: str, plies: int) -> str | None:
     st = exe.stat()
     digest = hashlib.sha256(mat_text.encode()).hexdigest()
     server = hashlib.sha256(_SERVER.encode()).hexdigest()[:16]
+    what = "" if checker else " cube-only"
     return (f"mathbg-gnubg-analysis v{KEPT_FORMAT} gnubg={version} program={st.st_size}:"
-            f"{st.st_mtime_ns} server={server} plies={int(plies)} match={digest}")  # fmt: skip
+            f"{st.st_mtime_ns} server={server} plies={int(plies)}{what} "
+            f"match={digest}")  # fmt: skip
 
 
-@shared_sections(kept_parameters=_KEPT_PARAMETERS)
-def kept_analysis_path(mat_text: str, plies: int) -> Path | None:
+@shared_sections(kept_parameters=_KEPT_PARAMETERS, kept_checker=_KEPT_CHECKER)
+def kept_analysis_path(mat_text: str, plies: int, *, checker: bool = True) -> Path | None:
     """The file in mathbg's cache directory that keeps gnubg's analysis of a match at
-    ``plies`` (``gnubg/analysis-<plies>ply-<digest>.json.gz``; ``$MATHBG_DATA`` wins), or
-    None when the installed gnubg cannot be identified.
+    ``plies`` (``gnubg/analysis-<plies>ply-<digest>.json.gz``, the cube-only analysis
+    ``analysis-<plies>ply-cube-<digest>.json.gz``; ``$MATHBG_DATA`` wins), or None when
+    the installed gnubg cannot be identified.
 
     {kept_parameters}
+    {kept_checker}
 
     Returns
     -------
@@ -904,19 +933,20 @@ def kept_analysis_path(mat_text: str, plies: int) -> Path | None:
     >>> path is None or path.name.startswith("analysis-2ply-")
     True
     """
-    kept = _kept(mat_text, plies)
+    kept = _kept(mat_text, plies, checker)
     return None if kept is None else kept[0]
 
 
-def _kept(mat_text: str, plies: int) -> tuple[Path, str] | None:
+def _kept(mat_text: str, plies: int, checker: bool = True) -> tuple[Path, str] | None:
     """The kept file's path and identity (None: gnubg unidentified)."""
     from mathbg._paths import cache_dir
 
-    identity = _kept_identity(mat_text, plies)
+    identity = _kept_identity(mat_text, plies, checker)
     if identity is None:
         return None
     key = hashlib.sha256(identity.encode()).hexdigest()[:32]
-    return cache_dir("gnubg") / f"analysis-{int(plies)}ply-{key}.json.gz", identity
+    what = "" if checker else "-cube"
+    return cache_dir("gnubg") / f"analysis-{int(plies)}ply{what}-{key}.json.gz", identity
 
 
 def _read_kept(path: Path, identity: str) -> GnubgDocument:
@@ -944,13 +974,14 @@ def _warn(message: str) -> None:
     warnings.warn(message, MathbgWarning, stacklevel=4)
 
 
-@shared_sections(kept_parameters=_KEPT_PARAMETERS)
-def kept_analysis(mat_text: str, plies: int) -> GnubgDocument | None:
+@shared_sections(kept_parameters=_KEPT_PARAMETERS, kept_checker=_KEPT_CHECKER)
+def kept_analysis(mat_text: str, plies: int, *, checker: bool = True) -> GnubgDocument | None:
     """gnubg's analysis of the match at ``plies`` as :func:`keep_analysis` kept it, or None:
     none kept, or (with a one-line warning) a file that fails its checks, which is never
     served.
 
     {kept_parameters}
+    {kept_checker}
 
     Returns
     -------
@@ -962,7 +993,7 @@ def kept_analysis(mat_text: str, plies: int) -> GnubgDocument | None:
     True
     """
     try:
-        kept = _kept(mat_text, plies)
+        kept = _kept(mat_text, plies, checker)
     except OSError:  # no cache directory can be made: keep_analysis says so
         return None
     if kept is None or not kept[0].exists():
@@ -976,8 +1007,9 @@ def kept_analysis(mat_text: str, plies: int) -> GnubgDocument | None:
         return None
 
 
-@shared_sections(kept_parameters=_KEPT_PARAMETERS)
-def keep_analysis(mat_text: str, plies: int, document: GnubgDocument) -> Path | None:
+@shared_sections(kept_parameters=_KEPT_PARAMETERS, kept_checker=_KEPT_CHECKER)
+def keep_analysis(mat_text: str, plies: int, document: GnubgDocument, *,
+                  checker: bool = True) -> Path | None:  # fmt: skip
     """Keep gnubg's analysis of a match in mathbg's cache directory (atomic: a temporary
     file renamed into place), best effort: a file that cannot be written (no space, a
     read-only directory) is a one-line warning.
@@ -985,6 +1017,7 @@ def keep_analysis(mat_text: str, plies: int, document: GnubgDocument) -> Path | 
     {kept_parameters}
     document : dict
         gnubg's ``gnubg.match()`` dictionary of the analysis.
+    {kept_checker}
 
     Returns
     -------
@@ -1007,7 +1040,7 @@ def keep_analysis(mat_text: str, plies: int, document: GnubgDocument) -> Path | 
     digest = hashlib.sha256(text.encode()).hexdigest()
     path: Path | str = "mathbg's cache directory"
     try:
-        kept = _kept(mat_text, plies)
+        kept = _kept(mat_text, plies, checker)
         if kept is None:
             return None
         path, identity = kept

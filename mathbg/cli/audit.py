@@ -93,7 +93,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a second MET: the cube decisions whose verdict changes")  # fmt: skip
     p.add_argument("--player", metavar="NAME", help="only this player's decisions")
     p.add_argument("--cube-only", action="store_true",
-                   help="the cube decisions only (no checker play, no luck)")  # fmt: skip
+                   help="the cube decisions only (no checker play, no luck; with the gnubg "
+                        "program, --plies 2: gnubg analyses the cube only, the same numbers "
+                        "in about a fifteenth of the CPU)")  # fmt: skip
     p.add_argument("--no-exact", action="store_true",
                    help="skip the exact bearoff match solver")  # fmt: skip
     p.add_argument("--rollout-errors", type=int, metavar="K",

@@ -52,7 +52,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--player", metavar="NAME",
                    help="with --audit: count this player's decisions only")  # fmt: skip
     p.add_argument("--cube-only", action="store_true",
-                   help="with --audit: the cube decisions only (no checker play)")  # fmt: skip
+                   help="with --audit: the cube decisions only (no checker play; the gnubg "
+                        "program then analyses the cube only: far faster at --plies 2)"
+                   )  # fmt: skip
     p.add_argument("--min-n", type=int, default=20, metavar="N",
                    help="mark rates over fewer than N games (or doubles) with * (default 20)")
     out = p.add_mutually_exclusive_group()

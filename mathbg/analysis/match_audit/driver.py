@@ -24,6 +24,9 @@ Engines
     With ``disk_cache`` (the commands set it) each match's document is kept in mathbg's
     cache directory and read from there when the same match is audited again at the same
     plies with the same gnubg (:func:`~mathbg.analysis.gnubg_program.kept_analysis`).
+    Without ``checker`` gnubg analyses the cube decisions only (``set analysis moves
+    off``, ``set analysis luck off``): each one gets the numbers of the whole analysis
+    (tested), for about a fifteenth of its CPU at 2 plies.
 any other evaluator
     Its chances of every position; mathbg's 0-ply cube step values the plays and cube
     decisions. An evaluator with ``evaluate_plays`` (``gnubg-nn``) values the plays of many
@@ -103,7 +106,8 @@ class AuditOptions:
     take_points : bool
         Compute the taker's take point and margin (``False``: None, several times faster).
     checker : bool
-        Analyse the checker play (``False``: the cube decisions only).
+        Analyse the checker play (``False``: the cube decisions only; the gnubg program
+        then analyses the cube decisions only, with the numbers of its whole analysis).
     luck : bool
         Value every roll's luck (needs ``checker``).
     options : int
@@ -301,7 +305,7 @@ def _value(record: MatchRecord, evaluator: Evaluator, met: MET, o: AuditOptions,
     if own is not None:
         from mathbg.analysis.match_audit.engines import from_gnubg
 
-        analysis = own(record, progress=o.progress, disk_cache=o.disk_cache)
+        analysis = own(record, progress=o.progress, disk_cache=o.disk_cache, checker=o.checker)
         return from_gnubg(record, analysis, points, turns, met, o.checker)
     from mathbg.analysis.match_audit.engines import two_sided_database
 
