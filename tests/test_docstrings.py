@@ -1,5 +1,5 @@
-"""numpydoc sections on every public function of mathbg.met, mathbg.cube and mathbg.analysis,
-and their examples run as doctests."""
+"""numpydoc sections on every public function of mathbg.met, mathbg.cube, mathbg.analysis,
+mathbg.hyper, mathbg.errors and mathbg.cache, and their examples run as doctests."""
 
 from __future__ import annotations
 
@@ -18,11 +18,15 @@ import pytest
 numpydoc_docscrape = pytest.importorskip("numpydoc.docscrape")
 
 PACKAGES = ("mathbg.met", "mathbg.cube", "mathbg.analysis", "mathbg.hyper")
+#: Top-level modules checked the same way.
+MODULES = ("mathbg.errors", "mathbg.cache")
 #: Deprecated modules the release removes (importing them warns).
 SKIP_MODULES = {"mathbg.met.io", "mathbg.cube.convert"}
 
 
 def _modules() -> Iterator[ModuleType]:
+    for name in MODULES:
+        yield importlib.import_module(name)
     for name in PACKAGES:
         pkg = importlib.import_module(name)
         yield pkg

@@ -254,6 +254,34 @@ def test_the_best_play_is_the_largest_value_and_pruning_keeps_a_legal_one(boards
                                           for a in after]))  # fmt: skip
 
 
+#: Rolls of the shared Galaxy matches whose plays leave positions of two network classes
+#: (race and contact) and where the pruning networks' best five miss the full network's
+#: best play (found by comparing the two searches over 14,664 rolls).
+MIXED_CLASSES = [("Rm+DBwBwP1kGAA", (4, 4)), ("m7sDAMDeTYEAAg", (5, 3)),
+                 ("W94PAABtuwMABg", (5, 4)), ("2fk8AADcbgsAAw", (5, 4)),
+                 ("tzvDAAC27RIAAw", (4, 4))]  # fmt: skip
+
+
+def test_the_pruned_search_values_every_play_when_the_plays_classes_differ():
+    """gnubg's ``FindBestMoveInEval`` prunes only when every play leaves a position of the
+    first play's class (eval.c: it stops at a play of another class and values them all):
+    there the pruned search plays the full network's best play."""
+    from mathbg.rules.idcodec import decode_position_id
+
+    boards = np.array([np.frombuffer(decode_position_id(pid), dtype=np.uint8)
+                       for pid, _ in MIXED_CLASSES])  # fmt: skip
+    rolls = np.array([roll for _, roll in MIXED_CLASSES])
+    weights = np.tile(MONEY, (len(boards), 1))
+    ptr, results, _ = play_outputs(boards, rolls)
+    _, classes, _ = cached_outputs(results)
+    full, _, _, _ = best_plays(boards, rolls, weights)
+    pruned, _, _, _ = best_plays(boards, rolls, weights, keep=5)
+    for i in range(len(boards)):
+        mixed = classes[ptr[i] : ptr[i + 1]]
+        assert ptr[i + 1] - ptr[i] > 5 and {int(c) for c in mixed} == {nk.RACE, nk.CONTACT}
+        assert np.array_equal(pruned[i], full[i]), MIXED_CLASSES[i]
+
+
 def test_the_player_plays_its_best_play():
     player = get_player("native")
     assert isinstance(player, NativePlayer) and player.label.startswith("native 0-ply")

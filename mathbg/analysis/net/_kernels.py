@@ -733,8 +733,8 @@ def choose_play(board: Any, d1: Any, d2: Any, weights: Any, keep: Any, model: An
     next side on roll) into ``out_board``, its outputs into ``out_probs``; returns its
     class (-1: the workspace was too small; -2: ``plays`` was). With ``keep > 0``, gnubg's
     pruned search (``FindBestMoveInEval``): the pruning networks rank the plays and only
-    the best ``keep`` are valued by the full network (when every play leaves a network
-    position).
+    the best ``keep`` are valued by the full network, when every play leaves a position of
+    one network class (race, crashed or contact); else every play is valued.
     ``plays``, ``scores`` and ``probs`` are scratch (rows of 50 and a score for at least the
     plays of a roll, 5 outputs)."""
     n = _SEARCH(board, d1, d2, ws)
@@ -758,11 +758,13 @@ def choose_play(board: Any, d1: Any, d2: Any, weights: Any, keep: Any, model: An
     best = -1
     best_score = -np.inf
     if pruned:
+        first = -1
         for j in range(n):
             klass = classify(plays[j])
-            if klass < RACE:
+            if klass < RACE or (j > 0 and klass != first):  # gnubg prunes one class only
                 pruned = False
                 break
+            first = klass
             # the class's network and the scratch, not the model and the workspace: a
             # call passes each array of its tuples as arguments, hundreds for the model
             if klass == RACE:

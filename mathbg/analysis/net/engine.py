@@ -198,7 +198,8 @@ def best_plays(boards: Any, rolls: Any, weights: Any,
     keep : int, optional
         0: every play valued by the full network; ``k > 0``: gnubg's pruned search, the
         pruning networks rank the plays and only the best ``k`` are valued (when every play
-        leaves a position of the networks).
+        leaves a position of one network class, as gnubg's ``FindBestMoveInEval`` asks:
+        race, crashed or contact; else every play is valued).
 
     Returns
     -------
