@@ -1,8 +1,8 @@
 """Benchmark: the whole match analysed, mathbg against gnubg 1.07 (issue 32).
 
 Run: ``python benchmarks/bench_match_analysis.py [--plies 0 2] [--repeat 2]
-[--deep-repeat 1] [--resume [N]] [--cube-only [PLIES ...]] [--corpus-repeat 5] [--no-corpus]
-[--no-dask] [--blas]``.
+[--deep-repeat 1] [--resume [N]] [--cube-only [PLIES ...]] [--cube-only-corpus]
+[--corpus-repeat 5] [--no-corpus] [--no-dask] [--blas]``.
 
 1. The same matches analysed by both programs, checker play, cube and luck, at 0 and at 2
    plies: a 13-point match gnubg played against itself (its 0-ply players; kept in
@@ -35,7 +35,8 @@ Run: ``python benchmarks/bench_match_analysis.py [--plies 0 2] [--repeat 2]
    killed run kept): the CPU of each and whether the outputs are the same. With
    ``--cube-only``: ``mathbg audit FILE --cube-only --plies 2`` as typed (gnubg analyses
    the cube decisions only), turn about with gnubg doing the same and with gnubg's whole
-   analysis.
+   analysis; with ``--cube-only-corpus`` the same over the shared matches (``mathbg corpus
+   DIR --audit --cube-only --plies 2``).
 2. A corpus of 1,000+ matches (the 212 shared matches ``--corpus-repeat`` times) analysed
    by ``corpus_stats(..., audit=True)`` locally (one process) and on a Dask
    ``LocalCluster`` of 2 single-threaded worker processes: wall times, their ratio (goal:
@@ -386,6 +387,28 @@ def bench_cube_only(path: Path, plies: int, repeat: int, gnubg: Path, home: str)
         for name, got in zip(("mathbg", "gnubg cube-only", "gnubg whole"), cpus, strict=True)))
 
 
+def bench_cube_only_corpus(plies: int) -> None:
+    """``mathbg corpus DIR --audit --cube-only --plies P --json`` as typed over the shared
+    matches, in a fresh cache directory after one run that makes its other files (bearoff
+    databases): one whole run, the gnubg program analysing every match's cube decisions."""
+    import json
+    import shutil
+
+    argv = [sys.executable, "-m", "mathbg", "corpus", str(SHARED), "--audit", "--cube-only",
+            "--plies", str(plies), "--json"]  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="bench-cube-corpus-") as data:
+        env = dict(os.environ, MATHBG_DATA=data)
+        run(argv, env=env)
+        shutil.rmtree(Path(data) / "gnubg")
+        cpu, wall, out = run(argv, env=env)
+    doc = json.loads(out)
+    audit = doc["overall"]["audit"]
+    print(f"\ncorpus {SHARED.name}/ --audit --cube-only --plies {plies}, as typed: {doc['files']} "
+          f"matches ({len(doc['skipped'])} skipped), {audit['decisions']:,} cube decisions, "
+          f"{audit['errors']:,} errors: {cpu:.1f} CPU-s, {wall:.1f} s wall "
+          f"({cpu / max(1, doc['files']):.2f} CPU-s a match)")  # fmt: skip
+
+
 def bench_blas_threads(path: Path, repeat: int) -> None:
     """``mathbg audit`` as typed (one BLAS thread, the command's default) against the same
     with two OpenBLAS threads, whole processes turn about: the CPU that spinning BLAS
@@ -475,6 +498,9 @@ def main() -> None:
     ap.add_argument("--cube-only", type=int, nargs="*", default=None, metavar="PLIES",
                     help="also time audit --cube-only at these plies (default 2) against "
                          "gnubg's cube-only and whole analyses, turn about")
+    ap.add_argument("--cube-only-corpus", action="store_true",
+                    help="also time corpus --audit --cube-only --plies 2 over the shared "
+                         "matches, as typed")
     ap.add_argument("--blas", action="store_true",
                     help="also time the 0-ply audit with OPENBLAS_NUM_THREADS=2 against the "
                          "command's default of one BLAS thread, turn about")  # fmt: skip
@@ -499,6 +525,8 @@ def main() -> None:
                     bench_cube_only(path, plies, args.deep_repeat, gnubg, home)
         if args.blas and matches:
             bench_blas_threads(matches[0], args.repeat)
+    if args.cube_only_corpus and gnubg is not None and SHARED.exists():
+        bench_cube_only_corpus(2)
     if args.resume and gnubg is not None:
         bench_resume(1, args.resume)
     if not args.no_corpus:
