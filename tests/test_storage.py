@@ -220,8 +220,7 @@ elif moment == "arrays-written":
 elif moment == "before-install":
     storage._install = die
 elif moment == "after-exchange":
-    real_remove = storage._remove
-    storage._remove = die  # the old content sits in the temporary, not yet removed
+    storage.remove_entry = die  # the old content sits in the temporary, not yet removed
 elif moment == "after-install":
     real_install = storage._install
     def install(tmp, final):
