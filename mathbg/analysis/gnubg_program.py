@@ -821,8 +821,8 @@ def analyse_games(
     checker : bool
         Analyse the checker play and luck too (default). False: the cube decisions only
         (gnubg's ``set analysis moves off`` and ``set analysis luck off``): gnubg values
-        each cube decision as in the whole analysis (the same numbers, tested), about a
-        twentieth of the work at 2 plies; a whole analysis kept serves it too.
+        each cube decision as in the whole analysis (the same numbers, tested), for
+        about a fifteenth of the CPU at 2 plies; a whole analysis kept serves it too.
 
     Returns
     -------
