@@ -80,6 +80,7 @@ __all__ = [
     "check_output",
     "check_target",
     "clean_stale",
+    "disk_size",
     "fsync_dir",
     "fsync_tree",
     "marker",
@@ -523,6 +524,26 @@ def clean_stale(directory: PathLike, *, locked: str | None = None) -> list[Path]
             remove_entry(entry)
             removed.append(entry)
     return removed
+
+
+def disk_size(path: PathLike) -> int:
+    """The bytes of a file, or of every file under a directory (links counted as links,
+    never followed; a file that vanishes meanwhile counts 0)."""
+    p = Path(path)
+    try:
+        info = p.lstat()
+    except OSError:
+        return 0
+    if not p.is_dir() or p.is_symlink():
+        return info.st_size
+    total = 0
+    for top, dirs, files in os.walk(p):
+        for name in files + [d for d in dirs if os.path.islink(os.path.join(top, d))]:
+            try:
+                total += os.lstat(os.path.join(top, name)).st_size
+            except OSError:
+                pass
+    return total
 
 
 def fsync_tree(path: PathLike) -> None:

@@ -141,23 +141,6 @@ def _folder(area: Area) -> Path:
     return cache_root() / area.folder
 
 
-def _size(path: Path) -> int:
-    try:
-        info = path.lstat()
-    except OSError:
-        return 0
-    if not path.is_dir() or path.is_symlink():
-        return info.st_size
-    total = 0
-    for top, dirs, files in os.walk(path):
-        for name in files + [d for d in dirs if os.path.islink(os.path.join(top, d))]:
-            try:
-                total += os.lstat(os.path.join(top, name)).st_size
-            except OSError:
-                pass
-    return total
-
-
 def _ours(area: Area, entry: Path) -> bool:
     """Did mathbg write ``entry`` of ``area``: its name, its kind, its owner."""
     from mathbg import _files
@@ -232,6 +215,8 @@ def cache_usage(areas: Iterable[str] | None = None) -> list[AreaUsage]:
     >>> [u.area.name for u in cache_usage(["analyses", "solutions"])]
     ['analyses', 'solutions']
     """
+    from mathbg import _files
+
     out = []
     for area in _areas(areas):
         entries = _entries(area)
@@ -241,7 +226,8 @@ def cache_usage(areas: Iterable[str] | None = None) -> list[AreaUsage]:
                 times.append(e.lstat().st_mtime)
             except OSError:
                 pass
-        out.append(AreaUsage(area, _folder(area), len(entries), sum(_size(e) for e in entries),
+        out.append(AreaUsage(area, _folder(area), len(entries),
+                             sum(_files.disk_size(e) for e in entries),
                              max(times) if times else None))  # fmt: skip
     return out
 
@@ -316,7 +302,7 @@ def clear_cache(areas: Iterable[str], *, older_than: float | None = None,
                 continue
             if _locked(entry):
                 continue
-            out.append(Removed(area.name, entry, _size(entry)))
+            out.append(Removed(area.name, entry, _files.disk_size(entry)))
             if not dry_run:
                 _files.remove_entry(entry)
         if not dry_run:

@@ -167,12 +167,6 @@ def _file_digest(path: Path, algorithm: str) -> str:
     return digest.hexdigest()
 
 
-def _size(path: Path) -> int:
-    if path.is_dir():
-        return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
-    return path.stat().st_size
-
-
 def run_build(args: argparse.Namespace) -> int:
     """``mathbg bearoff build``."""
     import time
@@ -211,7 +205,9 @@ def run_build(args: argparse.Namespace) -> int:
         checksum = db.header["checksum"]
     seconds = time.perf_counter() - start
     kind = "two-sided" if args.two_sided else "one-sided"
-    size = _size(path)
+    from mathbg._files import disk_size
+
+    size = disk_size(path)
     print(f"{kind} {args.points}x{checkers}: {path}")
     print(f"size {size:,} bytes ({size / 2**20:.1f} MiB), checksum {checksum}, {seconds:.2f} s")
     if report is not None:
