@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from mathbg._resources import format_bytes
 from mathbg.cli._args import add_command, print_json
 
 HELP = "what mathbg keeps in its cache directory (size by area), and clearing it"
@@ -54,14 +55,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     clear.set_defaults(handler=run_clear)
 
 
-def _size(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1000 or unit == "GB":
-            return f"{n} B" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1000  # type: ignore[assignment]
-    return ""  # pragma: no cover
-
-
 def _when(t: float | None) -> str:
     import time
 
@@ -79,14 +72,14 @@ def run_show(args: argparse.Namespace) -> int:
                     for u in usage])  # fmt: skip
         return 0
     rows: list[Any] = [("area", "entries", "size", "newest", "folder")]
-    rows += [(u.area.name, str(u.entries), _size(u.bytes), _when(u.newest), str(u.path))
+    rows += [(u.area.name, str(u.entries), format_bytes(u.bytes), _when(u.newest), str(u.path))
              for u in usage]  # fmt: skip
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     for r in rows:
         print("  ".join([r[0].ljust(widths[0]), r[1].rjust(widths[1]), r[2].rjust(widths[2]),
                          r[3].ljust(widths[3]), r[4]]))  # fmt: skip
     total = sum(u.bytes for u in usage)
-    print(f"total {_size(total)}; 'mathbg cache clear AREA' removes an area's entries "
+    print(f"total {format_bytes(total)}; 'mathbg cache clear AREA' removes an area's entries "
           f"(they are made again when next used)")
     return 0
 
@@ -104,7 +97,7 @@ def run_clear(args: argparse.Namespace) -> int:
         return 0
     verb = "would remove" if args.dry_run else "removed"
     for r in removed:
-        print(f"{verb} {r.path} ({_size(r.bytes)})")
-    print(f"{verb} {len(removed)} entries, {_size(sum(r.bytes for r in removed))}, from "
+        print(f"{verb} {r.path} ({format_bytes(r.bytes)})")
+    print(f"{verb} {len(removed)} entries, {format_bytes(sum(r.bytes for r in removed))}, from "
           f"{', '.join(dict.fromkeys(args.areas))}")
     return 0
