@@ -387,6 +387,50 @@ def bench_cube_only(path: Path, plies: int, repeat: int, gnubg: Path, home: str)
         for name, got in zip(("mathbg", "gnubg cube-only", "gnubg whole"), cpus, strict=True)))
 
 
+def bench_native_search(path: Path, plies: int, repeat: int, gnubg: Path, home: str) -> None:
+    """``mathbg audit FILE --engine native --plies P`` as typed (gnubg's n-ply analysis in
+    mathbg's kernels, no gnubg program), turn about with gnubg's whole analysis of the
+    same match at its default of one thread, each a whole process; then the first-ever
+    run (an empty numba cache: the search's kernels compiled) and the search in-process."""
+    import os
+    import tempfile
+    import time
+
+    from mathbg.analysis.match_audit.cube import cube_points
+    from mathbg.analysis.match_audit.search import search_values
+    from mathbg.analysis.match_audit.turns import match_turns
+    from mathbg.met import as_met
+    from mathbg.rules import read_match
+
+    rec = read_match(path)
+    print(f"\n{path.name}: mathbg's native {plies}-ply search against gnubg's {plies}-ply analysis")
+    argv = [sys.executable, "-m", "mathbg", "audit", str(path), "--engine", "native",
+            "--plies", str(plies)]  # fmt: skip
+    whole = [*analysis_settings(plies), f"import mat {path}", "analyse match"]
+    gkw = {"env": _gnubg_env(home), "cwd": home}
+    g_whole = gnubg_script(gnubg, home, "\n".join(whole) + "\n", "-c", name="whole")
+    cpus: list[list[float]] = []
+    mine, theirs = best_turns([(argv, {}), (g_whole, gkw)], repeat, warm=True, cpus=cpus)
+    with tempfile.TemporaryDirectory() as fresh:
+        first = run(argv, env={**os.environ, "NUMBA_CACHE_DIR": fresh})
+    points, turns = cube_points(rec), match_turns(rec)
+    t0 = time.process_time()
+    search_values(rec, points, turns, as_met("kazaross-xg2"), plies, progress=False)
+    inside = time.process_time() - t0
+    print(f"  mathbg audit --engine native (whole process): {mine[0]:7.2f} CPU-s "
+          f"({mine[1]:.2f} s wall)")
+    print(f"  gnubg's whole analysis (whole process):       {theirs[0]:7.2f} CPU-s "
+          f"({theirs[1]:.2f} s wall)")
+    print(f"  ratio: {mine[0] / theirs[0]:.2f}x gnubg's CPU, {mine[1] / theirs[1]:.2f}x its wall "
+          f"time")  # fmt: skip
+    print(f"  first-ever run (empty numba cache):            {first[0]:7.2f} CPU-s "
+          f"({first[1]:.2f} s wall)")
+    print(f"  the search in-process (warm):                  {inside:7.2f} CPU-s")
+    print("  every run's CPU-s, turn about: " + "; ".join(
+        f"{name} {', '.join(f'{c:.2f}' for c in got)}"
+        for name, got in zip(("mathbg", "gnubg whole"), cpus, strict=True)))
+
+
 def bench_cube_only_corpus(plies: int) -> None:
     """``mathbg corpus DIR --audit --cube-only --plies P --json`` as typed over the shared
     matches, in a fresh cache directory after one run that makes its other files (bearoff
@@ -498,6 +542,9 @@ def main() -> None:
     ap.add_argument("--cube-only", type=int, nargs="*", default=None, metavar="PLIES",
                     help="also time audit --cube-only at these plies (default 2) against "
                          "gnubg's cube-only and whole analyses, turn about")
+    ap.add_argument("--native", type=int, nargs="*", default=None, metavar="PLIES",
+                    help="mathbg's native n-ply search (`audit --engine native --plies P`) "
+                         "against gnubg's whole analysis (default: 1 and 2 plies)")
     ap.add_argument("--cube-only-corpus", action="store_true",
                     help="also time corpus --audit --cube-only --plies 2 over the shared "
                          "matches, as typed")
@@ -523,6 +570,9 @@ def main() -> None:
             for plies in args.cube_only or [2]:
                 for path in matches:
                     bench_cube_only(path, plies, args.deep_repeat, gnubg, home)
+        if args.native is not None and gnubg is not None:
+            for plies in args.native or [1, 2]:
+                bench_native_search(matches[0], plies, args.deep_repeat, gnubg, home)
         if args.blas and matches:
             bench_blas_threads(matches[0], args.repeat)
     if args.cube_only_corpus and gnubg is not None and SHARED.exists():

@@ -1,8 +1,8 @@
 """mathbg's hot kernels compiled ahead of time (internal).
 
 The native engine's entry point, the move generator, the exact bearoff solver, the
-cubeful MWCs of many rows, the audit's board classes and the Hypergammon solver are numba
-kernels. numba compiles a
+cubeful MWCs of many rows, the audit's board classes, its n-ply search and the Hypergammon
+solver are numba kernels. numba compiles a
 kernel on a process's first call and keeps the machine code in its cache; even from the
 cache, a process pays about 0.4 CPU-s to import numba and load the code, and the very
 first run pays the compile itself (about 20 CPU-s for the engine, 10 s for the Hypergammon
@@ -69,6 +69,7 @@ EXPORTS: dict[str, tuple[str, str]] = {
     "audit_classes_into": ("mathbg.analysis.match_audit._kernels", "classes_into"),
     "audit_play_values_into": ("mathbg.analysis.match_audit._kernels", "play_values_into"),
     "audit_cube_values_into": ("mathbg.analysis.match_audit._kernels", "cube_values_into"),
+    "audit_search": ("mathbg.analysis.match_audit._search", "evaluate_into"),
     "hyper_build_candidates": ("mathbg.hyper._kernels", "build_candidates"),
     "hyper_opponent_table": ("mathbg.hyper._kernels", "opponent_table"),
     "hyper_pair_plays": ("mathbg.hyper._kernels", "pair_plays"),
@@ -87,6 +88,7 @@ SOURCES = (
     "cube/_kernels.py",
     "analysis/match_audit/_kernels.py",
     "analysis/match_audit/_layout.py",
+    "analysis/match_audit/_search.py",
     "bearoff/_play_kernels.py",
     "hyper/_kernels.py",
     "hyper/_layout.py",
@@ -256,6 +258,16 @@ def signatures() -> dict[str, Any]:
     tables = (arr(i64, 1, True), arr(i64, 2, True), arr(i64, 2, True))
     match = (i64, i64, arr(f64, 3), arr(f32, 4), *tables, arr(f64, 2), arr(i64, 1),
              arr(t.boolean, 1), arr(i64, 1))  # fmt: skip
+    # the n-ply search (mathbg.analysis.match_audit._search): a score's cube states, the
+    # exact pruning networks, the scratch arrays
+    search_tables = tup((arr(i64, 2), arr(f32, 2), arr(i64, 1), arr(f32, 1), arr(f32, 1),
+                         arr(f32, 1), arr(i64, 1), arr(i64, 1)))
+    pruning = tup((net(2), net(2), net(2)))
+    search_scratch = tup((u8_2, arr(i64, 1), arr(f32, 1), arr(f32, 1), arr(f32, 1),
+                          arr(f32, 1), arr(f32, 1), arr(i64, 2), arr(f32, 2), arr(f32, 2),
+                          arr(f32, 2), arr(f32, 2), u8_2, arr(i64, 1), arr(f32, 1)))
+    search_nodes = tup((arr(i64, 2), arr(f32, 2), arr(f32, 1), arr(i64, 1), arr(i64, 1),
+                        arr(i64, 1)))
     return {
         "net_run": tup((arr(i64, 1), u8_2, arr(f32, 2), arr(i64, 1), arr(i64, 1),
                             t.boolean))(i64, u8_2, arr(i64, 2), arr(f64, 2), i64, model,
@@ -277,6 +289,10 @@ def signatures() -> dict[str, Any]:
         "audit_cube_values_into": t.none(arr(f32, 2), arr(f32, 1), arr(f32, 1), arr(i64, 1),
                                          arr(i64, 2), arr(f32, 2), arr(f32, 2), arr(f32, 2),
                                          arr(f64, 2)),
+        "audit_search": i64(u8_2, arr(i64, 1), i64, t.boolean, search_tables,
+                            tup((model, work, ws, cache, arr(f32, 2), pruning,
+                                 arr(t.uint16, 3), search_scratch, search_nodes)),
+                            arr(f32, 2), arr(f32, 2)),
         "hyper_build_candidates": tup((arr(i64, 1), arr(i64, 2)))(arr(i64, 2),
                                                                   arr(i64, 2, True)),
         "hyper_opponent_table": arr(i64, 2)(arr(i64, 2), arr(i64, 2, True)),

@@ -320,7 +320,8 @@ def test_auto_without_gnubg_nn_takes_the_native_engine_then_the_gnubg_program(
 ) -> None:
     """The audit's ``auto`` on an install without the engine extra: at 0 plies the native
     engine (nothing to install); deeper the gnubg program (its own analysis of the match),
-    recorded as such; with neither, the error names the extra."""
+    recorded as such; without it mathbg's own 2-ply search, and deeper than that the error
+    names the extra."""
     from mathbg.analysis import evaluation
     from mathbg.analysis.match_audit import resolve_engine
     from mathbg.errors import EngineNotAvailableError
@@ -333,15 +334,17 @@ def test_auto_without_gnubg_nn_takes_the_native_engine_then_the_gnubg_program(
     assert (evaluator.name, info.requested, info.name, info.plies) == ("gnubg", "auto", "gnubg", 2)
     assert info.cube_step == "gnubg's own cubeful analysis"
     monkeypatch.setattr(evaluation, "gnubg_program_installed", lambda: False)
+    evaluator, info = resolve_engine("auto", 2)  # gnubg's n-ply analysis in mathbg's kernels
+    assert (evaluator.name, info.name, info.plies) == ("native", "native", 2)
     with pytest.raises(EngineNotAvailableError, match=r"mathbg\[engine\]"):
-        resolve_engine("auto", 2)
+        resolve_engine("auto", 3)
 
 
 @pytest.mark.gnubg(kind="exact")
 def test_auto_deeper_than_0_ply_takes_the_gnubg_program(gnubg, monkeypatch) -> None:
     """At 1 ply or more ``auto`` takes the gnubg program when it is installed (its pruned
     search, gnubg's own numbers); at 0 ply the native engine with the exact database;
-    without the program, gnubg-nn deeper."""
+    without the program mathbg's own n-ply search at 1 and 2 plies, gnubg-nn deeper."""
     pytest.importorskip("gnubg_nn")
     from mathbg.analysis import evaluation
     from mathbg.analysis.match_audit import resolve_engine
@@ -351,7 +354,8 @@ def test_auto_deeper_than_0_ply_takes_the_gnubg_program(gnubg, monkeypatch) -> N
         assert (info.name, info.plies) == ("gnubg", plies)
     assert resolve_engine("auto", 0)[1].name == "native"
     monkeypatch.setattr(evaluation, "gnubg_program_installed", lambda: False)
-    assert resolve_engine("auto", 2)[1].name == "gnubg-nn"
+    assert resolve_engine("auto", 2)[1].name == "native"  # mathbg's own n-ply search
+    assert resolve_engine("auto", 3)[1].name == "gnubg-nn"
 
 
 @pytest.mark.slow  # the exact two-sided database, built on first use

@@ -138,6 +138,12 @@ def _outputs() -> dict[str, object]:
     lives = np.full(len(probs), 0.68, np.float32)
     out["cube values"] = single_cube_values(probs.astype(np.float32), (lives, lives), rollers,
                                             as_met("kazaross-xg2"))  # fmt: skip
+    from mathbg.analysis.match_audit.cube import cube_points
+    from mathbg.analysis.match_audit.search import cube_values
+    from mathbg.rules.formats.example import example_match
+
+    points = cube_points(example_match())[:6:2]
+    out["n-ply search"] = [cube_values(points, as_met("kazaross-xg2"), plies) for plies in (1, 2)]
     out["cubeful rows"] = cubeful_mwc_rows(probs, "kazaross-xg2", (np.arange(n) % 7 + 1, 5),
                                            2 ** (np.arange(n) % 3), np.arange(n) % 3, 0.68)
     return out

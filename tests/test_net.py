@@ -173,6 +173,7 @@ ONE_ULP = 2.0**-23
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**31 - 1))
 @example(73)  # the random race positions of seed 73 hold 3y8GAIB/AAAAAA
+@example(23375)  # and those of seed 23375 v18FAAADAAAAAA (below)
 def test_outputs_are_consistent_chances_on_random_games(seed):
     from mathbg.analysis.sample import random_positions
 
@@ -180,7 +181,9 @@ def test_outputs_are_consistent_chances_on_random_games(seed):
     pos = random_positions(3, seed=seed, kind=kind)
     probs, classes = evaluate_boards(np.array([_cells(p) for p in pos]))
     w, wg, wb, lg, lb = probs.T
-    assert np.all((0 <= wb) & (wb <= wg) & (wg <= w) & (w <= 1 + ONE_ULP))
+    # gnubg 1.07's one-sided bearoff gives v18FAAADAAAAAA a certain gammon below its win
+    # by one unit: W 0x3f7fffff (0.99999994), WG 0x3f800000 (its gnubg.evaluate at 0 ply)
+    assert np.all((0 <= wb) & (wb <= wg) & (wg <= w + ONE_ULP) & (w <= 1 + ONE_ULP))
     assert np.all((0 <= lb) & (lb <= lg) & (lg <= 1 - w + ONE_ULP))
     expect = {"contact": (nk.CRASHED, nk.CONTACT), "race": (nk.BEAROFF2, nk.BEAROFF1, nk.RACE)}
     assert set(classes.tolist()) <= set(expect[kind])

@@ -75,6 +75,7 @@ examples:
   mathbg audit matches/*.txt --player lasse --json
   mathbg audit match.mat --csv decisions.csv --plot match.png
   mathbg audit match.mat --cube-only
+  mathbg audit match.mat --engine native --plies 2
   mathbg audit match.mat --cube-only --rollout-errors 3 --rollout-trials 648"""
 
 
@@ -83,7 +84,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="match files (.mat, .txt, .sgf)")
     add_engine_argument(p, "where the chances come from", "evaluate")
     p.add_argument("--plies", type=int, metavar="K",
-                   help="the engine's plies (default 0; deeper: gnubg or gnubg-nn)")  # fmt: skip
+                   help="the engine's plies (default 0; 1 or 2: gnubg's n-ply analysis, by "
+                   "the gnubg program or, --engine native, in mathbg's kernels with the same "
+                   "numbers; deeper: gnubg or gnubg-nn)")  # fmt: skip
     p.add_argument("--threads", type=int, metavar="N",
                    help="gnubg's calculation threads when the gnubg program analyses the "
                    "match (--engine gnubg, or auto with --plies; default one per CPU at 1 "

@@ -98,19 +98,19 @@ _ONE, _ZERO, _TWO, _HALF = F32(1.0), F32(0.0), F32(2.0), F32(0.5)
 
 
 @nb.njit(cache=True, inline="always")
-def _utility(p: Any, sf: Any) -> Any:
+def utility(p: Any, sf: Any) -> Any:
     base = p[0] + p[0] - _ONE
     return ((p[2] * sf[BP_ME] - p[3] * sf[GP_OP]) + (p[1] * sf[GP_ME] + base)) - p[4] * sf[BP_OP]
 
 
 @nb.njit(cache=True, inline="always")
-def _cubeful(p: Any, si: Any, sf: Any, x: Any, live: Any) -> Any:
+def cubeful(p: Any, si: Any, sf: Any, x: Any, live: Any) -> Any:
     """The cubeful MWC of the player on roll (gnubg ``Cl2CfMatch``: ``(1 - x) MWC_dead +
     x MWC_live``) of one row of chances ``p`` at the cube state ``si``/``sf``, cube life
     ``x``; ``live`` scratch (2, levels + 2) for the two players' cash points at each
     level (``GetPoints``)."""
     win_c, lose_c = sf[CASH], sf[OPP_CASH]
-    dead = _HALF * (_utility(p, sf) * (win_c - lose_c) + (win_c + lose_c))
+    dead = _HALF * (utility(p, sf) * (win_c - lose_c) + (win_c + lose_c))
     if si[ALIVE] == 0:
         return dead
     w = p[0]
@@ -171,9 +171,9 @@ def _values_rows(p: Any, x_nd: Any, x_dt: Any, group: Any, si: Any, sf: Any, may
     for r in range(p.shape[0]):
         g = group[r]
         t, d = 2 * g, 2 * g + 1
-        value = _cubeful(p[r], si[t], sf[t], x_nd[r], live)
+        value = cubeful(p[r], si[t], sf[t], x_nd[r], live)
         if may[g]:
-            dt = _cubeful(p[r], si[d], sf[d], x_dt[r], live)
+            dt = cubeful(p[r], si[d], sf[d], x_dt[r], live)
             dp = gf[g, DP]
             if dt >= value and dp >= value:
                 value = dp if dt >= dp else dt
@@ -181,7 +181,7 @@ def _values_rows(p: Any, x_nd: Any, x_dt: Any, group: Any, si: Any, sf: Any, may
         win, lose = gf[g, MOVER_WIN], gf[g, MOVER_LOSE]
         out[0, r] = (_TWO * mwc - (win + lose)) / (win - lose)
         out[1, r] = mwc
-        out[2, r] = -_utility(p[r], sf[t])
+        out[2, r] = -utility(p[r], sf[t])
         win, lose = sf[t, CASH], sf[t, OPP_CASH]
         out[3, r] = -((_TWO * value - (win + lose)) / (win - lose))
 
@@ -205,8 +205,8 @@ def _cube_rows(p: Any, x_nd: Any, x_dt: Any, group: Any, si: Any, sf: Any, gf: A
     for r in range(p.shape[0]):
         g = group[r]
         t, d = 2 * g, 2 * g + 1
-        nd = _cubeful(p[r], si[t], sf[t], x_nd[r], live)
-        dt = _cubeful(p[r], si[d], sf[d], x_dt[r], live)
+        nd = cubeful(p[r], si[t], sf[t], x_nd[r], live)
+        dt = cubeful(p[r], si[d], sf[d], x_dt[r], live)
         dp = gf[g, DP]
         win, lose = sf[t, CASH], sf[t, OPP_CASH]
         out[0, r] = nd

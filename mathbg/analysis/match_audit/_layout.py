@@ -28,6 +28,8 @@ state ``2 g + 1``, the double/pass :data:`DP`).
 
 from __future__ import annotations
 
+import numpy as np
+
 __all__ = [
     "ALIVE",
     "BP_ME",
@@ -62,3 +64,38 @@ GET_POINTS = 10
 #: The float32 columns of one level (7 for each player).
 LEVEL_WIDTH = 14
 DP, MOVER_WIN, MOVER_LOSE = 0, 1, 2
+
+# ----------------------------------------------------------------------------- n-ply search
+
+#: The most cube states a node of the n-ply search carries (a cube decision's two, each
+#: doubled at every ply below).
+SEARCH_STATES = 16
+#: The search kernel's results: done, the move generator's workspace too small, the plays'
+#: scratch too small.
+SEARCH_DONE, SEARCH_WORKSPACE, SEARCH_PLAYS = 0, 1, 2
+
+
+def search_scratch(plays: int = 4096) -> tuple[np.ndarray, ...]:
+    """The n-ply search kernel's scratch arrays (nothing is allocated inside it): the plays
+    of a roll, their candidates and pruning values, the pruning network's inputs and
+    outputs, a play's chances, the database's equities, each ply's cube states, sums,
+    chances and values and the child board (rows 1 and 2), the root's states and values."""
+    n = 2 * SEARCH_STATES
+    return (np.empty((plays, 50), np.uint8), np.empty(plays, np.int64),
+            np.empty(plays, np.float32), np.zeros(200, np.float32),
+            np.empty(5, np.float32), np.empty(5, np.float32), np.empty(4, np.float32),
+            np.empty((3, n), np.int64), np.empty((3, 5), np.float32),
+            np.empty((3, n), np.float32), np.empty((3, 5), np.float32),
+            np.empty((3, n), np.float32), np.empty((3, 50), np.uint8),
+            np.empty(2, np.int64), np.empty(2, np.float32))  # fmt: skip
+
+
+def node_cache(slots: int = 1 << 16) -> tuple[np.ndarray, ...]:
+    """The n-ply search's cache of 1-ply nodes (gnubg's cache of cubeful evaluations):
+    each slot's key (the board's four words, the last with the mover's and the cube
+    state's rows), chances, cubeful value and stamp, then the current stamp and count, and
+    a key's scratch. ``slots`` a power of two; at most half of them in use, then it starts
+    again."""
+    return (np.zeros((slots, 4), np.int64), np.zeros((slots, 5), np.float32),
+            np.zeros(slots, np.float32), np.zeros(slots, np.int64),
+            np.ones(2, np.int64), np.zeros(4, np.int64))  # fmt: skip

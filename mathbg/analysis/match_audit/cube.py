@@ -524,14 +524,7 @@ def _in_single(
     if two_sided is not None and np.isnan(x).any():
         states = score_states([p.match for p in ps], [p.roller for p in ps])
         two_sided_single(cells, classes, states, two_sided(), probs, (x, x_dt))
-    rollers = []
-    for p in ps:
-        m = p.match
-        away = (m.length - m.score[0], m.length - m.score[1])
-        crawford = bool(m.crawford) and (away[0] == 1) != (away[1] == 1)
-        rollers.append(single.CubeInfo(away, m.cube,
-                                       -1 if m.cube_owner is None else m.cube_owner, p.roller,
-                                       crawford))  # fmt: skip
+    rollers = [single.match_cube_info(p.match, p.roller) for p in ps]
     values = single_cube_values(probs, (x, x_dt), rollers, met)
     nd, dt, dp, nd_emg, dt_emg, dp_emg = (a.tolist() for a in values)
     out = list(vs)

@@ -16,6 +16,11 @@ Engines
     ``plies`` >= 1 the gnubg program when it is installed (below): its n-ply search uses
     gnubg's pruning nets, which gnubg-nn lacks, so its numbers are gnubg's and it takes
     gnubg's time (gnubg-nn's 2-ply takes twice as long and differs by up to about 3e-4).
+``native`` at 1 or 2 plies
+    gnubg 1.07's n-ply analysis in mathbg's own kernels
+    (:mod:`~mathbg.analysis.match_audit.search`): the same cube decisions, plays, ranks,
+    values and luck as the gnubg program's analysis, to the bit (tested), without the
+    program; ``auto`` at 1 or 2 plies uses it when the gnubg program is not installed.
 ``gnubg``
     The gnubg program analyses the whole match: its cubeless chances, its cubeful values of
     each play and cube decision and its luck of each roll: ``analyse game`` of each game in
@@ -199,6 +204,10 @@ def resolve_engine(engine: str | Evaluator, plies: int | None, threads: int | No
     requested = engine if isinstance(engine, str) else getattr(engine, "name", "?")
     if isinstance(engine, str) and engine.strip().lower() == "auto":
         evaluator: Evaluator = _auto(plies)
+    elif isinstance(engine, str) and engine.strip().lower() == "native" and plies:
+        from mathbg.analysis.match_audit.search import SearchEvaluator
+
+        evaluator = SearchEvaluator(plies)
     elif isinstance(engine, str):
         evaluator = get_evaluator(engine, plies=plies)
     else:
@@ -256,6 +265,10 @@ def _auto(plies: int | None) -> Evaluator:
         return AuditAutoEvaluator()
     program = evaluation.gnubg_program_installed()
     if not program:
+        from mathbg.analysis.match_audit.search import MAX_PLIES, SearchEvaluator
+
+        if plies <= MAX_PLIES:  # gnubg's n-ply analysis in mathbg's kernels
+            return SearchEvaluator(plies)
         return AuditAutoEvaluator(plies=plies)  # without gnubg-nn: says what to install
     from mathbg.analysis.gnubg_program import GnubgEvaluator
 
@@ -301,6 +314,10 @@ def _value(record: MatchRecord, evaluator: Evaluator, met: MET, o: AuditOptions,
            decisions: list[Any]) -> MatchValues:  # fmt: skip
     points = cube_points(record, decisions=decisions)
     turns = match_turns(record, decisions=decisions) if o.checker else []
+    search = getattr(evaluator, "search_values", None)
+    if search is not None:  # the native n-ply search
+        return search(record, points, turns, met, checker=o.checker, luck=o.luck,  # type: ignore[no-any-return]
+                      progress=o.progress)  # fmt: skip
     own = getattr(evaluator, "analyse_match", None)
     if own is not None:
         from mathbg.analysis.match_audit.engines import from_gnubg

@@ -54,12 +54,15 @@ from mathbg.analysis.match_audit.equity import mwc_after
 
 if TYPE_CHECKING:  # pragma: no cover
     from mathbg.met.table import MET
+    from mathbg.rules.match import MatchState
 
 __all__ = [
     "CubeInfo",
     "cube_alive",
     "double_pass",
+    "match_cube_info",
     "race_cube_life",
+    "search_tables",
     "state_tables",
     "table_equities",
     "two_sided_cube_life",
@@ -108,6 +111,33 @@ class CubeInfo:
         """The state after the player on roll doubles and the other takes (gnubg
         ``MakeCubePos``: the cube twice as high, owned by the taker)."""
         return CubeInfo(self.away, 2 * self.cube, 1 - self.move, self.move, self.crawford)
+
+
+def match_cube_info(match: MatchState, player: int) -> CubeInfo:
+    """gnubg's ``cubeinfo`` of a match state with ``player`` on roll (the Crawford flag
+    only in the Crawford game itself).
+
+    Parameters
+    ----------
+    match : MatchState
+        The state (a match, not money).
+    player : int
+        The player on roll.
+
+    Returns
+    -------
+    CubeInfo
+
+    Examples
+    --------
+    >>> from mathbg.rules.match import MatchState
+    >>> match_cube_info(MatchState(length=7, score=(2, 4)), 1)
+    CubeInfo(away=(5, 3), cube=1, owner=-1, move=1, crawford=False)
+    """
+    away = (match.length - match.score[0], match.length - match.score[1])
+    crawford = bool(match.crawford) and (away[0] == 1) != (away[1] == 1)
+    owner = -1 if match.cube_owner is None else match.cube_owner
+    return CubeInfo(away, match.cube, owner, player, crawford)
 
 
 @lru_cache(maxsize=65536)
@@ -311,6 +341,75 @@ def state_tables(
         si[r, : len(ints)] = ints
         sf[r, : len(floats)] = floats
     return si, sf, may, groups
+
+
+def search_tables(
+    met: MET, away: tuple[int, int], cube: int, crawford: bool, levels: int
+) -> tuple[tuple[NDArray[np.int64], F32, NDArray[np.int64], F32, F32, F32,
+                 NDArray[np.int64], NDArray[np.int64]], int]:  # fmt: skip
+    """The cube states an n-ply search of a score can reach, as the tables of
+    :mod:`mathbg.analysis.match_audit.search` read them.
+
+    State ``search_state(level, owner, move)`` is ``(level * 3 + owner + 1) * 2 + move``:
+    the cube ``cube * 2**level``, its owner (-1 centred) and the player on roll.
+
+    Parameters
+    ----------
+    met : MET
+        The table.
+    away : (int, int)
+        Points the players need (record order).
+    cube : int
+        The lowest cube value.
+    crawford : bool
+        The Crawford game.
+    levels : int
+        Cube levels (``plies + 2`` reach every double of an n-ply search from a cube
+        decision).
+
+    Returns
+    -------
+    (tables, int)
+        ``(si, sf, may, dp, win, lose, doubled, turned)``: each state's integer and
+        float32 rows (as :func:`state_tables`), whether the player on roll may double
+        (never at the highest level), the double/pass MWC, the MWC of the player on roll
+        after winning and after losing the cube, the state after a double and take (-1:
+        none) and the state with the other player on roll; and the number of states.
+
+    Examples
+    --------
+    At 3-away/3-away the player on roll holding a centred cube may double; after the
+    double and take the other player holds a 2-cube:
+
+    >>> from mathbg.met import as_met
+    >>> t, n = search_tables(as_met("kazaross-xg2"), (3, 3), 1, False, 3)
+    >>> s = (0 * 3 + 0) * 2 + 1  # level 0, centred, player 1 on roll
+    >>> n, int(t[2][s]), int(t[6][s]) == (1 * 3 + 0 + 1) * 2 + 1
+    (18, 1, True)
+    """
+    cis = [CubeInfo(away, cube * 2**e, o, mv, crawford)
+           for e in range(levels) for o in (-1, 0, 1) for mv in (0, 1)]  # fmt: skip
+    rows = [_state_rows(met, ci) for ci in cis]
+    n = len(cis)
+    si = np.zeros((n, max(len(r[0]) for r in rows)), dtype=np.int64)
+    sf = np.zeros((n, max(len(r[1]) for r in rows)), dtype=np.float32)
+    may = np.zeros(n, dtype=np.int64)
+    dp = np.zeros(n, dtype=np.float32)
+    win = np.zeros(n, dtype=np.float32)
+    lose = np.zeros(n, dtype=np.float32)
+    doubled = np.full(n, -1, dtype=np.int64)
+    turned = np.zeros(n, dtype=np.int64)
+    for s, (ci, (ints, floats)) in enumerate(zip(cis, rows, strict=True)):
+        si[s, : len(ints)] = ints
+        sf[s, : len(floats)] = floats
+        level = s // 6
+        ok, dp[s] = double_pass(met, ci)
+        may[s] = int(ok and level + 1 < levels)
+        win[s], lose[s] = _win_lose(met, ci)
+        if level + 1 < levels:
+            doubled[s] = ((level + 1) * 3 + (1 - ci.move) + 1) * 2 + ci.move
+        turned[s] = (level * 3 + ci.owner + 1) * 2 + 1 - ci.move
+    return (si, sf, may, dp, win, lose, doubled, turned), n
 
 
 def race_cube_life(pips: NDArray[np.int64]) -> F32:

@@ -541,7 +541,7 @@ def _men_off(me: Any, out: Any, o: Any, crashed: Any) -> None:
 
 
 @no_refcounts
-def _point_inputs(row: Any, out: Any, o: Any, bar: Any) -> None:
+def point_inputs(row: Any, out: Any, o: Any, bar: Any) -> None:
     """Four inputs a point: exactly 1, exactly 2 (on the bar: at least 1, 2, 3), at least
     3, and half of the checkers beyond 3."""
     for i in range(25):
@@ -564,8 +564,8 @@ def contact_inputs(board: Any, crashed: Any, out: Any, hit: Any) -> None:
     opp = board[0:25]
     me = board[25:50]
     # offsets as int64 values (a literal argument would compile a callee once per value)
-    _point_inputs(opp, out, np.int64(0), True)
-    _point_inputs(me, out, np.int64(100), True)
+    point_inputs(opp, out, np.int64(0), True)
+    point_inputs(me, out, np.int64(100), True)
     # gnubg's contact network was trained with the men-off inputs of the two halves swapped
     me_masks = masks(me)
     opp_masks = masks(opp)

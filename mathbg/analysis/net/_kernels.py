@@ -477,7 +477,7 @@ def _race_bg_chance(board: Any, side: Any, dist: Any, race_bg: Any, scratch_boar
 
 
 @no_refcounts
-def _race_backgammons(board: Any, dist: Any, race_bg: Any, out: Any, scratch_board: Any,
+def race_backgammons(board: Any, dist: Any, race_bg: Any, out: Any, scratch_board: Any,
                       scratch_out: Any) -> None:  # fmt: skip
     """gnubg's ``EvalRaceBG``: the backgammon chance of a race overrides the network's."""
     men0 = 0
@@ -625,7 +625,7 @@ def evaluate(board: Any, model: Any, work: Any, out: Any) -> Any:
         race_inputs(board, inputs)
         forward(inputs[:214], race, work, out)
         # the hidden layer's denominators are free once the network has run
-        _race_backgammons(board, dist, race_bg, out, spare, work[2])
+        race_backgammons(board, dist, race_bg, out, spare, work[2])
         sanity(board, dist, out)
     else:
         crashed_net = klass == CRASHED
@@ -672,22 +672,34 @@ PLAY_CACHE_SLOTS = 1 << 12
 
 
 @nb.njit(cache=True, inline="always")
-def cached_evaluate(board: Any, model: Any, work: Any, cache: Any, out: Any) -> Any:
-    """:func:`evaluate` through the cache (a board's four words of 4-bit counts are its
-    key; at most half its slots in use, then it starts again); returns the class."""
-    keys, values, classes, stamps, state = cache
+def board_words(board: Any) -> Any:
+    """A board's key in the position caches: four words of its 4-bit counts (the last
+    holds cells 48 and 49 in its low byte)."""
     k0 = np.int64(0)
     k1 = np.int64(0)
     k2 = np.int64(0)
-    k3 = np.int64(0)
     for i in range(16):
         k0 |= np.int64(board[i]) << (4 * i)
         k1 |= np.int64(board[16 + i]) << (4 * i)
         k2 |= np.int64(board[32 + i]) << (4 * i)
-    k3 = np.int64(board[48]) | (np.int64(board[49]) << 4)
+    return k0, k1, k2, np.int64(board[48]) | (np.int64(board[49]) << 4)
+
+
+@nb.njit(cache=True, inline="always")
+def words_hash(k0: Any, k1: Any, k2: Any, k3: Any) -> Any:
+    """The hash of a key's four words (its low bits pick the first slot)."""
     h = (k0 * np.int64(-7046029254386353131)) ^ (k1 * np.int64(-4658895280553007687))
     h ^= (k2 * np.int64(-7723592293110705685)) ^ (k3 * np.int64(0x2545F4914F6CDD1D))
-    h ^= h >> 31
+    return h ^ (h >> 31)
+
+
+@nb.njit(cache=True, inline="always")
+def cached_evaluate(board: Any, model: Any, work: Any, cache: Any, out: Any) -> Any:
+    """:func:`evaluate` through the cache (a board's four words of 4-bit counts are its
+    key; at most half its slots in use, then it starts again); returns the class."""
+    keys, values, classes, stamps, state = cache
+    k0, k1, k2, k3 = board_words(board)
+    h = words_hash(k0, k1, k2, k3)
     mask = keys.shape[0] - 1
     slot = h & mask
     stamp = state[0]

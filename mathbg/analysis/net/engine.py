@@ -48,6 +48,7 @@ __all__ = [
     "cached_outputs",
     "evaluate_boards",
     "play_outputs",
+    "search_state",
 ]
 
 U8 = NDArray[np.uint8]
@@ -86,6 +87,34 @@ def _state(cached: bool) -> tuple[Any, Any, Any]:
     if cached and _LOCAL.cache is None:
         _LOCAL.cache = new_cache()
     return model(), work, _LOCAL.cache if cached else _LOCAL.no_cache
+
+
+def search_state() -> tuple[Any, ...]:
+    """What gnubg's n-ply search reads beside the networks
+    (:mod:`mathbg.analysis.match_audit.search`): the kernels' model, this thread's scratch
+    arrays and position cache, the move generator's workspace, the contact, race and
+    crashed pruning networks as :func:`~mathbg.analysis.net._kernels.forward` reads them
+    (exact: the search ranks plays by them as gnubg does), and gnubg's two-sided table's
+    16-bit equities (924 x 924 x 4).
+
+    Returns
+    -------
+    tuple
+        ``(model, work, cache, workspace, pruning, two_sided)``.
+
+    Examples
+    --------
+    >>> state = search_state()  # doctest: +SKIP
+    >>> state[5].shape  # doctest: +SKIP
+    (924, 924, 4)
+    """
+    from mathbg.analysis.net.tables import pruning_networks, two_sided_table
+    from mathbg.rules.movegen import workspace
+
+    model, work, cache = _state(True)
+    if getattr(_LOCAL, "two_sided", None) is None:
+        _LOCAL.two_sided = np.array(two_sided_table().stored, dtype=np.uint16)  # writable
+    return model, work, cache, workspace(), pruning_networks(), _LOCAL.two_sided
 
 
 def _run(mode: int, boards: U8, rolls: Any = None, weights: Any = None,

@@ -26,7 +26,8 @@ from numpy.typing import NDArray
 from mathbg.analysis.net.weights import Network, shipped_networks
 from mathbg.errors import DatabaseCorruptError
 
-__all__ = ["Model", "model", "point_tables", "race_backgammon_table", "two_sided_table"]
+__all__ = ["Model", "model", "point_tables", "pruning_networks", "race_backgammon_table",
+           "two_sided_table"]
 
 Model = tuple[Any, ...]
 
@@ -138,6 +139,17 @@ def model(progress: bool = False) -> Model:
             cubeless, race_backgammon_table(),
             _pruning(nets.prune_contact), _pruning(nets.prune_race),
             _pruning(nets.prune_crashed))  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def pruning_networks() -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]:
+    """gnubg's contact, race and crashed pruning networks as
+    :func:`~mathbg.analysis.net._kernels.forward` reads them: exact, as gnubg's n-ply
+    search ranks the plays with them (:func:`model`'s are the point tables of the
+    0-ply player's fast ranking)."""
+    nets = shipped_networks()
+    return (_network(nets.prune_contact), _network(nets.prune_race),
+            _network(nets.prune_crashed))  # fmt: skip
 
 
 def _pruning(net: Network) -> tuple[Any, ...]:
