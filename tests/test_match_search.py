@@ -54,8 +54,8 @@ def test_the_native_search_is_gnubgs_analysis_to_the_bit(gnubg) -> None:
     """Every cube decision, every play of every roll (the plays gnubg values at 1 ply and
     the ones it leaves at 0, in its order, the play made among them) and every roll's luck
     of a 7-point match at 1 ply, and every cube decision at 2 plies, equal to the gnubg
-    program's own analysis; the audit's report through ``engine="native"`` is the one
-    through the gnubg program."""
+    program's own analysis, with one process or two (a game each); the audit's report
+    through ``engine="native"`` is the one through the gnubg program."""
     from mathbg.analysis import audit
     from mathbg.analysis.gnubg_program import GnubgEvaluator
     from mathbg.analysis.match_audit.cube import cube_points
@@ -70,9 +70,12 @@ def test_the_native_search_is_gnubgs_analysis_to_the_bit(gnubg) -> None:
     points, turns = cube_points(rec), match_turns(rec)
     doc = GnubgEvaluator(plies=1).analyse_match(rec)
     theirs = from_gnubg(rec, doc, points, turns, met, True)
-    ours = search_values(rec, points, turns, met, 1, progress=False)
+    ours = search_values(rec, points, turns, met, 1, progress=False, threads=2)
     assert ours.values == theirs.values and len(points) >= 40
     assert _same_turns(ours.turn_values, theirs.turn_values) >= 200
+    alone = search_values(rec, points, turns, met, 1, progress=False, threads=1)
+    assert alone.values == ours.values  # one process or a game per worker: the same bits
+    assert _same_turns(alone.turn_values, ours.turn_values) >= 200
     cube = GnubgEvaluator(plies=2).analyse_match(rec, checker=False)
     two = from_gnubg(rec, cube, points, [], met, False)
     assert search_values(rec, points, [], met, 2, checker=False).values == two.values

@@ -89,8 +89,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "numbers; deeper: gnubg or gnubg-nn)")  # fmt: skip
     p.add_argument("--threads", type=int, metavar="N",
                    help="gnubg's calculation threads when the gnubg program analyses the "
-                   "match (--engine gnubg, or auto with --plies; default one per CPU at 1 "
-                   "ply or more, else one; the same numbers with any N)")  # fmt: skip
+                   "match (--engine gnubg, or auto with --plies), or the native search's "
+                   "worker processes (--engine native --plies 1|2); default one per CPU at "
+                   "1 ply or more, else one; the same numbers with any N")  # fmt: skip
     add_met_argument(p)
     p.add_argument("--compare-met", metavar="NAME",
                    help="a second MET: the cube decisions whose verdict changes")  # fmt: skip

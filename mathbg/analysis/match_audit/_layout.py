@@ -90,12 +90,13 @@ def search_scratch(plays: int = 4096) -> tuple[np.ndarray, ...]:
             np.empty(2, np.int64), np.empty(2, np.float32))  # fmt: skip
 
 
-def node_cache(slots: int = 1 << 16) -> tuple[np.ndarray, ...]:
+def node_cache(slots: int = 1 << 18) -> tuple[np.ndarray, ...]:
     """The n-ply search's cache of 1-ply nodes (gnubg's cache of cubeful evaluations):
-    each slot's key (the board's four words, the last with the mover's and the cube
-    state's rows), chances, cubeful value and stamp, then the current stamp and count, and
-    a key's scratch. ``slots`` a power of two; at most half of them in use, then it starts
+    each slot's key (the board's four words, the last with the score's tables, the mover's
+    and the cube state's rows), chances, cubeful value and stamp; then the current stamp,
+    the count and the score's tables (set before each call: their number), and a key's
+    scratch. ``slots`` a power of two; at most half of them in use, then it starts
     again."""
     return (np.zeros((slots, 4), np.int64), np.zeros((slots, 5), np.float32),
             np.zeros(slots, np.float32), np.zeros(slots, np.int64),
-            np.ones(2, np.int64), np.zeros(4, np.int64))  # fmt: skip
+            np.array([1, 0, 0], np.int64), np.zeros(4, np.int64))  # fmt: skip

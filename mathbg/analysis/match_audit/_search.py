@@ -388,8 +388,9 @@ def _node_slot(nodes: Any, board: Any, meta: Any, stamp: Any) -> Any:
 def _cached_node1(board: Any, kids: Any, m: Any, smv: Any, tables: Any, ctx: Any,
                   out_p: Any, out_v: Any) -> Any:  # fmt: skip
     """:func:`_node1` below the top ply through the node cache (gnubg's cache of cubeful
-    evaluations: a position's chances and cubeful value at 1 ply for each cube state and
-    mover, the same bits whichever way the search reaches it)."""
+    evaluations: a position's chances and cubeful value at 1 ply for each score's tables
+    (``nodes[4][2]``), mover and cube state, the same bits whichever way the search
+    reaches it)."""
     nodes = ctx[8]
     keys, probs, values, stamps, state, key = nodes
     stamp = state[0]
@@ -399,7 +400,7 @@ def _cached_node1(board: Any, kids: Any, m: Any, smv: Any, tables: Any, ctx: Any
         if s < 0:
             out_v[i] = _ZERO
             continue
-        slot = _node_slot(nodes, board, smv * 4096 + s, stamp)
+        slot = _node_slot(nodes, board, (state[2] * 4096 + smv) * 4096 + s, stamp)
         if stamps[slot] != stamp:
             every = False
             break
@@ -419,7 +420,7 @@ def _cached_node1(board: Any, kids: Any, m: Any, smv: Any, tables: Any, ctx: Any
             state[0] += 1
             state[1] = 0
         stamp = state[0]
-        slot = _node_slot(nodes, board, smv * 4096 + s, stamp)
+        slot = _node_slot(nodes, board, (state[2] * 4096 + smv) * 4096 + s, stamp)
         if stamps[slot] != stamp:
             state[1] += 1
         stamps[slot] = stamp
@@ -469,9 +470,6 @@ def evaluate_into(boards: Any, movers: Any, plies: Any, top: Any, tables: Any, c
     sx = ctx[7]
     states, v = sx[13], sx[14]
     dbl = tables[6]
-    nodes = ctx[8]
-    nodes[4][0] += 1  # the node cache holds another score's states: empty it
-    nodes[4][1] = 0
     for i in range(boards.shape[0]):
         s = movers[i]
         states[0] = s

@@ -126,9 +126,10 @@ class AuditOptions:
         audit`` and ``mathbg corpus --audit`` commands do).
     threads : int or None
         gnubg's calculation threads when the gnubg program analyses the match (``gnubg``,
-        or ``auto`` at ``plies`` >= 1; default one per CPU at 1 ply or more, else one:
-        :func:`~mathbg.analysis.gnubg_program.analysis_threads`). The numbers are the same
-        with any count.
+        or ``auto`` at ``plies`` >= 1), the worker processes (a game each) of the native
+        n-ply search (``native`` at 1 or 2 plies); default one per CPU at 1 ply or more,
+        else one: :func:`~mathbg.analysis.gnubg_program.analysis_threads`. The numbers are
+        the same with any count.
     progress : bool or None
         A progress bar over the rolls the gnubg program analyses (default: when the
         output is a terminal).

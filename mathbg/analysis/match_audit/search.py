@@ -30,6 +30,7 @@ GNU Backgammon 1.07: eval.c (``EvaluatePositionCubeful4``, ``FindBestMoveInEval`
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -83,6 +84,11 @@ class _Score:
 
     tables: tuple[Any, ...]
     live: NDArray[np.float32]
+    number: int  # the node cache's key of the tables
+
+
+#: Each score's tables a number of its own (in this process and the workers it forks).
+_NUMBERS = itertools.count(1)
 
 
 class _Tables:
@@ -97,7 +103,8 @@ class _Tables:
         got = self._kept.get(key)
         if got is None:
             tables, _ = single.search_tables(self.met, away, cube, crawford, self.plies + 3)
-            got = self._kept[key] = _Score(tables, np.zeros((2, tables[0].shape[1]), F32))
+            got = self._kept[key] = _Score(tables, np.zeros((2, tables[0].shape[1]), F32),
+                                           next(_NUMBERS))  # fmt: skip
         return got
 
 
@@ -128,6 +135,7 @@ def _run(score: _Score, boards: U8, movers: NDArray[np.int64], plies: int,
     movers = np.ascontiguousarray(movers, dtype=np.int64)
     while True:
         _SCRATCH.sx = sx
+        nodes[4][2] = score.number % (1 << 30)
         ctx = (model, work, ws, cache, score.live, pruning, two_sided, sx, nodes)
         got = kernel(boards, movers, int(plies), bool(top), score.tables, ctx, out_p, out_v)
         if got == _layout.SEARCH_DONE:
@@ -143,6 +151,21 @@ def _run(score: _Score, boards: U8, movers: NDArray[np.int64], plies: int,
 _SCRATCH = threading.local()
 
 
+Values = tuple[NDArray[np.float32], NDArray[np.float32]]
+
+
+def _run_jobs(jobs: list[tuple[_Score, U8, NDArray[np.int64], bool]], plies: int,
+              bar: Any = None) -> list[Values]:  # fmt: skip
+    """Each job's (one score's boards, their states, cube decisions or plays) chances and
+    values, the bar advanced by its boards."""
+    out = []
+    for score, boards, movers, top in jobs:
+        out.append(_run(score, boards, movers, plies, top))
+        if bar is not None:
+            bar.update(len(boards))
+    return out
+
+
 def _cube_state(m: MatchState, player: int) -> tuple[tuple[int, int], int, bool, int]:
     """(away, cube, Crawford, state row) of ``player`` on roll."""
     ci = single.match_cube_info(m, player)
@@ -153,8 +176,9 @@ def _cube_state(m: MatchState, player: int) -> tuple[tuple[int, int], int, bool,
 
 
 def cube_values(
-    points: Sequence[CubePoint], met: MET, plies: int, tables: _Tables | None = None
-) -> list[tuple[list[float], float, float]]:
+    points: Sequence[CubePoint], met: MET, plies: int, tables: _Tables | None = None, *,
+    bar: Any = None,
+) -> list[tuple[list[float], float, float]]:  # fmt: skip
     """gnubg's n-ply cube decision of each point: the roller's chances, the MWC of no
     double and of double/take (``GeneralCubeDecisionE``).
 
@@ -168,6 +192,8 @@ def cube_values(
         1 or 2.
     tables : optional
         The scores' tables (internal: shared with the checker play).
+    bar : tqdm, optional
+        Advanced by the positions valued.
 
     Returns
     -------
@@ -198,10 +224,12 @@ def cube_values(
     flat = list(keys)
     probs = np.zeros((len(flat), 5), F32)
     values = np.zeros((len(flat), 2), F32)
-    for (away, cube, crawford), rows in groups.items():
-        boards = np.array([np.frombuffer(flat[r][0], dtype=np.uint8) for r in rows])
-        movers = np.array([flat[r][4] for r in rows], dtype=np.int64)
-        got_p, got_v = _run(tables.get(away, cube, crawford), boards, movers, plies, True)
+    jobs = [(tables.get(*key), np.array([np.frombuffer(flat[r][0], dtype=np.uint8)
+                                         for r in rows]),
+             np.array([flat[r][4] for r in rows], dtype=np.int64), True)
+            for key, rows in groups.items()]  # fmt: skip
+    results = _run_jobs(jobs, plies, bar)
+    for rows, (got_p, got_v) in zip(groups.values(), results, strict=True):
         probs[rows], values[rows] = got_p, got_v
     return [([float(x) for x in probs[k]], float(values[k, 0]), float(values[k, 1]))
             for k in index]  # fmt: skip
@@ -282,7 +310,7 @@ def _ranked(tv: TurnValues, plan: _Plan, eq: NDArray[np.float32], eq2: NDArray[n
 
 def play_values(
     turns: Sequence[Turn], zero: Sequence[TurnValues], met: MET, plies: int,
-    tables: _Tables | None = None, bar: Any = None,
+    tables: _Tables | None = None, *, bar: Any = None,
 ) -> list[TurnValues]:  # fmt: skip
     """Each roll's plays valued as gnubg's analysis does at n plies (see the module notes).
 
@@ -299,7 +327,7 @@ def play_values(
     tables : optional
         The scores' tables (internal: shared with the cube decisions).
     bar : tqdm, optional
-        Advanced by the rolls done.
+        Advanced by the positions valued.
 
     Returns
     -------
@@ -315,14 +343,19 @@ def play_values(
             away, cube, crawford, _ = _cube_state(t.match, t.player)
             groups.setdefault((away, cube, crawford), []).extend((k, r) for r in plan.rows)
     got: dict[tuple[int, int], tuple[float, float, NDArray[np.float64]]] = {}
-    for (away, cube, crawford), items in groups.items():
-        score = tables.get(away, cube, crawford)
-        inv = score.tables[7]
+    jobs, mover_rows = [], []
+    for key, items in groups.items():
+        score = tables.get(*key)
         boards = np.array([zero[k].results[r] for k, r in items], dtype=np.uint8)
         boards = np.ascontiguousarray(np.concatenate([boards[:, 25:], boards[:, :25]], axis=1))
         movers = np.array([_cube_state(turns[k].match, turns[k].player)[3] for k, _ in items],
                           dtype=np.int64)  # fmt: skip
-        p, v = _run(score, boards, inv[movers], plies, False)
+        jobs.append((score, boards, score.tables[7][movers], False))
+        mover_rows.append(movers)
+    results = _run_jobs(jobs, plies, bar)
+    for (score, _, _, _), movers, items, (p, v) in zip(jobs, mover_rows, groups.values(),
+                                                       results, strict=True):  # fmt: skip
+        inv = score.tables[7]
         win, lose = score.tables[4][movers], score.tables[5][movers]
         mwc = F32(1.0) - v[:, 0]
         eq = (F32(2.0) * mwc - (win + lose)) / (win - lose)
@@ -331,8 +364,6 @@ def play_values(
             mine = np.array([1.0 - p[j, 0], p[j, 3], p[j, 4], p[j, 1], p[j, 2]], dtype=F32)
             got[(k, r)] = (float(eq[j]), float(-_utility(p[j], sf[j])),
                            mine.astype(np.float64))  # fmt: skip
-        if bar is not None:
-            bar.update(len({k for k, _ in items}))
     out = []
     for k, (tv, plan) in enumerate(zip(zero, plans, strict=True)):
         if tv.legal == 0:  # a roll that could not be played: no plays valued (as gnubg)
@@ -363,6 +394,7 @@ def _utility(p: NDArray[np.float32], sf: NDArray[np.float32]) -> Any:
 def search_values(
     record: MatchRecord, points: Sequence[CubePoint], turns: Sequence[Turn], met: MET,
     plies: int, *, checker: bool = True, luck: bool = True, progress: bool | None = None,
+    threads: int | None = None,
 ) -> MatchValues:  # fmt: skip
     """A match's cube decisions, plays and luck as gnubg's analysis values them at
     ``plies`` (see the module notes).
@@ -382,7 +414,11 @@ def search_values(
     checker, luck : bool, optional
         Value the plays, the luck.
     progress : bool, optional
-        A progress bar over the rolls (default: when the output is a terminal).
+        A progress bar over the positions searched (default: when the output is a
+        terminal).
+    threads : int, optional
+        Worker processes sharing the search (default: one per CPU, as gnubg's threads;
+        one inside a Dask worker). The numbers do not depend on it.
 
     Returns
     -------
@@ -405,24 +441,73 @@ def search_values(
     from mathbg.analysis.net.engine import NativeEvaluator
 
     _check_plies(plies)
-    tables = _Tables(met, plies)
-    bar = tqdm(total=len(turns) + len(points), desc=f"mathbg {plies}-ply analysis",
-               unit="roll", disable=None if progress is None else not progress,
-               leave=False)  # fmt: skip
+    zero: list[TurnValues] = []
+    if checker and turns:  # the 0-ply pass: the move filter's values and the luck
+        native = NativeEvaluator()
+        zero = turn_values(turns, native, met, luck=luck, two_sided=native.two_sided_database())
+    games = sorted({p.game for p in points} | {t.game for t in turns})
+    tasks = [([p for p in points if p.game == g],
+              [k for k, t in enumerate(turns) if t.game == g]) for g in games]  # fmt: skip
+    work = [len({(p.position.cells, _cube_state(p.match, p.roller)) for p in ps})
+            + sum(len(_plan(zero[k], plies).rows) for k in ks) for ps, ks in tasks]  # fmt: skip
+    bar = tqdm(total=sum(work), desc=f"mathbg {plies}-ply analysis", unit="position",
+               disable=None if progress is None else not progress, leave=False)  # fmt: skip
+    _GAMES.append((met, plies, [(ps, [turns[k] for k in ks], [zero[k] for k in ks])
+                                for ps, ks in tasks]))  # fmt: skip
+    done: dict[int, tuple[list[tuple[list[float], float, float]], list[TurnValues]]] = {}
     try:
-        own = cube_values(points, met, plies, tables)
-        bar.update(len(points))
-        values = given_values(points, own, met)
-        tv: list[TurnValues] = []
-        if checker and turns:
-            native = NativeEvaluator()
-            zero = turn_values(turns, native, met, luck=luck,
-                               two_sided=native.two_sided_database())  # fmt: skip
-            tv = play_values(turns, zero, met, plies, tables, bar)
+        workers = min(_workers(threads, plies), len(tasks))
+        order = sorted(range(len(tasks)), key=lambda g: -work[g])  # the longest games first
+        if workers > 1:
+            import multiprocessing
+
+            from mathbg.analysis.net.engine import search_state
+
+            search_state()  # the networks and tables loaded once, before the fork
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                for g, got in zip(order, pool.imap(_game, order), strict=True):
+                    done[g] = got
+                    bar.update(work[g])
+        else:
+            for g in order:
+                done[g] = _game(g)
+                bar.update(work[g])
     finally:
+        _GAMES.pop()
         bar.close()
+    own = [v for g in range(len(tasks)) for v in done[g][0]]
+    by_turn = {k: tv for g, (_, ks) in enumerate(tasks) for k, tv in zip(ks, done[g][1],
+                                                                         strict=True)}  # fmt: skip
+    tv = [by_turn[k] for k in range(len(turns))] if zero else []
     del record
-    return MatchValues(list(points), values, list(turns) if checker else [], tv)
+    return MatchValues(list(points), given_values(points, own, met),
+                       list(turns) if checker else [], tv)  # fmt: skip
+
+
+#: The games the worker processes analyse (set before they are forked).
+_GAMES: list[tuple[Any, int, list[tuple[list[Any], list[Any], list[Any]]]]] = []
+
+
+def _game(g: int) -> tuple[list[tuple[list[float], float, float]], list[TurnValues]]:
+    """Game ``g`` of :func:`search_values`' match: its cube decisions, then its plays (the
+    cube decision after a play finds the play's 1-ply nodes in the node cache)."""
+    met, plies, tasks = _GAMES[-1]
+    points, turns, zero = tasks[g]
+    tables = _Tables(met, plies)
+    tv = play_values(turns, zero, met, plies, tables) if zero else []
+    return cube_values(points, met, plies, tables), tv
+
+
+def _workers(threads: int | None, plies: int) -> int:
+    """Worker processes: ``threads``, else gnubg's default for the plies (one per CPU at
+    1 ply or more, one inside a Dask worker); one where processes cannot be forked."""
+    import multiprocessing
+
+    from mathbg.analysis.gnubg_program import analysis_threads
+
+    if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover
+        return 1
+    return max(1, threads if threads is not None else analysis_threads(plies))
 
 
 def _check_plies(plies: Any) -> None:
@@ -434,23 +519,25 @@ def _check_plies(plies: Any) -> None:
 
 class SearchEvaluator(BatchEvaluator):
     """The audit's native engine at 1 or 2 plies: gnubg 1.07's n-ply analysis in mathbg's
-    kernels (:func:`search_values`). Its :meth:`evaluate_many` gives the n-ply chances of
-    positions at their match scores (the roller's cube decision's)."""
+    kernels (:func:`search_values`), shared among ``threads`` worker processes (default one
+    per CPU). Its :meth:`evaluate_many` gives the n-ply chances of positions at their match
+    scores (the roller's cube decision's)."""
 
     name = "native"
     note = "gnubg 1.07's n-ply analysis in mathbg's kernels"
     engine_name = "native"
 
-    def __init__(self, plies: int = 2) -> None:
+    def __init__(self, plies: int = 2, threads: int | None = None) -> None:
         _check_plies(plies)
         self.plies: int | None = plies
+        self.threads = threads
 
     def search_values(self, record: MatchRecord, points: Sequence[CubePoint],
                       turns: Sequence[Turn], met: MET, *, checker: bool = True,
                       luck: bool = True, progress: bool | None = None) -> MatchValues:  # fmt: skip
-        """:func:`search_values` at this engine's plies."""
+        """:func:`search_values` at this engine's plies and worker processes."""
         return search_values(record, points, turns, met, int(self.plies or 0), checker=checker,
-                             luck=luck, progress=progress)  # fmt: skip
+                             luck=luck, progress=progress, threads=self.threads)  # fmt: skip
 
     def evaluate_many(
         self, positions: Sequence[Position], matches: Sequence[MatchState | None] | None = None

@@ -314,8 +314,9 @@ class NativeEvaluator(BatchEvaluator):
     def __init__(self, plies: int = 0) -> None:
         if isinstance(plies, bool) or int(plies) != plies or plies != 0:
             raise InvalidParameterError(
-                f"the native engine evaluates at 0 plies, got plies={plies!r} (deeper: "
-                "--engine gnubg, the gnubg program, or --engine gnubg-nn)"
+                f"the native engine evaluates positions at 0 plies, got plies={plies!r} "
+                "(deeper: --engine gnubg, the gnubg program, or --engine gnubg-nn; a "
+                "match's audit takes --engine native at 1 or 2 plies)"
             )
         self.plies: int | None = 0
 
