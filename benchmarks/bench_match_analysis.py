@@ -389,10 +389,11 @@ def bench_cube_only(path: Path, plies: int, repeat: int, gnubg: Path, home: str)
 
 def bench_native_search(path: Path, plies: int, repeat: int, gnubg: Path, home: str) -> None:
     """``mathbg audit FILE --engine native --plies P`` as typed (gnubg's n-ply analysis in
-    mathbg's kernels, no gnubg program), turn about with gnubg's whole analysis of the
-    same match at its default of one thread, each a whole process; then the first-ever
-    run (an empty numba cache and data directory: whatever is not compiled ahead of time
-    compiled, the databases built) and the search in-process, warm."""
+    mathbg's kernels, no gnubg program; a game per worker process, one per CPU) and with
+    ``--threads 1``, turn about with gnubg's whole analysis of the same match with one
+    calculation thread (its default) and with one per CPU, each a whole process; then the
+    first-ever run (an empty numba cache and data directory: whatever is not compiled
+    ahead of time compiled, the databases built) and the search in-process, warm."""
     import os
     import tempfile
     import time
@@ -404,33 +405,44 @@ def bench_native_search(path: Path, plies: int, repeat: int, gnubg: Path, home: 
     from mathbg.rules import read_match
 
     rec = read_match(path)
+    cpus_n = os.cpu_count() or 1
     print(f"\n{path.name}: mathbg's native {plies}-ply search against gnubg's {plies}-ply analysis")
     argv = [sys.executable, "-m", "mathbg", "audit", str(path), "--engine", "native",
             "--plies", str(plies)]  # fmt: skip
     whole = [*analysis_settings(plies), f"import mat {path}", "analyse match"]
     gkw = {"env": _gnubg_env(home), "cwd": home}
-    g_whole = gnubg_script(gnubg, home, "\n".join(whole) + "\n", "-c", name="whole")
+    g_one = gnubg_script(gnubg, home, "\n".join(whole) + "\n", "-c", name="one")
+    g_all = gnubg_script(gnubg, home, "\n".join([f"set threads {cpus_n}", *whole]) + "\n",
+                         "-c", name="all")  # fmt: skip
     cpus: list[list[float]] = []
-    mine, theirs = best_turns([(argv, {}), (g_whole, gkw)], repeat, warm=True, cpus=cpus)
+    mine, mine1, theirs, theirs_n = best_turns(
+        [(argv, {}), ([*argv, "--threads", "1"], {}), (g_one, gkw), (g_all, gkw)], repeat,
+        warm=True, cpus=cpus)  # fmt: skip
     with tempfile.TemporaryDirectory() as fresh:  # nothing compiled, nothing built
         first = run(argv, env={**os.environ, "NUMBA_CACHE_DIR": fresh,
                                "MATHBG_DATA": str(Path(fresh) / "data")})
     points, turns = cube_points(rec), match_turns(rec)
     t0 = time.process_time()
-    search_values(rec, points, turns, as_met("kazaross-xg2"), plies, progress=False)
+    search_values(rec, points, turns, as_met("kazaross-xg2"), plies, progress=False, threads=1)
     inside = time.process_time() - t0
-    print(f"  mathbg audit --engine native (whole process): {mine[0]:7.2f} CPU-s "
-          f"({mine[1]:.2f} s wall)")
-    print(f"  gnubg's whole analysis (whole process):       {theirs[0]:7.2f} CPU-s "
+    print(f"  mathbg audit --engine native (whole process, {cpus_n} workers): {mine[0]:7.2f} "
+          f"CPU-s ({mine[1]:.2f} s wall)")
+    print(f"  the same with --threads 1:                     {mine1[0]:7.2f} CPU-s "
+          f"({mine1[1]:.2f} s wall); the same report: {mine1[2] == mine[2]}")
+    print(f"  gnubg's whole analysis, one thread (whole process): {theirs[0]:7.2f} CPU-s "
           f"({theirs[1]:.2f} s wall)")
-    print(f"  ratio: {mine[0] / theirs[0]:.2f}x gnubg's CPU, {mine[1] / theirs[1]:.2f}x its wall "
-          f"time")  # fmt: skip
+    print(f"  gnubg's whole analysis, {cpus_n} threads (whole process): {theirs_n[0]:7.2f} CPU-s "
+          f"({theirs_n[1]:.2f} s wall)")
+    print(f"  ratios: CPU {mine[0] / theirs[0]:.2f}x gnubg's one thread "
+          f"({mine1[0] / theirs[0]:.2f}x with --threads 1); wall {mine[1] / theirs_n[1]:.2f}x "
+          f"gnubg's with {cpus_n} threads, {mine[1] / theirs[1]:.2f}x its default")  # fmt: skip
     print(f"  first-ever run (empty numba cache and data):   {first[0]:7.2f} CPU-s "
           f"({first[1]:.2f} s wall)")
-    print(f"  the search in-process (warm):                  {inside:7.2f} CPU-s")
+    print(f"  the search in-process, one process (warm):     {inside:7.2f} CPU-s")
     print("  every run's CPU-s, turn about: " + "; ".join(
         f"{name} {', '.join(f'{c:.2f}' for c in got)}"
-        for name, got in zip(("mathbg", "gnubg whole"), cpus, strict=True)))
+        for name, got in zip(("mathbg", "mathbg --threads 1", "gnubg 1 thread",
+                              f"gnubg {cpus_n} threads"), cpus, strict=True)))
 
 
 def bench_cube_only_corpus(plies: int) -> None:
