@@ -82,6 +82,7 @@ def test_the_native_search_is_gnubgs_analysis_to_the_bit(gnubg) -> None:
     options = {"exact": False, "take_points": False, "plies": 1}
     a = audit(rec, engine="native", **options).matches[0]
     b = audit(rec, engine=GnubgEvaluator(plies=1), **options).matches[0]
-    assert a.engine.name == "native" and a.engine.plies == 1
+    assert (a.engine.name, a.engine.plies, a.engine.cube_step) == (
+        "native", 1, "gnubg's cubeful n-ply search")
     assert (a.decisions, a.plays, a.statistics, a.game_statistics) \
         == (b.decisions, b.plays, b.statistics, b.game_statistics)

@@ -219,7 +219,9 @@ def resolve_engine(engine: str | Evaluator, plies: int | None, threads: int | No
         evaluator.threads = int(threads)  # made here: not a caller's object
     name = getattr(evaluator, "engine_name", None) or evaluator.name
     own = hasattr(evaluator, "analyse_match")
-    step = "gnubg's own cubeful analysis" if own else "0-ply cube step"
+    step = ("gnubg's own cubeful analysis" if own
+            else "gnubg's cubeful n-ply search" if hasattr(evaluator, "search_values")
+            else "0-ply cube step")  # fmt: skip
     ply = evaluator.plies if evaluator.plies is not None else plies
     if ply is None and name in ("native", "gnubg-nn", "gnubg"):
         ply = 0

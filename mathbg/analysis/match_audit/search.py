@@ -514,7 +514,7 @@ def _check_plies(plies: Any) -> None:
     if isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= MAX_PLIES:
         raise InvalidParameterError(
             f"mathbg's n-ply search analyses at 1 to {MAX_PLIES} plies, got plies={plies!r} "
-            f"(deeper: engine='gnubg')")  # fmt: skip
+            f"(deeper: the gnubg engine, the gnubg program)")  # fmt: skip
 
 
 class SearchEvaluator(BatchEvaluator):
