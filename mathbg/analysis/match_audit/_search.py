@@ -69,6 +69,8 @@ _RCP36 = _ONE / F32(36.0)
 _TS_SCALE = _ONE / F32(32767.5)
 #: The smallest number of plays ``FindBestMoveInEval`` keeps (``MIN_PRUNE_MOVES``).
 MIN_PRUNE = 5
+
+
 @no_refcounts_ieee
 def _cube_life(board: Any, klass: Any) -> Any:
     """gnubg ``EvalEfficiency``: the cube life of the class (the race's from the pips of
@@ -101,16 +103,16 @@ def _perfect(board: Any, ts: Any, e: Any, out: Any) -> None:
 
 @no_refcounts_ieee
 def _money_live(w: Any, owner: Any) -> Any:
-    """``Cl2CfMoney``'s live cube equity of a winning chance ``w`` without gammons."""
+    """``Cl2CfMoney``'s live cube equity of a winning chance ``w`` without gammons (its
+    gammon rates 0: take point 0.5 / 2.5, cash point 2 / 2.5)."""
     if not (w > F32(1e-7) and w < F32(0.9999999)):
         return w + w - _ONE
-    rw_half = F32(1.5)
-    d = rw_half + _ONE
+    d = F32(1.5) + _ONE
     tp = _HALF / d
     cp = _TWO / d
     if owner == CENTRED:
         if tp > w:
-            return _ZERO / tp - _ONE
+            return -_ONE
         if cp > w:
             return (w - tp + (w - tp)) / (_TWO - _HALF) * d - _ONE
         return _ONE
@@ -119,7 +121,7 @@ def _money_live(w: Any, owner: Any) -> Any:
             return (w * _TWO) / cp - _ONE
         return _ONE
     if tp > w:
-        return _ZERO / tp - _ONE
+        return -_ONE
     return _TWO * (w - tp) / (_ONE - tp) - _ONE
 
 
